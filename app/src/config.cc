@@ -1,0 +1,243 @@
+#include "config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <functional>
+#include <sstream>
+
+#include "absl/strings/str_join.h"
+
+namespace qinfer::app {
+namespace {
+
+// One setter per scalar key: it parses a string and stores it, or explains.
+using Setter = std::function<absl::Status(Config&, const std::string&)>;
+
+absl::StatusOr<long long> ParseInt(const std::string& key, const std::string& v,
+                                   long long min) {
+  try {
+    size_t used = 0;
+    long long n = std::stoll(v, &used);
+    if (used != v.size()) throw std::invalid_argument(v);
+    if (n < min) {
+      return absl::InvalidArgumentError(key + " = " + v + ": must be >= " +
+                                        std::to_string(min));
+    }
+    return n;
+  } catch (const std::exception&) {
+    return absl::InvalidArgumentError(key + " = '" + v + "': expected an integer");
+  }
+}
+
+std::map<std::string, Setter> Setters() {
+  std::map<std::string, Setter> s;
+  auto str = [](std::function<std::string&(Config&)> field) -> Setter {
+    return [field](Config& c, const std::string& v) {
+      field(c) = v;
+      return absl::OkStatus();
+    };
+  };
+  auto integer = [](const std::string& key, long long min,
+                    std::function<void(Config&, long long)> put) -> Setter {
+    return [=](Config& c, const std::string& v) -> absl::Status {
+      auto n = ParseInt(key, v, min);
+      if (!n.ok()) return n.status();
+      put(c, *n);
+      return absl::OkStatus();
+    };
+  };
+  s["model.path"] = str([](Config& c) -> std::string& { return c.model.path; });
+  s["model.manifest"] = str([](Config& c) -> std::string& { return c.model.manifest; });
+  s["model.device"] = str([](Config& c) -> std::string& { return c.model.device; });
+  s["model.threads"] = integer("model.threads", 0, [](Config& c, long long n) { c.model.threads = int(n); });
+  s["kafka.brokers"] = str([](Config& c) -> std::string& { return c.kafka.brokers; });
+  s["kafka.group_id"] = str([](Config& c) -> std::string& { return c.kafka.group_id; });
+  s["kafka.jobs_topic"] = str([](Config& c) -> std::string& { return c.kafka.jobs_topic; });
+  s["kafka.reply_topic"] = str([](Config& c) -> std::string& { return c.kafka.reply_topic; });
+  s["kafka.dead_letter_topic"] =
+      str([](Config& c) -> std::string& { return c.kafka.dead_letter_topic; });
+  s["scheduler.max_tokens"] = integer("scheduler.max_tokens", 0, [](Config& c, long long n) {
+    c.scheduler.max_tokens = int(n);
+  });
+  s["scheduler.tokens_per_batch"] = integer("scheduler.tokens_per_batch", 1, [](Config& c, long long n) {
+    c.scheduler.tokens_per_batch = int(n);
+  });
+  s["scheduler.max_batch_size"] = integer("scheduler.max_batch_size", 1, [](Config& c, long long n) {
+    c.scheduler.max_batch_size = int(n);
+  });
+  s["scheduler.max_batch_delay_ms"] = integer("scheduler.max_batch_delay_ms", 0, [](Config& c, long long n) {
+    c.scheduler.max_batch_delay = std::chrono::milliseconds(n);
+  });
+  s["scheduler.max_queued_jobs"] = integer("scheduler.max_queued_jobs", 1, [](Config& c, long long n) {
+    c.scheduler.max_queued_jobs = size_t(n);
+  });
+  s["scheduler.max_queued_tokens"] = integer("scheduler.max_queued_tokens", 1, [](Config& c, long long n) {
+    c.scheduler.max_queued_tokens = size_t(n);
+  });
+  s["scheduler.bucket_bounds"] = [](Config& c, const std::string& v) -> absl::Status {
+    // Comma-separated in env/flags; a YAML list arrives joined the same way.
+    c.scheduler.bucket_bounds.clear();
+    std::stringstream in(v);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      if (item.empty()) continue;
+      auto n = ParseInt("scheduler.bucket_bounds", item, 1);
+      if (!n.ok()) return n.status();
+      c.scheduler.bucket_bounds.push_back(int(*n));
+    }
+    return absl::OkStatus();
+  };
+  s["storage.path"] = str([](Config& c) -> std::string& { return c.storage.path; });
+  s["storage.sync"] = [](Config& c, const std::string& v) -> absl::Status {
+    if (v == "true" || v == "1") c.storage.sync = true;
+    else if (v == "false" || v == "0") c.storage.sync = false;
+    else return absl::InvalidArgumentError("storage.sync = '" + v + "': expected true or false");
+    return absl::OkStatus();
+  };
+  s["http.listen"] = str([](Config& c) -> std::string& { return c.http.listen; });
+  s["shutdown.drain_timeout_s"] = integer("shutdown.drain_timeout_s", 0, [](Config& c, long long n) {
+    c.shutdown.drain_timeout = std::chrono::seconds(n);
+  });
+  return s;
+}
+
+std::string KnownKeys(const std::map<std::string, Setter>& setters) {
+  std::vector<std::string> keys;
+  for (const auto& [k, _] : setters) keys.push_back(k);
+  keys.push_back("kafka.consumer.<librdkafka property>");
+  keys.push_back("kafka.producer.<librdkafka property>");
+  return absl::StrJoin(keys, ", ");
+}
+
+absl::Status Apply(Config& c, const std::map<std::string, Setter>& setters,
+                   const std::string& key, const std::string& value,
+                   const std::string& where) {
+  for (const char* prefix : {"kafka.consumer.", "kafka.producer."}) {
+    const std::string p = prefix;
+    if (key.rfind(p, 0) == 0 && key.size() > p.size()) {
+      (p == "kafka.consumer." ? c.kafka.consumer : c.kafka.producer)[key.substr(p.size())] = value;
+      return absl::OkStatus();
+    }
+  }
+  auto it = setters.find(key);
+  if (it == setters.end()) {
+    return absl::InvalidArgumentError("unknown configuration key '" + key + "' in " +
+                                      where + "; known keys: " + KnownKeys(setters));
+  }
+  absl::Status s = it->second(c, value);
+  if (!s.ok()) return absl::InvalidArgumentError(std::string(s.message()) + " (from " + where + ")");
+  return absl::OkStatus();
+}
+
+// Flattens a YAML mapping into "a.b.c" -> scalar text; sequences of scalars
+// are joined with commas.
+absl::Status Flatten(const YAML::Node& node, const std::string& prefix,
+                     std::vector<std::pair<std::string, std::string>>& out) {
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      const std::string key = prefix.empty() ? kv.first.as<std::string>()
+                                             : prefix + "." + kv.first.as<std::string>();
+      if (absl::Status s = Flatten(kv.second, key, out); !s.ok()) return s;
+    }
+  } else if (node.IsSequence()) {
+    std::vector<std::string> items;
+    for (const auto& item : node) {
+      if (!item.IsScalar()) return absl::InvalidArgumentError(prefix + ": expected a list of scalars");
+      items.push_back(item.as<std::string>());
+    }
+    out.emplace_back(prefix, absl::StrJoin(items, ","));
+  } else if (node.IsScalar()) {
+    out.emplace_back(prefix, node.as<std::string>());
+  } else if (node.IsNull() && !prefix.empty()) {
+    out.emplace_back(prefix, "");
+  }
+  return absl::OkStatus();
+}
+
+std::string EnvName(const std::string& key) {
+  std::string name = "QINFER_";
+  for (char ch : key) name += ch == '.' ? '_' : char(std::toupper(static_cast<unsigned char>(ch)));
+  return name;
+}
+
+}  // namespace
+
+absl::StatusOr<Config> LoadConfig(const std::string& path,
+                                  const std::vector<std::string>& overrides) {
+  Config c;
+  const auto setters = Setters();
+  if (!path.empty()) {
+    YAML::Node root;
+    try {
+      root = YAML::LoadFile(path);
+    } catch (const YAML::Exception& e) {
+      return absl::InvalidArgumentError("cannot read config " + path + ": " + e.what());
+    }
+    std::vector<std::pair<std::string, std::string>> flat;
+    if (!root.IsNull()) {
+      if (!root.IsMap()) return absl::InvalidArgumentError("config " + path + " must be a YAML mapping");
+      if (absl::Status s = Flatten(root, "", flat); !s.ok()) return s;
+    }
+    for (const auto& [k, v] : flat) {
+      if (absl::Status s = Apply(c, setters, k, v, path); !s.ok()) return s;
+    }
+  }
+  // Environment: only the scalar keys (librdkafka properties go in the file
+  // or in --set).
+  for (const auto& [key, _] : setters) {
+    if (const char* v = std::getenv(EnvName(key).c_str()); v != nullptr) {
+      if (absl::Status s = Apply(c, setters, key, v, "environment " + EnvName(key)); !s.ok()) return s;
+    }
+  }
+  for (const std::string& o : overrides) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError("--set '" + o + "': expected section.key=value");
+    }
+    if (absl::Status s = Apply(c, setters, o.substr(0, eq), o.substr(eq + 1), "--set"); !s.ok()) return s;
+  }
+  if (c.model.path.empty()) {
+    return absl::InvalidArgumentError(
+        "model.path is not set: point it at a TorchScript model.pt (model/export_model.py writes one)");
+  }
+  if (c.kafka.jobs_topic.empty()) return absl::InvalidArgumentError("kafka.jobs_topic is empty");
+  if (c.storage.path.empty()) return absl::InvalidArgumentError("storage.path is empty");
+  return c;
+}
+
+std::string DumpConfig(const Config& c) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "model" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "path" << YAML::Value << c.model.path
+      << YAML::Key << "device" << YAML::Value << c.model.device
+      << YAML::Key << "threads" << YAML::Value << c.model.threads << YAML::EndMap;
+  out << YAML::Key << "kafka" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "brokers" << YAML::Value << c.kafka.brokers
+      << YAML::Key << "group_id" << YAML::Value << c.kafka.group_id
+      << YAML::Key << "jobs_topic" << YAML::Value << c.kafka.jobs_topic
+      << YAML::Key << "reply_topic" << YAML::Value << c.kafka.reply_topic
+      << YAML::Key << "dead_letter_topic" << YAML::Value << c.kafka.dead_letter_topic << YAML::EndMap;
+  out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "bucket_bounds" << YAML::Value << YAML::Flow << c.scheduler.bucket_bounds
+      << YAML::Key << "max_tokens" << YAML::Value << c.scheduler.max_tokens
+      << YAML::Key << "tokens_per_batch" << YAML::Value << c.scheduler.tokens_per_batch
+      << YAML::Key << "max_batch_size" << YAML::Value << c.scheduler.max_batch_size
+      << YAML::Key << "max_batch_delay_ms" << YAML::Value << c.scheduler.max_batch_delay.count()
+      << YAML::Key << "max_queued_jobs" << YAML::Value << c.scheduler.max_queued_jobs
+      << YAML::Key << "max_queued_tokens" << YAML::Value << c.scheduler.max_queued_tokens << YAML::EndMap;
+  out << YAML::Key << "storage" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "path" << YAML::Value << c.storage.path
+      << YAML::Key << "sync" << YAML::Value << c.storage.sync << YAML::EndMap;
+  out << YAML::Key << "http" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "listen" << YAML::Value << c.http.listen << YAML::EndMap;
+  out << YAML::Key << "shutdown" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "drain_timeout_s" << YAML::Value << c.shutdown.drain_timeout.count()
+      << YAML::EndMap;
+  out << YAML::EndMap;
+  return out.c_str();
+}
+
+}  // namespace qinfer::app

@@ -1,0 +1,61 @@
+// Configuration: a YAML file, overridden by environment variables
+// (QINFER_<SECTION>_<KEY>, e.g. QINFER_KAFKA_BROKERS) and then by
+// `--set section.key=value` flags. Unknown keys and bad values fail start-up
+// with a message that names the key and the fix.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace qinfer::app {
+
+struct Config {
+  struct Model {
+    std::string path;           // TorchScript model.pt (required)
+    std::string manifest;       // default: manifest.json beside path
+    std::string device = "cpu";  // cpu | cuda:N
+    int threads = 0;            // intra-op threads; 0: libtorch default
+  } model;
+  struct Kafka {
+    std::string brokers = "127.0.0.1:9092";
+    std::string group_id = "qinfer";
+    std::string jobs_topic = "jobs";
+    std::string reply_topic;        // results without reply_to; "" = none
+    std::string dead_letter_topic;  // failure records; "" = none
+    std::map<std::string, std::string> consumer;  // librdkafka, verbatim
+    std::map<std::string, std::string> producer;  // librdkafka, verbatim
+  } kafka;
+  struct Scheduler {
+    std::vector<int> bucket_bounds;  // default: powers of two to max_tokens
+    int max_tokens = 0;              // default: the model manifest's
+    int tokens_per_batch = 8192;     // cap = tokens_per_batch / bucket bound
+    int max_batch_size = 64;
+    std::chrono::milliseconds max_batch_delay{50};
+    size_t max_queued_jobs = 20000;
+    size_t max_queued_tokens = 2000000;
+  } scheduler;
+  struct Storage {
+    std::string path = "run/results";
+    bool sync = false;
+  } storage;
+  struct Http {
+    std::string listen = "127.0.0.1:9400";  // "" disables
+  } http;
+  struct Shutdown {
+    std::chrono::seconds drain_timeout{30};
+  } shutdown;
+};
+
+// Loads `path` ("" = defaults only), then environment, then `overrides`
+// ("section.key=value"). Errors name the key and say how to fix it.
+absl::StatusOr<Config> LoadConfig(const std::string& path,
+                                  const std::vector<std::string>& overrides);
+
+// The effective configuration as YAML (for logs and `qinfer config`).
+std::string DumpConfig(const Config& config);
+
+}  // namespace qinfer::app

@@ -1,0 +1,87 @@
+// qinfer: one binary, subcommands. The only place that wires concrete
+// classes together (serve.cc) lives beside this file.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "config.h"
+#include "qinfer/core/logging.h"
+#include "results.h"
+#include "serve.h"
+#include "submit.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"qinfer: batch/offline inference from Kafka with length-bucketed batches"};
+  app.require_subcommand(1);
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
+
+  // serve
+  std::string config_path;
+  std::vector<std::string> overrides;
+  qinfer::app::ServeOptions serve_options;
+  CLI::App* serve = app.add_subcommand("serve", "Run the service");
+  serve->add_option("--config,-c", config_path, "YAML configuration file")->check(CLI::ExistingFile);
+  serve->add_option("--set", overrides, "Override a key: section.key=value (repeatable)");
+  serve->add_option("--idle-exit", serve_options.idle_exit_seconds,
+                    "Exit once every consumed job has a record and no message arrived for N s");
+  bool print_config = false;
+  serve->add_flag("--print-config", print_config, "Print the effective configuration and exit");
+
+  // submit
+  qinfer::app::SubmitOptions submit_options;
+  std::vector<std::string> submit_props;
+  CLI::App* submit = app.add_subcommand("submit", "Publish a JSONL file of jobs");
+  submit->add_option("--brokers,-b", submit_options.brokers, "Kafka bootstrap servers");
+  submit->add_option("--topic,-t", submit_options.topic, "Jobs topic");
+  submit->add_option("file", submit_options.file, "JSONL file, one job per line ('-': stdin)")
+      ->required();
+  submit->add_option("-X", submit_props, "librdkafka property key=value (repeatable)");
+  bool no_progress = false;
+  submit->add_flag("--no-progress", no_progress, "Do not draw progress on the terminal");
+
+  // results
+  qinfer::app::ResultsOptions results_options;
+  CLI::App* results = app.add_subcommand("results", "Read results and failure records");
+  results->add_option("--store,-s", results_options.store, "Result store directory")->required();
+  auto* by_id = results->add_option("--id", results_options.id, "Print the record of one job");
+  auto* exp = results->add_option("--export", results_options.export_to,
+                                  "Write all records as JSONL to FILE ('-': stdout)");
+  auto* count = results->add_flag("--count", results_options.count, "Print record counts (default)");
+  auto* summary = results->add_flag("--summary", results_options.summary,
+                                    "Throughput and per-bucket batching figures");
+  results->add_flag("--failures", results_options.failures_only, "With --export: failures only");
+  by_id->excludes(exp)->excludes(count)->excludes(summary);
+  exp->excludes(count)->excludes(summary);
+
+  CLI11_PARSE(app, argc, argv);
+  spdlog::set_level(spdlog::level::from_str(log_level));
+
+  if (*serve) {
+    auto config = qinfer::app::LoadConfig(config_path, overrides);
+    if (!config.ok()) {
+      std::cerr << "qinfer serve: " << config.status().message() << "\n";
+      return 2;
+    }
+    if (print_config) {
+      std::cout << qinfer::app::DumpConfig(*config) << "\n";
+      return 0;
+    }
+    return qinfer::app::Serve(*config, serve_options);
+  }
+  if (*submit) {
+    for (const std::string& kv : submit_props) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos) {
+        std::cerr << "qinfer submit: -X " << kv << ": expected key=value\n";
+        return 2;
+      }
+      submit_options.properties[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    submit_options.progress = !no_progress;
+    return qinfer::app::Submit(submit_options);
+  }
+  if (*results) return qinfer::app::Results(results_options);
+  return 0;
+}

@@ -1,0 +1,119 @@
+#include "results.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "qinfer/core/outcome_json.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
+
+namespace qinfer::app {
+
+using storage::RocksDbOutcomeStore;
+
+int Results(const ResultsOptions& o) {
+  RocksDbOutcomeStore::Options options;
+  options.read_only = true;
+  auto store = RocksDbOutcomeStore::Open(o.store, options);
+  if (!store.ok()) {
+    std::cerr << "results: " << store.status().message() << "\n";
+    return 2;
+  }
+  if (!o.id.empty()) {
+    auto found = (*store)->Get(o.id);
+    if (!found.ok()) {
+      std::cerr << "results: " << found.status().message() << "\n";
+      return 2;
+    }
+    if (!found->has_value()) {
+      std::cerr << "results: no record for id " << o.id << "\n";
+      return 1;
+    }
+    std::cout << OutcomeToJson(**found) << "\n";
+    return 0;
+  }
+  if (!o.export_to.empty()) {
+    std::ofstream file;
+    std::ostream* out = &std::cout;
+    if (o.export_to != "-") {
+      file.open(o.export_to);
+      if (!file) {
+        std::cerr << "results: cannot write " << o.export_to << "\n";
+        return 2;
+      }
+      out = &file;
+    }
+    uint64_t n = 0;
+    absl::Status s = (*store)->ForEach(
+        o.failures_only ? RocksDbOutcomeStore::Kind::kFailures : RocksDbOutcomeStore::Kind::kAll,
+        [&](const Outcome& outcome) {
+          *out << OutcomeToJson(outcome) << "\n";
+          ++n;
+          return true;
+        });
+    if (!s.ok()) {
+      std::cerr << "results: " << s.message() << "\n";
+      return 2;
+    }
+    if (o.export_to != "-") std::cerr << "results: wrote " << n << " records to " << o.export_to << "\n";
+    return 0;
+  }
+  if (o.summary) {
+    // Everything the summary needs is in the records themselves.
+    // A job from a batch of k contributes 1/k of a batch, so the sum over
+    // jobs counts batches exactly.
+    struct Bucket { uint64_t jobs = 0; double batches = 0; uint64_t real = 0, padded = 0; };
+    std::map<int, Bucket> buckets;
+    std::map<std::string, uint64_t> reasons;
+    uint64_t results = 0, failures = 0, tokens = 0;
+    int64_t first_ms = INT64_MAX, last_ms = 0;
+    absl::Status s = (*store)->ForEach(RocksDbOutcomeStore::Kind::kAll, [&](const Outcome& r) {
+      if (!r.ok) {
+        ++failures;
+        reasons[r.reason]++;
+        return true;
+      }
+      ++results;
+      tokens += r.input_length;
+      first_ms = std::min(first_ms, r.completed_at_ms - int64_t(r.run_seconds * 1000));
+      last_ms = std::max(last_ms, r.completed_at_ms);
+      Bucket& b = buckets[r.bucket];
+      b.jobs++;
+      b.batches += 1.0 / std::max(1, r.batch_size);
+      b.real += r.input_length;
+      b.padded += uint64_t(r.padded_length);
+      return true;
+    });
+    if (!s.ok()) {
+      std::cerr << "results: " << s.message() << "\n";
+      return 2;
+    }
+    const double seconds = results > 0 ? std::max(1, int(last_ms - first_ms)) / 1000.0 : 0;
+    std::printf("records: %llu results, %llu failures\n", (unsigned long long)results,
+                (unsigned long long)failures);
+    for (const auto& [reason, n] : reasons) {
+      std::printf("  failed %-12s %llu\n", reason.c_str(), (unsigned long long)n);
+    }
+    if (results > 0) {
+      std::printf("throughput: %.1f jobs/s, %.0f tokens/s over %.1f s (first to last result)\n",
+                  results / seconds, tokens / seconds, seconds);
+      std::printf("%8s %8s %10s %10s %10s\n", "bucket", "jobs", "batches", "mean_batch", "padding_eff");
+      for (const auto& [bound, b] : buckets) {
+        std::printf("%8d %8llu %10.0f %10.1f %10.3f\n", bound, (unsigned long long)b.jobs,
+                    b.batches, b.jobs / b.batches, b.padded ? double(b.real) / b.padded : 0.0);
+      }
+    }
+    return 0;
+  }
+  auto results = (*store)->CountResults();
+  auto failures = (*store)->CountFailures();
+  if (!results.ok() || !failures.ok()) {
+    std::cerr << "results: cannot count records\n";
+    return 2;
+  }
+  std::cout << "results " << *results << "\nfailures " << *failures << "\n";
+  return 0;
+}
+
+}  // namespace qinfer::app

@@ -1,0 +1,80 @@
+// KafkaJobSource: consumer-group membership on the jobs topic, decoding and
+// validation, offset tracking, pause/resume for backpressure.
+//
+// At-least-once: enable.auto.offset.store=false, and an offset is stored only
+// once the OffsetTracker says every job at or below it has a durable record;
+// librdkafka's auto-commit then commits what was stored, and Close() commits
+// synchronously. Eager rebalancing (range/roundrobin) and per-message polling,
+// because Debian's librdkafka 2.0.2 has known bugs in cooperative
+// rebalancing and in batch consume combined with pause/resume.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "qinfer/consumer/job_decoder.h"
+#include "qinfer/consumer/offset_tracker.h"
+#include "qinfer/core/interfaces.h"
+#include "qinfer/core/recorder.h"
+
+namespace qinfer::consumer {
+
+struct SourceConfig {
+  std::string brokers;
+  std::string group_id = "qinfer";
+  std::vector<std::string> topics;
+  // librdkafka properties, passed through unchanged (they win over ours).
+  std::map<std::string, std::string> properties;
+  DecoderLimits limits;
+  // Short, so that a stop request is noticed promptly.
+  std::chrono::milliseconds poll_timeout{100};
+};
+
+struct SourceStats {
+  std::atomic<uint64_t> messages{0};
+  std::atomic<uint64_t> jobs{0};
+  std::atomic<uint64_t> rejected{0};  // invalid or too long
+  std::atomic<uint64_t> pauses{0};
+  std::atomic<uint64_t> offsets_stored{0};
+  std::atomic<int> assigned_partitions{0};
+  std::atomic<bool> paused{false};
+};
+
+// Not thread-safe except where noted: Run() and Close() belong to one thread
+// (the consumer thread). Does not own queue, recorder or tracker; they must
+// outlive it.
+class KafkaJobSource {
+ public:
+  static absl::StatusOr<std::unique_ptr<KafkaJobSource>> Create(
+      SourceConfig config, JobQueue& queue, OutcomeRecorder& recorder,
+      OffsetTracker& tracker);
+  ~KafkaJobSource();
+
+  KafkaJobSource(const KafkaJobSource&) = delete;
+  KafkaJobSource& operator=(const KafkaJobSource&) = delete;
+
+  // Polls, decodes and queues jobs until `stop` becomes true. Returns a
+  // non-OK status only on a fatal consumer error.
+  absl::Status Run(const std::atomic<bool>& stop);
+
+  // Stores the committable offsets, commits them synchronously and leaves
+  // the group. Call after the executor drained and the recorder flushed.
+  absl::Status Close();
+
+  // Thread-safe.
+  const SourceStats& stats() const { return stats_; }
+
+  struct Impl;
+
+ private:
+  explicit KafkaJobSource(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  SourceStats& stats_;
+};
+
+}  // namespace qinfer::consumer

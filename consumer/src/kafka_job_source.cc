@@ -1,0 +1,267 @@
+#include "qinfer/consumer/kafka_job_source.h"
+
+#include <librdkafka/rdkafka.h>
+
+#include <variant>
+
+#include "qinfer/core/logging.h"
+
+namespace qinfer::consumer {
+namespace {
+
+constexpr std::chrono::milliseconds kStoreInterval{100};
+
+struct TopicPartitionListDeleter {
+  void operator()(rd_kafka_topic_partition_list_t* p) const {
+    rd_kafka_topic_partition_list_destroy(p);
+  }
+};
+using TopicPartitionList =
+    std::unique_ptr<rd_kafka_topic_partition_list_t, TopicPartitionListDeleter>;
+
+}  // namespace
+
+struct KafkaJobSource::Impl {
+  SourceConfig config;
+  JobQueue& queue;
+  OutcomeRecorder& recorder;
+  OffsetTracker& tracker;
+  rd_kafka_t* rk = nullptr;
+  std::shared_ptr<spdlog::logger> log = Logger("consumer");
+  SourceStats stats;
+  std::map<std::pair<std::string, int32_t>, uint64_t> epochs;  // assigned
+  bool paused = false;
+  bool closed = false;
+  std::chrono::steady_clock::time_point last_store{};
+
+  Impl(SourceConfig c, JobQueue& q, OutcomeRecorder& r, OffsetTracker& t)
+      : config(std::move(c)), queue(q), recorder(r), tracker(t) {}
+
+  ~Impl() {
+    if (rk != nullptr) {
+      if (!closed) rd_kafka_consumer_close(rk);
+      rd_kafka_destroy(rk);
+    }
+  }
+
+  static void OnRebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
+                          rd_kafka_topic_partition_list_t* parts, void* opaque) {
+    static_cast<Impl*>(opaque)->Rebalance(err, parts);
+  }
+
+  void Rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts) {
+    if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+      for (int i = 0; i < parts->cnt; ++i) {
+        const auto& tp = parts->elems[i];
+        epochs[{tp.topic, tp.partition}] = tracker.Assign(tp.topic, tp.partition);
+        log->info("event=assigned topic={} partition={}", tp.topic, tp.partition);
+      }
+      rd_kafka_assign(rk, parts);
+      stats.assigned_partitions = int(epochs.size());
+      if (paused) rd_kafka_pause_partitions(rk, parts);
+      return;
+    }
+    // Revoke (or error): commit what is durable before another member takes
+    // over, so it re-processes as little as possible.
+    StoreOffsets(/*force=*/true);
+    rd_kafka_commit(rk, nullptr, /*async=*/0);
+    for (int i = 0; i < parts->cnt; ++i) {
+      const auto& tp = parts->elems[i];
+      tracker.Revoke(tp.topic, tp.partition);
+      epochs.erase({tp.topic, tp.partition});
+      log->info("event=revoked topic={} partition={}", tp.topic, tp.partition);
+    }
+    rd_kafka_assign(rk, nullptr);
+    stats.assigned_partitions = int(epochs.size());
+  }
+
+  void StoreOffsets(bool force) {
+    auto now = std::chrono::steady_clock::now();
+    if (!force && now - last_store < kStoreInterval) return;
+    last_store = now;
+    std::vector<CommitPoint> points =
+        force ? tracker.Committable() : tracker.TakeCommittable();
+    if (points.empty()) return;
+    TopicPartitionList list(rd_kafka_topic_partition_list_new(int(points.size())));
+    for (const CommitPoint& p : points) {
+      rd_kafka_topic_partition_list_add(list.get(), p.topic.c_str(), p.partition)
+          ->offset = p.next_offset;
+    }
+    rd_kafka_resp_err_t err = rd_kafka_offsets_store(rk, list.get());
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      // Per-partition errors (e.g. a partition just revoked) are harmless:
+      // the new owner resumes from the last committed offset.
+      log->debug("event=offsets_store_partial error={}", rd_kafka_err2str(err));
+    }
+    stats.offsets_stored += points.size();
+  }
+
+  void ApplyBackpressure() {
+    const bool want_pause = paused ? !queue.HasRoomToResume() : queue.IsFull();
+    if (want_pause == paused) return;
+    rd_kafka_topic_partition_list_t* assignment = nullptr;
+    if (rd_kafka_assignment(rk, &assignment) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
+    TopicPartitionList owned(assignment);
+    if (want_pause) {
+      rd_kafka_pause_partitions(rk, owned.get());
+      stats.pauses++;
+      log->debug("event=paused partitions={}", owned->cnt);
+    } else {
+      rd_kafka_resume_partitions(rk, owned.get());
+      log->debug("event=resumed partitions={}", owned->cnt);
+    }
+    paused = want_pause;
+    stats.paused = paused;
+  }
+
+  void Handle(const rd_kafka_message_t* msg) {
+    stats.messages++;
+    RawMessage raw;
+    raw.origin.topic = rd_kafka_topic_name(msg->rkt);
+    raw.origin.partition = msg->partition;
+    raw.origin.offset = msg->offset;
+    auto epoch = epochs.find({raw.origin.topic, raw.origin.partition});
+    if (epoch == epochs.end()) return;  // not ours any more: the owner reads it
+    raw.origin.epoch = epoch->second;
+    if (msg->key != nullptr) {
+      raw.key = std::string_view(static_cast<const char*>(msg->key), msg->key_len);
+    }
+    if (msg->payload != nullptr) {
+      raw.value = std::string_view(static_cast<const char*>(msg->payload), msg->len);
+    }
+    if (!tracker.Track(raw.origin)) return;
+
+    Decoded decoded = DecodeJob(raw, config.limits);
+    if (Job* job = std::get_if<Job>(&decoded)) {
+      std::string id = job->id;
+      size_t length = job->length();
+      absl::Status pushed = queue.Push(std::move(*job));
+      if (pushed.ok()) {
+        stats.jobs++;
+        log->trace("event=queued job={} partition={} offset={} length={}", id,
+                   raw.origin.partition, raw.origin.offset, length);
+        return;
+      }
+      // The queue refused it (longer than the longest bucket): record it.
+      decoded = FailureForMessage(raw, id, reason::kTooLong,
+                                  std::string(pushed.message()), length);
+    }
+    Outcome& failure = std::get<Outcome>(decoded);
+    stats.rejected++;
+    log->debug("event=rejected job={} partition={} offset={} reason={} error=\"{}\"",
+               failure.id, raw.origin.partition, raw.origin.offset,
+               failure.reason, failure.error);
+    absl::Status s = recorder.Record({std::move(failure)});
+    if (!s.ok()) {
+      log->error("event=record_failed partition={} offset={} error=\"{}\"",
+                 raw.origin.partition, raw.origin.offset, std::string(s.message()));
+    }
+  }
+};
+
+KafkaJobSource::KafkaJobSource(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)), stats_(impl_->stats) {}
+
+KafkaJobSource::~KafkaJobSource() = default;
+
+absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
+    SourceConfig config, JobQueue& queue, OutcomeRecorder& recorder,
+    OffsetTracker& tracker) {
+  if (config.brokers.empty()) {
+    return absl::InvalidArgumentError("kafka.brokers is empty: set it to host:port");
+  }
+  if (config.topics.empty()) {
+    return absl::InvalidArgumentError("kafka.jobs_topic is empty: name the jobs topic");
+  }
+  if (config.limits.vocab_size <= 0 || config.limits.max_tokens == 0) {
+    return absl::InvalidArgumentError("vocab_size and max_tokens must be positive");
+  }
+  auto impl = std::make_unique<Impl>(std::move(config), queue, recorder, tracker);
+  const SourceConfig& c = impl->config;
+
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::map<std::string, std::string> props = {
+      {"bootstrap.servers", c.brokers},
+      {"group.id", c.group_id},
+      {"enable.auto.offset.store", "false"},
+      {"enable.auto.commit", "true"},
+      {"auto.commit.interval.ms", "1000"},
+      {"auto.offset.reset", "earliest"},
+      {"partition.assignment.strategy", "range,roundrobin"},
+  };
+  for (const auto& [k, v] : c.properties) props[k] = v;
+  for (const auto& [k, v] : props) {
+    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) !=
+        RD_KAFKA_CONF_OK) {
+      rd_kafka_conf_destroy(conf);
+      return absl::InvalidArgumentError("kafka property " + k + "=" + v + ": " + err);
+    }
+  }
+  if (props["enable.auto.offset.store"] != "false") {
+    rd_kafka_conf_destroy(conf);
+    return absl::InvalidArgumentError(
+        "kafka property enable.auto.offset.store must stay false: offsets are "
+        "stored only after results are durable");
+  }
+  rd_kafka_conf_set_rebalance_cb(conf, &Impl::OnRebalance);
+  rd_kafka_conf_set_opaque(conf, impl.get());
+  impl->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+  if (impl->rk == nullptr) {
+    return absl::InternalError(std::string("cannot create Kafka consumer: ") + err);
+  }
+  rd_kafka_poll_set_consumer(impl->rk);
+
+  TopicPartitionList topics(rd_kafka_topic_partition_list_new(int(c.topics.size())));
+  for (const std::string& t : c.topics) {
+    rd_kafka_topic_partition_list_add(topics.get(), t.c_str(), RD_KAFKA_PARTITION_UA);
+  }
+  if (rd_kafka_resp_err_t e = rd_kafka_subscribe(impl->rk, topics.get()); e) {
+    return absl::InternalError(std::string("subscribe: ") + rd_kafka_err2str(e));
+  }
+  impl->log->info("event=subscribed brokers={} group={} topics={}", c.brokers,
+                  c.group_id, c.topics.size());
+  return std::unique_ptr<KafkaJobSource>(new KafkaJobSource(std::move(impl)));
+}
+
+absl::Status KafkaJobSource::Run(const std::atomic<bool>& stop) {
+  Impl& s = *impl_;
+  while (!stop.load()) {
+    rd_kafka_message_t* msg =
+        rd_kafka_consumer_poll(s.rk, int(s.config.poll_timeout.count()));
+    if (msg != nullptr) {
+      if (msg->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        s.Handle(msg);
+      } else if (msg->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        const bool fatal = msg->err == RD_KAFKA_RESP_ERR__FATAL;
+        s.log->warn("event=consume_error error=\"{}\"", rd_kafka_message_errstr(msg));
+        if (fatal) {
+          rd_kafka_message_destroy(msg);
+          return absl::InternalError("fatal Kafka consumer error");
+        }
+      }
+      rd_kafka_message_destroy(msg);
+    }
+    s.ApplyBackpressure();
+    s.StoreOffsets(/*force=*/false);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status KafkaJobSource::Close() {
+  Impl& s = *impl_;
+  if (s.closed) return absl::OkStatus();
+  s.StoreOffsets(/*force=*/true);
+  rd_kafka_resp_err_t err = rd_kafka_commit(s.rk, nullptr, /*async=*/0);
+  // NO_OFFSET: nothing new to commit, which is fine.
+  absl::Status status = absl::OkStatus();
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR__NO_OFFSET) {
+    status = absl::UnavailableError(std::string("final commit: ") + rd_kafka_err2str(err));
+  }
+  rd_kafka_consumer_close(s.rk);
+  s.closed = true;
+  s.log->info("event=closed pending_offsets={}", s.tracker.pending());
+  return status;
+}
+
+}  // namespace qinfer::consumer

@@ -1,0 +1,77 @@
+// The small interfaces between modules. `app` wires concrete classes to them;
+// every module is testable alone against fakes (tests/fakes/).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "qinfer/core/job.h"
+
+namespace qinfer {
+
+// Runs batches through a model. Owned and called by one thread only.
+class ModelRunner {
+ public:
+  virtual ~ModelRunner() = default;
+  // Returns one outcome per job of `batch`, in order: a result, or a failure
+  // record for a job that could not be run. A non-OK status means the whole
+  // batch could not be attempted (e.g. the model is not loaded); the caller
+  // then owns the jobs and must record them as failed.
+  virtual absl::StatusOr<std::vector<Outcome>> Run(const Batch& batch) = 0;
+};
+
+// Durable storage of outcomes, keyed by job id (idempotent).
+// Thread-safe.
+class OutcomeStore {
+ public:
+  virtual ~OutcomeStore() = default;
+  // Returns OK once every outcome is durable. On error nothing may be
+  // assumed written.
+  virtual absl::Status Put(std::span<const Outcome> outcomes) = 0;
+};
+
+// Publishes outcomes to Kafka (reply topic for results, dead-letter topic for
+// failures). Thread-safe.
+class OutcomePublisher {
+ public:
+  using Done = std::function<void(absl::Status)>;
+  virtual ~OutcomePublisher() = default;
+  // True when `outcome` has somewhere to go (reply_to, or a default topic).
+  virtual bool WantsToPublish(const Outcome& outcome) const = 0;
+  // Queues `outcome`; `done` runs exactly once, on a publisher thread, when
+  // the broker acknowledged it or delivery failed for good.
+  virtual void Publish(const Outcome& outcome, Done done) = 0;
+  // Serves delivery reports; waits at most `timeout` for all in flight.
+  virtual absl::Status Flush(std::chrono::milliseconds timeout) = 0;
+};
+
+// Receives acknowledgements: the job at `origin` has a durable record.
+// Thread-safe.
+class AckSink {
+ public:
+  virtual ~AckSink() = default;
+  virtual void Ack(const Origin& origin) = 0;
+};
+
+}  // namespace qinfer
+
+namespace qinfer {
+
+// Where a source hands decoded jobs: the scheduler's queue. Thread-safe.
+class JobQueue {
+ public:
+  virtual ~JobQueue() = default;
+  // Queues `job`. An error (e.g. OutOfRange: longer than the longest bucket)
+  // means the queue did not take it; the caller records the failure.
+  virtual absl::Status Push(Job job) = 0;
+  // Backpressure, with hysteresis: a source pauses while IsFull() and
+  // resumes once HasRoomToResume().
+  virtual bool IsFull() const = 0;
+  virtual bool HasRoomToResume() const = 0;
+};
+
+}  // namespace qinfer

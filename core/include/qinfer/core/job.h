@@ -1,0 +1,92 @@
+// Value types that cross module boundaries: a job, a batch of jobs, and the
+// outcome of a job (a result or a failure record). No Kafka, torch or RocksDB
+// handles live in them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "qinfer/core/clock.h"
+
+namespace qinfer {
+
+// Where a job came from: enough to acknowledge it to its source.
+// `epoch` is the source's assignment generation for the partition, so an
+// acknowledgement that arrives after a rebalance is recognised as stale.
+struct Origin {
+  std::string topic;
+  int32_t partition = -1;
+  int64_t offset = -1;
+  uint64_t epoch = 0;
+
+  friend bool operator==(const Origin&, const Origin&) = default;
+};
+
+// One inference request, decoded and validated.
+struct Job {
+  std::string id;
+  std::vector<int64_t> input_ids;
+  std::string reply_to;   // empty: the configured default reply topic, if any
+  std::string meta_json;  // the job's `meta` serialised; empty when absent
+  int attempt = 0;        // set by `replay`
+  int truncate_to = 0;    // replay override: keep only the first N ids (0: off)
+  std::string payload;    // the original message value, for failure records
+  Origin origin;
+  SteadyTime enqueued_at{};
+
+  size_t length() const { return input_ids.size(); }
+  friend bool operator==(const Job&, const Job&) = default;
+};
+
+// Jobs the scheduler formed from one length bucket.
+struct Batch {
+  int bucket_bound = 0;  // the bucket's upper bound on length, in tokens
+  std::vector<Job> jobs;
+
+  size_t max_length() const;
+  size_t total_tokens() const;
+  friend bool operator==(const Batch&, const Batch&) = default;
+};
+
+// Failure reasons, a small fixed set (they become metric labels).
+namespace reason {
+inline constexpr const char* kInvalid = "invalid";
+inline constexpr const char* kTooLong = "too_long";
+inline constexpr const char* kOom = "oom";
+inline constexpr const char* kModelError = "model_error";
+}  // namespace reason
+
+// What became of one job: either `ok` with an output, or a failure record.
+struct Outcome {
+  std::string id;
+  bool ok = false;
+  // ok: the model output for this job (the pooled vector).
+  std::vector<float> output;
+  std::string device;   // e.g. "cpu", "cuda:0"
+  int bucket = 0;       // bucket bound, tokens
+  int batch_size = 0;   // jobs in the batch that ran it
+  int padded_length = 0;  // the batch's padded length, tokens
+  std::string model_name;
+  std::string model_digest;
+  double queue_seconds = 0;  // enqueue to batch start
+  double run_seconds = 0;    // the batch's forward pass
+  int64_t completed_at_ms = 0;  // wall clock
+  // failure: reason (see `reason`), readable error, the input length.
+  std::string reason;
+  std::string error;
+  size_t input_length = 0;
+  // Both: passed through from the job.
+  std::string reply_to;
+  std::string meta_json;
+  std::string payload;  // failures only: the original message value
+  int attempt = 0;
+  Origin origin;
+
+  friend bool operator==(const Outcome&, const Outcome&) = default;
+};
+
+// A failure record for `job` (payload, length, reply topic copied from it).
+Outcome FailureFor(const Job& job, std::string reason, std::string error);
+
+}  // namespace qinfer

@@ -1,0 +1,24 @@
+// The documented JSON form of results and failure records (DESIGN.md,
+// "Messages"): the RocksDB value under the job id and the reply / dead-letter
+// message value are the same bytes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "qinfer/core/job.h"
+
+namespace qinfer {
+
+// Result: {"id","status":"ok","output":[...],"device","bucket","batch_size",
+//          "padded_length","model":{"name","digest"},"timings":{...},
+//          "completed_at_ms","meta"?}
+// Failure: {"id","status":"failed","reason","error","input_length",
+//           "payload","attempt","completed_at_ms","source":{...}}
+std::string OutcomeToJson(const Outcome& outcome);
+
+// Parses what OutcomeToJson wrote. Errors name the first bad field.
+absl::StatusOr<Outcome> OutcomeFromJson(std::string_view json);
+
+}  // namespace qinfer

@@ -1,0 +1,42 @@
+#include "qinfer/core/job.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace qinfer {
+
+int64_t WallMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+size_t Batch::max_length() const {
+  size_t longest = 0;
+  for (const Job& job : jobs) longest = std::max(longest, job.length());
+  return longest;
+}
+
+size_t Batch::total_tokens() const {
+  size_t total = 0;
+  for (const Job& job : jobs) total += job.length();
+  return total;
+}
+
+Outcome FailureFor(const Job& job, std::string reason, std::string error) {
+  Outcome out;
+  out.id = job.id;
+  out.ok = false;
+  out.reason = std::move(reason);
+  out.error = std::move(error);
+  out.input_length = job.length();
+  out.reply_to = job.reply_to;
+  out.meta_json = job.meta_json;
+  out.payload = job.payload;
+  out.attempt = job.attempt;
+  out.origin = job.origin;
+  out.completed_at_ms = WallMillis();
+  return out;
+}
+
+}  // namespace qinfer

@@ -1,0 +1,90 @@
+#include "qinfer/core/outcome_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace qinfer {
+
+using nlohmann::json;
+
+std::string OutcomeToJson(const Outcome& o) {
+  json j;
+  j["id"] = o.id;
+  j["completed_at_ms"] = o.completed_at_ms;
+  if (o.ok) {
+    j["status"] = "ok";
+    j["output"] = o.output;
+    j["device"] = o.device;
+    j["bucket"] = o.bucket;
+    j["batch_size"] = o.batch_size;
+    j["padded_length"] = o.padded_length;
+    j["input_length"] = o.input_length;
+    j["model"] = {{"name", o.model_name}, {"digest", o.model_digest}};
+    j["timings"] = {{"queue_seconds", o.queue_seconds},
+                    {"run_seconds", o.run_seconds}};
+  } else {
+    j["status"] = "failed";
+    j["reason"] = o.reason;
+    j["error"] = o.error;
+    j["input_length"] = o.input_length;
+    j["payload"] = o.payload;
+    j["source"] = {{"topic", o.origin.topic},
+                   {"partition", o.origin.partition},
+                   {"offset", o.origin.offset}};
+  }
+  if (o.attempt > 0) j["attempt"] = o.attempt;
+  if (!o.reply_to.empty()) j["reply_to"] = o.reply_to;
+  if (!o.meta_json.empty()) {
+    // meta_json came from a parsed message, so it parses; keep it verbatim
+    // in structure rather than as an escaped string.
+    j["meta"] = json::parse(o.meta_json, nullptr, /*allow_exceptions=*/false);
+  }
+  // Invalid UTF-8 in a payload must not throw: replace it.
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return absl::InvalidArgumentError("outcome is not a JSON object");
+  }
+  Outcome o;
+  try {
+    o.id = j.at("id").get<std::string>();
+    o.completed_at_ms = j.value("completed_at_ms", int64_t{0});
+    const std::string status = j.at("status").get<std::string>();
+    o.ok = status == "ok";
+    o.input_length = j.value("input_length", size_t{0});
+    o.attempt = j.value("attempt", 0);
+    o.reply_to = j.value("reply_to", std::string());
+    if (j.contains("meta")) o.meta_json = j["meta"].dump();
+    if (o.ok) {
+      o.output = j.at("output").get<std::vector<float>>();
+      o.device = j.value("device", std::string());
+      o.bucket = j.value("bucket", 0);
+      o.batch_size = j.value("batch_size", 0);
+      o.padded_length = j.value("padded_length", 0);
+      if (j.contains("model")) {
+        o.model_name = j["model"].value("name", std::string());
+        o.model_digest = j["model"].value("digest", std::string());
+      }
+      if (j.contains("timings")) {
+        o.queue_seconds = j["timings"].value("queue_seconds", 0.0);
+        o.run_seconds = j["timings"].value("run_seconds", 0.0);
+      }
+    } else {
+      o.reason = j.at("reason").get<std::string>();
+      o.error = j.value("error", std::string());
+      o.payload = j.value("payload", std::string());
+      if (j.contains("source")) {
+        o.origin.topic = j["source"].value("topic", std::string());
+        o.origin.partition = j["source"].value("partition", -1);
+        o.origin.offset = j["source"].value("offset", int64_t{-1});
+      }
+    }
+  } catch (const json::exception& e) {
+    return absl::InvalidArgumentError(std::string("bad outcome JSON: ") + e.what());
+  }
+  return o;
+}
+
+}  // namespace qinfer

@@ -1,0 +1,38 @@
+#include "qinfer/executor/model_manifest.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace qinfer::executor {
+
+absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError("cannot open model manifest " + path);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return absl::InvalidArgumentError("model manifest " + path + " is not a JSON object");
+  }
+  ModelManifest m;
+  try {
+    m.name = j.value("name", std::string("model"));
+    m.digest = j.value("digest", std::string());
+    m.vocab_size = j.at("vocab_size").get<int64_t>();
+    m.max_tokens = j.at("max_tokens").get<int>();
+    m.dim = j.value("dim", 0);
+    m.output = j.value("output", std::string("pooled"));
+    m.format = j.value("format", std::string("torchscript"));
+  } catch (const nlohmann::json::exception& e) {
+    return absl::InvalidArgumentError("model manifest " + path + ": " + e.what());
+  }
+  if (m.vocab_size <= 0 || m.max_tokens <= 0) {
+    return absl::InvalidArgumentError("model manifest " + path +
+                                      ": vocab_size and max_tokens must be positive");
+  }
+  if (m.output != "pooled") {
+    return absl::UnimplementedError("model manifest " + path + ": output '" + m.output +
+                                    "' is not supported (only 'pooled')");
+  }
+  return m;
+}
+
+}  // namespace qinfer::executor
