@@ -1,0 +1,50 @@
+// The batching policy: bucket bounds, per-bucket batch caps, the longest a
+// job may wait for its batch to fill, and the queue bounds used for
+// backpressure.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace qinfer::scheduler {
+
+struct BatchPolicy {
+  // Upper bounds on input length per bucket, in tokens; strictly increasing,
+  // the last one is max_tokens. Default (when built from config):
+  // DefaultBucketBounds(max_tokens).
+  std::vector<int> bucket_bounds;
+  // Most jobs per batch, one entry per bucket (same size as bucket_bounds),
+  // each >= 1. A measured memory plan replaces these at run time via
+  // Scheduler::SetCap. Default (when built from config): CapsFromTokenBudget.
+  std::vector<int> caps;
+  // The longest the oldest job of a bucket waits before its bucket is
+  // dispatched partially filled. >= 0; 0 dispatches every job immediately.
+  std::chrono::milliseconds max_batch_delay{50};
+  // Backpressure bounds (see Scheduler::IsFull / HasRoomToResume). Jobs, and
+  // tokens counted as real input ids (not padded). Both >= 1;
+  // max_queued_jobs >= the largest cap (else full batches could never form)
+  // and max_queued_tokens >= max_tokens (else one long job fills the queue).
+  size_t max_queued_jobs = 0;
+  size_t max_queued_tokens = 0;
+
+  friend bool operator==(const BatchPolicy&, const BatchPolicy&) = default;
+};
+
+// Per-bucket caps from a token budget per batch:
+//   cap[i] = max(1, min(max_batch_size, tokens_per_batch / bounds[i]))
+// so every bucket's padded batch (cap x bound) stays within the budget,
+// except that a bucket always takes at least one job.
+// REQUIRES: every bound > 0.
+std::vector<int> CapsFromTokenBudget(const std::vector<int>& bounds,
+                                     int tokens_per_batch, int max_batch_size);
+
+// OK when `policy` is usable: bounds valid (ValidateBucketBounds against
+// their own last bound), one cap >= 1 per bucket, max_batch_delay >= 0, and
+// the queue bounds as documented above. Otherwise an InvalidArgumentError
+// that names the field and the fix.
+absl::Status ValidateBatchPolicy(const BatchPolicy& policy);
+
+}  // namespace qinfer::scheduler

@@ -1,0 +1,115 @@
+#include "qinfer/scheduler/batch_queue.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace qinfer::scheduler {
+
+BatchQueue::BatchQueue(Scheduler scheduler, const Clock& clock)
+    : clock_(clock),
+      bounds_(scheduler.bounds()),
+      scheduler_(std::move(scheduler)) {}
+
+absl::Status BatchQueue::Push(Job&& job) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) {
+      return absl::FailedPreconditionError("batch queue is closed");
+    }
+    if (absl::Status s = scheduler_.Admit(std::move(job), clock_.Now());
+        !s.ok()) {
+      return s;
+    }
+  }
+  changed_.notify_all();
+  return absl::OkStatus();
+}
+
+std::optional<Batch> BatchQueue::WaitNextBatch(
+    std::chrono::milliseconds max_wait) {
+  using std::chrono::steady_clock;
+  // Never wait less than this for a deadline that has (by `clock_`) already
+  // passed while nothing is ready; guards against a busy loop should a Clock
+  // and the scheduler ever disagree.
+  constexpr std::chrono::milliseconds kMinWait{1};
+
+  const steady_clock::time_point give_up = steady_clock::now() + max_wait;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    const SteadyTime now = clock_.Now();
+    if (std::optional<Batch> batch = scheduler_.NextBatch(now)) return batch;
+    if (closed_) return std::nullopt;
+    const steady_clock::time_point real_now = steady_clock::now();
+    if (real_now >= give_up) return std::nullopt;
+
+    steady_clock::time_point wake = give_up;
+    if (std::optional<SteadyTime> deadline = scheduler_.NextDeadline()) {
+      // The deadline is in `clock_`'s time; translate the remaining duration
+      // to real time for the condition variable.
+      const auto remaining = std::max<steady_clock::duration>(
+          *deadline - now, kMinWait);
+      wake = std::min(wake, real_now + remaining);
+    }
+    changed_.wait_until(lock, wake);
+  }
+}
+
+void BatchQueue::Close() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+  }
+  changed_.notify_all();
+}
+
+bool BatchQueue::closed() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return closed_;
+}
+
+std::vector<Batch> BatchQueue::DrainAll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduler_.Drain();
+}
+
+absl::Status BatchQueue::SetCap(int bucket_index, int cap) {
+  absl::Status status;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    status = scheduler_.SetCap(bucket_index, cap);
+  }
+  if (status.ok()) changed_.notify_all();
+  return status;
+}
+
+int BatchQueue::cap(int bucket_index) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduler_.cap(bucket_index);
+}
+
+bool BatchQueue::IsFull() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduler_.IsFull();
+}
+
+bool BatchQueue::HasRoomToResume() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduler_.HasRoomToResume();
+}
+
+size_t BatchQueue::queued_jobs() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduler_.queued_jobs();
+}
+
+size_t BatchQueue::queued_tokens() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduler_.queued_tokens();
+}
+
+std::vector<BucketStats> BatchQueue::Stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduler_.Stats();
+}
+
+}  // namespace qinfer::scheduler

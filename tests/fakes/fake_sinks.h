@@ -1,0 +1,87 @@
+// In-memory fakes of the outcome seams, for unit tests of module logic.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "qinfer/core/interfaces.h"
+
+namespace qinfer::testing {
+
+// Records every event ("put:<id>", "publish:<id>", "ack:<offset>") in one
+// ordered log, so tests can check that a job is acked only after its write.
+class EventLog {
+ public:
+  void Add(std::string e) {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::move(e));
+  }
+  std::vector<std::string> events() const {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::string> events_;
+};
+
+class RecordingStore final : public OutcomeStore {
+ public:
+  explicit RecordingStore(EventLog& log) : log_(log) {}
+  absl::Status Put(std::span<const Outcome> outcomes) override {
+    if (failures_left_ > 0) {
+      --failures_left_;
+      log_.Add("put_failed");
+      return absl::UnavailableError("injected store failure");
+    }
+    for (const Outcome& o : outcomes) {
+      log_.Add("put:" + o.id);
+      stored.push_back(o);
+    }
+    return absl::OkStatus();
+  }
+  void FailNextPuts(int n) { failures_left_ = n; }
+  std::vector<Outcome> stored;
+
+ private:
+  EventLog& log_;
+  int failures_left_ = 0;
+};
+
+// Deliveries complete when the test calls Deliver(status).
+class ManualPublisher final : public OutcomePublisher {
+ public:
+  explicit ManualPublisher(EventLog& log) : log_(log) {}
+  bool WantsToPublish(const Outcome& o) const override { return !o.reply_to.empty(); }
+  void Publish(const Outcome& o, Done done) override {
+    log_.Add("publish:" + o.id);
+    pending_.push_back(std::move(done));
+  }
+  absl::Status Flush(std::chrono::milliseconds) override { return absl::OkStatus(); }
+  // Completes the oldest pending delivery with `s`.
+  void Deliver(absl::Status s) {
+    Done done = std::move(pending_.front());
+    pending_.pop_front();
+    done(s);
+  }
+  size_t pending() const { return pending_.size(); }
+
+ private:
+  EventLog& log_;
+  std::deque<Done> pending_;
+};
+
+class RecordingAcks final : public AckSink {
+ public:
+  explicit RecordingAcks(EventLog& log) : log_(log) {}
+  void Ack(const Origin& origin) override { log_.Add("ack:" + std::to_string(origin.offset)); }
+
+ private:
+  EventLog& log_;
+};
+
+}  // namespace qinfer::testing
