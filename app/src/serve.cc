@@ -180,6 +180,12 @@ class ExecutorLoop {
 int Serve(const Config& config, const ServeOptions& options) {
   auto log = Logger("app");
   const auto started = steady_clock::now();
+  // Signals set a flag that the main thread watches. Installed first, so a
+  // SIGTERM during start-up still means a clean exit.
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
 
   executor::RunnerOptions runner_options;
   runner_options.model_path = config.model.path;
@@ -301,12 +307,6 @@ int Serve(const Config& config, const ServeOptions& options) {
     http_thread = std::thread([&http] { http.listen_after_bind(); });
     log->info("event=http_listening address={}", config.http.listen);
   }
-
-  // Signals: handled by a flag that the main thread watches.
-  struct sigaction sa {};
-  sa.sa_handler = OnSignal;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
 
   std::atomic<bool> stop_fetching{false};
   absl::Status source_status;

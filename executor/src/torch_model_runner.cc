@@ -30,10 +30,16 @@ bool IsOutOfMemory(const std::exception& e) {
          what.find("OutOfMemoryError") != std::string_view::npos;
 }
 
-// First line of an exception message: TorchScript appends a long traceback.
+// One line that says what went wrong. TorchScript wraps the original error
+// as "The following operation failed in the TorchScript interpreter." plus a
+// traceback, and puts the original message ("RuntimeError: ...") last.
 std::string FirstLine(const std::exception& e) {
   std::string_view what = e.what();
-  return std::string(what.substr(0, what.find('\n')));
+  std::string_view first = what.substr(0, what.find('\n'));
+  if (first.find("TorchScript interpreter") == std::string_view::npos) return std::string(first);
+  while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.remove_suffix(1);
+  const size_t last_break = what.rfind('\n');
+  return std::string(last_break == std::string_view::npos ? what : what.substr(last_break + 1));
 }
 
 }  // namespace

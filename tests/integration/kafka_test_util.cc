@@ -1,0 +1,237 @@
+#include "kafka_test_util.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <librdkafka/rdkafka.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace qinfer::testing {
+namespace {
+
+rd_kafka_conf_t* Conf(const std::string& brokers,
+                      std::map<std::string, std::string> extra = {}) {
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  extra["bootstrap.servers"] = brokers;
+  for (const auto& [k, v] : extra) {
+    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) != RD_KAFKA_CONF_OK) {
+      ADD_FAILURE() << k << ": " << err;
+    }
+  }
+  return conf;
+}
+
+}  // namespace
+
+std::string TestBrokers() {
+  const char* b = std::getenv("QINFER_TEST_BROKERS");
+  return b == nullptr ? "" : b;
+}
+
+std::string UniqueName(const std::string& prefix) {
+  static std::atomic<int> counter{0};
+  return prefix + "-" + std::to_string(getpid()) + "-" +
+         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000) +
+         "-" + std::to_string(counter++);
+}
+
+void CreateTopic(const std::string& brokers, const std::string& topic, int partitions) {
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, Conf(brokers), err, sizeof(err));
+  ASSERT_NE(rk, nullptr) << err;
+  rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, err, sizeof(err));
+  rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
+  rd_kafka_CreateTopics(rk, &nt, 1, nullptr, q);
+  rd_kafka_event_t* ev = rd_kafka_queue_poll(q, 30000);
+  ASSERT_NE(ev, nullptr) << "CreateTopics timed out";
+  const rd_kafka_CreateTopics_result_t* res = rd_kafka_event_CreateTopics_result(ev);
+  size_t n = 0;
+  const rd_kafka_topic_result_t** results = rd_kafka_CreateTopics_result_topics(res, &n);
+  ASSERT_EQ(n, 1u);
+  rd_kafka_resp_err_t e = rd_kafka_topic_result_error(results[0]);
+  EXPECT_TRUE(e == RD_KAFKA_RESP_ERR_NO_ERROR || e == RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS)
+      << topic << ": " << rd_kafka_err2str(e);
+  rd_kafka_event_destroy(ev);
+  rd_kafka_queue_destroy(q);
+  rd_kafka_NewTopic_destroy(nt);
+  rd_kafka_destroy(rk);
+  // Metadata propagates within the single node almost at once; wait for the
+  // leaders so the first produce does not race the topic's creation.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+}
+
+void Produce(const std::string& brokers, const std::string& topic,
+             const std::vector<std::pair<std::string, std::string>>& messages) {
+  char err[512];
+  static std::atomic<int> failed{0};
+  failed = 0;
+  rd_kafka_conf_t* conf = Conf(brokers, {{"enable.idempotence", "true"}, {"linger.ms", "5"}});
+  rd_kafka_conf_set_dr_msg_cb(conf, [](rd_kafka_t*, const rd_kafka_message_t* m, void*) {
+    if (m->err) failed++;
+  });
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+  ASSERT_NE(rk, nullptr) << err;
+  for (const auto& [key, value] : messages) {
+    while (true) {
+      rd_kafka_resp_err_t e = rd_kafka_producev(
+          rk, RD_KAFKA_V_TOPIC(topic.c_str()),
+          RD_KAFKA_V_KEY(key.empty() ? nullptr : key.data(), key.size()),
+          RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
+          RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+      if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
+      ASSERT_EQ(e, RD_KAFKA_RESP_ERR__QUEUE_FULL) << rd_kafka_err2str(e);
+      rd_kafka_poll(rk, 50);
+    }
+    rd_kafka_poll(rk, 0);
+  }
+  ASSERT_EQ(rd_kafka_flush(rk, 60000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(failed.load(), 0) << "undelivered test messages";
+  rd_kafka_destroy(rk);
+}
+
+int64_t EndOffsetTotal(const std::string& brokers, const std::string& topic, int partitions) {
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, Conf(brokers), err, sizeof(err));
+  int64_t total = 0;
+  for (int p = 0; p < partitions; ++p) {
+    int64_t low = 0, high = 0;
+    rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &low, &high, 10000);
+    EXPECT_EQ(e, RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_err2str(e);
+    total += high;
+  }
+  rd_kafka_destroy(rk);
+  return total;
+}
+
+int64_t CommittedTotal(const std::string& brokers, const std::string& group,
+                       const std::string& topic, int partitions) {
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, Conf(brokers, {{"group.id", group}}), err,
+                                sizeof(err));
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
+  for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(list, topic.c_str(), p);
+  int64_t total = 0;
+  if (rd_kafka_committed(rk, list, 10000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    for (int i = 0; i < list->cnt; ++i) total += std::max<int64_t>(0, list->elems[i].offset);
+  } else {
+    total = -1;
+  }
+  rd_kafka_topic_partition_list_destroy(list);
+  rd_kafka_destroy(rk);
+  return total;
+}
+
+bool WaitForCommitted(const std::string& brokers, const std::string& group,
+                      const std::string& topic, int partitions, std::chrono::seconds timeout) {
+  const int64_t end = EndOffsetTotal(brokers, topic, partitions);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (CommittedTotal(brokers, group, topic, partitions) == end) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  return false;
+}
+
+std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab,
+                                                          int max_tokens, uint32_t seed,
+                                                          const std::string& id_prefix,
+                                                          const std::string& reply_to) {
+  std::mt19937 rng(seed);
+  std::lognormal_distribution<double> length(std::log(40.0), 0.9);
+  std::uniform_int_distribution<int64_t> token(0, vocab - 1);
+  std::vector<std::pair<std::string, std::string>> jobs;
+  for (int i = 0; i < count; ++i) {
+    const int n = std::clamp(int(length(rng)), 1, max_tokens);
+    std::string id = id_prefix + std::to_string(i);
+    std::ostringstream v;
+    v << R"({"id":")" << id << R"(","input_ids":[)";
+    for (int t = 0; t < n; ++t) v << (t ? "," : "") << token(rng);
+    v << "]";
+    if (!reply_to.empty()) v << R"(,"reply_to":")" << reply_to << '"';
+    v << R"(,"meta":{"n":)" << i << "}}";
+    jobs.emplace_back(id, v.str());
+  }
+  return jobs;
+}
+
+ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml,
+                           std::vector<std::string> extra_args) {
+  const std::string config = dir + "/qinfer.yaml";
+  std::ofstream(config) << yaml;
+  log_path_ = dir + "/serve-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + ".log";
+  pid_ = fork();
+  if (pid_ == 0) {
+    int fd = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<std::string> args = {QINFER_BINARY, "--log-level", "info", "serve", "--config", config};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(QINFER_BINARY, argv.data());
+    _exit(127);
+  }
+}
+
+ServeProcess::~ServeProcess() {
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+}
+
+int ServeProcess::Wait(std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (pid_ > 0) {
+    int status = 0;
+    pid_t r = waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+      pid_ = -1;
+      if (WIFEXITED(status)) return WEXITSTATUS(status);
+      if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+      return -1;
+    }
+    if (std::chrono::steady_clock::now() > deadline) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return -1;
+}
+
+int ServeProcess::Stop(int signal, std::chrono::seconds timeout) {
+  if (pid_ <= 0) return -1;
+  kill(pid_, signal);
+  return Wait(timeout);
+}
+
+std::string ServeProcess::LogTail(size_t bytes) const {
+  std::ifstream in(log_path_);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  return s.size() > bytes ? s.substr(s.size() - bytes) : s;
+}
+
+std::string ServeYaml(const std::string& brokers, const std::string& topic,
+                      const std::string& group, const std::string& store_dir,
+                      const std::string& extra) {
+  std::ostringstream y;
+  y << "model:\n  path: " << QINFER_TEST_MODEL_DIR << "/model.pt\n"
+    << "kafka:\n  brokers: " << brokers << "\n  jobs_topic: " << topic
+    << "\n  group_id: " << group << "\n"
+    << "scheduler:\n  max_batch_delay_ms: 20\n"
+    << "storage:\n  path: " << store_dir << "\n"
+    << "http:\n  listen: \"\"\n"
+    << extra;
+  return y.str();
+}
+
+}  // namespace qinfer::testing

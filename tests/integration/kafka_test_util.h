@@ -1,0 +1,76 @@
+// Helpers for integration tests against the real broker that the ctest
+// fixture `kafka` starts (deploy/kafka-local.sh). Each test uses topics and
+// a consumer group of its own, so tests do not see each other's messages.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace qinfer::testing {
+
+// host:port of the test broker (env QINFER_TEST_BROKERS, set by the ctest
+// fixture); empty when there is none.
+std::string TestBrokers();
+
+// A name unique to this process and call, for topics, groups and dirs.
+std::string UniqueName(const std::string& prefix);
+
+// Creates a topic through the Admin API; fails the test on error.
+void CreateTopic(const std::string& brokers, const std::string& topic, int partitions);
+
+// Produces (key, value) messages with an idempotent producer, round-robin
+// over partitions when the key is empty; waits for every delivery report.
+void Produce(const std::string& brokers, const std::string& topic,
+             const std::vector<std::pair<std::string, std::string>>& messages);
+
+// Sum over partitions of the high watermark / the group's committed offset.
+int64_t EndOffsetTotal(const std::string& brokers, const std::string& topic, int partitions);
+int64_t CommittedTotal(const std::string& brokers, const std::string& group,
+                       const std::string& topic, int partitions);
+
+// Waits until the group's committed offsets reach the topic's end offsets.
+bool WaitForCommitted(const std::string& brokers, const std::string& group,
+                      const std::string& topic, int partitions, std::chrono::seconds timeout);
+
+// Deterministic jobs with long-tailed lengths (log-normal, median ~40,
+// clipped to [1, max_tokens]); returns (id, JSON value) pairs.
+std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab,
+                                                          int max_tokens, uint32_t seed,
+                                                          const std::string& id_prefix,
+                                                          const std::string& reply_to = "");
+
+// A `qinfer serve` child process with its own config and log file.
+class ServeProcess {
+ public:
+  // Writes `yaml` to DIR/qinfer.yaml and starts build/qinfer serve on it.
+  ServeProcess(const std::string& dir, const std::string& yaml,
+               std::vector<std::string> extra_args = {});
+  ~ServeProcess();  // SIGKILLs a child still running
+
+  // Sends `signal`; waits for exit and returns the exit status (-1 on timeout,
+  // 128+N when killed by signal N).
+  int Stop(int signal, std::chrono::seconds timeout = std::chrono::seconds(60));
+  // Waits for the child to exit by itself.
+  int Wait(std::chrono::seconds timeout);
+  bool running() const { return pid_ > 0; }
+  std::string LogTail(size_t bytes = 4000) const;
+
+ private:
+  pid_t pid_ = -1;
+  std::string log_path_;
+};
+
+// A config for a test service: the test model, this broker, a fresh group
+// and store under `dir`. `extra` is appended verbatim (YAML).
+std::string ServeYaml(const std::string& brokers, const std::string& topic,
+                      const std::string& group, const std::string& store_dir,
+                      const std::string& extra = "");
+
+}  // namespace qinfer::testing

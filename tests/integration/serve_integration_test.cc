@@ -1,0 +1,259 @@
+// End-to-end: the real qinfer binary against the real broker, the real
+// TorchScript model and a real RocksDB store.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "kafka_test_util.h"
+#include "qinfer/core/outcome_json.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
+
+namespace qinfer::testing {
+namespace {
+
+using std::chrono::seconds;
+using storage::RocksDbOutcomeStore;
+
+constexpr int64_t kVocab = 4096;  // the test model's manifest
+constexpr int kMaxTokens = 512;
+
+// Every record of a store: id -> outcome.
+std::map<std::string, Outcome> ReadStore(const std::string& dir) {
+  RocksDbOutcomeStore::Options options;
+  options.read_only = true;
+  auto store = RocksDbOutcomeStore::Open(dir, options);
+  EXPECT_TRUE(store.ok()) << store.status();
+  std::map<std::string, Outcome> records;
+  if (!store.ok()) return records;
+  EXPECT_TRUE((*store)
+                  ->ForEach(RocksDbOutcomeStore::Kind::kAll,
+                            [&](const Outcome& o) {
+                              EXPECT_TRUE(records.emplace(o.id, o).second)
+                                  << "two records for id " << o.id;
+                              return true;
+                            })
+                  .ok());
+  return records;
+}
+
+class ServeIntegrationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    brokers_ = TestBrokers();
+    if (brokers_.empty()) {
+      GTEST_SKIP() << "QINFER_TEST_BROKERS is not set: run through ctest, whose `kafka` "
+                      "fixture starts a local broker (deploy/kafka-local.sh)";
+    }
+    topic_ = UniqueName("jobs");
+    group_ = UniqueName("group");
+    dir_ = std::filesystem::temp_directory_path() / UniqueName("qinfer-it");
+    std::filesystem::create_directories(dir_);
+    store_ = (dir_ / "store").string();
+  }
+  void TearDown() override {
+    if (!HasFailure() && !dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  std::string Yaml() { return ServeYaml(brokers_, topic_, group_, store_); }
+
+  // Waits until everything published is committed, then stops the service
+  // with SIGTERM and expects a clean exit.
+  void DrainAndStop(ServeProcess& serve, int partitions, seconds timeout = seconds(240)) {
+    ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, partitions, timeout))
+        << "committed " << CommittedTotal(brokers_, group_, topic_, partitions) << " of "
+        << EndOffsetTotal(brokers_, topic_, partitions) << "\n" << serve.LogTail();
+    ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
+  }
+
+  std::string brokers_, topic_, group_, store_;
+  std::filesystem::path dir_;
+};
+
+TEST_F(ServeIntegrationTest, FiveThousandJobsOverThreePartitionsGetExactlyFiveThousandResults) {
+  CreateTopic(brokers_, topic_, 3);
+  auto jobs = MakeJobs(5000, kVocab, kMaxTokens, 1, "job-");
+  Produce(brokers_, topic_, jobs);
+  ServeProcess serve(dir_.string(), Yaml());
+  DrainAndStop(serve, 3);
+
+  EXPECT_EQ(CommittedTotal(brokers_, group_, topic_, 3), EndOffsetTotal(brokers_, topic_, 3));
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 5000u);
+  std::set<int> buckets;
+  for (const auto& [id, value] : jobs) {
+    auto it = records.find(id);
+    ASSERT_NE(it, records.end()) << id;
+    ASSERT_TRUE(it->second.ok) << id << ": " << it->second.error;
+    EXPECT_EQ(it->second.output.size(), 128u);
+    EXPECT_LE(it->second.input_length, size_t(it->second.bucket));
+    buckets.insert(it->second.bucket);
+  }
+  EXPECT_GE(buckets.size(), 4u) << "long-tailed lengths spread over several buckets";
+}
+
+TEST_F(ServeIntegrationTest, RepliesReadBackByKcatMatchTheStoredResults) {
+  CreateTopic(brokers_, topic_, 3);
+  const std::string replies = UniqueName("replies");
+  CreateTopic(brokers_, replies, 2);
+  auto jobs = MakeJobs(300, kVocab, kMaxTokens, 2, "r-", replies);
+  Produce(brokers_, topic_, jobs);
+  ServeProcess serve(dir_.string(), Yaml());
+  DrainAndStop(serve, 3);
+
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 300u);
+  // An independent client reads the reply topic.
+  const std::string cmd = "kcat -q -b " + brokers_ + " -C -t " + replies +
+                          " -o beginning -e -f '%k\\t%s\\n' 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::map<std::string, std::string> replied;
+  char* line = nullptr;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, pipe)) > 0) {
+    std::string s(line, size_t(n));
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    const size_t tab = s.find('\t');
+    if (tab == std::string::npos) continue;
+    replied[s.substr(0, tab)] = s.substr(tab + 1);
+  }
+  free(line);
+  ASSERT_EQ(pclose(pipe), 0) << "kcat failed";
+  ASSERT_EQ(replied.size(), 300u);
+  for (const auto& [id, value] : replied) {
+    auto reply = OutcomeFromJson(value);
+    ASSERT_TRUE(reply.ok()) << reply.status();
+    const Outcome& stored = records.at(id);
+    EXPECT_EQ(reply->id, id);
+    EXPECT_EQ(reply->output, stored.output) << id;
+    EXPECT_EQ(reply->meta_json, stored.meta_json);
+    EXPECT_FALSE(reply->meta_json.empty()) << "meta is passed through";
+  }
+}
+
+TEST_F(ServeIntegrationTest, InvalidMessagesGetFailureRecordsAndValidJobsAllGetResults) {
+  CreateTopic(brokers_, topic_, 3);
+  const std::string dead_letters = UniqueName("dlq");
+  CreateTopic(brokers_, dead_letters, 1);
+  auto valid = MakeJobs(1000, kVocab, kMaxTokens, 3, "ok-");
+  // 100 invalid messages of ten kinds, interleaved every ten valid jobs.
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {"invalid", "not json at all"},
+      {"invalid", R"([1,2,3])"},
+      {"invalid", R"({"id":"ID"})"},
+      {"invalid", R"({"id":"ID","input_ids":"1 2"})"},
+      {"invalid", R"({"id":"ID","input_ids":[]})"},
+      {"invalid", R"({"id":"ID","input_ids":[1,-5]})"},
+      {"invalid", R"({"id":"ID","input_ids":[1,4096]})"},
+      {"invalid", R"({"id":"ID","input_ids":[1,2.5]})"},
+      {"invalid", R"({"id":"ID","input_ids":[1],"reply_to":7})"},
+      {"too_long", ""},
+  };
+  std::string long_ids = "[";
+  for (int i = 0; i < kMaxTokens + 1; ++i) long_ids += (i ? ",1" : "1");
+  long_ids += "]";
+  std::vector<std::pair<std::string, std::string>> messages;
+  std::map<std::string, std::string> expected_reason;
+  for (int i = 0; i < 1000; ++i) {
+    messages.push_back(valid[i]);
+    if (i % 10 == 9) {
+      const int b = i / 10;
+      const std::string id = "bad-" + std::to_string(b);
+      const auto& [reason, templ] = kinds[b % kinds.size()];
+      std::string value = reason == "too_long"
+                              ? R"({"id":")" + id + R"(","input_ids":)" + long_ids + "}"
+                              : templ;
+      if (auto pos = value.find("ID"); pos != std::string::npos) value.replace(pos, 2, id);
+      // Messages with no id in the body are keyed, so their id is the key.
+      messages.emplace_back(id, value);
+      expected_reason[id] = reason;
+    }
+  }
+  Produce(brokers_, topic_, messages);
+  ServeProcess serve(dir_.string(), Yaml(), {"--set", "kafka.dead_letter_topic=" + dead_letters});
+  DrainAndStop(serve, 3);
+
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 1100u);
+  for (const auto& [id, value] : valid) {
+    ASSERT_TRUE(records.at(id).ok) << id << ": " << records.at(id).error;
+  }
+  for (const auto& [id, reason] : expected_reason) {
+    const Outcome& o = records.at(id);
+    EXPECT_FALSE(o.ok) << id;
+    EXPECT_EQ(o.reason, reason) << id << ": " << o.error;
+    EXPECT_FALSE(o.error.empty());
+    EXPECT_FALSE(o.payload.empty()) << "payload kept for replay";
+  }
+  EXPECT_EQ(EndOffsetTotal(brokers_, dead_letters, 1), 100) << "every failure on the dead-letter topic";
+}
+
+TEST_F(ServeIntegrationTest, SigtermMidRunThenRestartGivesEveryJobExactlyOneRecord) {
+  CreateTopic(brokers_, topic_, 3);
+  auto jobs = MakeJobs(4000, kVocab, kMaxTokens, 4, "t-");
+  Produce(brokers_, topic_, jobs);
+  // A small queue bound: the consumer pauses, so at the stop most jobs are
+  // still in Kafka and the drain finishes only what was queued.
+  const std::vector<std::string> small_queue = {"--set", "scheduler.max_queued_jobs=256"};
+  {
+    ServeProcess serve(dir_.string(), Yaml(), small_queue);
+    // Stop once some, but not all, offsets are committed.
+    const auto deadline = std::chrono::steady_clock::now() + seconds(120);
+    while (CommittedTotal(brokers_, group_, topic_, 3) < 200 &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ASSERT_EQ(serve.Stop(SIGTERM), 0) << "clean exit on SIGTERM\n" << serve.LogTail();
+  }
+  const int64_t committed = CommittedTotal(brokers_, group_, topic_, 3);
+  EXPECT_GT(committed, 0);
+  EXPECT_LT(committed, 4000) << "the stop should land mid-run";
+  // What was committed has durable records (offsets only follow records).
+  EXPECT_GE(int64_t(ReadStore(store_).size()), committed);
+
+  ServeProcess again(dir_.string(), Yaml(), small_queue);
+  DrainAndStop(again, 3);
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 4000u);
+  for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
+}
+
+TEST_F(ServeIntegrationTest, SigkillMidRunThenRestartLosesNothing) {
+  CreateTopic(brokers_, topic_, 3);
+  auto jobs = MakeJobs(3000, kVocab, kMaxTokens, 5, "k-");
+  Produce(brokers_, topic_, jobs);
+  // The broker notices a killed member after its session timeout: keep it
+  // short so the restarted member gets the partitions soon.
+  const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256",
+                                         "--set", "kafka.consumer.session.timeout.ms=6000",
+                                         "--set", "kafka.consumer.heartbeat.interval.ms=1000"};
+  {
+    ServeProcess serve(dir_.string(), Yaml(), args);
+    const auto deadline = std::chrono::steady_clock::now() + seconds(120);
+    while (CommittedTotal(brokers_, group_, topic_, 3) < 200 &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(serve.Stop(SIGKILL), 128 + SIGKILL);
+  }
+  // A killed member's partitions are reassigned once the broker notices it
+  // left (session timeout); the restarted member resumes from the commits.
+  const int64_t committed = CommittedTotal(brokers_, group_, topic_, 3);
+  EXPECT_LT(committed, 3000) << "the kill should land mid-run";
+  EXPECT_GE(int64_t(ReadStore(store_).size()), committed);
+  ServeProcess again(dir_.string(), Yaml(), args);
+  DrainAndStop(again, 3);
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 3000u);
+  for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
+}
+
+}  // namespace
+}  // namespace qinfer::testing
