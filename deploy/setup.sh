@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Sets up a Debian 12 machine for qinfer development, then builds it.
+#
+#   deploy/setup.sh [--no-build] [extra cmake args...]
+#
+# Steps (each one is skipped when its result is already there, so re-running
+# is cheap and safe):
+#   1. apt packages (toolchain, C++ libraries, kcat, JDK + Maven)
+#   2. Python venv <repo>/.venv with torch + numpy (libtorch for the C++ build
+#      and the model-export scripts come from this one wheel)
+#   3. Kafka broker jars from Maven Central into $QINFER_CACHE/kafka-<ver>/libs
+#      (used by deploy/kafka-local.sh)
+#   4. deploy/build.sh (configure + build), unless --no-build or
+#      QINFER_SKIP_BUILD=1; extra arguments are passed on to cmake.
+#
+# Environment:
+#   QINFER_CACHE       cache root (default ~/.cache/qinfer)
+#   QINFER_TORCH_SPEC  pip requirement for torch (default torch==2.8.0)
+#   QINFER_PIP_ARGS    extra pip install arguments (e.g. an --index-url)
+#   QINFER_SKIP_BUILD  1 = do not build
+#   QINFER_CMAKE_ARGS, QINFER_BUILD_DIR, QINFER_JOBS: see deploy/build.sh
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+QINFER_CACHE=${QINFER_CACHE:-$HOME/.cache/qinfer}
+TORCH_SPEC=${QINFER_TORCH_SPEC:-torch==2.8.0}
+TORCH_VERSION=${TORCH_SPEC#torch==}
+KAFKA_POM=$REPO/deploy/kafka/pom.xml
+VENV=$REPO/.venv
+
+log() { printf '==> %s\n' "$*"; }
+die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
+
+build=1
+[[ ${QINFER_SKIP_BUILD:-0} == 1 ]] && build=0
+if [[ ${1:-} == --no-build ]]; then build=0; shift; fi
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+fi
+
+SUDO=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || die "not root and no sudo"
+  SUDO=(sudo)
+fi
+
+# Two setup runs at once (e.g. a developer and a CI hook) would fight over
+# pip and the jar cache; serialize them.
+mkdir -p "$QINFER_CACHE"
+exec 9>"$QINFER_CACHE/setup.lock"
+if ! flock -n 9; then
+  log "another setup.sh is running; waiting for it"
+  flock 9
+fi
+
+# ---------------------------------------------------------------- 1. apt
+APT_PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  librdkafka-dev librocksdb-dev libspdlog-dev prometheus-cpp-dev
+  libgtest-dev libgmock-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
+  libcpp-httplib-dev libabsl-dev
+  kcat default-jdk-headless maven python3-venv
+)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ $status == "install ok installed" ]] || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  log "apt: installing ${missing[*]}"
+  "${SUDO[@]}" apt-get update
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y "${missing[@]}"
+else
+  log "apt: all ${#APT_PACKAGES[@]} packages present"
+fi
+
+# ---------------------------------------------------------------- 2. venv
+torch_ok() {
+  "$VENV/bin/python" - "$TORCH_VERSION" 2>/dev/null <<'EOF'
+import sys, torch, numpy
+assert torch.__version__.startswith(sys.argv[1]), torch.__version__
+print("torch", torch.__version__, "numpy", numpy.__version__)
+EOF
+}
+if [[ -x $VENV/bin/python ]] && ! "$VENV/bin/python" -c pass 2>/dev/null; then
+  # The interpreter the venv was made from is gone (e.g. a pyenv upgrade).
+  log "venv: $VENV is broken; recreating it"
+  python3 -m venv --clear "$VENV"
+elif [[ ! -x $VENV/bin/python ]]; then
+  log "venv: creating $VENV with $(command -v python3) ($(python3 --version 2>&1))"
+  python3 -m venv "$VENV"
+fi
+if versions=$(torch_ok); then
+  log "venv: $versions present"
+else
+  # The PyPI wheel for Linux x86_64 is the CUDA build: large (several GB with
+  # its nvidia-* dependencies) but it also serves CPU-only machines. pip's
+  # cache in $QINFER_CACHE/pip keeps it for the next run.
+  log "venv: pip install $TORCH_SPEC numpy ${QINFER_PIP_ARGS:-} (large download the first time)"
+  # shellcheck disable=SC2086  # QINFER_PIP_ARGS is meant to be word-split
+  # An explicit cache under QINFER_CACHE: a second run on this machine (a
+  # fresh clone in CI, say) reuses the wheels instead of downloading GBs.
+  "$VENV/bin/python" -m pip install --disable-pip-version-check \
+    --cache-dir "$QINFER_CACHE/pip" ${QINFER_PIP_ARGS:-} "$TORCH_SPEC" numpy
+  versions=$(torch_ok) || die "torch $TORCH_VERSION still not importable from $VENV"
+  log "venv: $versions installed"
+fi
+
+# ---------------------------------------------------------------- 3. kafka
+kafka_version=$(sed -n 's:.*<kafka\.version>\(.*\)</kafka\.version>.*:\1:p' "$KAFKA_POM")
+[[ -n $kafka_version ]] || die "no <kafka.version> in $KAFKA_POM"
+kafka_home=$QINFER_CACHE/kafka-$kafka_version
+# The marker holds the pom's hash, so an edited pom (say, a new log4j version)
+# re-copies the jars even though the Kafka version is unchanged.
+pom_hash=$(sha256sum "$KAFKA_POM" | cut -d' ' -f1)
+if [[ -f $kafka_home/.complete && $(cat "$kafka_home/.complete") == "$pom_hash" ]]; then
+  log "kafka: $kafka_version jars present in $kafka_home/libs"
+else
+  log "kafka: resolving $kafka_version jars from Maven into $kafka_home/libs"
+  rm -rf "$kafka_home/libs.tmp"
+  # Maven 3.8's console library prints stray colour codes even with -q -B:
+  # keep its output in a file and show it only on failure.
+  mkdir -p "$kafka_home"
+  if ! mvn -q -B -f "$KAFKA_POM" dependency:copy-dependencies \
+      -DoutputDirectory="$kafka_home/libs.tmp" -DincludeScope=runtime \
+      >"$kafka_home/mvn.log" 2>&1; then
+    cat "$kafka_home/mvn.log" >&2
+    die "mvn failed (log: $kafka_home/mvn.log)"
+  fi
+  # Copy to a side directory and swap, so an interrupted download never
+  # leaves a half-filled libs/ that looks usable.
+  rm -rf "$kafka_home/libs"
+  mv "$kafka_home/libs.tmp" "$kafka_home/libs"
+  echo "$pom_hash" >"$kafka_home/.complete"
+  log "kafka: $(find "$kafka_home/libs" -name '*.jar' | wc -l) jars"
+fi
+
+# ---------------------------------------------------------------- 4. build
+if ((build)); then
+  "$REPO/deploy/build.sh" "$@"
+else
+  log "build: skipped (run deploy/build.sh)"
+fi
+log "setup done"

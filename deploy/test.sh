@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# README command 2: set everything up and run the whole test suite.
+#
+#   deploy/test.sh [ctest args...]     e.g. deploy/test.sh -L integration
+#
+# Builds with warnings as errors, then runs ctest: unit tests, executor tests
+# on the generated model, and integration tests against a real Kafka broker
+# that ctest's `kafka` fixture starts (deploy/kafka-local.sh, port 19092) and
+# stops. GPU tests (label gpu) skip with a reason on machines without one.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$REPO"
+QINFER_CMAKE_ARGS="${QINFER_CMAKE_ARGS:-} -DQINFER_WERROR=ON" deploy/setup.sh
+printf '==> ctest\n'
+ctest --test-dir "${QINFER_BUILD_DIR:-build}" --output-on-failure --timeout 900 "$@"

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Export qinfer's test model: a small, deterministic BERT-style encoder.
+
+    .venv/bin/python model/export_model.py --out models/tiny \
+        [--vocab 4096 --max-tokens 512 --dim 128 --layers 2 --heads 4 --seed 1234]
+
+Writes
+  OUT/model.pt       TorchScript (torch.jit.script), loadable with torch::jit::load
+  OUT/manifest.json  name, shapes, sha256 digest of model.pt, torch version
+
+Model contract (what the C++ executor relies on):
+  forward(input_ids: int64 [B, L], attention_mask: int64 [B, L]) -> float32 [B, dim]
+  the mean of the last hidden states over positions where attention_mask == 1.
+  Any B >= 1 and 1 <= L <= max_tokens; ids in [0, vocab). Padded positions are
+  computed like real ones (padding costs real compute, as in BERT) but cannot
+  change a row's output: the mask is an additive bias on the attention keys
+  and the pooling ignores them. A row with no valid token yields zeros.
+
+The encoder layers are written out by hand on purpose: nn.TransformerEncoder's
+inference fast path turns padded batches into nested tensors and skips the
+padding, which would hide exactly the cost the scheduler has to plan for.
+
+After saving, the script reloads model.pt with torch.jit.load and checks that
+a padded batch gives each row the same output as that row run alone; it
+exits non-zero if not.
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+
+if __name__ == "__main__" and os.environ.get("PYTHONHASHSEED") != "0":
+    # TorchScript writes a module's constants in set order, which follows
+    # Python's per-process string hashing. A fixed hash seed makes model.pt
+    # byte-for-byte reproducible: same arguments, same digest.
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+import torch  # noqa: E402  (after the re-exec above, to not import it twice)
+import torch.nn.functional as F  # noqa: E402
+from torch import Tensor, nn  # noqa: E402
+
+NAME = "qinfer-tiny-encoder"
+# Added to the attention scores of masked keys. Finite (unlike -inf) so that a
+# row without any valid token gives no NaN; small enough in magnitude for
+# fp16/bf16 (|x| < 65504), large enough that exp() of it is exactly 0.
+MASK_BIAS = -10000.0
+
+
+class EncoderLayer(nn.Module):
+    """Post-LayerNorm transformer layer (as in BERT): self-attention, then FFN."""
+
+    def __init__(self, dim: int, heads: int, ff_dim: int):
+        super().__init__()
+        self.heads = heads
+        self.head_dim = dim // heads
+        self.scale = 1.0 / math.sqrt(self.head_dim)
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.attn_out = nn.Linear(dim, dim)
+        self.attn_norm = nn.LayerNorm(dim)
+        self.ff_in = nn.Linear(dim, ff_dim)
+        self.ff_out = nn.Linear(ff_dim, dim)
+        self.ff_norm = nn.LayerNorm(dim)
+
+    def forward(self, x: Tensor, key_bias: Tensor) -> Tensor:
+        # x: [B, L, D]; key_bias: [B, 1, 1, L], 0 for real keys, MASK_BIAS for padding.
+        b, l, d = x.shape
+        qkv = self.qkv(x).view(b, l, 3, self.heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]  # each [B, H, L, Dh]
+        # Explicit scores (not scaled_dot_product_attention): the [B, H, L, L]
+        # tensor is materialized on every backend, so peak memory grows with
+        # L^2 the same way everywhere and the memory plan measures it.
+        scores = torch.matmul(q, k.transpose(-2, -1)) * self.scale
+        scores = scores + key_bias.to(scores.dtype)
+        attn = torch.softmax(scores, dim=-1)
+        ctx = torch.matmul(attn, v).transpose(1, 2).reshape(b, l, d)
+        x = self.attn_norm(x + self.attn_out(ctx))
+        x = self.ff_norm(x + self.ff_out(F.gelu(self.ff_in(x))))
+        return x
+
+
+class TinyEncoder(nn.Module):
+    def __init__(self, vocab: int, max_tokens: int, dim: int, layers: int, heads: int):
+        super().__init__()
+        self.max_tokens = max_tokens
+        self.mask_bias = MASK_BIAS  # TorchScript cannot read module globals
+        self.tok = nn.Embedding(vocab, dim)
+        self.pos = nn.Embedding(max_tokens, dim)
+        self.emb_norm = nn.LayerNorm(dim)
+        self.layers = nn.ModuleList([EncoderLayer(dim, heads, 4 * dim) for _ in range(layers)])
+        # BERT-like initialization: small embeddings, so that no single
+        # position dominates after the first LayerNorm.
+        nn.init.normal_(self.tok.weight, std=0.02)
+        nn.init.normal_(self.pos.weight, std=0.02)
+
+    def forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor:
+        l = input_ids.size(1)
+        positions = torch.arange(l, device=input_ids.device)
+        x = self.tok(input_ids) + self.pos(positions).unsqueeze(0)
+        x = self.emb_norm(x)
+        mask = attention_mask.to(x.dtype)  # [B, L], 1 = real token
+        key_bias = ((1.0 - mask) * self.mask_bias).view(mask.size(0), 1, 1, l)
+        for layer in self.layers:
+            x = layer(x, key_bias)
+        # Mean over real tokens; clamp keeps an all-padding row at 0, not NaN.
+        summed = (x * mask.unsqueeze(-1)).sum(dim=1)
+        count = mask.sum(dim=1, keepdim=True).clamp(min=1.0)
+        return (summed / count).float()
+
+
+def sha256_file(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def self_check(path: str, vocab: int, max_tokens: int, dim: int, seed: int) -> None:
+    """Reload the saved file and check shapes, dtype and padding invariance."""
+    model = torch.jit.load(path, map_location="cpu").eval()
+    gen = torch.Generator().manual_seed(seed + 1)
+    # Short, medium, single-token, and (if room) a full-length row; padded
+    # to max_tokens so the last position embedding is exercised too.
+    lengths = sorted({1, min(7, max_tokens), min(33, max_tokens), max_tokens}, reverse=True)
+    rows = [torch.randint(0, vocab, (n,), generator=gen) for n in lengths]
+    width = max_tokens
+    ids = torch.zeros(len(rows), width, dtype=torch.int64)
+    mask = torch.zeros(len(rows), width, dtype=torch.int64)
+    for i, r in enumerate(rows):
+        ids[i, : len(r)] = r
+        mask[i, : len(r)] = 1
+    # Garbage in the padding must not matter either.
+    ids[mask == 0] = vocab - 1
+
+    with torch.inference_mode():
+        batched = model(ids, mask)
+        if batched.shape != (len(rows), dim) or batched.dtype != torch.float32:
+            fail(f"output is {tuple(batched.shape)} {batched.dtype}, want ({len(rows)}, {dim}) float32")
+        if not torch.isfinite(batched).all():
+            fail("output has non-finite values")
+        worst = 0.0
+        for i, r in enumerate(rows):
+            alone = model(r.unsqueeze(0), torch.ones(1, len(r), dtype=torch.int64))
+            worst = max(worst, (alone[0] - batched[i]).abs().max().item())
+        if worst > 1e-4:
+            fail(f"padding changes results: max |alone - batched| = {worst:.3g} > 1e-4")
+        # Different rows must give different outputs (a constant model would
+        # pass the padding check trivially).
+        if len(rows) > 1 and (batched[0] - batched[-1]).abs().max().item() < 1e-3:
+            fail("rows with different inputs give the same output")
+        # All-padding row: zeros, not NaN.
+        n = min(4, max_tokens)
+        empty = model(torch.zeros(1, n, dtype=torch.int64), torch.zeros(1, n, dtype=torch.int64))
+        if not torch.equal(empty, torch.zeros(1, dim)):
+            fail("an all-padding row does not give zeros")
+    print(f"self-check ok: lengths {lengths} padded to {width}, max diff {worst:.2e}")
+
+
+def fail(msg: str) -> None:
+    print(f"export_model.py: SELF-CHECK FAILED: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--vocab", type=int, default=4096)
+    ap.add_argument("--max-tokens", type=int, default=512)
+    ap.add_argument("--dim", type=int, default=128)
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1234)
+    a = ap.parse_args()
+    if a.vocab < 2 or a.max_tokens < 1 or a.layers < 1 or a.heads < 1 or a.dim % a.heads:
+        ap.error("need vocab >= 2, max-tokens >= 1, layers >= 1, and dim divisible by heads")
+
+    t0 = time.monotonic()
+    torch.manual_seed(a.seed)
+    model = TinyEncoder(a.vocab, a.max_tokens, a.dim, a.layers, a.heads).eval()
+    scripted = torch.jit.script(model)
+
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, "model.pt")
+    tmp = path + ".tmp"
+    scripted.save(tmp)
+    os.replace(tmp, path)  # readers never see a half-written model
+
+    self_check(path, a.vocab, a.max_tokens, a.dim, a.seed)
+
+    manifest = {
+        "name": NAME,
+        "format": "torchscript",
+        "vocab_size": a.vocab,
+        "max_tokens": a.max_tokens,
+        "output": "pooled",
+        "dim": a.dim,
+        "layers": a.layers,
+        "heads": a.heads,
+        "seed": a.seed,
+        "digest": "sha256:" + sha256_file(path),
+        "torch_version": torch.__version__,
+    }
+    mpath = os.path.join(a.out, "manifest.json")
+    with open(mpath + ".tmp", "w") as f:
+        json.dump(manifest, f, indent=2)
+        f.write("\n")
+    os.replace(mpath + ".tmp", mpath)
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f"wrote {path} ({n_params} parameters, {os.path.getsize(path)} bytes) and {mpath}"
+          f" in {time.monotonic() - t0:.1f} s; digest {manifest['digest']}")
+
+
+if __name__ == "__main__":
+    main()
