@@ -96,14 +96,26 @@ if versions=$(torch_ok); then
   log "venv: $versions present"
 else
   # The PyPI wheel for Linux x86_64 is the CUDA build: large (several GB with
-  # its nvidia-* dependencies) but it also serves CPU-only machines. pip's
-  # cache in $QINFER_CACHE/pip keeps it for the next run.
-  log "venv: pip install $TORCH_SPEC numpy ${QINFER_PIP_ARGS:-} (large download the first time)"
-  # shellcheck disable=SC2086  # QINFER_PIP_ARGS is meant to be word-split
-  # An explicit cache under QINFER_CACHE: a second run on this machine (a
-  # fresh clone in CI, say) reuses the wheels instead of downloading GBs.
-  "$VENV/bin/python" -m pip install --disable-pip-version-check \
-    --cache-dir "$QINFER_CACHE/pip" ${QINFER_PIP_ARGS:-} "$TORCH_SPEC" numpy
+  # its nvidia-* dependencies) but it also serves CPU-only machines. The
+  # wheels are kept in $QINFER_CACHE/wheels, keyed by torch version and
+  # Python version, so a second run on this machine (a fresh clone in CI,
+  # say) installs without downloading. (pip's own cache is not relied on: it
+  # stays empty behind some registry mirrors.)
+  py=$("$VENV/bin/python" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
+  wheels=$QINFER_CACHE/wheels/torch-$TORCH_VERSION-$py
+  if [[ ! -f $wheels/.complete ]]; then
+    log "venv: downloading $TORCH_SPEC numpy into $wheels (large, first time only)"
+    rm -rf "$wheels.tmp"
+    # shellcheck disable=SC2086  # QINFER_PIP_ARGS is meant to be word-split
+    "$VENV/bin/python" -m pip download --disable-pip-version-check -q \
+      -d "$wheels.tmp" ${QINFER_PIP_ARGS:-} "$TORCH_SPEC" numpy
+    rm -rf "$wheels"
+    mv "$wheels.tmp" "$wheels"
+    touch "$wheels/.complete"
+  fi
+  log "venv: installing $TORCH_SPEC numpy from $wheels"
+  "$VENV/bin/python" -m pip install --disable-pip-version-check -q \
+    --no-index --find-links "$wheels" "$TORCH_SPEC" numpy
   versions=$(torch_ok) || die "torch $TORCH_VERSION still not importable from $VENV"
   log "venv: $versions installed"
 fi
