@@ -36,7 +36,10 @@ std::string OutcomeToJson(const Outcome& o) {
   if (!o.meta_json.empty()) {
     // meta_json came from a parsed message, so it parses; keep it verbatim
     // in structure rather than as an escaped string.
-    j["meta"] = json::parse(o.meta_json, nullptr, /*allow_exceptions=*/false);
+    json meta = json::parse(o.meta_json, nullptr, /*allow_exceptions=*/false);
+    // Never write a record that cannot be read back: text that is not JSON
+    // is kept as a string.
+    j["meta"] = meta.is_discarded() ? json(o.meta_json) : std::move(meta);
   }
   // Invalid UTF-8 in a payload must not throw: replace it.
   return j.dump(-1, ' ', false, json::error_handler_t::replace);

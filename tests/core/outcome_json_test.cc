@@ -50,6 +50,16 @@ TEST(OutcomeJsonTest, InvalidUtf8PayloadDoesNotThrow) {
   EXPECT_TRUE(OutcomeFromJson(json).ok());
 }
 
+TEST(OutcomeJsonTest, MetaThatIsNotJsonIsKeptAsAString) {
+  Outcome o;
+  o.id = "x";
+  o.ok = true;
+  o.meta_json = "{not json";
+  auto back = OutcomeFromJson(OutcomeToJson(o));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->meta_json, "\"{not json\"");
+}
+
 TEST(OutcomeJsonTest, RejectsGarbage) {
   EXPECT_FALSE(OutcomeFromJson("nope").ok());
   EXPECT_FALSE(OutcomeFromJson(R"({"status":"ok"})").ok()) << "no id";

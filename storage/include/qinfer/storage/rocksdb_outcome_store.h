@@ -1,0 +1,110 @@
+// RocksDbOutcomeStore: the durable record of every job's outcome, keyed by
+// job id, in a RocksDB database with three column families:
+//   results  ok outcomes        key = job id, value = OutcomeToJson(outcome)
+//   failed   failure records    key = job id, value = OutcomeToJson(outcome)
+//   meta     small string values (e.g. the calibrated memory plan)
+// RocksDB itself stays out of this header; users need only qinfer::core.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "qinfer/core/interfaces.h"
+#include "qinfer/core/job.h"
+
+namespace qinfer::storage {
+
+struct RocksDbStoreOptions {
+  // Default: false. Put and PutMeta always write the write-ahead log (to the
+  // OS) before they return, so a crash of the process loses nothing that was
+  // acknowledged. true also fsyncs the log on every write, so acknowledged
+  // writes survive an OS crash or power loss too, at the cost of one fsync
+  // per Put.
+  bool sync = false;
+  // Default: false. true opens the database as a read-only follower
+  // (RocksDB's "secondary" mode) that is safe while a server holds the
+  // database open for writing: it sees everything written up to Open (or the
+  // last Refresh). Put and PutMeta then fail with FailedPrecondition.
+  // REQUIRES (read_only): `dir` already holds a store.
+  bool read_only = false;
+};
+
+// Thread-safe: any number of threads may read while others write. Writes
+// (Put, PutMeta) are serialised by a mutex inside the store, so the
+// read-check-write in Put (see below) never races within this process, and
+// RocksDB's LOCK file keeps a second process from opening the same directory
+// for writing.
+class RocksDbOutcomeStore final : public OutcomeStore {
+ public:
+  using Options = RocksDbStoreOptions;
+  enum class Kind { kResults, kFailures, kAll };
+
+  // Opens (read-write: creating the directory and the column families when
+  // missing) the store in `dir`. Errors carry RocksDB's message and `dir`;
+  // a missing `dir` with read_only is NotFound.
+  static absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> Open(
+      const std::string& dir, Options options = {});
+
+  // Closes the database. Read-write stores sync the write-ahead log first,
+  // so a clean shutdown survives an OS crash even with sync = false.
+  ~RocksDbOutcomeStore() override;
+
+  RocksDbOutcomeStore(const RocksDbOutcomeStore&) = delete;
+  RocksDbOutcomeStore& operator=(const RocksDbOutcomeStore&) = delete;
+
+  // Writes all of `outcomes` in one atomic batch; OK means all are durable
+  // (see Options::sync), an error means none were written. Idempotent: an id
+  // never has two records.
+  //  - ok outcome for X: replaces X's result and deletes X from `failed`.
+  //  - failure for X: replaces X's failure record, unless X already has a
+  //    result (in the store or earlier in `outcomes`); then the failure is
+  //    dropped and the result kept (e.g. a job re-run after a crash that
+  //    ran out of memory this time).
+  // Within `outcomes`, later entries for the same id win as above.
+  // Errors: FailedPrecondition when read-only; InvalidArgument for an
+  // outcome with an empty id (nothing is written); RocksDB errors otherwise.
+  absl::Status Put(std::span<const Outcome> outcomes) override;
+
+  // X's result if it has one, else its failure record, else nullopt.
+  // The stored form (qinfer/core/outcome_json.h) keeps no `origin` for
+  // results and no origin.epoch for failures: those come back defaulted.
+  absl::StatusOr<std::optional<Outcome>> Get(const std::string& id) const;
+
+  // Exact counts, by iterating over the column family (O(records)).
+  absl::StatusOr<uint64_t> CountResults() const;
+  absl::StatusOr<uint64_t> CountFailures() const;
+
+  // Calls `fn` once per record of `kind`, in byte order of id (kAll: all
+  // results, then all failures), over one consistent view of the store;
+  // stops early, returning OK, when `fn` returns false. `fn` may call this
+  // store (including Put); it does not see those writes. A record that does
+  // not parse stops the iteration with DataLoss naming its id.
+  absl::Status ForEach(Kind kind,
+                       const std::function<bool(const Outcome&)>& fn) const;
+
+  // Small string values outside the outcome key space. PutMeta is durable
+  // like Put; GetMeta returns nullopt for a missing key.
+  absl::Status PutMeta(const std::string& key, const std::string& value);
+  absl::StatusOr<std::optional<std::string>> GetMeta(
+      const std::string& key) const;
+
+  // Read-only stores: catch up with what the writing process has written
+  // since Open (for `results --follow`). Read-write stores: no-op, OK.
+  absl::Status Refresh();
+
+  const std::string& dir() const;
+  bool read_only() const;
+
+ private:
+  struct Impl;
+  explicit RocksDbOutcomeStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace qinfer::storage

@@ -1,0 +1,382 @@
+#include "qinfer/storage/kafka_outcome_publisher.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <string_view>
+#include <thread>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <librdkafka/rdkafka.h>
+
+#include "kafka_properties.h"
+#include "qinfer/core/logging.h"
+#include "qinfer/core/outcome_json.h"
+
+namespace qinfer::storage {
+namespace {
+
+// How long one rd_kafka_poll may block: bounds how late the publisher thread
+// notices a stop request.
+constexpr int kPollMs = 50;
+// After a purge, how long the destructor waits for librdkafka to report the
+// purged messages.
+constexpr std::chrono::milliseconds kPurgeWait{2000};
+constexpr std::chrono::milliseconds kQueueFullBackoff{5};
+
+// One published outcome between Publish and its `done`: owned by the
+// message's opaque while librdkafka holds the message.
+struct Pending {
+  std::string topic;
+  std::string id;
+  OutcomePublisher::Done done;
+};
+
+absl::Status KafkaError(rd_kafka_resp_err_t err, std::string_view what,
+                        const Pending& p) {
+  std::string msg = "kafka ";
+  msg.append(what)
+      .append(" topic=")
+      .append(p.topic)
+      .append(" job=")
+      .append(p.id)
+      .append(": ")
+      .append(rd_kafka_err2str(err));
+  switch (err) {
+    case RD_KAFKA_RESP_ERR__MSG_TIMED_OUT:
+    case RD_KAFKA_RESP_ERR__TIMED_OUT:
+    case RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT:
+      return absl::DeadlineExceededError(msg);
+    case RD_KAFKA_RESP_ERR__PURGE_QUEUE:
+    case RD_KAFKA_RESP_ERR__PURGE_INFLIGHT:
+      return absl::CancelledError(msg);
+    case RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC:
+    case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
+    case RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
+      return absl::NotFoundError(msg);
+    case RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE:
+    case RD_KAFKA_RESP_ERR__INVALID_ARG:
+    case RD_KAFKA_RESP_ERR_INVALID_MSG:
+      return absl::InvalidArgumentError(msg);
+    case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
+    case RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED:
+      return absl::PermissionDeniedError(msg);
+    case RD_KAFKA_RESP_ERR__QUEUE_FULL:
+      return absl::ResourceExhaustedError(msg);
+    case RD_KAFKA_RESP_ERR__FATAL:
+      return absl::InternalError(msg);
+    default:
+      return absl::UnavailableError(msg);
+  }
+}
+
+}  // namespace
+
+struct KafkaOutcomePublisher::Impl {
+  PublisherConfig config;
+  rd_kafka_t* rk = nullptr;
+  std::shared_ptr<spdlog::logger> log = Logger("storage");
+
+  std::thread poller;
+  std::atomic<std::thread::id> poller_id{};
+  std::atomic<bool> stop{false};
+  std::atomic<bool> closing{false};  // Publish now cancels instead
+
+  mutable std::mutex mu;
+  std::condition_variable idle;  // signalled when `outstanding` drops
+  size_t outstanding = 0;        // GUARDED_BY(mu): done not yet returned
+  // GUARDED_BY(mu). Messages librdkafka holds, so the destructor can finish
+  // any it never reported (it destroys them silently).
+  std::unordered_set<Pending*> held;
+  // GUARDED_BY(mu). Completions decided outside a delivery report, run by
+  // the publisher thread so that `done` never runs on the caller's stack.
+  std::vector<std::pair<std::unique_ptr<Pending>, absl::Status>> deferred;
+
+  bool OnPublisherThread() const {
+    return std::this_thread::get_id() == poller_id.load();
+  }
+
+  void Complete(std::unique_ptr<Pending> p, const absl::Status& status) {
+    if (p->done) p->done(status);
+    {
+      std::lock_guard lock(mu);
+      --outstanding;
+    }
+    idle.notify_all();
+  }
+
+  void Defer(std::unique_ptr<Pending> p, absl::Status status) {
+    std::lock_guard lock(mu);
+    deferred.emplace_back(std::move(p), std::move(status));
+  }
+
+  // Runs the completions deferred so far (not those they defer in turn).
+  // Returns false when there were none.
+  bool RunDeferred() {
+    std::vector<std::pair<std::unique_ptr<Pending>, absl::Status>> batch;
+    {
+      std::lock_guard lock(mu);
+      batch.swap(deferred);
+    }
+    for (auto& [p, status] : batch) Complete(std::move(p), status);
+    return !batch.empty();
+  }
+
+  void PollLoop() {
+    poller_id.store(std::this_thread::get_id());
+    while (!stop.load()) {
+      bool busy;
+      {
+        std::lock_guard lock(mu);
+        busy = !deferred.empty();
+      }
+      rd_kafka_poll(rk, busy ? 0 : kPollMs);
+      RunDeferred();
+    }
+  }
+
+  absl::Status WaitIdle(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mu);
+    if (idle.wait_for(lock, timeout, [&] { return outstanding == 0; })) {
+      return absl::OkStatus();
+    }
+    return absl::DeadlineExceededError(
+        "kafka publisher: " + std::to_string(outstanding) +
+        " outcomes still in flight after " + std::to_string(timeout.count()) +
+        " ms");
+  }
+
+  const std::string& TopicFor(const Outcome& o) const {
+    if (!o.ok) return config.dead_letter_topic;
+    return o.reply_to.empty() ? config.default_reply_topic : o.reply_to;
+  }
+
+  // librdkafka callbacks; `opaque` is this Impl (rd_kafka_conf_set_opaque).
+  static void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* msg,
+                         void* opaque) {
+    auto* self = static_cast<Impl*>(opaque);
+    std::unique_ptr<Pending> p(static_cast<Pending*>(msg->_private));
+    {
+      std::lock_guard lock(self->mu);
+      self->held.erase(p.get());
+    }
+    absl::Status status;
+    if (msg->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      status = KafkaError(msg->err, "delivery", *p);
+      self->log->warn("publish failed topic={} job={} error=\"{}\"", p->topic,
+                      p->id, rd_kafka_err2str(msg->err));
+    } else {
+      self->log->trace("publish delivered topic={} job={} partition={} "
+                       "offset={}",
+                       p->topic, p->id, msg->partition, msg->offset);
+    }
+    self->Complete(std::move(p), status);
+  }
+
+  static void OnError(rd_kafka_t* rk, int err, const char* reason,
+                      void* opaque) {
+    auto* self = static_cast<Impl*>(opaque);
+    if (err == RD_KAFKA_RESP_ERR__FATAL) {
+      char fatal[512];
+      rd_kafka_resp_err_t orig = rd_kafka_fatal_error(rk, fatal, sizeof(fatal));
+      // Every later message fails; the deliveries report it to the caller.
+      self->log->error("publisher fatal_error code={} error=\"{}\"",
+                       rd_kafka_err2name(orig), fatal);
+    } else if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
+      self->log->warn("publisher all_brokers_down error=\"{}\"", reason);
+    } else {
+      // Transport errors repeat what librdkafka already logged.
+      self->log->debug("publisher error code={} error=\"{}\"",
+                       rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err)),
+                       reason);
+    }
+  }
+
+  static void OnLog(const rd_kafka_t* rk, int level, const char* fac,
+                    const char* buf) {
+    auto* self = static_cast<Impl*>(rd_kafka_opaque(rk));
+    // syslog levels. librdkafka logs a refused connection as LOG_ERR (3),
+    // yet it retries by itself: a degraded mode, so warn.
+    spdlog::level::level_enum lvl = level <= 2   ? spdlog::level::err
+                                    : level <= 4 ? spdlog::level::warn
+                                    : level == 5 ? spdlog::level::info
+                                                 : spdlog::level::debug;
+    self->log->log(lvl, "librdkafka fac={} msg=\"{}\"", fac, buf);
+  }
+
+  // Finishes every outstanding outcome and releases the producer.
+  void Shutdown() {
+    absl::Status flushed = WaitIdle(config.close_timeout);
+    closing.store(true);
+    if (!flushed.ok()) {
+      log->warn("publisher close_timeout outstanding={} action=purge",
+                InFlight());
+      rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+      (void)WaitIdle(kPurgeWait);  // the purged messages report Cancelled
+    }
+    stop.store(true);
+    poller.join();
+    rd_kafka_destroy(rk);
+    rk = nullptr;
+    // Whatever librdkafka never reported is ours again; no callback can run
+    // any more, so finish them here, on this thread.
+    std::unordered_set<Pending*> left;
+    {
+      std::lock_guard lock(mu);
+      left.swap(held);
+    }
+    if (!left.empty()) {
+      log->warn("publisher unreported_at_close count={}", left.size());
+    }
+    for (Pending* raw : left) {
+      std::unique_ptr<Pending> p(raw);
+      absl::Status status = absl::CancelledError(
+          "kafka publisher closed before delivery topic=" + p->topic +
+          " job=" + p->id);
+      Complete(std::move(p), status);
+    }
+    // A done may publish again (a retry); `closing` turns that into another
+    // deferred Cancelled, so this ends once the callers stop retrying.
+    while (RunDeferred()) {
+    }
+    log->info("publisher closed");
+  }
+
+  size_t InFlight() const {
+    std::lock_guard lock(mu);
+    return outstanding;
+  }
+};
+
+KafkaOutcomePublisher::KafkaOutcomePublisher(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+KafkaOutcomePublisher::~KafkaOutcomePublisher() { impl_->Shutdown(); }
+
+absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>>
+KafkaOutcomePublisher::Create(const PublisherConfig& config) {
+  const auto& props = config.properties;
+  if (config.brokers.empty() && !props.contains("bootstrap.servers") &&
+      !props.contains("metadata.broker.list")) {
+    return absl::InvalidArgumentError(
+        "kafka publisher: brokers is empty (set brokers or the "
+        "bootstrap.servers property)");
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->config = config;
+
+  std::unique_ptr<rd_kafka_conf_t, decltype(&rd_kafka_conf_destroy)> conf(
+      rd_kafka_conf_new(), &rd_kafka_conf_destroy);
+  std::map<std::string, std::string> defaults = {
+      {"enable.idempotence", "true"},  // no duplicates from internal retries
+      {"linger.ms", "5"},              // results trickle in per batch
+  };
+  if (!config.brokers.empty()) defaults["bootstrap.servers"] = config.brokers;
+  if (absl::Status s = ApplyKafkaProperties(conf.get(), defaults); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ApplyKafkaProperties(conf.get(), props); !s.ok()) {
+    return s;
+  }
+  rd_kafka_conf_set_opaque(conf.get(), impl.get());
+  rd_kafka_conf_set_dr_msg_cb(conf.get(), &Impl::OnDelivery);
+  rd_kafka_conf_set_error_cb(conf.get(), &Impl::OnError);
+  rd_kafka_conf_set_log_cb(conf.get(), &Impl::OnLog);
+
+  char errstr[512];
+  impl->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), errstr, sizeof(errstr));
+  if (impl->rk == nullptr) {
+    // rd_kafka_new keeps the conf only on success.
+    return absl::InvalidArgumentError(std::string("kafka producer: ") +
+                                      errstr);
+  }
+  (void)conf.release();
+  Impl* raw = impl.get();
+  impl->poller = std::thread([raw] { raw->PollLoop(); });
+  impl->log->info(
+      "publisher created brokers={} default_reply_topic={} "
+      "dead_letter_topic={}",
+      config.brokers, config.default_reply_topic, config.dead_letter_topic);
+  return std::unique_ptr<KafkaOutcomePublisher>(
+      new KafkaOutcomePublisher(std::move(impl)));
+}
+
+bool KafkaOutcomePublisher::WantsToPublish(const Outcome& outcome) const {
+  return !impl_->TopicFor(outcome).empty();
+}
+
+void KafkaOutcomePublisher::Publish(const Outcome& outcome, Done done) {
+  Impl& m = *impl_;
+  auto p = std::make_unique<Pending>(
+      Pending{m.TopicFor(outcome), outcome.id, std::move(done)});
+  {
+    std::lock_guard lock(m.mu);
+    ++m.outstanding;
+  }
+  if (m.closing.load()) {
+    absl::Status status =
+        absl::CancelledError("kafka publisher is closing job=" + outcome.id);
+    m.Defer(std::move(p), std::move(status));
+    return;
+  }
+  if (p->topic.empty()) {
+    m.Defer(std::move(p),
+            absl::FailedPreconditionError(
+                "kafka publisher: no topic for job=" + outcome.id +
+                (outcome.ok ? " (no reply_to and no default reply topic)"
+                            : " (no dead-letter topic)")));
+    return;
+  }
+  const std::string value = OutcomeToJson(outcome);
+  Pending* raw = p.get();
+  {
+    std::lock_guard lock(m.mu);
+    m.held.insert(raw);
+  }
+  // The publisher thread drains the queue, so it must not wait for room.
+  const bool may_wait = !m.OnPublisherThread();
+  const auto deadline =
+      std::chrono::steady_clock::now() + m.config.queue_full_timeout;
+  rd_kafka_resp_err_t err;
+  while (true) {
+    err = rd_kafka_producev(
+        m.rk, RD_KAFKA_V_TOPIC(raw->topic.c_str()),
+        RD_KAFKA_V_KEY(raw->id.data(), raw->id.size()),
+        RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
+        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(raw),
+        RD_KAFKA_V_END);
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      // librdkafka owns it now; the delivery report takes it back (and may
+      // already have).
+      (void)p.release();
+      return;
+    }
+    if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL || !may_wait ||
+        std::chrono::steady_clock::now() >= deadline) {
+      break;
+    }
+    std::this_thread::sleep_for(kQueueFullBackoff);
+  }
+  {
+    std::lock_guard lock(m.mu);
+    m.held.erase(raw);
+  }
+  m.log->warn("publish rejected topic={} job={} error=\"{}\"", raw->topic,
+              raw->id, rd_kafka_err2str(err));
+  absl::Status status = KafkaError(err, "produce", *raw);
+  m.Defer(std::move(p), std::move(status));
+}
+
+absl::Status KafkaOutcomePublisher::Flush(std::chrono::milliseconds timeout) {
+  if (impl_->OnPublisherThread()) {
+    return absl::FailedPreconditionError(
+        "kafka publisher: Flush called from a done callback");
+  }
+  return impl_->WaitIdle(timeout);
+}
+
+size_t KafkaOutcomePublisher::InFlight() const { return impl_->InFlight(); }
+
+}  // namespace qinfer::storage

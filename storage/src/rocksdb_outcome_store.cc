@@ -1,0 +1,396 @@
+#include "qinfer/storage/rocksdb_outcome_store.h"
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/snapshot.h>
+#include <rocksdb/write_batch.h>
+
+#include "qinfer/core/logging.h"
+#include "qinfer/core/outcome_json.h"
+
+namespace qinfer::storage {
+namespace {
+
+constexpr const char* kResultsCf = "results";
+constexpr const char* kFailedCf = "failed";
+constexpr const char* kMetaCf = "meta";
+
+absl::Status FromRocks(const rocksdb::Status& s, std::string_view op,
+                       const std::string& dir) {
+  if (s.ok()) return absl::OkStatus();
+  std::string msg = "rocksdb ";
+  msg.append(op).append(" path=").append(dir).append(": ").append(
+      s.ToString());
+  switch (s.code()) {
+    case rocksdb::Status::kNotFound:
+      return absl::NotFoundError(msg);
+    case rocksdb::Status::kCorruption:
+      return absl::DataLossError(msg);
+    case rocksdb::Status::kNotSupported:
+      return absl::UnimplementedError(msg);
+    case rocksdb::Status::kInvalidArgument:
+      return absl::InvalidArgumentError(msg);
+    case rocksdb::Status::kIOError:
+      if (s.IsNoSpace()) return absl::ResourceExhaustedError(msg);
+      // I/O errors are often transient (the recorder retries them).
+      return absl::UnavailableError(msg);
+    case rocksdb::Status::kBusy:
+    case rocksdb::Status::kTimedOut:
+    case rocksdb::Status::kTryAgain:
+      return absl::UnavailableError(msg);
+    case rocksdb::Status::kAborted:
+      return absl::AbortedError(msg);
+    case rocksdb::Status::kShutdownInProgress:
+      return absl::CancelledError(msg);
+    default:
+      return absl::InternalError(msg);
+  }
+}
+
+}  // namespace
+
+struct RocksDbOutcomeStore::Impl {
+  std::string dir;
+  Options options;
+  std::string secondary_dir;  // read-only only: the follower's own info log
+  std::unique_ptr<rocksdb::DB> db;
+  // Every handle opened, ours and any column families a later version added
+  // (RocksDB requires opening them all); destroyed before the DB.
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::ColumnFamilyHandle* results = nullptr;
+  rocksdb::ColumnFamilyHandle* failed = nullptr;
+  rocksdb::ColumnFamilyHandle* meta = nullptr;
+  std::mutex write_mu;  // serialises Put and PutMeta
+  std::shared_ptr<spdlog::logger> log = Logger("storage");
+
+  ~Impl() {
+    if (db != nullptr) {
+      if (!options.read_only) {
+        rocksdb::Status s = db->SyncWAL();
+        if (!s.ok()) {
+          log->warn("store sync_wal_failed path={} error=\"{}\"", dir,
+                    s.ToString());
+        }
+      }
+      for (rocksdb::ColumnFamilyHandle* h : handles) {
+        db->DestroyColumnFamilyHandle(h);
+      }
+      rocksdb::Status s = db->Close();
+      if (!s.ok()) {
+        log->warn("store close_failed path={} error=\"{}\"", dir, s.ToString());
+      }
+      db.reset();
+      log->info("store closed path={}", dir);
+    }
+    if (!secondary_dir.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(secondary_dir, ec);
+    }
+  }
+
+  rocksdb::WriteOptions WriteOpts() const {
+    rocksdb::WriteOptions w;
+    w.sync = options.sync;
+    w.disableWAL = false;  // the WAL is what makes an acknowledged Put durable
+    return w;
+  }
+
+  absl::Status CheckWritable() const {
+    if (options.read_only) {
+      return absl::FailedPreconditionError("store path=" + dir +
+                                           " is open read-only");
+    }
+    return absl::OkStatus();
+  }
+
+  // OK(true) when `key` has a record in `cf`.
+  absl::StatusOr<bool> Exists(rocksdb::ColumnFamilyHandle* cf,
+                              const rocksdb::ReadOptions& ro,
+                              const std::string& key) const {
+    rocksdb::PinnableSlice value;
+    rocksdb::Status s = db->Get(ro, cf, key, &value);
+    if (s.IsNotFound()) return false;
+    if (!s.ok()) return FromRocks(s, "get", dir);
+    return true;
+  }
+
+  absl::StatusOr<std::optional<Outcome>> GetFrom(
+      rocksdb::ColumnFamilyHandle* cf, const rocksdb::ReadOptions& ro,
+      const std::string& id) const {
+    rocksdb::PinnableSlice value;
+    rocksdb::Status s = db->Get(ro, cf, id, &value);
+    if (s.IsNotFound()) return std::nullopt;
+    if (!s.ok()) return FromRocks(s, "get", dir);
+    absl::StatusOr<Outcome> o = OutcomeFromJson(value.ToStringView());
+    if (!o.ok()) return Unparsable(cf, id, o.status());
+    return std::optional<Outcome>(*std::move(o));
+  }
+
+  absl::Status Unparsable(rocksdb::ColumnFamilyHandle* cf,
+                          std::string_view id,
+                          const absl::Status& why) const {
+    return absl::DataLossError("store path=" + dir + " cf=" + cf->GetName() +
+                               " id=" + std::string(id) +
+                               ": record does not parse: " +
+                               std::string(why.message()));
+  }
+
+  absl::StatusOr<uint64_t> Count(rocksdb::ColumnFamilyHandle* cf) const {
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = false;  // a full scan should not evict hot blocks
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
+    uint64_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+    if (!it->status().ok()) return FromRocks(it->status(), "iterate", dir);
+    return n;
+  }
+
+  // Returns false in *go_on when fn asked to stop.
+  absl::Status Visit(rocksdb::ColumnFamilyHandle* cf,
+                     const rocksdb::ReadOptions& ro,
+                     const std::function<bool(const Outcome&)>& fn,
+                     bool* go_on) const {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      absl::StatusOr<Outcome> o = OutcomeFromJson(it->value().ToStringView());
+      if (!o.ok()) return Unparsable(cf, it->key().ToStringView(), o.status());
+      if (!fn(*o)) {
+        *go_on = false;
+        return absl::OkStatus();
+      }
+    }
+    return FromRocks(it->status(), "iterate", dir);
+  }
+};
+
+RocksDbOutcomeStore::RocksDbOutcomeStore(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+RocksDbOutcomeStore::~RocksDbOutcomeStore() = default;
+
+absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
+    const std::string& dir, Options options) {
+  auto impl = std::make_unique<Impl>();
+  impl->dir = dir;
+  impl->options = options;
+
+  std::error_code ec;
+  if (options.read_only) {
+    if (!std::filesystem::exists(dir, ec)) {
+      return absl::NotFoundError("store path=" + dir + " does not exist");
+    }
+  } else if (!std::filesystem::create_directories(dir, ec) && ec) {
+    return absl::UnavailableError("store path=" + dir +
+                                  ": cannot create directory: " + ec.message());
+  }
+
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = !options.read_only;
+  db_options.create_missing_column_families = !options.read_only;
+
+  // Open every column family already there, plus ours.
+  std::vector<std::string> names;
+  rocksdb::Status listed =
+      rocksdb::DB::ListColumnFamilies(db_options, dir, &names);
+  if (!listed.ok()) {
+    if (options.read_only) return FromRocks(listed, "open read-only", dir);
+    names = {rocksdb::kDefaultColumnFamilyName};  // a new database
+  }
+  for (const char* ours : {kResultsCf, kFailedCf, kMetaCf}) {
+    if (std::find(names.begin(), names.end(), ours) != names.end()) continue;
+    if (options.read_only) {
+      return absl::FailedPreconditionError(
+          "store path=" + dir + " is not an outcome store: column family " +
+          ours + " is missing");
+    }
+    names.push_back(ours);
+  }
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& name : names) {
+    descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
+  }
+
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s;
+  if (options.read_only) {
+    // A secondary instance, not OpenForReadOnly: RocksDB documents a
+    // read-only instance of a database that another process has open for
+    // writing as undefined behaviour (compaction deletes files under it).
+    // A secondary keeps every file open (max_open_files = -1) and can catch
+    // up; it needs a directory of its own for its info log.
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "qinfer-store-ro-XXXXXX")
+            .string();
+    if (mkdtemp(tmpl.data()) == nullptr) {
+      return absl::UnavailableError("store path=" + dir +
+                                    ": cannot create a temporary directory "
+                                    "for the read-only instance");
+    }
+    impl->secondary_dir = tmpl;
+    db_options.max_open_files = -1;
+    s = rocksdb::DB::OpenAsSecondary(db_options, dir, impl->secondary_dir,
+                                     descriptors, &impl->handles, &raw);
+  } else {
+    s = rocksdb::DB::Open(db_options, dir, descriptors, &impl->handles, &raw);
+  }
+  if (!s.ok()) {
+    return FromRocks(s, options.read_only ? "open read-only" : "open", dir);
+  }
+  impl->db.reset(raw);
+  for (rocksdb::ColumnFamilyHandle* h : impl->handles) {
+    if (h->GetName() == kResultsCf) impl->results = h;
+    if (h->GetName() == kFailedCf) impl->failed = h;
+    if (h->GetName() == kMetaCf) impl->meta = h;
+  }
+  impl->log->info("store opened path={} read_only={} sync={}", dir,
+                  options.read_only, options.sync);
+  return std::unique_ptr<RocksDbOutcomeStore>(
+      new RocksDbOutcomeStore(std::move(impl)));
+}
+
+absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
+  if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].id.empty()) {
+      return absl::InvalidArgumentError(
+          "store path=" + impl_->dir + ": outcome " + std::to_string(i) +
+          " has an empty id; nothing written");
+    }
+  }
+  if (outcomes.empty()) return absl::OkStatus();
+
+  // The existence checks below read the database as the batch is built;
+  // holding the write mutex makes check-then-write atomic with respect to
+  // every other writer (RocksDB's LOCK file excludes other processes).
+  std::lock_guard lock(impl_->write_mu);
+  const rocksdb::ReadOptions ro;
+  rocksdb::WriteBatch batch;
+  // Ids this batch already gave a result / a failure record.
+  std::unordered_set<std::string_view> results_here;
+  std::unordered_set<std::string_view> failures_here;
+  size_t dropped = 0;
+  for (const Outcome& o : outcomes) {
+    if (o.ok) {
+      batch.Put(impl_->results, o.id, OutcomeToJson(o));
+      results_here.insert(o.id);
+      // Delete only what exists: a tombstone per result would fill the
+      // (usually tiny) failed column family that `replay` scans.
+      bool had_failure = failures_here.erase(o.id) > 0;
+      if (!had_failure) {
+        absl::StatusOr<bool> exists = impl_->Exists(impl_->failed, ro, o.id);
+        if (!exists.ok()) return exists.status();
+        had_failure = *exists;
+      }
+      if (had_failure) batch.Delete(impl_->failed, o.id);
+      continue;
+    }
+    bool has_result = results_here.contains(o.id);
+    if (!has_result) {
+      absl::StatusOr<bool> exists = impl_->Exists(impl_->results, ro, o.id);
+      if (!exists.ok()) return exists.status();
+      has_result = *exists;
+    }
+    if (has_result) {
+      ++dropped;
+      impl_->log->trace("store failure_dropped job={} reason={} "
+                        "why=has_result",
+                        o.id, o.reason);
+      continue;
+    }
+    batch.Put(impl_->failed, o.id, OutcomeToJson(o));
+    failures_here.insert(o.id);
+  }
+  rocksdb::Status s = impl_->db->Write(impl_->WriteOpts(), &batch);
+  if (!s.ok()) return FromRocks(s, "write", impl_->dir);
+  impl_->log->debug("store put outcomes={} dropped_failures={}",
+                    outcomes.size(), dropped);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<Outcome>> RocksDbOutcomeStore::Get(
+    const std::string& id) const {
+  rocksdb::ReadOptions ro;
+  // One view for both lookups, so an id moving from failed to results
+  // between them is never missed. A secondary is static between Refresh
+  // calls and needs none.
+  std::optional<rocksdb::ManagedSnapshot> snapshot;
+  if (!impl_->options.read_only) {
+    snapshot.emplace(impl_->db.get());
+    ro.snapshot = snapshot->snapshot();
+  }
+  absl::StatusOr<std::optional<Outcome>> result =
+      impl_->GetFrom(impl_->results, ro, id);
+  if (!result.ok() || result->has_value()) return result;
+  return impl_->GetFrom(impl_->failed, ro, id);
+}
+
+absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountResults() const {
+  return impl_->Count(impl_->results);
+}
+
+absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountFailures() const {
+  return impl_->Count(impl_->failed);
+}
+
+absl::Status RocksDbOutcomeStore::ForEach(
+    Kind kind, const std::function<bool(const Outcome&)>& fn) const {
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = false;
+  std::optional<rocksdb::ManagedSnapshot> snapshot;
+  if (!impl_->options.read_only) {
+    snapshot.emplace(impl_->db.get());
+    ro.snapshot = snapshot->snapshot();
+  }
+  bool go_on = true;
+  if (kind == Kind::kResults || kind == Kind::kAll) {
+    if (absl::Status s = impl_->Visit(impl_->results, ro, fn, &go_on);
+        !s.ok() || !go_on) {
+      return s;
+    }
+  }
+  if (kind == Kind::kFailures || kind == Kind::kAll) {
+    return impl_->Visit(impl_->failed, ro, fn, &go_on);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RocksDbOutcomeStore::PutMeta(const std::string& key,
+                                          const std::string& value) {
+  if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
+  std::lock_guard lock(impl_->write_mu);
+  return FromRocks(
+      impl_->db->Put(impl_->WriteOpts(), impl_->meta, key, value),
+      "put meta", impl_->dir);
+}
+
+absl::StatusOr<std::optional<std::string>> RocksDbOutcomeStore::GetMeta(
+    const std::string& key) const {
+  std::string value;
+  rocksdb::Status s =
+      impl_->db->Get(rocksdb::ReadOptions(), impl_->meta, key, &value);
+  if (s.IsNotFound()) return std::nullopt;
+  if (!s.ok()) return FromRocks(s, "get meta", impl_->dir);
+  return std::optional<std::string>(std::move(value));
+}
+
+absl::Status RocksDbOutcomeStore::Refresh() {
+  if (!impl_->options.read_only) return absl::OkStatus();
+  return FromRocks(impl_->db->TryCatchUpWithPrimary(), "catch up",
+                   impl_->dir);
+}
+
+const std::string& RocksDbOutcomeStore::dir() const { return impl_->dir; }
+
+bool RocksDbOutcomeStore::read_only() const { return impl_->options.read_only; }
+
+}  // namespace qinfer::storage

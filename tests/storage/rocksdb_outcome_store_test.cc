@@ -1,0 +1,359 @@
+#include "qinfer/storage/rocksdb_outcome_store.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace qinfer::storage {
+namespace {
+
+using Kind = RocksDbOutcomeStore::Kind;
+
+Outcome Result(std::string id, std::vector<float> output = {1.0f, 2.0f}) {
+  Outcome o;
+  o.id = std::move(id);
+  o.ok = true;
+  o.output = std::move(output);
+  o.device = "cpu";
+  o.bucket = 64;
+  o.batch_size = 8;
+  o.padded_length = 64;
+  o.model_name = "mini";
+  o.model_digest = "sha256:abc";
+  o.queue_seconds = 0.25;
+  o.run_seconds = 0.5;
+  o.completed_at_ms = 1700000000000;
+  o.input_length = 17;
+  return o;
+}
+
+Outcome Failure(std::string id, std::string reason = reason::kOom) {
+  Outcome o;
+  o.id = std::move(id);
+  o.ok = false;
+  o.reason = std::move(reason);
+  o.error = "out of memory";
+  o.input_length = 4096;
+  o.payload = R"({"id":"x","input_ids":[1,2,3]})";
+  o.origin.topic = "jobs";
+  o.origin.partition = 3;
+  o.origin.offset = 42;
+  o.completed_at_ms = 1700000000001;
+  return o;
+}
+
+class RocksDbOutcomeStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl =
+        (std::filesystem::path(::testing::TempDir()) / "store-test-XXXXXX")
+            .string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    root_ = tmpl;
+    dir_ = (std::filesystem::path(root_) / "db").string();
+  }
+  void TearDown() override {
+    store_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
+
+  std::unique_ptr<RocksDbOutcomeStore> OpenOrDie(
+      RocksDbOutcomeStore::Options options = {}) {
+    auto store = RocksDbOutcomeStore::Open(dir_, options);
+    EXPECT_TRUE(store.ok()) << store.status();
+    return store.ok() ? *std::move(store) : nullptr;
+  }
+
+  RocksDbOutcomeStore& store() {
+    if (store_ == nullptr) store_ = OpenOrDie();
+    return *store_;
+  }
+
+  void PutOrDie(std::vector<Outcome> outcomes) {
+    ASSERT_TRUE(store().Put(outcomes).ok());
+  }
+
+  std::optional<Outcome> GetOrDie(const std::string& id) {
+    auto got = store().Get(id);
+    EXPECT_TRUE(got.ok()) << got.status();
+    return got.ok() ? *got : std::nullopt;
+  }
+
+  uint64_t Results() { return store().CountResults().value(); }
+  uint64_t Failures() { return store().CountFailures().value(); }
+
+  std::string root_;
+  std::string dir_;
+  std::unique_ptr<RocksDbOutcomeStore> store_;
+};
+
+TEST_F(RocksDbOutcomeStoreTest, OpenCreatesMissingDirectories) {
+  dir_ = (std::filesystem::path(root_) / "a" / "b" / "db").string();
+  EXPECT_NE(OpenOrDie(), nullptr);
+  EXPECT_TRUE(std::filesystem::is_directory(dir_));
+}
+
+TEST_F(RocksDbOutcomeStoreTest, GetOfMissingIdReturnsNullopt) {
+  PutOrDie({Result("a")});
+  EXPECT_EQ(GetOrDie("missing"), std::nullopt);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, SameIdWrittenTwiceKeepsOneRecordWithLatest) {
+  PutOrDie({Result("a", {1.0f})});
+  PutOrDie({Result("a", {2.0f})});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(GetOrDie("a")->output, std::vector<float>{2.0f});
+
+  PutOrDie({Failure("f", reason::kOom)});
+  PutOrDie({Failure("f", reason::kTooLong)});
+  EXPECT_EQ(Failures(), 1u);
+  EXPECT_EQ(GetOrDie("f")->reason, reason::kTooLong);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, SameIdTwiceInOneBatchKeepsTheLater) {
+  PutOrDie({Result("a", {1.0f}), Result("a", {3.0f})});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(GetOrDie("a")->output, std::vector<float>{3.0f});
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ResultAfterFailureReplacesTheFailure) {
+  PutOrDie({Failure("a")});
+  PutOrDie({Result("a")});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Failures(), 0u);
+  EXPECT_TRUE(GetOrDie("a")->ok);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ResultAfterFailureInOneBatchReplacesIt) {
+  PutOrDie({Failure("a"), Result("a")});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Failures(), 0u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, FailureAfterResultKeepsTheResult) {
+  PutOrDie({Result("a", {7.0f})});
+  PutOrDie({Failure("a")});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Failures(), 0u);
+  std::optional<Outcome> got = GetOrDie("a");
+  ASSERT_TRUE(got.has_value());
+  EXPECT_TRUE(got->ok);
+  EXPECT_EQ(got->output, std::vector<float>{7.0f});
+}
+
+TEST_F(RocksDbOutcomeStoreTest, FailureAfterResultInOneBatchKeepsTheResult) {
+  PutOrDie({Result("a"), Failure("a"), Failure("b")});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Failures(), 1u);
+  EXPECT_TRUE(GetOrDie("a")->ok);
+  EXPECT_FALSE(GetOrDie("b")->ok);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, CountsAreExactAfterAThousandOutcomePut) {
+  std::vector<Outcome> outcomes;
+  for (int i = 0; i < 1000; ++i) {
+    outcomes.push_back(i % 4 == 0 ? Failure("job-" + std::to_string(i))
+                                  : Result("job-" + std::to_string(i)));
+  }
+  PutOrDie(outcomes);
+  EXPECT_EQ(Results(), 750u);
+  EXPECT_EQ(Failures(), 250u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, EmptyPutSucceeds) {
+  EXPECT_TRUE(store().Put({}).ok());
+  EXPECT_EQ(Results(), 0u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, OutcomeWithEmptyIdRejectsTheWholeBatch) {
+  absl::Status s = store().Put(std::vector<Outcome>{Result("a"), Result("")});
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_EQ(Results(), 0u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ConcurrentWritersNeverLeaveTwoRecordsForAnId) {
+  // The consumer thread (failures) and the executor thread (results) both
+  // write; a failure racing a result for the same id must not survive it.
+  constexpr int kIds = 500;
+  RocksDbOutcomeStore& s = store();
+  std::thread failures([&] {
+    for (int i = 0; i < kIds; ++i) {
+      EXPECT_TRUE(
+          s.Put(std::vector<Outcome>{Failure("id-" + std::to_string(i))}).ok());
+    }
+  });
+  std::thread results([&] {
+    for (int i = 0; i < kIds; ++i) {
+      EXPECT_TRUE(
+          s.Put(std::vector<Outcome>{Result("id-" + std::to_string(i))}).ok());
+    }
+  });
+  failures.join();
+  results.join();
+  EXPECT_EQ(Results(), static_cast<uint64_t>(kIds));
+  EXPECT_EQ(Failures(), 0u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ForEachVisitsEachRecordOnce) {
+  PutOrDie({Result("r1"), Result("r2"), Result("r3"), Failure("f1"),
+            Failure("f2")});
+  std::map<std::string, int> seen;
+  auto visit = [&](const Outcome& o) {
+    ++seen[o.id];
+    return true;
+  };
+  ASSERT_TRUE(store().ForEach(Kind::kAll, visit).ok());
+  EXPECT_EQ(seen, (std::map<std::string, int>{
+                      {"f1", 1}, {"f2", 1}, {"r1", 1}, {"r2", 1}, {"r3", 1}}));
+
+  seen.clear();
+  ASSERT_TRUE(store().ForEach(Kind::kResults, visit).ok());
+  EXPECT_EQ(seen.size(), 3u);
+  EXPECT_FALSE(seen.contains("f1"));
+
+  seen.clear();
+  ASSERT_TRUE(store().ForEach(Kind::kFailures, visit).ok());
+  EXPECT_EQ(seen, (std::map<std::string, int>{{"f1", 1}, {"f2", 1}}));
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ForEachStopsWhenCallbackReturnsFalse) {
+  PutOrDie({Result("r1"), Result("r2"), Result("r3"), Failure("f1")});
+  int calls = 0;
+  absl::Status s = store().ForEach(Kind::kAll, [&](const Outcome&) {
+    ++calls;
+    return calls < 2;
+  });
+  EXPECT_TRUE(s.ok()) << s;
+  EXPECT_EQ(calls, 2);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ForEachDoesNotSeeWritesMadeDuringIt) {
+  PutOrDie({Result("r1"), Result("r2")});
+  int calls = 0;
+  absl::Status s = store().ForEach(Kind::kResults, [&](const Outcome& o) {
+    ++calls;
+    EXPECT_TRUE(store().Put(std::vector<Outcome>{Result(o.id + "-new")}).ok());
+    return true;
+  });
+  EXPECT_TRUE(s.ok()) << s;
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(Results(), 4u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, DataSurvivesCloseAndReopen) {
+  PutOrDie({Result("r1", {0.5f}), Failure("f1")});
+  ASSERT_TRUE(store().PutMeta("plan", "{}").ok());
+  store_.reset();  // close
+
+  store_ = OpenOrDie();
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Failures(), 1u);
+  EXPECT_EQ(GetOrDie("r1")->output, std::vector<float>{0.5f});
+  EXPECT_EQ(store().GetMeta("plan").value(), "{}");
+}
+
+TEST_F(RocksDbOutcomeStoreTest, SyncedStoreWritesAndReopens) {
+  store_ = OpenOrDie({.sync = true});
+  PutOrDie({Result("r1")});
+  store_.reset();
+  store_ = OpenOrDie();
+  EXPECT_EQ(Results(), 1u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenSeesDataAndRejectsWrites) {
+  PutOrDie({Result("r1"), Failure("f1")});
+  ASSERT_TRUE(store().PutMeta("k", "v").ok());
+  store_.reset();
+
+  auto ro = OpenOrDie({.read_only = true});
+  ASSERT_NE(ro, nullptr);
+  EXPECT_TRUE(ro->read_only());
+  EXPECT_EQ(ro->CountResults().value(), 1u);
+  EXPECT_EQ(ro->CountFailures().value(), 1u);
+  EXPECT_TRUE(ro->Get("r1").value().has_value());
+  EXPECT_EQ(ro->GetMeta("k").value(), "v");
+  EXPECT_EQ(ro->Put(std::vector<Outcome>{Result("r2")}).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(ro->PutMeta("k", "w").code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_FALSE(ro->Get("r2").value().has_value());
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenWorksWhileAWriterHoldsTheStore) {
+  PutOrDie({Result("r1")});  // the writer stays open, as a server would
+  auto ro = OpenOrDie({.read_only = true});
+  ASSERT_NE(ro, nullptr);
+  EXPECT_TRUE(ro->Get("r1").value().has_value());
+
+  PutOrDie({Result("r2")});
+  EXPECT_FALSE(ro->Get("r2").value().has_value());  // not yet
+  ASSERT_TRUE(ro->Refresh().ok());
+  EXPECT_TRUE(ro->Get("r2").value().has_value());
+  EXPECT_EQ(ro->CountResults().value(), 2u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenOfMissingDirIsNotFound) {
+  auto ro = RocksDbOutcomeStore::Open(dir_, {.read_only = true});
+  ASSERT_FALSE(ro.ok());
+  EXPECT_EQ(ro.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(ro.status().message().find(dir_), std::string::npos)
+      << ro.status();
+}
+
+TEST_F(RocksDbOutcomeStoreTest, SecondWriterIsRefusedWithThePath) {
+  PutOrDie({Result("r1")});
+  auto second = RocksDbOutcomeStore::Open(dir_);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find(dir_), std::string::npos)
+      << second.status();
+}
+
+TEST_F(RocksDbOutcomeStoreTest, MetaRoundTrips) {
+  EXPECT_EQ(store().GetMeta("plan").value(), std::nullopt);
+  ASSERT_TRUE(store().PutMeta("plan", R"({"64":32,"128":16})").ok());
+  EXPECT_EQ(store().GetMeta("plan").value(), R"({"64":32,"128":16})");
+  ASSERT_TRUE(store().PutMeta("plan", "v2").ok());
+  EXPECT_EQ(store().GetMeta("plan").value(), "v2");
+  // Meta keys live apart from outcome ids.
+  EXPECT_EQ(GetOrDie("plan"), std::nullopt);
+  EXPECT_EQ(Results(), 0u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ResultWithMetaAndFloatsRoundTripsEqual) {
+  Outcome in = Result("doc-42", {0.1f, -2.5f, 3.4028235e38f, 1e-30f, 0.0f});
+  in.reply_to = "replies";
+  in.meta_json = R"({"any":"thing","n":[1,2]})";
+  in.attempt = 2;
+  in.device = "cuda:0";
+  // Not stored for results (see outcome_json.h): left at the default so the
+  // whole struct can be compared.
+  in.origin = Origin{};
+  PutOrDie({in});
+
+  std::optional<Outcome> out = GetOrDie("doc-42");
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(*out, in);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, FailureRoundTripsExceptOriginEpoch) {
+  Outcome in = Failure("bad-1", reason::kTooLong);
+  in.origin.epoch = 9;  // assignment generation: not stored
+  in.meta_json = R"({"k":1})";
+  PutOrDie({in});
+
+  std::optional<Outcome> out = GetOrDie("bad-1");
+  ASSERT_TRUE(out.has_value());
+  Outcome expected = in;
+  expected.origin.epoch = 0;
+  EXPECT_EQ(*out, expected);
+}
+
+}  // namespace
+}  // namespace qinfer::storage
