@@ -1,13 +1,16 @@
 #include "qinfer/executor/torch_model_runner.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 
 #include "absl/strings/str_format.h"
+#include "device_memory_impl.h"
 #include "executor_log.h"
 
 namespace qinfer::executor {
@@ -42,22 +45,60 @@ std::string FirstLine(const std::exception& e) {
   return std::string(last_break == std::string_view::npos ? what : what.substr(last_break + 1));
 }
 
+// A loaded model on one device.
+struct LoadedModel {
+  torch::jit::Module module;
+  torch::Device device{torch::kCPU};
+  bool charged = false;  // runs count against the budgeted CPU device
+  std::optional<at::ScalarType> autocast;
+};
+
+// Autocast for the model's forward pass, on the model's device type.
+class AutocastScope {
+ public:
+  AutocastScope(const LoadedModel& m) : type_(m.device.type()), on_(m.autocast.has_value()) {
+    if (!on_) return;
+    previous_ = at::autocast::is_autocast_enabled(type_);
+    at::autocast::set_autocast_enabled(type_, true);
+    at::autocast::set_autocast_dtype(type_, *m.autocast);
+  }
+  ~AutocastScope() {
+    if (!on_) return;
+    at::autocast::set_autocast_enabled(type_, previous_);
+    at::autocast::clear_cache();
+  }
+
+ private:
+  at::DeviceType type_;
+  bool on_;
+  bool previous_ = false;
+};
+
 }  // namespace
 
 struct TorchModelRunner::Impl {
   RunnerOptions options;
   ModelManifest manifest;
-  torch::jit::Module module;
-  torch::Device device{torch::kCPU};
+  std::string dtype = "float32";
+  LoadedModel primary;
+  std::optional<LoadedModel> fallback;
+  std::unique_ptr<DeviceMemory> memory;
+  CapListener* cap_listener = nullptr;
+  std::set<int> unfit;
   RunnerStats stats;
+  // Per Run: the ladder's findings for the current batch.
+  bool batch_had_oom = false;
+  size_t largest_primary_ok = 0;
 
   // Throws c10::Error (or what the interpreter wraps it in) on failure.
-  std::vector<std::vector<float>> ForwardRows(
-      const std::vector<const std::vector<int64_t>*>& rows, int64_t padded_length) {
+  std::vector<std::vector<float>> ForwardRows(LoadedModel& model,
+                                              const std::vector<const std::vector<int64_t>*>& rows,
+                                              int64_t padded_length) {
     const int64_t batch = int64_t(rows.size());
     int64_t length = padded_length;
     for (const auto* row : rows) length = std::max<int64_t>(length, int64_t(row->size()));
 
+    ChargeScope charge(model.charged);
     torch::InferenceMode guard;
     // Collate on the CPU, then one copy to the device.
     torch::Tensor ids = torch::zeros({batch, length}, torch::kInt64);
@@ -69,73 +110,110 @@ struct TorchModelRunner::Impl {
       std::copy(row.begin(), row.end(), ids_data + b * length);
       std::fill_n(mask_data + b * length, row.size(), int64_t{1});
     }
-    if (device != torch::kCPU) {
-      ids = ids.to(device);
-      mask = mask.to(device);
+    if (model.device != torch::kCPU) {
+      ids = ids.to(model.device);
+      mask = mask.to(model.device);
     }
-    torch::Tensor out = module.forward({ids, mask}).toTensor();
+    torch::Tensor out;
+    {
+      AutocastScope autocast(model);
+      out = model.module.forward({ids, mask}).toTensor();
+    }
     out = out.to(torch::kCPU, torch::kFloat32).contiguous();
     stats.forward_passes++;
     if (out.dim() != 2 || out.size(0) != batch) {
-      throw std::runtime_error("model returned shape " +
-                               std::to_string(out.dim()) + "-d, expected [B, D]");
+      throw std::runtime_error("model returned a " + std::to_string(out.dim()) +
+                               "-d tensor, expected [B, D]");
     }
     const int64_t dim = out.size(1);
     const float* data = out.data_ptr<float>();
     std::vector<std::vector<float>> result(batch);
-    for (int64_t b = 0; b < batch; ++b) {
-      result[b].assign(data + b * dim, data + (b + 1) * dim);
-    }
+    for (int64_t b = 0; b < batch; ++b) result[b].assign(data + b * dim, data + (b + 1) * dim);
     return result;
   }
 
-  // Runs jobs [begin, end) of `batch`; on failure splits and retries each
-  // half, so that only a job that fails alone gets a failure record.
-  void RunSpan(const Batch& batch, size_t begin, size_t end,
-               Clock::time_point batch_start, std::vector<Outcome>& out) {
-    std::vector<const std::vector<int64_t>*> rows;
-    for (size_t i = begin; i < end; ++i) rows.push_back(&batch.jobs[i].input_ids);
-    int64_t padded = 0;
-    for (const auto* r : rows) padded = std::max<int64_t>(padded, int64_t(r->size()));
+  void FillResult(const Batch& batch, size_t i, std::vector<float> output, const LoadedModel& model,
+                  size_t ran_with, int64_t padded, Clock::time_point batch_start,
+                  double run_seconds, Outcome& o) {
+    const Job& job = batch.jobs[i];
+    o.id = job.id;
+    o.ok = true;
+    o.output = std::move(output);
+    o.device = model.device.str();
+    o.bucket = batch.bucket_bound;
+    o.batch_size = int(ran_with);
+    o.padded_length = int(padded);
+    o.model_name = manifest.name;
+    o.model_digest = manifest.digest;
+    o.queue_seconds =
+        job.enqueued_at == SteadyTime{} ? 0.0 : SecondsSince(job.enqueued_at, batch_start);
+    o.run_seconds = run_seconds;
+    o.completed_at_ms = WallMillis();
+    o.input_length = job.length();
+    o.reply_to = job.reply_to;
+    o.meta_json = job.meta_json;
+    o.attempt = job.attempt;
+    o.origin = job.origin;
+  }
 
+  // Ladder step 3/4 for one job that cannot run on the primary device.
+  void RunAlone(const Batch& batch, size_t i, Clock::time_point batch_start,
+                const std::string& primary_error, std::vector<Outcome>& out) {
+    const Job& job = batch.jobs[i];
+    std::string error = primary_error;
+    if (fallback) {
+      const auto start = Clock::now();
+      try {
+        auto outputs = ForwardRows(*fallback, {&job.input_ids}, 0);
+        stats.fallback_runs++;
+        log::Info(absl::StrFormat("event=fallback_run job=%s bucket=%d length=%d device=%s", job.id,
+                                  batch.bucket_bound, job.length(), fallback->device.str()));
+        FillResult(batch, i, std::move(outputs[0]), *fallback, 1, int64_t(job.length()),
+                   batch_start, SecondsSince(start, Clock::now()), out[i]);
+        return;
+      } catch (const std::exception& e) {
+        error = "primary: " + primary_error + "; fallback " + fallback->device.str() + ": " + FirstLine(e);
+      }
+    }
+    stats.oom_failures++;
+    log::Warn(absl::StrFormat("event=job_failed job=%s reason=oom bucket=%d length=%d error=\"%s\"",
+                              job.id, batch.bucket_bound, job.length(), error));
+    out[i] = FailureFor(job, reason::kOom, error);
+  }
+
+  // Runs jobs [begin, end) of `batch` on the primary device; on failure
+  // splits and retries each half (ladder step 1).
+  void RunSpan(const Batch& batch, size_t begin, size_t end, Clock::time_point batch_start,
+               std::vector<Outcome>& out) {
+    std::vector<const std::vector<int64_t>*> rows;
+    int64_t padded = 0;
+    for (size_t i = begin; i < end; ++i) {
+      rows.push_back(&batch.jobs[i].input_ids);
+      padded = std::max<int64_t>(padded, int64_t(batch.jobs[i].length()));
+    }
     const auto start = Clock::now();
     std::string error;
     bool oom = false;
     try {
-      std::vector<std::vector<float>> outputs = ForwardRows(rows, 0);
-      const auto finish = Clock::now();
-      const int64_t now_ms = WallMillis();
+      std::vector<std::vector<float>> outputs = ForwardRows(primary, rows, 0);
+      const double run_seconds = SecondsSince(start, Clock::now());
       for (size_t i = begin; i < end; ++i) {
-        const Job& job = batch.jobs[i];
-        Outcome& o = out[i];
-        o.id = job.id;
-        o.ok = true;
-        o.output = std::move(outputs[i - begin]);
-        o.device = device.str();
-        o.bucket = batch.bucket_bound;
-        o.batch_size = int(end - begin);
-        o.padded_length = int(padded);
-        o.model_name = manifest.name;
-        o.model_digest = manifest.digest;
-        o.queue_seconds = job.enqueued_at == SteadyTime{}
-                              ? 0.0
-                              : SecondsSince(job.enqueued_at, batch_start);
-        o.run_seconds = SecondsSince(start, finish);
-        o.completed_at_ms = now_ms;
-        o.input_length = job.length();
-        o.reply_to = job.reply_to;
-        o.meta_json = job.meta_json;
-        o.attempt = job.attempt;
-        o.origin = job.origin;
+        FillResult(batch, i, std::move(outputs[i - begin]), primary, end - begin, padded,
+                   batch_start, run_seconds, out[i]);
+        stats.real_tokens += batch.jobs[i].length();
       }
-      for (const auto* r : rows) stats.real_tokens += r->size();
-      stats.padded_tokens += size_t(padded) * rows.size();
+      stats.padded_tokens += uint64_t(padded) * (end - begin);
+      largest_primary_ok = std::max(largest_primary_ok, end - begin);
       return;
     } catch (const std::exception& e) {
       oom = IsOutOfMemory(e);
       error = FirstLine(e);
     }
-    if (oom) stats.oom_events++;
+    if (oom) {
+      stats.oom_events++;
+      batch_had_oom = true;
+      memory->ReleaseCache();
+    }
     if (end - begin > 1) {
       stats.splits++;
       const size_t mid = begin + (end - begin) / 2;
@@ -145,74 +223,145 @@ struct TorchModelRunner::Impl {
       RunSpan(batch, mid, end, batch_start, out);
       return;
     }
+    if (oom) {
+      RunAlone(batch, begin, batch_start, error, out);
+      return;
+    }
     const Job& job = batch.jobs[begin];
-    if (!oom) stats.model_errors++;
-    log::Warn(absl::StrFormat("event=job_failed job=%s reason=%s length=%d error=\"%s\"",
-                              job.id, oom ? reason::kOom : reason::kModelError,
-                              job.length(), error));
-    out[begin] = FailureFor(job, oom ? reason::kOom : reason::kModelError, error);
+    stats.model_errors++;
+    log::Warn(absl::StrFormat("event=job_failed job=%s reason=model_error length=%d error=\"%s\"",
+                              job.id, job.length(), error));
+    out[begin] = FailureFor(job, reason::kModelError, error);
+  }
+
+  absl::StatusOr<LoadedModel> LoadModel(const std::string& device_text, bool charged,
+                                        std::optional<at::ScalarType> autocast) {
+    LoadedModel m;
+    try {
+      m.device = torch::Device(device_text);
+    } catch (const std::exception& e) {
+      return absl::InvalidArgumentError("device '" + device_text + "' is not a torch device: " + FirstLine(e));
+    }
+    if (m.device.is_cuda() && !torch::cuda::is_available()) {
+      return absl::FailedPreconditionError(
+          "device " + device_text +
+          " requested but no CUDA device is available (this build or machine has none); use cpu or cpu-budget:<size>");
+    }
+    m.charged = charged;
+    m.autocast = autocast;
+    ChargeScope charge(charged);
+    try {
+      m.module = torch::jit::load(options.model_path, m.device);
+      m.module.eval();
+    } catch (const std::exception& e) {
+      return absl::InvalidArgumentError("cannot load TorchScript model " + options.model_path + " on " +
+                                        device_text + ": " + FirstLine(e));
+    }
+    // Warm-up: the first forward passes pay for graph optimisation.
+    try {
+      std::vector<int64_t> row(8, 1);
+      ForwardRows(m, {&row, &row}, 0);
+      ForwardRows(m, {&row}, 0);
+    } catch (const std::exception& e) {
+      return absl::InvalidArgumentError("model " + options.model_path + " failed its warm-up forward(input_ids, "
+                                        "attention_mask) on " + device_text + ": " + FirstLine(e));
+    }
+    return m;
   }
 };
 
 TorchModelRunner::TorchModelRunner(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 TorchModelRunner::~TorchModelRunner() = default;
 
-absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(
-    RunnerOptions options) {
+std::string TorchVersion() {
+  return QINFER_TORCH_VERSION;
+}
+
+absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerOptions options) {
   namespace fs = std::filesystem;
   if (options.manifest_path.empty()) {
-    options.manifest_path =
-        (fs::path(options.model_path).parent_path() / "manifest.json").string();
+    options.manifest_path = (fs::path(options.model_path).parent_path() / "manifest.json").string();
   }
   absl::StatusOr<ModelManifest> manifest = ModelManifest::Load(options.manifest_path);
   if (!manifest.ok()) return manifest.status();
+  absl::StatusOr<DeviceSpec> spec = DeviceSpec::Parse(options.device);
+  if (!spec.ok()) return spec.status();
+
+  std::optional<at::ScalarType> autocast;
+  if (options.autocast == "bf16") autocast = at::kBFloat16;
+  else if (options.autocast == "fp16") autocast = at::kHalf;
+  else if (!options.autocast.empty()) {
+    return absl::InvalidArgumentError("model.autocast '" + options.autocast + "': expected bf16, fp16 or empty");
+  }
 
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   impl->manifest = *std::move(manifest);
-  try {
-    impl->device = torch::Device(options.device);
-  } catch (const std::exception& e) {
-    return absl::InvalidArgumentError("device '" + options.device +
-                                      "' is not a torch device (cpu, cuda:0): " +
-                                      FirstLine(e));
-  }
-  if (impl->device.is_cuda() && !torch::cuda::is_available()) {
-    return absl::FailedPreconditionError(
-        "device " + options.device + " requested but no CUDA device is available "
-        "(this build or machine has none); use device: cpu");
-  }
+  if (autocast) impl->dtype = *autocast == at::kBFloat16 ? "bfloat16" : "float16";
   if (options.intra_op_threads > 0) at::set_num_threads(options.intra_op_threads);
-  const auto start = Clock::now();
-  try {
-    impl->module = torch::jit::load(options.model_path, impl->device);
-    impl->module.eval();
-  } catch (const std::exception& e) {
-    return absl::InvalidArgumentError("cannot load TorchScript model " +
-                                      options.model_path + ": " + FirstLine(e));
+
+  if (spec->budgeted_cpu) {
+    impl->memory = InstallBudgetedCpuMemory(spec->budget_bytes);
+  } else if (spec->torch_device.rfind("cuda", 0) == 0 && torch::cuda::is_available()) {
+    const int index = torch::Device(spec->torch_device).has_index() ? torch::Device(spec->torch_device).index() : 0;
+    auto cuda = CreateCudaMemory(index, options.cuda_memory_fraction, options.cuda_budget_bytes);
+    if (!cuda.ok()) return cuda.status();
+    impl->memory = *std::move(cuda);
+  } else {
+    impl->memory = CreateUntrackedMemory();
   }
-  // Warm-up: the first forward pass pays for graph optimisation.
-  try {
-    std::vector<int64_t> row(8, 1);
-    impl->ForwardRows({&row, &row}, 0);
-  } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(
-        "model " + options.model_path +
-        " failed its warm-up forward(input_ids, attention_mask): " + FirstLine(e));
+
+  const auto start = Clock::now();
+  auto primary = impl->LoadModel(spec->torch_device, spec->budgeted_cpu, autocast);
+  if (!primary.ok()) return primary.status();
+  impl->primary = *std::move(primary);
+  if (!options.fallback_device.empty()) {
+    if (options.fallback_device != "cpu") {
+      return absl::InvalidArgumentError("model.fallback_device '" + options.fallback_device +
+                                        "': only cpu (or empty for none) is supported");
+    }
+    // The fallback is a separate instance, never charged to the budget, and
+    // runs in float32.
+    auto fallback = impl->LoadModel("cpu", /*charged=*/false, std::nullopt);
+    if (!fallback.ok()) return fallback.status();
+    impl->fallback = *std::move(fallback);
   }
   impl->stats = RunnerStats{};
   log::Info(absl::StrFormat(
-      "event=model_loaded name=%s digest=%s device=%s load_seconds=%.2f",
-      impl->manifest.name, impl->manifest.digest, impl->device.str(),
-      SecondsSince(start, Clock::now())));
+      "event=model_loaded name=%s digest=%s device=%s dtype=%s fallback=%s budget_bytes=%d "
+      "allocated_bytes=%d load_seconds=%.2f",
+      impl->manifest.name, impl->manifest.digest, options.device, impl->dtype,
+      options.fallback_device.empty() ? "none" : options.fallback_device,
+      impl->memory->budget_bytes(), impl->memory->allocated_bytes(), SecondsSince(start, Clock::now())));
   return std::unique_ptr<TorchModelRunner>(new TorchModelRunner(std::move(impl)));
 }
 
 absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
+  Impl& s = *impl_;
   std::vector<Outcome> out(batch.jobs.size());
   if (batch.jobs.empty()) return out;
-  impl_->stats.batches++;
-  impl_->RunSpan(batch, 0, batch.jobs.size(), Clock::now(), out);
+  s.stats.batches++;
+  const auto batch_start = Clock::now();
+  if (s.unfit.count(batch.bucket_bound) > 0) {
+    for (size_t i = 0; i < batch.jobs.size(); ++i) {
+      s.RunAlone(batch, i, batch_start, "bucket " + std::to_string(batch.bucket_bound) +
+                                            " does not fit the memory budget even for one job", out);
+    }
+    return out;
+  }
+  s.batch_had_oom = false;
+  s.largest_primary_ok = 0;
+  s.RunSpan(batch, 0, batch.jobs.size(), batch_start, out);
+  if (s.batch_had_oom) {
+    // Ladder step 2: the largest size that succeeded becomes the cap.
+    const int new_cap = int(std::max<size_t>(1, s.largest_primary_ok));
+    if (size_t(new_cap) < batch.jobs.size()) {
+      s.stats.cap_lowerings++;
+      log::Warn(absl::StrFormat("event=cap_lowered bucket=%d from_batch=%d new_cap=%d", batch.bucket_bound,
+                                batch.jobs.size(), new_cap));
+      if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, int(batch.jobs.size()));
+    }
+  }
   return out;
 }
 
@@ -221,15 +370,37 @@ absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(
   std::vector<const std::vector<int64_t>*> ptrs;
   for (const auto& r : rows) ptrs.push_back(&r);
   try {
-    return impl_->ForwardRows(ptrs, padded_length);
+    return impl_->ForwardRows(impl_->primary, ptrs, padded_length);
   } catch (const std::exception& e) {
-    if (IsOutOfMemory(e)) return absl::ResourceExhaustedError(FirstLine(e));
+    if (IsOutOfMemory(e)) {
+      impl_->memory->ReleaseCache();
+      return absl::ResourceExhaustedError(FirstLine(e));
+    }
     return absl::InternalError(FirstLine(e));
   }
 }
 
+absl::StatusOr<int64_t> TorchModelRunner::MeasurePeak(int batch, int length) {
+  // Synthetic ids spread over the vocabulary; every position is real (the
+  // worst case for a bucket of this bound).
+  std::vector<std::vector<int64_t>> rows(size_t(batch), std::vector<int64_t>(size_t(length), 0));
+  for (int b = 0; b < batch; ++b) {
+    for (int t = 0; t < length; ++t) rows[b][t] = (int64_t(b) * 7919 + t * 104729) % impl_->manifest.vocab_size;
+  }
+  impl_->memory->ReleaseCache();
+  impl_->memory->ResetPeak();
+  auto out = Forward(rows);
+  if (!out.ok()) return out.status();
+  return impl_->memory->peak_bytes();
+}
+
+void TorchModelRunner::SetCapListener(CapListener* listener) { impl_->cap_listener = listener; }
+void TorchModelRunner::SetUnfitBuckets(std::set<int> bounds) { impl_->unfit = std::move(bounds); }
 const ModelManifest& TorchModelRunner::manifest() const { return impl_->manifest; }
 const std::string& TorchModelRunner::device() const { return impl_->options.device; }
+const std::string& TorchModelRunner::dtype() const { return impl_->dtype; }
+DeviceMemory& TorchModelRunner::memory() { return *impl_->memory; }
+bool TorchModelRunner::has_fallback() const { return impl_->fallback.has_value(); }
 const RunnerStats& TorchModelRunner::stats() const { return impl_->stats; }
 
 }  // namespace qinfer::executor

@@ -1,58 +1,101 @@
 // TorchModelRunner: the libtorch side. Loads a TorchScript model that follows
 // the contract forward(input_ids int64 [B,L], attention_mask int64 [B,L]) ->
 // float [B,D], collates jobs into padded tensors, and runs them under
-// torch::InferenceMode. Errors never escape as exceptions: c10::Error is
-// caught here and becomes a failure record or a status.
+// torch::InferenceMode on the primary device, with the OOM ladder:
+//
+//   1. on OOM, release cached memory, split the batch in two and retry each
+//      half on the primary device, recursively;
+//   2. report the largest size that succeeded (CapListener), so that the
+//      bucket's cap is lowered for the batches that follow;
+//   3. a single job that still does not fit runs on the fallback device (a
+//      separate model instance on the CPU) when one is configured;
+//   4. otherwise it gets a failure record with reason `oom`.
+//
+// An error that is not an OOM never lowers a cap: the batch is bisected to
+// isolate the job that fails, which alone gets `model_error`.
+//
+// Errors never escape as exceptions: c10::Error is caught here and becomes a
+// failure record or a status.
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "qinfer/core/interfaces.h"
+#include "qinfer/executor/device_memory.h"
 #include "qinfer/executor/model_manifest.h"
 
 namespace qinfer::executor {
 
 struct RunnerOptions {
-  std::string model_path;     // model.pt
-  std::string manifest_path;  // default: manifest.json beside model_path
-  std::string device = "cpu"; // "cpu", "cuda:0"
-  int intra_op_threads = 0;   // 0: libtorch's default
+  std::string model_path;       // model.pt
+  std::string manifest_path;    // default: manifest.json beside model_path
+  std::string device = "cpu";   // cpu | cuda:N | cpu-budget:<size>
+  std::string fallback_device;  // "" (none) or "cpu": where single jobs that OOM run
+  int intra_op_threads = 0;     // 0: libtorch's default
+  std::string autocast;         // "" (float32) | "bf16" | "fp16"
+  double cuda_memory_fraction = 0;  // (0,1): cap the CUDA allocator (emulate a smaller card)
+  int64_t cuda_budget_bytes = 0;    // plan within this on CUDA; 0: the (capped) card
 };
 
 struct RunnerStats {
   uint64_t batches = 0;
   uint64_t forward_passes = 0;
-  uint64_t splits = 0;        // a failed batch split in two
-  uint64_t oom_events = 0;
-  uint64_t model_errors = 0;  // jobs failed alone with model_error
+  uint64_t splits = 0;          // a failed batch split in two
+  uint64_t oom_events = 0;      // OOMs caught on the primary device
+  uint64_t cap_lowerings = 0;
+  uint64_t fallback_runs = 0;   // jobs run on the fallback device
+  uint64_t oom_failures = 0;    // jobs failed with `oom`
+  uint64_t model_errors = 0;    // jobs failed alone with `model_error`
   uint64_t real_tokens = 0;
   uint64_t padded_tokens = 0;
+};
+
+// Told when an OOM shows that a bucket's cap is too high.
+class CapListener {
+ public:
+  virtual ~CapListener() = default;
+  // `new_cap` (>= 1) is the largest batch of bucket `bound` that succeeded
+  // on the primary device after a batch of `failed_size` ran out of memory.
+  virtual void OnCapLowered(int bound, int new_cap, int failed_size) = 0;
 };
 
 // Not thread-safe: one executor thread owns the runner and calls Run.
 class TorchModelRunner final : public ModelRunner {
  public:
-  // Loads the model onto the device and warms it up with one small batch.
+  // Loads the model onto the primary device (and the fallback device, if
+  // any) and warms it up with one small batch.
   static absl::StatusOr<std::unique_ptr<TorchModelRunner>> Load(RunnerOptions options);
   ~TorchModelRunner() override;
 
-  // One outcome per job, in order. A batch that fails is split in two and
-  // each half retried, recursively, so a job that makes the model fail fails
-  // alone (`model_error`, or `oom` when even a single job does not fit) and
-  // its batch-mates still get results.
+  // One outcome per job, in order (see the ladder above).
   absl::StatusOr<std::vector<Outcome>> Run(const Batch& batch) override;
 
   // Runs `rows` as one padded batch of length max(len) (or `padded_length`
-  // when larger) and returns one output row per input row. For tests and
-  // benchmarks; errors come back as a status.
+  // when larger) on the primary device, without the ladder; one output row
+  // per input row. For calibration, tests and benchmarks. An OOM comes back
+  // as ResourceExhausted.
   absl::StatusOr<std::vector<std::vector<float>>> Forward(
       const std::vector<std::vector<int64_t>>& rows, int padded_length = 0);
 
+  // Runs a synthetic [batch, length] input on the primary device and returns
+  // the peak bytes it allocated (ResourceExhausted on OOM).
+  absl::StatusOr<int64_t> MeasurePeak(int batch, int length);
+
+  // Not owned; may be null. Called from Run, on the executor thread.
+  void SetCapListener(CapListener* listener);
+  // Buckets where not even one job fits (from the plan): their jobs go
+  // straight to the fallback device, or fail with `oom` when there is none.
+  void SetUnfitBuckets(std::set<int> bounds);
+
   const ModelManifest& manifest() const;
-  const std::string& device() const;
+  const std::string& device() const;      // as configured, e.g. cpu-budget:256MiB
+  const std::string& dtype() const;       // "float32", "bfloat16", "float16"
+  DeviceMemory& memory();
+  bool has_fallback() const;
   const RunnerStats& stats() const;
 
   struct Impl;
@@ -61,5 +104,8 @@ class TorchModelRunner final : public ModelRunner {
   explicit TorchModelRunner(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// The libtorch version this binary was built against (for plan keys).
+std::string TorchVersion();
 
 }  // namespace qinfer::executor

@@ -1,0 +1,104 @@
+#include "qinfer/executor/calibrator.h"
+
+#include <chrono>
+
+#include "absl/strings/str_format.h"
+#include "executor_log.h"
+
+namespace qinfer::executor {
+
+absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const CalibrationOptions& options) {
+  MemoryPlan plan;
+  plan.model_digest = runner.manifest().digest;
+  plan.device = runner.device();
+  plan.dtype = runner.dtype();
+  plan.torch_version = TorchVersion();
+  plan.budget_bytes = runner.memory().budget_bytes();
+  plan.margin = options.margin;
+  plan.max_batch_size = options.max_batch_size;
+  plan.bounds = options.bounds;
+  plan.created_at_ms = WallMillis();
+  if (plan.budget_bytes <= 0) {
+    return absl::FailedPreconditionError(
+        "device " + runner.device() +
+        " has no memory budget to plan in: use cpu-budget:<size> or a cuda device");
+  }
+  if (options.max_batch_size < 1 || options.margin < 0 || options.margin >= 1) {
+    return absl::InvalidArgumentError("calibration needs max_batch_size >= 1 and margin in [0, 1)");
+  }
+  const int64_t limit = plan.limit_bytes();
+  plan.entries.resize(options.bounds.size());
+
+  int previous = 1;  // B of the next longer bucket: a lower bound here
+  for (int i = int(options.bounds.size()) - 1; i >= 0; --i) {
+    const int length = options.bounds[i];
+    const auto start = std::chrono::steady_clock::now();
+    int64_t good_peak = 0;
+    auto fits = [&](int b, int64_t* peak) -> absl::StatusOr<bool> {
+      absl::StatusOr<int64_t> measured = runner.MeasurePeak(b, length);
+      if (measured.ok()) {
+        *peak = *measured;
+        return *measured <= limit;
+      }
+      if (absl::IsResourceExhausted(measured.status())) return false;
+      return measured.status();
+    };
+    // Invariant: `lo` fits (0: none known), `hi` does not (max+1: unknown).
+    int lo = 0, hi = options.max_batch_size + 1;
+    int64_t peak = 0;
+    const int first = std::clamp(previous, 1, options.max_batch_size);
+    auto fit = fits(first, &peak);
+    if (!fit.ok()) return fit.status();
+    if (*fit) {
+      lo = first;
+      good_peak = peak;
+      while (lo < options.max_batch_size) {
+        const int next = std::min(lo * 2, options.max_batch_size);
+        fit = fits(next, &peak);
+        if (!fit.ok()) return fit.status();
+        if (!*fit) {
+          hi = next;
+          break;
+        }
+        lo = next;
+        good_peak = peak;
+      }
+    } else {
+      hi = first;
+      for (int b = 1; b < hi; b *= 2) {
+        fit = fits(b, &peak);
+        if (!fit.ok()) return fit.status();
+        if (!*fit) {
+          hi = b;
+          break;
+        }
+        lo = b;
+        good_peak = peak;
+      }
+    }
+    while (hi - lo > 1 && lo < options.max_batch_size) {
+      const int mid = lo + (hi - lo) / 2;
+      fit = fits(mid, &peak);
+      if (!fit.ok()) return fit.status();
+      if (*fit) {
+        lo = mid;
+        good_peak = peak;
+      } else {
+        hi = mid;
+      }
+    }
+    PlanEntry& e = plan.entries[i];
+    e.bound = length;
+    e.batch_size = lo;
+    e.peak_bytes = good_peak;
+    e.calibration_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    log::Info(absl::StrFormat("event=calibrated bucket=%d batch=%d peak_bytes=%d limit_bytes=%d seconds=%.2f",
+                              length, lo, good_peak, limit, e.calibration_seconds));
+    if (options.on_entry) options.on_entry(e);
+    if (lo > 0) previous = lo;
+  }
+  return plan;
+}
+
+}  // namespace qinfer::executor

@@ -1,0 +1,169 @@
+#include "device_memory_impl.h"
+
+#include <c10/core/Allocator.h>
+#include <c10/core/CPUAllocator.h>
+#include <c10/core/impl/alloc_cpu.h>
+#include <c10/util/Exception.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "qinfer/executor/device_memory.h"
+
+#ifdef QINFER_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+#endif
+
+namespace qinfer::executor {
+namespace {
+
+// Each block carries a header before the data, so the deleter knows the size
+// and whether the block was charged. 64 bytes keep c10's 64-byte alignment.
+struct alignas(64) BlockHeader {
+  size_t size;
+  bool charged;
+};
+static_assert(sizeof(BlockHeader) == 64);
+
+class BudgetedCpuAllocator final : public c10::Allocator {
+ public:
+  c10::DataPtr allocate(size_t n) override {
+    const bool charge = charging.load(std::memory_order_relaxed);
+    if (charge) {
+      const int64_t now = live.fetch_add(int64_t(n)) + int64_t(n);
+      const int64_t cap = capacity.load(std::memory_order_relaxed);
+      if (now > cap) {
+        live.fetch_sub(int64_t(n));
+        refused.fetch_add(1);
+        TORCH_CHECK_WITH(OutOfMemoryError, false,
+                         "CPU out of memory (budgeted device): tried to allocate ",
+                         FormatBytes(int64_t(n)), "; ", FormatBytes(now - int64_t(n)),
+                         " of the ", FormatBytes(cap), " budget already allocated");
+      }
+      int64_t seen = peak.load(std::memory_order_relaxed);
+      while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+      }
+    }
+    void* base = c10::alloc_cpu(n + sizeof(BlockHeader));
+    auto* header = static_cast<BlockHeader*>(base);
+    header->size = n;
+    header->charged = charge;
+    void* data = static_cast<char*>(base) + sizeof(BlockHeader);
+    return {data, data, &Delete, c10::Device(c10::DeviceType::CPU)};
+  }
+
+  c10::DeleterFnPtr raw_deleter() const override { return &Delete; }
+
+  void copy_data(void* dest, const void* src, std::size_t count) const override {
+    default_copy_data(dest, src, count);
+  }
+
+  static void Delete(void* data) {
+    if (data == nullptr) return;
+    auto* header = reinterpret_cast<BlockHeader*>(static_cast<char*>(data) - sizeof(BlockHeader));
+    if (header->charged) Instance().live.fetch_sub(int64_t(header->size));
+    c10::free_cpu(header);
+  }
+
+  static BudgetedCpuAllocator& Instance() {
+    // The CPU allocator hook is process-wide and must outlive every tensor.
+    static BudgetedCpuAllocator* instance = new BudgetedCpuAllocator();
+    return *instance;
+  }
+
+  std::atomic<bool> installed{false};
+  std::atomic<bool> charging{false};
+  std::atomic<int64_t> live{0};
+  std::atomic<int64_t> peak{0};
+  std::atomic<int64_t> capacity{INT64_MAX};
+  std::atomic<uint64_t> refused{0};
+};
+
+class BudgetedCpuMemory final : public DeviceMemory {
+ public:
+  explicit BudgetedCpuMemory(int64_t capacity) : capacity_(capacity) {}
+  int64_t allocated_bytes() const override { return A().live.load(); }
+  int64_t peak_bytes() const override { return A().peak.load(); }
+  int64_t reserved_bytes() const override { return A().live.load(); }
+  void ResetPeak() override { A().peak.store(A().live.load()); }
+  int64_t budget_bytes() const override { return capacity_; }
+  void ReleaseCache() override {}  // nothing is cached
+
+ private:
+  static BudgetedCpuAllocator& A() { return BudgetedCpuAllocator::Instance(); }
+  int64_t capacity_;
+};
+
+class UntrackedMemory final : public DeviceMemory {
+ public:
+  int64_t allocated_bytes() const override { return 0; }
+  int64_t peak_bytes() const override { return 0; }
+  int64_t reserved_bytes() const override { return 0; }
+  void ResetPeak() override {}
+  int64_t budget_bytes() const override { return 0; }
+  void ReleaseCache() override {}
+};
+
+#ifdef QINFER_WITH_CUDA
+class CudaMemory final : public DeviceMemory {
+ public:
+  CudaMemory(c10::DeviceIndex device, int64_t budget) : device_(device), budget_(budget) {}
+  int64_t allocated_bytes() const override { return Stat(true).current; }
+  int64_t peak_bytes() const override { return Stat(true).peak; }
+  int64_t reserved_bytes() const override { return Stat(false).current; }
+  void ResetPeak() override { c10::cuda::CUDACachingAllocator::resetPeakStats(device_); }
+  int64_t budget_bytes() const override { return budget_; }
+  void ReleaseCache() override { c10::cuda::CUDACachingAllocator::emptyCache(); }
+
+ private:
+  c10::CachingDeviceAllocator::Stat Stat(bool allocated) const {
+    auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device_);
+    const auto aggregate = size_t(c10::CachingDeviceAllocator::StatType::AGGREGATE);
+    return allocated ? stats.allocated_bytes[aggregate] : stats.reserved_bytes[aggregate];
+  }
+  c10::DeviceIndex device_;
+  int64_t budget_;
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<DeviceMemory> InstallBudgetedCpuMemory(int64_t capacity_bytes) {
+  BudgetedCpuAllocator& a = BudgetedCpuAllocator::Instance();
+  a.capacity.store(capacity_bytes);
+  if (!a.installed.exchange(true)) {
+    // Priority above the default allocator's, so the hook sticks.
+    c10::SetCPUAllocator(&a, /*priority=*/1);
+  }
+  return std::make_unique<BudgetedCpuMemory>(capacity_bytes);
+}
+
+ChargeScope::ChargeScope(bool charge)
+    : previous_(BudgetedCpuAllocator::Instance().charging.exchange(charge)) {}
+
+ChargeScope::~ChargeScope() { BudgetedCpuAllocator::Instance().charging.store(previous_); }
+
+std::unique_ptr<DeviceMemory> CreateUntrackedMemory() { return std::make_unique<UntrackedMemory>(); }
+
+absl::StatusOr<std::unique_ptr<DeviceMemory>> CreateCudaMemory(int device_index,
+                                                               double memory_fraction,
+                                                               int64_t budget_bytes) {
+#ifdef QINFER_WITH_CUDA
+  const auto device = c10::DeviceIndex(device_index);
+  const int64_t total = int64_t(at::cuda::getDeviceProperties(device)->totalGlobalMem);
+  if (memory_fraction > 0 && memory_fraction < 1) {
+    c10::cuda::CUDACachingAllocator::setMemoryFraction(memory_fraction, device);
+  }
+  const int64_t cap = memory_fraction > 0 && memory_fraction < 1 ? int64_t(total * memory_fraction) : total;
+  return std::unique_ptr<DeviceMemory>(
+      std::make_unique<CudaMemory>(device, budget_bytes > 0 ? std::min(budget_bytes, cap) : cap));
+#else
+  (void)device_index;
+  (void)memory_fraction;
+  (void)budget_bytes;
+  return absl::UnimplementedError("this build has no CUDA support (no CUDA toolkit at build time)");
+#endif
+}
+
+}  // namespace qinfer::executor

@@ -1,0 +1,48 @@
+// Concrete DeviceMemory implementations (torch translation units only).
+#pragma once
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "qinfer/executor/device_memory.h"
+
+namespace qinfer::executor {
+
+// The budgeted CPU device: a counting wrapper around libtorch's CPU
+// allocator, installed through c10::SetCPUAllocator. While charging is on
+// (the primary model's load, warm-up and forward passes), every allocation is
+// counted against `capacity_bytes`, and one past it throws
+// c10::OutOfMemoryError inside the operator that asked, exactly where a CUDA
+// allocation fails. Allocations made while charging is off (the fallback
+// model) are neither counted nor refused.
+//
+// libtorch's CPU allocator is a process-wide hook, so there is one such
+// device per process; creating a second one changes the capacity of the
+// first. Counters are atomics: intra-op worker threads allocate too.
+std::unique_ptr<DeviceMemory> InstallBudgetedCpuMemory(int64_t capacity_bytes);
+
+// Turns charging on for the primary device while it lives (a no-op when no
+// budgeted device is installed). Not reentrant across threads: the executor
+// thread is the only user.
+class ChargeScope {
+ public:
+  explicit ChargeScope(bool charge);
+  ~ChargeScope();
+  ChargeScope(const ChargeScope&) = delete;
+  ChargeScope& operator=(const ChargeScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// The CUDA caching allocator's statistics for `device_index`; with
+// `memory_fraction` in (0, 1) the allocator is capped to that share of the
+// card (emulating a smaller GPU). Unimplemented in builds without CUDA.
+absl::StatusOr<std::unique_ptr<DeviceMemory>> CreateCudaMemory(int device_index,
+                                                               double memory_fraction,
+                                                               int64_t budget_bytes);
+
+// For devices without statistics (plain "cpu"): zeros, budget 0.
+std::unique_ptr<DeviceMemory> CreateUntrackedMemory();
+
+}  // namespace qinfer::executor

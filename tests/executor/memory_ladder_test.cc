@@ -1,0 +1,248 @@
+// The budgeted CPU device, calibration and the OOM ladder on the generated
+// model. OOMs here are real: the budgeted allocator refuses an allocation
+// inside the model's own forward pass.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "qinfer/executor/calibrator.h"
+#include "qinfer/executor/torch_model_runner.h"
+
+namespace qinfer::executor {
+namespace {
+
+constexpr float kTolerance = 1e-4f;
+const std::vector<int> kBounds = {16, 32, 64, 128, 256, 512};
+
+std::string ModelPath() { return std::string(QINFER_TEST_MODEL_DIR) + "/model.pt"; }
+
+std::unique_ptr<TorchModelRunner> Load(const std::string& device, const std::string& fallback = "") {
+  RunnerOptions options;
+  options.model_path = ModelPath();
+  options.device = device;
+  options.fallback_device = fallback;
+  auto runner = TorchModelRunner::Load(options);
+  EXPECT_TRUE(runner.ok()) << runner.status();
+  return runner.ok() ? *std::move(runner) : nullptr;
+}
+
+float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  float diff = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) diff = std::max(diff, std::abs(a[i] - b[i]));
+  return diff;
+}
+
+Batch MakeBatch(int bound, int count, int min_len, int max_len, uint32_t seed, int64_t vocab) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> len(min_len, max_len);
+  std::uniform_int_distribution<int64_t> tok(0, vocab - 1);
+  Batch batch;
+  batch.bucket_bound = bound;
+  for (int i = 0; i < count; ++i) {
+    Job job;
+    job.id = "j" + std::to_string(i);
+    job.input_ids.resize(size_t(len(rng)));
+    for (auto& t : job.input_ids) t = tok(rng);
+    job.origin = {"jobs", 0, i, 1};
+    batch.jobs.push_back(std::move(job));
+  }
+  return batch;
+}
+
+class RecordingCapListener final : public CapListener {
+ public:
+  void OnCapLowered(int bound, int new_cap, int failed_size) override {
+    lowered[bound] = new_cap;
+    last_failed_size = failed_size;
+  }
+  std::map<int, int> lowered;
+  int last_failed_size = 0;
+};
+
+// Reference outputs: each job alone on an unbudgeted CPU runner.
+std::vector<std::vector<float>> Alone(const Batch& batch) {
+  auto reference = Load("cpu");
+  std::vector<std::vector<float>> out;
+  for (const Job& job : batch.jobs) {
+    auto row = reference->Forward({job.input_ids});
+    EXPECT_TRUE(row.ok()) << row.status();
+    out.push_back(row.ok() ? (*row)[0] : std::vector<float>{});
+  }
+  return out;
+}
+
+TEST(DeviceSpecTest, ParsesTheAcceptedForms) {
+  auto b = DeviceSpec::Parse("cpu-budget:512MiB");
+  ASSERT_TRUE(b.ok());
+  EXPECT_TRUE(b->budgeted_cpu);
+  EXPECT_EQ(b->budget_bytes, 512LL << 20);
+  EXPECT_EQ(DeviceSpec::Parse("cuda:1")->torch_device, "cuda:1");
+  EXPECT_FALSE(DeviceSpec::Parse("cpu-budget:lots").ok());
+  EXPECT_FALSE(DeviceSpec::Parse("cpu-budget:5XB").ok());
+  EXPECT_FALSE(DeviceSpec::Parse("gpu").ok());
+  EXPECT_EQ(*ParseBytes("2GiB"), 2LL << 30);
+  EXPECT_EQ(*ParseBytes("1500"), 1500);
+}
+
+TEST(BudgetedCpuDeviceTest, RefusesAnAllocationPastTheBudgetInsideForward) {
+  auto runner = Load("cpu-budget:64MiB");
+  ASSERT_NE(runner, nullptr);
+  EXPECT_GT(runner->memory().allocated_bytes(), 0) << "the weights are charged";
+  auto small = runner->MeasurePeak(1, 16);
+  ASSERT_TRUE(small.ok()) << small.status();
+  EXPECT_LE(*small, 64LL << 20);
+  auto big = runner->MeasurePeak(64, 512);
+  ASSERT_FALSE(big.ok());
+  EXPECT_TRUE(absl::IsResourceExhausted(big.status())) << big.status();
+  EXPECT_NE(big.status().message().find("out of memory"), std::string::npos);
+  // The failed pass released everything it had allocated.
+  auto again = runner->MeasurePeak(1, 16);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(*again, *small);
+}
+
+TEST(CalibrationTest, PlannedBatchFallsWithLengthFitsTheBudgetAndIsTight) {
+  auto runner = Load("cpu-budget:192MiB");
+  ASSERT_NE(runner, nullptr);
+  CalibrationOptions options;
+  options.bounds = kBounds;
+  options.max_batch_size = 64;
+  options.margin = 0.1;
+  auto plan = Calibrate(*runner, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::cout << FormatPlan(*plan);
+  ASSERT_EQ(plan->entries.size(), kBounds.size());
+  for (size_t i = 1; i < plan->entries.size(); ++i) {
+    EXPECT_LE(plan->entries[i].batch_size, plan->entries[i - 1].batch_size) << "bucket " << kBounds[i];
+  }
+  EXPECT_LT(plan->entries.back().batch_size, plan->entries.front().batch_size)
+      << "long buckets get smaller batches";
+  for (const PlanEntry& e : plan->entries) {
+    ASSERT_TRUE(e.fits()) << e.bound;
+    auto peak = runner->MeasurePeak(e.batch_size, e.bound);
+    ASSERT_TRUE(peak.ok()) << "planned (" << e.batch_size << ", " << e.bound << "): " << peak.status();
+    EXPECT_LE(*peak, plan->limit_bytes()) << e.bound;
+    if (e.batch_size < options.max_batch_size) {
+      const int larger = int(std::ceil(e.batch_size * 1.15));
+      auto over = runner->MeasurePeak(larger, e.bound);
+      EXPECT_TRUE(!over.ok() || *over > plan->limit_bytes())
+          << "plan is not tight at bucket " << e.bound << ": " << larger << " also fits";
+    }
+  }
+}
+
+TEST(CalibrationTest, BucketWhereOneJobDoesNotFitIsMarked) {
+  auto runner = Load("cpu-budget:10MiB");
+  ASSERT_NE(runner, nullptr);
+  CalibrationOptions options;
+  options.bounds = kBounds;
+  options.max_batch_size = 64;
+  auto plan = Calibrate(*runner, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::cout << FormatPlan(*plan);
+  EXPECT_FALSE(plan->entries.back().fits()) << "a 512-token job does not fit 10 MiB";
+  EXPECT_TRUE(plan->entries.front().fits());
+}
+
+TEST(CalibrationTest, PlainCpuHasNoBudgetToPlanIn) {
+  auto runner = Load("cpu");
+  ASSERT_NE(runner, nullptr);
+  auto plan = Calibrate(*runner, {kBounds, 64, 0.1, {}});
+  EXPECT_TRUE(absl::IsFailedPrecondition(plan.status())) << plan.status();
+}
+
+TEST(OomLadderTest, OversizedBatchSplitsLowersTheCapAndLosesNothing) {
+  auto runner = Load("cpu-budget:96MiB");
+  ASSERT_NE(runner, nullptr);
+  RecordingCapListener caps;
+  runner->SetCapListener(&caps);
+  Batch batch = MakeBatch(256, 48, 200, 256, 1, runner->manifest().vocab_size);
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  auto alone = Alone(batch);
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << i << ": " << o.error;
+    EXPECT_EQ(o.device, "cpu");
+    EXPECT_LT(o.batch_size, 48) << "ran in a smaller piece";
+    EXPECT_LT(MaxAbsDiff(o.output, alone[i]), kTolerance) << i;
+  }
+  EXPECT_GT(runner->stats().oom_events, 0u);
+  EXPECT_GT(runner->stats().splits, 0u);
+  EXPECT_EQ(runner->stats().fallback_runs, 0u);
+  ASSERT_EQ(caps.lowered.count(256), 1u);
+  EXPECT_LT(caps.lowered[256], 48);
+  EXPECT_GE(caps.lowered[256], 1);
+  EXPECT_EQ(caps.last_failed_size, 48);
+  // The lowered cap really fits.
+  auto fitted = runner->Run(MakeBatch(256, caps.lowered[256], 200, 256, 2, runner->manifest().vocab_size));
+  ASSERT_TRUE(fitted.ok());
+  for (const Outcome& o : *fitted) EXPECT_EQ(o.batch_size, caps.lowered[256]);
+}
+
+TEST(OomLadderTest, SingleJobsThatDoNotFitRunOnTheCpuFallback) {
+  auto runner = Load("cpu-budget:10MiB", "cpu");
+  ASSERT_NE(runner, nullptr);
+  Batch batch = MakeBatch(512, 4, 450, 512, 3, runner->manifest().vocab_size);
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok());
+  auto alone = Alone(batch);
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << o.error;
+    EXPECT_EQ(o.device, "cpu");
+    EXPECT_EQ(o.batch_size, 1);
+    EXPECT_LT(MaxAbsDiff(o.output, alone[i]), kTolerance);
+  }
+  EXPECT_EQ(runner->stats().fallback_runs, 4u);
+  EXPECT_EQ(runner->stats().oom_failures, 0u);
+}
+
+TEST(OomLadderTest, WithoutFallbackJobsThatDoNotFitGetOomFailureRecords) {
+  auto runner = Load("cpu-budget:10MiB");
+  ASSERT_NE(runner, nullptr);
+  Batch batch = MakeBatch(512, 3, 450, 512, 4, runner->manifest().vocab_size);
+  batch.jobs.push_back(MakeBatch(512, 1, 10, 10, 5, runner->manifest().vocab_size).jobs[0]);
+  batch.jobs.back().id = "short";
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE((*outcomes)[i].ok);
+    EXPECT_EQ((*outcomes)[i].reason, reason::kOom);
+    EXPECT_NE((*outcomes)[i].error.find("out of memory"), std::string::npos);
+    EXPECT_EQ((*outcomes)[i].origin.offset, i) << "replayable: the source is kept";
+  }
+  EXPECT_TRUE((*outcomes)[3].ok) << "a short batch-mate still runs: " << (*outcomes)[3].error;
+  EXPECT_EQ(runner->stats().oom_failures, 3u);
+}
+
+TEST(OomLadderTest, UnfitBucketGoesStraightToTheFallback) {
+  auto runner = Load("cpu-budget:10MiB", "cpu");
+  ASSERT_NE(runner, nullptr);
+  runner->SetUnfitBuckets({512});
+  auto outcomes = runner->Run(MakeBatch(512, 2, 300, 400, 6, runner->manifest().vocab_size));
+  ASSERT_TRUE(outcomes.ok());
+  for (const Outcome& o : *outcomes) EXPECT_TRUE(o.ok) << o.error;
+  EXPECT_EQ(runner->stats().oom_events, 0u) << "no attempt on the primary device";
+  EXPECT_EQ(runner->stats().fallback_runs, 2u);
+}
+
+TEST(OomLadderTest, ModelErrorNeverLowersACap) {
+  auto runner = Load("cpu-budget:256MiB");
+  ASSERT_NE(runner, nullptr);
+  RecordingCapListener caps;
+  runner->SetCapListener(&caps);
+  Batch batch = MakeBatch(32, 8, 10, 32, 7, runner->manifest().vocab_size);
+  batch.jobs[2].input_ids[0] = runner->manifest().vocab_size + 5;
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok());
+  EXPECT_EQ((*outcomes)[2].reason, reason::kModelError);
+  EXPECT_TRUE(caps.lowered.empty());
+  EXPECT_EQ(runner->stats().oom_events, 0u);
+}
+
+}  // namespace
+}  // namespace qinfer::executor
