@@ -51,6 +51,41 @@ std::map<std::string, Setter> Setters() {
   s["model.path"] = str([](Config& c) -> std::string& { return c.model.path; });
   s["model.manifest"] = str([](Config& c) -> std::string& { return c.model.manifest; });
   s["model.device"] = str([](Config& c) -> std::string& { return c.model.device; });
+  s["model.fallback_device"] = [](Config& c, const std::string& v) -> absl::Status {
+    if (v != "auto" && v != "cpu" && v != "none") {
+      return absl::InvalidArgumentError("model.fallback_device = '" + v + "': expected auto, cpu or none");
+    }
+    c.model.fallback_device = v;
+    return absl::OkStatus();
+  };
+  s["model.autocast"] = [](Config& c, const std::string& v) -> absl::Status {
+    if (!v.empty() && v != "bf16" && v != "fp16") {
+      return absl::InvalidArgumentError("model.autocast = '" + v + "': expected bf16, fp16 or empty (float32)");
+    }
+    c.model.autocast = v;
+    return absl::OkStatus();
+  };
+  s["memory.plan"] = [](Config& c, const std::string& v) -> absl::Status {
+    if (v == "true" || v == "1") c.memory.plan = true;
+    else if (v == "false" || v == "0") c.memory.plan = false;
+    else return absl::InvalidArgumentError("memory.plan = '" + v + "': expected true or false");
+    return absl::OkStatus();
+  };
+  s["memory.margin"] = [](Config& c, const std::string& v) -> absl::Status {
+    double d = -1;
+    try { d = std::stod(v); } catch (const std::exception&) {}
+    if (!(d >= 0 && d < 1)) return absl::InvalidArgumentError("memory.margin = '" + v + "': expected a number in [0, 1), e.g. 0.1");
+    c.memory.margin = d;
+    return absl::OkStatus();
+  };
+  s["memory.cuda_memory_fraction"] = [](Config& c, const std::string& v) -> absl::Status {
+    double d = -1;
+    try { d = std::stod(v); } catch (const std::exception&) {}
+    if (!(d >= 0 && d <= 1)) return absl::InvalidArgumentError("memory.cuda_memory_fraction = '" + v + "': expected a number in [0, 1]");
+    c.memory.cuda_memory_fraction = d;
+    return absl::OkStatus();
+  };
+  s["memory.cuda_budget"] = str([](Config& c) -> std::string& { return c.memory.cuda_budget; });
   s["model.threads"] = integer("model.threads", 0, [](Config& c, long long n) { c.model.threads = int(n); });
   s["kafka.brokers"] = str([](Config& c) -> std::string& { return c.kafka.brokers; });
   s["kafka.group_id"] = str([](Config& c) -> std::string& { return c.kafka.group_id; });
@@ -213,7 +248,14 @@ std::string DumpConfig(const Config& c) {
   out << YAML::Key << "model" << YAML::Value << YAML::BeginMap
       << YAML::Key << "path" << YAML::Value << c.model.path
       << YAML::Key << "device" << YAML::Value << c.model.device
+      << YAML::Key << "fallback_device" << YAML::Value << c.model.fallback_device
+      << YAML::Key << "autocast" << YAML::Value << c.model.autocast
       << YAML::Key << "threads" << YAML::Value << c.model.threads << YAML::EndMap;
+  out << YAML::Key << "memory" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "plan" << YAML::Value << c.memory.plan
+      << YAML::Key << "margin" << YAML::Value << c.memory.margin
+      << YAML::Key << "cuda_memory_fraction" << YAML::Value << c.memory.cuda_memory_fraction
+      << YAML::Key << "cuda_budget" << YAML::Value << c.memory.cuda_budget << YAML::EndMap;
   out << YAML::Key << "kafka" << YAML::Value << YAML::BeginMap
       << YAML::Key << "brokers" << YAML::Value << c.kafka.brokers
       << YAML::Key << "group_id" << YAML::Value << c.kafka.group_id

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "qinfer/core/logging.h"
+#include "plan.h"
 #include "results.h"
 #include "serve.h"
 #include "submit.h"
@@ -26,8 +27,19 @@ int main(int argc, char** argv) {
   serve->add_option("--set", overrides, "Override a key: section.key=value (repeatable)");
   serve->add_option("--idle-exit", serve_options.idle_exit_seconds,
                     "Exit once every consumed job has a record and no message arrived for N s");
+  serve->add_flag("--recalibrate", serve_options.recalibrate,
+                  "Calibrate the memory plan even if a stored one matches");
   bool print_config = false;
   serve->add_flag("--print-config", print_config, "Print the effective configuration and exit");
+
+  // plan
+  std::string plan_config_path;
+  std::vector<std::string> plan_overrides;
+  bool recalibrate = false;
+  CLI::App* plan = app.add_subcommand("plan", "Calibrate (or reuse) and print the memory plan");
+  plan->add_option("--config,-c", plan_config_path, "YAML configuration file")->check(CLI::ExistingFile);
+  plan->add_option("--set", plan_overrides, "Override a key: section.key=value (repeatable)");
+  plan->add_flag("--recalibrate", recalibrate, "Calibrate even if a stored plan matches");
 
   // submit
   qinfer::app::SubmitOptions submit_options;
@@ -69,6 +81,14 @@ int main(int argc, char** argv) {
       return 0;
     }
     return qinfer::app::Serve(*config, serve_options);
+  }
+  if (*plan) {
+    auto config = qinfer::app::LoadConfig(plan_config_path, plan_overrides);
+    if (!config.ok()) {
+      std::cerr << "qinfer plan: " << config.status().message() << "\n";
+      return 2;
+    }
+    return qinfer::app::PlanCommand(*config, recalibrate);
   }
   if (*submit) {
     for (const std::string& kv : submit_props) {

@@ -9,12 +9,15 @@
 
 #include <atomic>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/offset_tracker.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/recorder.h"
+#include "absl/strings/str_split.h"
+#include "plan.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/batch_queue.h"
 #include "qinfer/scheduler/buckets.h"
@@ -72,13 +75,40 @@ struct ServeMetrics {
                    .Name("qinfer_consumer_paused")
                    .Help("1 while the consumer is paused for backpressure")
                    .Register(r)
-                   .Add({})) {}
+                   .Add({})),
+        ladder(prometheus::BuildCounter()
+                   .Name("qinfer_oom_ladder_total")
+                   .Help("OOM ladder events by stage: oom (caught), split, cap_lowered, "
+                         "fallback (job run on the fallback device), failed (oom record)")
+                   .Register(r)),
+        device_bytes(prometheus::BuildGauge()
+                         .Name("qinfer_device_memory_bytes")
+                         .Help("Primary device memory: allocated, peak, reserved, budget")
+                         .Register(r)) {}
+
+  // Brings the ladder counters up to the runner's totals.
+  void SyncLadder(const executor::RunnerStats& s) {
+    std::lock_guard lock(mu);
+    const std::pair<const char*, uint64_t> stages[] = {
+        {"oom", s.oom_events.load()},         {"split", s.splits.load()},
+        {"cap_lowered", s.cap_lowerings.load()}, {"fallback", s.fallback_runs.load()},
+        {"failed", s.oom_failures.load()}};
+    for (const auto& [stage, total] : stages) {
+      uint64_t& seen = ladder_seen[stage];
+      if (total > seen) ladder.Add({{"stage", stage}}).Increment(double(total - seen));
+      seen = total;
+    }
+  }
 
   prometheus::Family<prometheus::Counter>& outcomes;
   prometheus::Family<prometheus::Counter>& batches;
   prometheus::Family<prometheus::Counter>& tokens;
   prometheus::Gauge& queued_jobs;
   prometheus::Gauge& paused;
+  prometheus::Family<prometheus::Counter>& ladder;
+  prometheus::Family<prometheus::Gauge>& device_bytes;
+  std::mutex mu;
+  std::map<std::string, uint64_t> ladder_seen;
 };
 
 std::atomic<bool> g_stop_requested{false};
@@ -187,49 +217,16 @@ int Serve(const Config& config, const ServeOptions& options) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  executor::RunnerOptions runner_options;
-  runner_options.model_path = config.model.path;
-  runner_options.manifest_path = config.model.manifest;
-  runner_options.device = config.model.device;
-  runner_options.intra_op_threads = config.model.threads;
-  auto runner = executor::TorchModelRunner::Load(runner_options);
+  auto runner = LoadRunner(config);
   if (!runner.ok()) {
     log->error("event=start_failed error=\"{}\"", std::string(runner.status().message()));
     return 2;
   }
   const executor::ModelManifest& manifest = (*runner)->manifest();
-
-  // Scheduler policy: buckets up to max_tokens, caps from the token budget.
-  const int max_tokens =
-      config.scheduler.max_tokens > 0 ? config.scheduler.max_tokens : manifest.max_tokens;
-  if (max_tokens > manifest.max_tokens) {
-    log->error("event=start_failed error=\"scheduler.max_tokens={} exceeds the model's max_tokens={}\"",
-               max_tokens, manifest.max_tokens);
+  auto bounds = BucketBounds(config, manifest);
+  if (!bounds.ok()) {
+    log->error("event=start_failed error=\"{}\"", std::string(bounds.status().message()));
     return 2;
-  }
-  scheduler::BatchPolicy policy;
-  policy.bucket_bounds = config.scheduler.bucket_bounds.empty()
-                             ? scheduler::DefaultBucketBounds(max_tokens)
-                             : config.scheduler.bucket_bounds;
-  policy.caps = scheduler::CapsFromTokenBudget(policy.bucket_bounds,
-                                               config.scheduler.tokens_per_batch,
-                                               config.scheduler.max_batch_size);
-  policy.max_batch_delay = config.scheduler.max_batch_delay;
-  policy.max_queued_jobs = config.scheduler.max_queued_jobs;
-  policy.max_queued_tokens = config.scheduler.max_queued_tokens;
-  if (absl::Status s = scheduler::ValidateBucketBounds(policy.bucket_bounds, max_tokens); !s.ok()) {
-    log->error("event=start_failed error=\"scheduler.bucket_bounds: {}\"", std::string(s.message()));
-    return 2;
-  }
-  auto sched = scheduler::Scheduler::Create(policy);
-  if (!sched.ok()) {
-    log->error("event=start_failed error=\"scheduler: {}\"", std::string(sched.status().message()));
-    return 2;
-  }
-  SystemClock clock;
-  scheduler::BatchQueue queue(*std::move(sched), clock);
-  for (size_t i = 0; i < policy.bucket_bounds.size(); ++i) {
-    log->info("event=bucket bound={} cap={}", policy.bucket_bounds[i], policy.caps[i]);
   }
 
   storage::RocksDbStoreOptions store_options;
@@ -239,6 +236,48 @@ int Serve(const Config& config, const ServeOptions& options) {
     log->error("event=start_failed error=\"storage.path: {}\"", std::string(store.status().message()));
     return 2;
   }
+
+  // Batch caps: from the memory plan where the device has a budget,
+  // otherwise from the token budget per batch.
+  auto plan = LoadOrCalibratePlan(**runner, **store, config, *bounds, options.recalibrate);
+  if (!plan.ok()) {
+    log->error("event=start_failed error=\"memory plan: {}\"", std::string(plan.status().message()));
+    return 2;
+  }
+  scheduler::BatchPolicy policy;
+  policy.bucket_bounds = *bounds;
+  policy.caps = scheduler::CapsFromTokenBudget(policy.bucket_bounds,
+                                               config.scheduler.tokens_per_batch,
+                                               config.scheduler.max_batch_size);
+  std::set<int> unfit;
+  if (plan->plan) {
+    for (size_t i = 0; i < policy.caps.size(); ++i) {
+      const PlanEntry& e = plan->plan->entries[i];
+      policy.caps[i] = std::clamp(e.batch_size, 1, config.scheduler.max_batch_size);
+      if (!e.fits()) unfit.insert(e.bound);
+    }
+    (*runner)->SetUnfitBuckets(unfit);
+    for (const std::string& line : std::vector<std::string>(absl::StrSplit(FormatPlan(*plan->plan), '\n'))) {
+      if (!line.empty()) log->info("plan: {}", line);
+    }
+  }
+  policy.max_batch_delay = config.scheduler.max_batch_delay;
+  policy.max_queued_jobs = std::max(config.scheduler.max_queued_jobs,
+                                    size_t(*std::max_element(policy.caps.begin(), policy.caps.end())));
+  policy.max_queued_tokens = config.scheduler.max_queued_tokens;
+  auto sched = scheduler::Scheduler::Create(policy);
+  if (!sched.ok()) {
+    log->error("event=start_failed error=\"scheduler: {}\"", std::string(sched.status().message()));
+    return 2;
+  }
+  SystemClock clock;
+  scheduler::BatchQueue queue(*std::move(sched), clock);
+  for (size_t i = 0; i < policy.bucket_bounds.size(); ++i) {
+    log->info("event=bucket bound={} cap={}{}", policy.bucket_bounds[i], policy.caps[i],
+              unfit.count(policy.bucket_bounds[i]) ? " unfit=true" : "");
+  }
+  PlanKeeper plan_keeper(plan->plan, **store, queue);
+  (*runner)->SetCapListener(&plan_keeper);
 
   storage::PublisherConfig pub_config;
   pub_config.brokers = config.kafka.brokers;
@@ -261,7 +300,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   source_config.topics = {config.kafka.jobs_topic};
   source_config.properties = config.kafka.consumer;
   source_config.limits.vocab_size = manifest.vocab_size;
-  source_config.limits.max_tokens = size_t(max_tokens);
+  source_config.limits.max_tokens = size_t(bounds->back());
   auto source = consumer::KafkaJobSource::Create(source_config, source_queue, recorder, tracker);
   if (!source.ok()) {
     log->error("event=start_failed error=\"{}\"", std::string(source.status().message()));
@@ -287,14 +326,22 @@ int Serve(const Config& config, const ServeOptions& options) {
       res.set_content("ok\n", "text/plain");
     });
     const consumer::SourceStats& source_stats = (*source)->stats();
+    const executor::RunnerStats& runner_stats = (*runner)->stats();
+    executor::DeviceMemory& device_memory = (*runner)->memory();
     http.Get("/readyz", [&source_stats](const httplib::Request&, httplib::Response& res) {
       const bool ready = source_stats.assigned_partitions.load() > 0;
       res.status = ready ? 200 : 503;
       res.set_content(ready ? "ready\n" : "not ready: no partitions assigned\n", "text/plain");
     });
-    http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
+    http.Get("/metrics", [&, &runner_stats = runner_stats, &device_memory = device_memory](
+                             const httplib::Request&, httplib::Response& res) {
       metrics.queued_jobs.Set(double(queue.queued_jobs()));
       metrics.paused.Set(source_stats.paused.load() ? 1 : 0);
+      metrics.SyncLadder(runner_stats);
+      metrics.device_bytes.Add({{"kind", "allocated"}}).Set(double(device_memory.allocated_bytes()));
+      metrics.device_bytes.Add({{"kind", "peak"}}).Set(double(device_memory.peak_bytes()));
+      metrics.device_bytes.Add({{"kind", "reserved"}}).Set(double(device_memory.reserved_bytes()));
+      metrics.device_bytes.Add({{"kind", "budget"}}).Set(double(device_memory.budget_bytes()));
       res.set_content(prometheus::TextSerializer().Serialize(registry.Collect()),
                       "text/plain; version=0.0.4");
     });
@@ -367,6 +414,11 @@ int Serve(const Config& config, const ServeOptions& options) {
             "published={} acked={} real_tokens={} padded_tokens={}",
             seconds, (*source)->stats().messages.load(), jobs, (*source)->stats().rejected.load(),
             rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
+  const executor::RunnerStats& ladder = (*runner)->stats();
+  log->info("event=ladder_summary oom_events={} splits={} cap_lowerings={} fallback_runs={} "
+            "oom_failures={} model_errors={}",
+            ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(),
+            ladder.fallback_runs.load(), ladder.oom_failures.load(), ladder.model_errors.load());
   if (!source_status.ok()) {
     log->error("event=consumer_failed error=\"{}\"", std::string(source_status.message()));
     return 1;

@@ -12,6 +12,8 @@ struct ServeOptions {
   // has a durable record and nothing new arrived for this long. 0: run until
   // SIGINT/SIGTERM.
   int idle_exit_seconds = 0;
+  // Calibrate the memory plan even when a stored one matches.
+  bool recalibrate = false;
 };
 
 // Runs the service until SIGINT/SIGTERM (or idle exit); returns the exit

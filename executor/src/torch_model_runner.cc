@@ -47,6 +47,7 @@ std::string FirstLine(const std::exception& e) {
 
 // A loaded model on one device.
 struct LoadedModel {
+  std::string name;  // as configured: "cpu-budget:256MiB", "cuda:0", "cpu"
   torch::jit::Module module;
   torch::Device device{torch::kCPU};
   bool charged = false;  // runs count against the budgeted CPU device
@@ -139,7 +140,7 @@ struct TorchModelRunner::Impl {
     o.id = job.id;
     o.ok = true;
     o.output = std::move(output);
-    o.device = model.device.str();
+    o.device = model.name;
     o.bucket = batch.bucket_bound;
     o.batch_size = int(ran_with);
     o.padded_length = int(padded);
@@ -167,7 +168,7 @@ struct TorchModelRunner::Impl {
         auto outputs = ForwardRows(*fallback, {&job.input_ids}, 0);
         stats.fallback_runs++;
         log::Info(absl::StrFormat("event=fallback_run job=%s bucket=%d length=%d device=%s", job.id,
-                                  batch.bucket_bound, job.length(), fallback->device.str()));
+                                  batch.bucket_bound, job.length(), fallback->name));
         FillResult(batch, i, std::move(outputs[0]), *fallback, 1, int64_t(job.length()),
                    batch_start, SecondsSince(start, Clock::now()), out[i]);
         return;
@@ -234,9 +235,10 @@ struct TorchModelRunner::Impl {
     out[begin] = FailureFor(job, reason::kModelError, error);
   }
 
-  absl::StatusOr<LoadedModel> LoadModel(const std::string& device_text, bool charged,
+  absl::StatusOr<LoadedModel> LoadModel(const std::string& name, const std::string& device_text, bool charged,
                                         std::optional<at::ScalarType> autocast) {
     LoadedModel m;
+    m.name = name;
     try {
       m.device = torch::Device(device_text);
     } catch (const std::exception& e) {
@@ -312,7 +314,7 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   }
 
   const auto start = Clock::now();
-  auto primary = impl->LoadModel(spec->torch_device, spec->budgeted_cpu, autocast);
+  auto primary = impl->LoadModel(options.device, spec->torch_device, spec->budgeted_cpu, autocast);
   if (!primary.ok()) return primary.status();
   impl->primary = *std::move(primary);
   if (!options.fallback_device.empty()) {
@@ -322,11 +324,11 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
     }
     // The fallback is a separate instance, never charged to the budget, and
     // runs in float32.
-    auto fallback = impl->LoadModel("cpu", /*charged=*/false, std::nullopt);
+    auto fallback = impl->LoadModel("cpu", "cpu", /*charged=*/false, std::nullopt);
     if (!fallback.ok()) return fallback.status();
     impl->fallback = *std::move(fallback);
   }
-  impl->stats = RunnerStats{};
+  impl->stats.forward_passes = 0;  // warm-up passes do not count
   log::Info(absl::StrFormat(
       "event=model_loaded name=%s digest=%s device=%s dtype=%s fallback=%s budget_bytes=%d "
       "allocated_bytes=%d load_seconds=%.2f",

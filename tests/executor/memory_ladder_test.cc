@@ -166,7 +166,7 @@ TEST(OomLadderTest, OversizedBatchSplitsLowersTheCapAndLosesNothing) {
   for (size_t i = 0; i < batch.jobs.size(); ++i) {
     const Outcome& o = (*outcomes)[i];
     ASSERT_TRUE(o.ok) << i << ": " << o.error;
-    EXPECT_EQ(o.device, "cpu");
+    EXPECT_EQ(o.device, "cpu-budget:96MiB") << "ran on the primary device";
     EXPECT_LT(o.batch_size, 48) << "ran in a smaller piece";
     EXPECT_LT(MaxAbsDiff(o.output, alone[i]), kTolerance) << i;
   }
@@ -193,7 +193,7 @@ TEST(OomLadderTest, SingleJobsThatDoNotFitRunOnTheCpuFallback) {
   for (size_t i = 0; i < batch.jobs.size(); ++i) {
     const Outcome& o = (*outcomes)[i];
     ASSERT_TRUE(o.ok) << o.error;
-    EXPECT_EQ(o.device, "cpu");
+    EXPECT_EQ(o.device, "cpu") << "ran on the fallback device";
     EXPECT_EQ(o.batch_size, 1);
     EXPECT_LT(MaxAbsDiff(o.output, alone[i]), kTolerance);
   }

@@ -1,0 +1,160 @@
+#include "plan.h"
+
+#include <iostream>
+
+#include "qinfer/core/logging.h"
+#include "qinfer/executor/calibrator.h"
+#include "qinfer/scheduler/buckets.h"
+
+namespace qinfer::app {
+
+absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Config& config) {
+  executor::RunnerOptions o;
+  o.model_path = config.model.path;
+  o.manifest_path = config.model.manifest;
+  o.device = config.model.device;
+  o.intra_op_threads = config.model.threads;
+  o.autocast = config.model.autocast;
+  if (config.model.fallback_device == "cpu" ||
+      (config.model.fallback_device == "auto" && config.model.device != "cpu")) {
+    o.fallback_device = "cpu";
+  }
+  o.cuda_memory_fraction = config.memory.cuda_memory_fraction;
+  if (!config.memory.cuda_budget.empty()) {
+    auto bytes = executor::ParseBytes(config.memory.cuda_budget);
+    if (!bytes.ok()) {
+      return absl::InvalidArgumentError("memory.cuda_budget: " + std::string(bytes.status().message()));
+    }
+    o.cuda_budget_bytes = *bytes;
+  }
+  return executor::TorchModelRunner::Load(o);
+}
+
+absl::StatusOr<std::vector<int>> BucketBounds(const Config& config,
+                                              const executor::ModelManifest& manifest) {
+  const int max_tokens =
+      config.scheduler.max_tokens > 0 ? config.scheduler.max_tokens : manifest.max_tokens;
+  if (max_tokens > manifest.max_tokens) {
+    return absl::InvalidArgumentError("scheduler.max_tokens=" + std::to_string(max_tokens) +
+                                      " exceeds the model's max_tokens=" +
+                                      std::to_string(manifest.max_tokens));
+  }
+  std::vector<int> bounds = config.scheduler.bucket_bounds.empty()
+                                ? scheduler::DefaultBucketBounds(max_tokens)
+                                : config.scheduler.bucket_bounds;
+  if (absl::Status s = scheduler::ValidateBucketBounds(bounds, max_tokens); !s.ok()) {
+    return absl::InvalidArgumentError("scheduler.bucket_bounds: " + std::string(s.message()));
+  }
+  return bounds;
+}
+
+absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner,
+                                               storage::RocksDbOutcomeStore& store,
+                                               const Config& config,
+                                               const std::vector<int>& bounds, bool recalibrate) {
+  auto log = Logger("app");
+  PlanChoice choice;
+  if (!config.memory.plan) return choice;
+  if (runner.memory().budget_bytes() <= 0) {
+    log->info("event=no_plan reason=\"device {} has no memory budget; caps come from scheduler.tokens_per_batch\"",
+              config.model.device);
+    return choice;
+  }
+  MemoryPlan wanted;
+  wanted.model_digest = runner.manifest().digest;
+  wanted.device = runner.device();
+  wanted.dtype = runner.dtype();
+  wanted.torch_version = executor::TorchVersion();
+  wanted.budget_bytes = runner.memory().budget_bytes();
+  wanted.margin = config.memory.margin;
+  wanted.max_batch_size = config.scheduler.max_batch_size;
+  wanted.bounds = bounds;
+  const std::string key = wanted.Key();
+  if (!recalibrate) {
+    auto stored = store.GetMeta(key);
+    if (!stored.ok()) return stored.status();
+    if (stored->has_value()) {
+      auto plan = PlanFromJson(**stored);
+      if (plan.ok()) {
+        log->info("event=plan_reused key={}", key);
+        choice.plan = *std::move(plan);
+        return choice;
+      }
+      log->warn("event=plan_unreadable key={} error=\"{}\" (recalibrating)", key,
+                std::string(plan.status().message()));
+    }
+  }
+  log->info("event=calibrating device={} budget_bytes={} buckets={}", wanted.device,
+            wanted.budget_bytes, bounds.size());
+  executor::CalibrationOptions options;
+  options.bounds = bounds;
+  options.max_batch_size = config.scheduler.max_batch_size;
+  options.margin = config.memory.margin;
+  auto plan = executor::Calibrate(runner, options);
+  if (!plan.ok()) return plan.status();
+  if (absl::Status s = store.PutMeta(key, PlanToJson(*plan)); !s.ok()) return s;
+  choice.plan = *std::move(plan);
+  choice.calibrated = true;
+  return choice;
+}
+
+PlanKeeper::PlanKeeper(std::optional<MemoryPlan> plan, storage::RocksDbOutcomeStore& store,
+                       scheduler::BatchQueue& queue)
+    : plan_(std::move(plan)), store_(store), queue_(queue) {}
+
+void PlanKeeper::OnCapLowered(int bound, int new_cap, int failed_size) {
+  auto log = Logger("app");
+  const std::vector<int>& bounds = queue_.bounds();
+  const auto it = std::find(bounds.begin(), bounds.end(), bound);
+  if (it == bounds.end()) return;
+  const int index = int(it - bounds.begin());
+  const int old_cap = queue_.cap(index);
+  if (new_cap >= old_cap) return;  // another OOM already lowered it further
+  if (absl::Status s = queue_.SetCap(index, new_cap); !s.ok()) return;
+  log->warn("event=cap_lowered bucket={} from={} to={} failed_batch={}", bound, old_cap, new_cap,
+            failed_size);
+  if (!plan_) return;
+  PlanEntry& e = plan_->entries[size_t(index)];
+  if (e.lowered_from == 0) e.lowered_from = e.batch_size;
+  e.batch_size = new_cap;
+  if (absl::Status s = store_.PutMeta(plan_->Key(), PlanToJson(*plan_)); !s.ok()) {
+    log->error("event=plan_persist_failed error=\"{}\"", std::string(s.message()));
+  }
+}
+
+int PlanCommand(const Config& config, bool recalibrate) {
+  auto runner = LoadRunner(config);
+  if (!runner.ok()) {
+    std::cerr << "qinfer plan: " << runner.status().message() << "\n";
+    return 2;
+  }
+  auto bounds = BucketBounds(config, (*runner)->manifest());
+  if (!bounds.ok()) {
+    std::cerr << "qinfer plan: " << bounds.status().message() << "\n";
+    return 2;
+  }
+  auto store = storage::RocksDbOutcomeStore::Open(config.storage.path, {});
+  if (!store.ok()) {
+    std::cerr << "qinfer plan: storage.path: " << store.status().message()
+              << " (a running server holds the store: stop it, or point storage.path elsewhere)\n";
+    return 2;
+  }
+  Config with_plan = config;
+  with_plan.memory.plan = true;
+  auto choice = LoadOrCalibratePlan(**runner, **store, with_plan, *bounds, recalibrate);
+  if (!choice.ok()) {
+    std::cerr << "qinfer plan: " << choice.status().message() << "\n";
+    return 2;
+  }
+  if (!choice->plan) {
+    std::cerr << "qinfer plan: device " << config.model.device
+              << " has no memory budget to plan in; use cpu-budget:<size> or cuda:N\n";
+    return 2;
+  }
+  std::cout << (choice->calibrated ? "calibrated" : "reused the stored plan") << " (key "
+            << choice->plan->Key() << ")\n"
+            << FormatPlan(*choice->plan);
+  return 0;
+}
+
+}  // namespace qinfer::app

@@ -1,0 +1,55 @@
+// Model loading and the memory plan, shared by `serve` and `plan`.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "config.h"
+#include "qinfer/core/memory_plan.h"
+#include "qinfer/executor/torch_model_runner.h"
+#include "qinfer/scheduler/batch_queue.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
+
+namespace qinfer::app {
+
+// The runner as configured (device, fallback, autocast, CUDA caps).
+absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Config& config);
+
+// Bucket bounds from the config, defaulting to powers of two up to
+// max_tokens; checked against the model's max_tokens.
+absl::StatusOr<std::vector<int>> BucketBounds(const Config& config,
+                                              const executor::ModelManifest& manifest);
+
+// The stored plan for this model/device/dtype/budget/libtorch/buckets, or a
+// fresh calibration (persisted) when there is none or `recalibrate`.
+// nullopt when the device has no budget or memory.plan is false.
+struct PlanChoice {
+  std::optional<MemoryPlan> plan;
+  bool calibrated = false;  // false: reused from the store
+};
+absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner,
+                                               storage::RocksDbOutcomeStore& store,
+                                               const Config& config,
+                                               const std::vector<int>& bounds, bool recalibrate);
+
+// Ladder step 2 at the service level: a lowered cap goes to the scheduler
+// and into the stored plan. Called on the executor thread.
+class PlanKeeper final : public executor::CapListener {
+ public:
+  PlanKeeper(std::optional<MemoryPlan> plan, storage::RocksDbOutcomeStore& store,
+             scheduler::BatchQueue& queue);
+  void OnCapLowered(int bound, int new_cap, int failed_size) override;
+
+ private:
+  std::optional<MemoryPlan> plan_;
+  storage::RocksDbOutcomeStore& store_;
+  scheduler::BatchQueue& queue_;
+};
+
+// `qinfer plan`: prints the plan table; returns the exit code.
+int PlanCommand(const Config& config, bool recalibrate);
+
+}  // namespace qinfer::app

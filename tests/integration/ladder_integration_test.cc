@@ -1,0 +1,183 @@
+// The memory plan and the OOM ladder through the real binary: `qinfer plan`
+// persistence, and `qinfer serve` on a budgeted CPU device whose allocations
+// really fail inside the model's forward pass.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "kafka_test_util.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
+
+namespace qinfer::testing {
+namespace {
+
+using std::chrono::seconds;
+using storage::RocksDbOutcomeStore;
+
+constexpr int64_t kVocab = 4096;
+constexpr int kMaxTokens = 512;
+
+// Runs a shell command; returns (exit status, stdout).
+std::pair<int, std::string> RunCommand(const std::string& cmd) {
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  const int status = pclose(pipe);
+  return {WEXITSTATUS(status), out};
+}
+
+std::map<std::string, Outcome> ReadAll(const std::string& dir) {
+  RocksDbOutcomeStore::Options options;
+  options.read_only = true;
+  auto store = RocksDbOutcomeStore::Open(dir, options);
+  EXPECT_TRUE(store.ok()) << store.status();
+  std::map<std::string, Outcome> records;
+  if (store.ok()) {
+    EXPECT_TRUE((*store)->ForEach(RocksDbOutcomeStore::Kind::kAll, [&](const Outcome& o) {
+      EXPECT_TRUE(records.emplace(o.id, o).second) << "two records for " << o.id;
+      return true;
+    }).ok());
+  }
+  return records;
+}
+
+class PlanCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / UniqueName("qinfer-plan");
+    std::filesystem::create_directories(dir_);
+    config_ = (dir_ / "qinfer.yaml").string();
+    std::ofstream(config_) << "model:\n  path: " << QINFER_TEST_MODEL_DIR << "/model.pt\n"
+                           << "storage:\n  path: " << (dir_ / "store").string() << "\n";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::pair<int, std::string> Plan(const std::string& args) {
+    return RunCommand(std::string(QINFER_BINARY) + " --log-level warn plan --config " + config_ + " " + args +
+               " 2>&1");
+  }
+  std::filesystem::path dir_;
+  std::string config_;
+};
+
+TEST_F(PlanCliTest, ARestartReusesTheStoredPlanAndAChangedBudgetRecalibrates) {
+  auto [rc1, first] = Plan("--set model.device=cpu-budget:128MiB");
+  ASSERT_EQ(rc1, 0) << first;
+  EXPECT_EQ(first.rfind("calibrated", 0), 0u) << first;
+  EXPECT_NE(first.find("tokens/batch"), std::string::npos) << "prints the table";
+
+  auto [rc2, second] = Plan("--set model.device=cpu-budget:128MiB");
+  ASSERT_EQ(rc2, 0) << second;
+  EXPECT_EQ(second.rfind("reused the stored plan", 0), 0u) << second;
+  // Same plan: the table lines after the first line match.
+  EXPECT_EQ(first.substr(first.find('\n')), second.substr(second.find('\n')));
+
+  auto [rc3, changed] = Plan("--set model.device=cpu-budget:96MiB");
+  ASSERT_EQ(rc3, 0) << changed;
+  EXPECT_EQ(changed.rfind("calibrated", 0), 0u) << "a changed budget recalibrates: " << changed;
+
+  auto [rc4, forced] = Plan("--set model.device=cpu-budget:128MiB --recalibrate");
+  ASSERT_EQ(rc4, 0) << forced;
+  EXPECT_EQ(forced.rfind("calibrated", 0), 0u) << forced;
+}
+
+TEST_F(PlanCliTest, PlainCpuHasNoBudgetAndSaysSo) {
+  auto [rc, out] = Plan("--set model.device=cpu");
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(out.find("no memory budget"), std::string::npos) << out;
+}
+
+class LadderIntegrationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    brokers_ = TestBrokers();
+    if (brokers_.empty()) {
+      GTEST_SKIP() << "QINFER_TEST_BROKERS is not set: run through ctest, whose `kafka` "
+                      "fixture starts a local broker (deploy/kafka-local.sh)";
+    }
+    topic_ = UniqueName("jobs");
+    group_ = UniqueName("group");
+    dir_ = std::filesystem::temp_directory_path() / UniqueName("qinfer-ladder");
+    std::filesystem::create_directories(dir_);
+    store_ = (dir_ / "store").string();
+    CreateTopic(brokers_, topic_, 3);
+  }
+  void TearDown() override {
+    if (!HasFailure() && !dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  // Publishes `jobs`, serves them with `args`, stops cleanly, returns the
+  // store's records and the service log.
+  std::pair<std::map<std::string, Outcome>, std::string> Serve(
+      const std::vector<std::pair<std::string, std::string>>& jobs,
+      const std::vector<std::string>& args) {
+    Produce(brokers_, topic_, jobs);
+    ServeProcess serve(dir_.string(), ServeYaml(brokers_, topic_, group_, store_), args);
+    EXPECT_TRUE(WaitForCommitted(brokers_, group_, topic_, 3, seconds(300))) << serve.LogTail();
+    EXPECT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
+    return {ReadAll(store_), serve.LogTail(20000)};
+  }
+
+  std::string brokers_, topic_, group_, store_;
+  std::filesystem::path dir_;
+};
+
+TEST_F(LadderIntegrationTest, CapsThatOomAreSplitLoweredAndNothingIsLost) {
+  // No plan, caps from a generous token budget: 64 jobs of 256 tokens do not
+  // fit 96 MiB, so the first long batches run out of memory.
+  auto jobs = MakeJobs(1500, kVocab, kMaxTokens, 11, "l-");
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "memory.plan=false",
+                                     "--set", "scheduler.tokens_per_batch=1000000", "--set",
+                                     "model.fallback_device=none"});
+  ASSERT_EQ(records.size(), jobs.size()) << log;
+  for (const auto& [id, value] : jobs) {
+    ASSERT_TRUE(records.at(id).ok) << id << ": " << records.at(id).error;
+  }
+  EXPECT_NE(log.find("event=cap_lowered"), std::string::npos) << log;
+  EXPECT_EQ(log.find("splits=0 "), std::string::npos) << "splits are counted: " << log;
+}
+
+TEST_F(LadderIntegrationTest, LongJobsThatDoNotFitCompleteOnTheCpuFallback) {
+  auto jobs = MakeJobs(600, kVocab, kMaxTokens, 12, "f-");
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:10MiB", "--set",
+                                     "model.fallback_device=cpu"});
+  ASSERT_EQ(records.size(), jobs.size()) << log;
+  int on_fallback = 0;
+  for (const auto& [id, value] : jobs) {
+    const Outcome& o = records.at(id);
+    ASSERT_TRUE(o.ok) << id << ": " << o.error;
+    if (o.device == "cpu") {
+      ++on_fallback;
+      EXPECT_EQ(o.batch_size, 1);
+    } else {
+      EXPECT_EQ(o.device, "cpu-budget:10MiB");
+    }
+  }
+  EXPECT_GT(on_fallback, 0) << "the longest jobs do not fit 10 MiB";
+  EXPECT_LT(on_fallback, int(jobs.size())) << "short jobs still run on the primary device";
+}
+
+TEST_F(LadderIntegrationTest, WithoutFallbackJobsThatDoNotFitGetReplayableOomRecords) {
+  auto jobs = MakeJobs(600, kVocab, kMaxTokens, 13, "n-");
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:10MiB", "--set",
+                                     "model.fallback_device=none"});
+  ASSERT_EQ(records.size(), jobs.size()) << log;
+  int oom = 0;
+  for (const auto& [id, value] : jobs) {
+    const Outcome& o = records.at(id);
+    if (o.ok) continue;
+    EXPECT_EQ(o.reason, reason::kOom) << id << ": " << o.error;
+    EXPECT_EQ(o.payload, value) << "the original payload is kept for replay";
+    ++oom;
+  }
+  EXPECT_GT(oom, 0);
+  EXPECT_LT(oom, int(jobs.size()));
+}
+
+}  // namespace
+}  // namespace qinfer::testing
