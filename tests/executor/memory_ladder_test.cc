@@ -246,3 +246,27 @@ TEST(OomLadderTest, ModelErrorNeverLowersACap) {
 
 }  // namespace
 }  // namespace qinfer::executor
+
+namespace qinfer::executor {
+namespace {
+
+TEST(AutocastTest, Bf16AutocastReallyChangesTheComputeDtype) {
+  RunnerOptions o;
+  o.model_path = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";
+  o.autocast = "bf16";
+  auto bf16 = TorchModelRunner::Load(o);
+  ASSERT_TRUE(bf16.ok()) << bf16.status();
+  EXPECT_EQ((*bf16)->dtype(), "bfloat16");
+  auto fp32 = Load("cpu");
+  std::vector<int64_t> row(64);
+  for (size_t i = 0; i < row.size(); ++i) row[i] = int64_t(i * 37 % 4096);
+  auto a = (*bf16)->Forward({row});
+  auto b = fp32->Forward({row});
+  ASSERT_TRUE(a.ok() && b.ok());
+  const float diff = MaxAbsDiff((*a)[0], (*b)[0]);
+  EXPECT_GT(diff, 0.0f) << "autocast had no effect";
+  EXPECT_LT(diff, 0.1f) << "bf16 stays close to float32";
+}
+
+}  // namespace
+}  // namespace qinfer::executor
