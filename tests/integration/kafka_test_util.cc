@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "qinfer/storage/rocksdb_outcome_store.h"
+
 namespace qinfer::testing {
 namespace {
 
@@ -138,6 +140,53 @@ bool WaitForCommitted(const std::string& brokers, const std::string& group,
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   return false;
+}
+
+bool WaitForCommittedAtLeast(const std::string& brokers, const std::string& group,
+                             const std::string& topic, int partitions, int64_t count,
+                             std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (CommittedTotal(brokers, group, topic, partitions) >= count) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+std::map<std::string, Outcome> ReadStore(const std::string& dir) {
+  using storage::RocksDbOutcomeStore;
+  RocksDbOutcomeStore::Options options;
+  options.read_only = true;
+  auto store = RocksDbOutcomeStore::Open(dir, options);
+  EXPECT_TRUE(store.ok()) << store.status();
+  std::map<std::string, Outcome> records;
+  if (!store.ok()) return records;
+  EXPECT_TRUE((*store)
+                  ->ForEach(RocksDbOutcomeStore::Kind::kAll,
+                            [&](const Outcome& o) {
+                              EXPECT_TRUE(records.emplace(o.id, o).second)
+                                  << "two records for id " << o.id;
+                              return true;
+                            })
+                  .ok());
+  return records;
+}
+
+void BrokerTest::SetUp() {
+  brokers_ = TestBrokers();
+  if (brokers_.empty()) {
+    GTEST_SKIP() << "QINFER_TEST_BROKERS is not set: run through ctest, whose `kafka` "
+                    "fixture starts a local broker (deploy/kafka-local.sh)";
+  }
+  topic_ = UniqueName("jobs");
+  group_ = UniqueName("group");
+  dir_ = std::filesystem::temp_directory_path() / UniqueName("qinfer-it");
+  std::filesystem::create_directories(dir_);
+  store_ = (dir_ / "store").string();
+}
+
+void BrokerTest::TearDown() {
+  if (!HasFailure() && !dir_.empty()) std::filesystem::remove_all(dir_);
 }
 
 std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab,

@@ -3,7 +3,10 @@
 // a consumer group of its own, so tests do not see each other's messages.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/types.h>
+
+#include <filesystem>
 
 #include <chrono>
 #include <cstdint>
@@ -12,6 +15,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "qinfer/core/job.h"
 
 namespace qinfer::testing {
 
@@ -38,6 +43,15 @@ int64_t CommittedTotal(const std::string& brokers, const std::string& group,
 // Waits until the group's committed offsets reach the topic's end offsets.
 bool WaitForCommitted(const std::string& brokers, const std::string& group,
                       const std::string& topic, int partitions, std::chrono::seconds timeout);
+
+// Waits until at least `count` offsets of the group are committed.
+bool WaitForCommittedAtLeast(const std::string& brokers, const std::string& group,
+                             const std::string& topic, int partitions, int64_t count,
+                             std::chrono::seconds timeout);
+
+// Every record of a result store (opened read-only): id -> outcome. Fails
+// the test if an id has two records.
+std::map<std::string, Outcome> ReadStore(const std::string& dir);
 
 // Deterministic jobs with long-tailed lengths (log-normal, median ~40,
 // clipped to [1, max_tokens]); returns (id, JSON value) pairs.
@@ -72,5 +86,17 @@ class ServeProcess {
 std::string ServeYaml(const std::string& brokers, const std::string& topic,
                       const std::string& group, const std::string& store_dir,
                       const std::string& extra = "");
+
+// A test against the broker with a fresh jobs topic name, consumer group
+// and temp dir (holding the store); skips, saying why, when there is no
+// broker. The dir is kept when the test failed, for its logs.
+class BrokerTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  std::string brokers_, topic_, group_, store_;
+  std::filesystem::path dir_;
+};
 
 }  // namespace qinfer::testing

@@ -10,13 +10,11 @@
 #include <map>
 
 #include "kafka_test_util.h"
-#include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::testing {
 namespace {
 
 using std::chrono::seconds;
-using storage::RocksDbOutcomeStore;
 
 constexpr int64_t kVocab = 4096;
 constexpr int kMaxTokens = 512;
@@ -30,21 +28,6 @@ std::pair<int, std::string> RunCommand(const std::string& cmd) {
   while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
   const int status = pclose(pipe);
   return {WEXITSTATUS(status), out};
-}
-
-std::map<std::string, Outcome> ReadAll(const std::string& dir) {
-  RocksDbOutcomeStore::Options options;
-  options.read_only = true;
-  auto store = RocksDbOutcomeStore::Open(dir, options);
-  EXPECT_TRUE(store.ok()) << store.status();
-  std::map<std::string, Outcome> records;
-  if (store.ok()) {
-    EXPECT_TRUE((*store)->ForEach(RocksDbOutcomeStore::Kind::kAll, [&](const Outcome& o) {
-      EXPECT_TRUE(records.emplace(o.id, o).second) << "two records for " << o.id;
-      return true;
-    }).ok());
-  }
-  return records;
 }
 
 class PlanCliTest : public ::testing::Test {
@@ -92,23 +75,11 @@ TEST_F(PlanCliTest, PlainCpuHasNoBudgetAndSaysSo) {
   EXPECT_NE(out.find("no memory budget"), std::string::npos) << out;
 }
 
-class LadderIntegrationTest : public ::testing::Test {
+class LadderIntegrationTest : public BrokerTest {
  protected:
   void SetUp() override {
-    brokers_ = TestBrokers();
-    if (brokers_.empty()) {
-      GTEST_SKIP() << "QINFER_TEST_BROKERS is not set: run through ctest, whose `kafka` "
-                      "fixture starts a local broker (deploy/kafka-local.sh)";
-    }
-    topic_ = UniqueName("jobs");
-    group_ = UniqueName("group");
-    dir_ = std::filesystem::temp_directory_path() / UniqueName("qinfer-ladder");
-    std::filesystem::create_directories(dir_);
-    store_ = (dir_ / "store").string();
-    CreateTopic(brokers_, topic_, 3);
-  }
-  void TearDown() override {
-    if (!HasFailure() && !dir_.empty()) std::filesystem::remove_all(dir_);
+    BrokerTest::SetUp();
+    if (!IsSkipped()) CreateTopic(brokers_, topic_, 3);
   }
 
   // Publishes `jobs`, serves them with `args`, stops cleanly, returns the
@@ -120,11 +91,8 @@ class LadderIntegrationTest : public ::testing::Test {
     ServeProcess serve(dir_.string(), ServeYaml(brokers_, topic_, group_, store_), args);
     EXPECT_TRUE(WaitForCommitted(brokers_, group_, topic_, 3, seconds(300))) << serve.LogTail();
     EXPECT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
-    return {ReadAll(store_), serve.LogTail(20000)};
+    return {ReadStore(store_), serve.LogTail(20000)};
   }
-
-  std::string brokers_, topic_, group_, store_;
-  std::filesystem::path dir_;
 };
 
 TEST_F(LadderIntegrationTest, CapsThatOomAreSplitLoweredAndNothingIsLost) {

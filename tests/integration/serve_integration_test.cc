@@ -12,54 +12,17 @@
 
 #include "kafka_test_util.h"
 #include "qinfer/core/outcome_json.h"
-#include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::testing {
 namespace {
 
 using std::chrono::seconds;
-using storage::RocksDbOutcomeStore;
 
 constexpr int64_t kVocab = 4096;  // the test model's manifest
 constexpr int kMaxTokens = 512;
 
-// Every record of a store: id -> outcome.
-std::map<std::string, Outcome> ReadStore(const std::string& dir) {
-  RocksDbOutcomeStore::Options options;
-  options.read_only = true;
-  auto store = RocksDbOutcomeStore::Open(dir, options);
-  EXPECT_TRUE(store.ok()) << store.status();
-  std::map<std::string, Outcome> records;
-  if (!store.ok()) return records;
-  EXPECT_TRUE((*store)
-                  ->ForEach(RocksDbOutcomeStore::Kind::kAll,
-                            [&](const Outcome& o) {
-                              EXPECT_TRUE(records.emplace(o.id, o).second)
-                                  << "two records for id " << o.id;
-                              return true;
-                            })
-                  .ok());
-  return records;
-}
-
-class ServeIntegrationTest : public ::testing::Test {
+class ServeIntegrationTest : public BrokerTest {
  protected:
-  void SetUp() override {
-    brokers_ = TestBrokers();
-    if (brokers_.empty()) {
-      GTEST_SKIP() << "QINFER_TEST_BROKERS is not set: run through ctest, whose `kafka` "
-                      "fixture starts a local broker (deploy/kafka-local.sh)";
-    }
-    topic_ = UniqueName("jobs");
-    group_ = UniqueName("group");
-    dir_ = std::filesystem::temp_directory_path() / UniqueName("qinfer-it");
-    std::filesystem::create_directories(dir_);
-    store_ = (dir_ / "store").string();
-  }
-  void TearDown() override {
-    if (!HasFailure() && !dir_.empty()) std::filesystem::remove_all(dir_);
-  }
-
   std::string Yaml() { return ServeYaml(brokers_, topic_, group_, store_); }
 
   // Waits until everything published is committed, then stops the service
@@ -70,9 +33,6 @@ class ServeIntegrationTest : public ::testing::Test {
         << EndOffsetTotal(brokers_, topic_, partitions) << "\n" << serve.LogTail();
     ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
   }
-
-  std::string brokers_, topic_, group_, store_;
-  std::filesystem::path dir_;
 };
 
 TEST_F(ServeIntegrationTest, FiveThousandJobsOverThreePartitionsGetExactlyFiveThousandResults) {
@@ -205,11 +165,8 @@ TEST_F(ServeIntegrationTest, SigtermMidRunThenRestartGivesEveryJobExactlyOneReco
   {
     ServeProcess serve(dir_.string(), Yaml(), small_queue);
     // Stop once some, but not all, offsets are committed.
-    const auto deadline = std::chrono::steady_clock::now() + seconds(120);
-    while (CommittedTotal(brokers_, group_, topic_, 3) < 200 &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120)))
+        << serve.LogTail();
     ASSERT_EQ(serve.Stop(SIGTERM), 0) << "clean exit on SIGTERM\n" << serve.LogTail();
   }
   const int64_t committed = CommittedTotal(brokers_, group_, topic_, 3);
@@ -236,11 +193,8 @@ TEST_F(ServeIntegrationTest, SigkillMidRunThenRestartLosesNothing) {
                                          "--set", "kafka.consumer.heartbeat.interval.ms=1000"};
   {
     ServeProcess serve(dir_.string(), Yaml(), args);
-    const auto deadline = std::chrono::steady_clock::now() + seconds(120);
-    while (CommittedTotal(brokers_, group_, topic_, 3) < 200 &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120)))
+        << serve.LogTail();
     EXPECT_EQ(serve.Stop(SIGKILL), 128 + SIGKILL);
   }
   // A killed member's partitions are reassigned once the broker notices it
