@@ -1,5 +1,6 @@
 #include "plan.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "qinfer/core/logging.h"

@@ -7,20 +7,20 @@
 #include <prometheus/text_serializer.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <set>
 #include <thread>
 
+#include "absl/strings/str_split.h"
+#include "plan.h"
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/offset_tracker.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/recorder.h"
-#include "absl/strings/str_split.h"
-#include "plan.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/batch_queue.h"
-#include "qinfer/scheduler/buckets.h"
 #include "qinfer/scheduler/policy.h"
 #include "qinfer/storage/kafka_outcome_publisher.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
