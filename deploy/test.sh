@@ -12,5 +12,10 @@ set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO"
 QINFER_CMAKE_ARGS="${QINFER_CMAKE_ARGS:-} -DQINFER_WERROR=ON" deploy/setup.sh
+build=${QINFER_BUILD_DIR:-build}
+# ctest shows no output for skipped tests; say here why the GPU tests skip
+# (or that they run) before the full run, whose summary stays last.
+printf '==> GPU tests (label gpu) on this machine:\n'
+ctest --test-dir "$build" -L gpu -V 2>&1 | grep -E "no usable CUDA device|Passed|Failed" | sed 's/^[0-9]*: /  /' | sort -u || true
 printf '==> ctest\n'
-ctest --test-dir "${QINFER_BUILD_DIR:-build}" --output-on-failure --timeout 900 "$@"
+ctest --test-dir "$build" --output-on-failure --timeout 900 "$@"
