@@ -23,15 +23,8 @@ using ::testing::ElementsAre;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
-// Buckets (bound: cap): 16: 4, 64: 2, 512: 1.
 BatchPolicy TestPolicy(milliseconds max_batch_delay) {
-  BatchPolicy policy;
-  policy.bucket_bounds = {16, 64, 512};
-  policy.caps = {4, 2, 1};
-  policy.max_batch_delay = max_batch_delay;
-  policy.max_queued_jobs = 64;
-  policy.max_queued_tokens = 10'000;
-  return policy;
+  return testing::TestPolicy(max_batch_delay, /*max_queued_jobs=*/64);
 }
 
 Scheduler MakeScheduler(milliseconds max_batch_delay) {

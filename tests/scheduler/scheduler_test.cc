@@ -22,16 +22,7 @@ using std::chrono::nanoseconds;
 
 constexpr milliseconds kDelay{50};
 
-// Buckets (bound: cap): 16: 4, 64: 2, 512: 1.
-BatchPolicy TestPolicy() {
-  BatchPolicy policy;
-  policy.bucket_bounds = {16, 64, 512};
-  policy.caps = {4, 2, 1};
-  policy.max_batch_delay = kDelay;
-  policy.max_queued_jobs = 100;
-  policy.max_queued_tokens = 10'000;
-  return policy;
-}
+BatchPolicy TestPolicy() { return testing::TestPolicy(kDelay, /*max_queued_jobs=*/100); }
 
 class SchedulerTest : public ::testing::Test {
  protected:
