@@ -216,19 +216,22 @@ ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml,
   const std::string config = dir + "/qinfer.yaml";
   std::ofstream(config) << yaml;
   log_path_ = dir + "/serve-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + ".log";
+  // Everything the child needs is prepared before fork: between fork and
+  // exec only async-signal-safe calls are allowed.
+  std::vector<std::string> args = {QINFER_BINARY, "--log-level", "info", "serve", "--config", config};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const int fd = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   pid_ = fork();
   if (pid_ == 0) {
-    int fd = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(fd, 1);
     dup2(fd, 2);
-    std::vector<std::string> args = {QINFER_BINARY, "--log-level", "info", "serve", "--config", config};
-    args.insert(args.end(), extra_args.begin(), extra_args.end());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
     execv(QINFER_BINARY, argv.data());
     _exit(127);
   }
+  close(fd);
 }
 
 ServeProcess::~ServeProcess() {
