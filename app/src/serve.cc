@@ -410,9 +410,10 @@ int Serve(const Config& config, const ServeOptions& options) {
               bound, t.batches, t.batches ? double(t.jobs) / t.batches : 0.0,
               t.padded_tokens ? double(t.real_tokens) / t.padded_tokens : 0.0);
   }
-  log->info("event=summary run_seconds={:.1f} messages={} jobs_run={} rejected={} stored={} "
-            "published={} acked={} real_tokens={} padded_tokens={}",
+  log->info("event=summary run_seconds={:.1f} messages={} jobs_run={} rejected={} pauses={} "
+            "stored={} published={} acked={} real_tokens={} padded_tokens={}",
             seconds, (*source)->stats().messages.load(), jobs, (*source)->stats().rejected.load(),
+            (*source)->stats().pauses.load(),
             rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
   const executor::RunnerStats& ladder = (*runner)->stats();
   log->info("event=ladder_summary oom_events={} splits={} cap_lowerings={} fallback_runs={} "

@@ -93,7 +93,6 @@ struct KafkaJobSource::Impl {
       // the new owner resumes from the last committed offset.
       log->debug("event=offsets_store_partial error={}", rd_kafka_err2str(err));
     }
-    stats.offsets_stored += points.size();
   }
 
   void ApplyBackpressure() {
@@ -137,7 +136,6 @@ struct KafkaJobSource::Impl {
       size_t length = job->length();
       absl::Status pushed = queue.Push(std::move(*job));
       if (pushed.ok()) {
-        stats.jobs++;
         log->trace("event=queued job={} partition={} offset={} length={}", id,
                    raw.origin.partition, raw.origin.offset, length);
         return;

@@ -1,6 +1,5 @@
 #include "qinfer/core/job.h"
 
-#include <algorithm>
 #include <chrono>
 
 namespace qinfer {
@@ -9,12 +8,6 @@ int64_t WallMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-size_t Batch::max_length() const {
-  size_t longest = 0;
-  for (const Job& job : jobs) longest = std::max(longest, job.length());
-  return longest;
 }
 
 size_t Batch::total_tokens() const {

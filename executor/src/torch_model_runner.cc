@@ -121,7 +121,6 @@ struct TorchModelRunner::Impl {
       out = model.module.forward({ids, mask}).toTensor();
     }
     out = out.to(torch::kCPU, torch::kFloat32).contiguous();
-    stats.forward_passes++;
     if (out.dim() != 2 || out.size(0) != batch) {
       throw std::runtime_error("model returned a " + std::to_string(out.dim()) +
                                "-d tensor, expected [B, D]");
@@ -201,9 +200,7 @@ struct TorchModelRunner::Impl {
       for (size_t i = begin; i < end; ++i) {
         FillResult(batch, i, std::move(outputs[i - begin]), primary, end - begin, padded,
                    batch_start, run_seconds, out[i]);
-        stats.real_tokens += batch.jobs[i].length();
       }
-      stats.padded_tokens += uint64_t(padded) * (end - begin);
       largest_primary_ok = std::max(largest_primary_ok, end - begin);
       return;
     } catch (const std::exception& e) {
@@ -328,7 +325,6 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
     if (!fallback.ok()) return fallback.status();
     impl->fallback = *std::move(fallback);
   }
-  impl->stats.forward_passes = 0;  // warm-up passes do not count
   log::Info(absl::StrFormat(
       "event=model_loaded name=%s digest=%s device=%s dtype=%s fallback=%s budget_bytes=%d "
       "allocated_bytes=%d load_seconds=%.2f",
@@ -342,7 +338,6 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
   Impl& s = *impl_;
   std::vector<Outcome> out(batch.jobs.size());
   if (batch.jobs.empty()) return out;
-  s.stats.batches++;
   const auto batch_start = Clock::now();
   if (s.unfit.count(batch.bucket_bound) > 0) {
     for (size_t i = 0; i < batch.jobs.size(); ++i) {

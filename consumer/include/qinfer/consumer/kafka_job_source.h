@@ -37,10 +37,8 @@ struct SourceConfig {
 
 struct SourceStats {
   std::atomic<uint64_t> messages{0};
-  std::atomic<uint64_t> jobs{0};
   std::atomic<uint64_t> rejected{0};  // invalid or too long
-  std::atomic<uint64_t> pauses{0};
-  std::atomic<uint64_t> offsets_stored{0};
+  std::atomic<uint64_t> pauses{0};    // backpressure pauses
   std::atomic<int> assigned_partitions{0};
   std::atomic<bool> paused{false};
 };

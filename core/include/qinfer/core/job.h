@@ -44,7 +44,6 @@ struct Batch {
   int bucket_bound = 0;  // the bucket's upper bound on length, in tokens
   std::vector<Job> jobs;
 
-  size_t max_length() const;
   size_t total_tokens() const;
   friend bool operator==(const Batch&, const Batch&) = default;
 };

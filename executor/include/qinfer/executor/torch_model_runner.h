@@ -45,16 +45,12 @@ struct RunnerOptions {
 // Counters of the ladder. Written by the executor thread, readable from any
 // thread (e.g. a metrics scrape).
 struct RunnerStats {
-  std::atomic<uint64_t> batches{0};
-  std::atomic<uint64_t> forward_passes{0};
   std::atomic<uint64_t> splits{0};          // a failed batch split in two
   std::atomic<uint64_t> oom_events{0};      // OOMs caught on the primary device
   std::atomic<uint64_t> cap_lowerings{0};
   std::atomic<uint64_t> fallback_runs{0};   // jobs run on the fallback device
   std::atomic<uint64_t> oom_failures{0};    // jobs failed with `oom`
   std::atomic<uint64_t> model_errors{0};    // jobs failed alone with `model_error`
-  std::atomic<uint64_t> real_tokens{0};
-  std::atomic<uint64_t> padded_tokens{0};
 };
 
 // Told when an OOM shows that a bucket's cap is too high.
