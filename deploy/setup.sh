@@ -60,6 +60,7 @@ APT_PACKAGES=(
   librdkafka-dev librocksdb-dev libspdlog-dev prometheus-cpp-dev
   libgtest-dev libgmock-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libcpp-httplib-dev libabsl-dev
+  clang libclang-rt-14-dev
   kcat default-jdk-headless maven python3-venv
 )
 missing=()

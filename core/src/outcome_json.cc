@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/escaping.h"
+#include "qinfer/core/utf8.h"
+
 namespace qinfer {
 
 using nlohmann::json;
@@ -26,12 +29,20 @@ std::string OutcomeToJson(const Outcome& o) {
     j["reason"] = o.reason;
     j["error"] = o.error;
     j["input_length"] = o.input_length;
-    j["payload"] = o.payload;
+    // Bytes that are not UTF-8 cannot be a JSON string; base64 keeps them
+    // exactly, so that a replay publishes the original message.
+    if (IsValidUtf8(o.payload)) {
+      j["payload"] = o.payload;
+    } else {
+      j["payload_base64"] = absl::Base64Escape(o.payload);
+    }
+    if (o.payload_truncated) j["payload_truncated"] = true;
     j["source"] = {{"topic", o.origin.topic},
                    {"partition", o.origin.partition},
                    {"offset", o.origin.offset}};
   }
   if (o.attempt > 0) j["attempt"] = o.attempt;
+  if (!o.delivery_error.empty()) j["delivery_error"] = o.delivery_error;
   if (!o.reply_to.empty()) j["reply_to"] = o.reply_to;
   if (!o.meta_json.empty()) {
     // meta_json came from a parsed message, so it parses; keep it verbatim
@@ -41,7 +52,8 @@ std::string OutcomeToJson(const Outcome& o) {
     // is kept as a string.
     j["meta"] = meta.is_discarded() ? json(o.meta_json) : std::move(meta);
   }
-  // Invalid UTF-8 in a payload must not throw: replace it.
+  // Every string above is UTF-8 (parsed JSON, checked keys, base64); should
+  // one not be, it is replaced rather than thrown on.
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -59,6 +71,7 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
     o.input_length = j.value("input_length", size_t{0});
     o.attempt = j.value("attempt", 0);
     o.reply_to = j.value("reply_to", std::string());
+    o.delivery_error = j.value("delivery_error", std::string());
     if (j.contains("meta")) o.meta_json = j["meta"].dump();
     if (o.ok) {
       o.output = j.at("output").get<std::vector<float>>();
@@ -77,7 +90,14 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
     } else {
       o.reason = j.at("reason").get<std::string>();
       o.error = j.value("error", std::string());
-      o.payload = j.value("payload", std::string());
+      if (j.contains("payload_base64")) {
+        if (!absl::Base64Unescape(j["payload_base64"].get<std::string>(), &o.payload)) {
+          return absl::InvalidArgumentError("bad outcome JSON: payload_base64 is not base64");
+        }
+      } else {
+        o.payload = j.value("payload", std::string());
+      }
+      o.payload_truncated = j.value("payload_truncated", false);
       if (j.contains("source")) {
         o.origin.topic = j["source"].value("topic", std::string());
         o.origin.partition = j["source"].value("partition", -1);

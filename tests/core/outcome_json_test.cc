@@ -1,4 +1,5 @@
 #include "qinfer/core/outcome_json.h"
+#include "qinfer/core/utf8.h"
 
 #include <gtest/gtest.h>
 
@@ -41,13 +42,52 @@ TEST(OutcomeJsonTest, FailureRoundTripsWithPayloadAndSource) {
   EXPECT_EQ(*back, o);
 }
 
-TEST(OutcomeJsonTest, InvalidUtf8PayloadDoesNotThrow) {
+TEST(OutcomeJsonTest, APayloadThatIsNotUtf8RoundTripsByteForByte) {
   Outcome o;
   o.id = "x";
   o.reason = reason::kInvalid;
-  o.payload = "\xff\xfe not utf-8";
+  o.payload = std::string("\xff\xfe not utf-8 \0 \xc3", 19);
   const std::string json = OutcomeToJson(o);
-  EXPECT_TRUE(OutcomeFromJson(json).ok());
+  EXPECT_NE(json.find("\"payload_base64\""), std::string::npos) << json;
+  auto back = OutcomeFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->payload, o.payload) << "the original bytes, for replay";
+}
+
+TEST(OutcomeJsonTest, AUtf8PayloadStaysReadableText) {
+  Outcome o;
+  o.id = "x";
+  o.reason = reason::kInvalid;
+  o.payload = "{\"input_ids\": \"héllo ✓\"}";
+  const std::string json = OutcomeToJson(o);
+  EXPECT_EQ(json.find("payload_base64"), std::string::npos);
+  EXPECT_EQ(OutcomeFromJson(json)->payload, o.payload);
+}
+
+TEST(OutcomeJsonTest, DeliveryErrorAndTruncatedPayloadRoundTrip) {
+  Outcome o;
+  o.id = "x";
+  o.reason = reason::kInvalid;
+  o.payload = "{\"id\":";
+  o.payload_truncated = true;
+  o.delivery_error = "Broker: Message size too large";
+  auto back = OutcomeFromJson(OutcomeToJson(o));
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back->payload_truncated);
+  EXPECT_EQ(back->delivery_error, o.delivery_error);
+}
+
+TEST(Utf8Test, ValidatesAndCutsOnCharacterBoundaries) {
+  EXPECT_TRUE(IsValidUtf8("plain ascii"));
+  EXPECT_TRUE(IsValidUtf8("h\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80"));
+  EXPECT_FALSE(IsValidUtf8("\xff"));
+  EXPECT_FALSE(IsValidUtf8("\xc3"));              // cut short
+  EXPECT_FALSE(IsValidUtf8("\xc0\xaf"));          // overlong
+  EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80"));      // surrogate
+  EXPECT_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));  // above U+10FFFF
+  EXPECT_EQ(Utf8Prefix("h\xc3\xa9llo", 2), "h");
+  EXPECT_EQ(Utf8Prefix("h\xc3\xa9llo", 3), "h\xc3\xa9");
+  EXPECT_EQ(Utf8Prefix("abc", 10), "abc");
 }
 
 TEST(OutcomeJsonTest, MetaThatIsNotJsonIsKeptAsAString) {

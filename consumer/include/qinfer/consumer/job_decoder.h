@@ -12,10 +12,33 @@
 
 namespace qinfer::consumer {
 
+// Every bound is checked before the work it guards: the byte bound before
+// parsing, the nesting bound by a scan before parsing (a parser or a printer
+// that recurses per level would overflow the stack on deep input), the meta
+// bound before `meta` is copied. A violated bound is an `invalid` record.
 struct DecoderLimits {
   int64_t vocab_size = 0;  // ids must be in [0, vocab_size)
   size_t max_tokens = 0;   // longer inputs get a `too_long` failure record
+  // Largest message value accepted. Default: 1 MiB (Kafka's default
+  // message.max.bytes). A larger value's record keeps only the first
+  // kPayloadPrefixBytes of it, plus its topic, partition and offset.
+  size_t max_message_bytes = size_t{1} << 20;
+  // Deepest nesting of arrays and objects in the message. Default: 32.
+  int max_depth = 32;
+  // Largest `meta`, serialised. Default: 64 KiB.
+  size_t max_meta_bytes = size_t{64} << 10;
+  // Longest `id` and `reply_to`. Default: 512 bytes.
+  size_t max_id_bytes = 512;
 };
+
+// How much of an over-large message a failure record keeps.
+inline constexpr size_t kPayloadPrefixBytes = 4096;
+
+// The deepest nesting of JSON arrays and objects in `text`, counting only
+// brackets outside strings; stops counting once `limit` is exceeded (returns
+// limit + 1). Linear, no recursion, no allocation. Text that is not JSON
+// gets a number too; the parser rejects it afterwards.
+int JsonNestingDepth(std::string_view text, int limit);
 
 // One message as read from the source; views stay valid for the call only.
 struct RawMessage {

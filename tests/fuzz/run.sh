@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Builds the job decoder fuzzer (libFuzzer + ASan + UBSan, Debian's clang) and
+# runs it for a bounded time over a copy of tests/fuzz/corpus.
+#
+#   tests/fuzz/run.sh [SECONDS]      default 60; ctest runs 30 (label: fuzz)
+#   tests/fuzz/run.sh 3600           a longer run, e.g. overnight or by hand
+#
+# Environment:
+#   QINFER_FUZZ_BUILD_DIR   where the binary and crash artifacts go
+#                           (default <repo>/build/fuzz)
+#   QINFER_FUZZ_JOBS        parallel fuzzing processes (default 1)
+#   QINFER_FUZZ_CXXFLAGS    extra compiler flags
+#                           (also checks the known decoder bugs; fails today)
+#   CXX_FUZZ                the compiler (default clang++)
+#
+# The repo's corpus is never written: new inputs go to a temp copy that is
+# deleted at the end. On a crash the input is kept under
+# $QINFER_FUZZ_BUILD_DIR/crashes/ and its path is printed. To reproduce it and
+# keep it as a regression seed once fixed:
+#   $QINFER_FUZZ_BUILD_DIR/job_decoder_fuzz <crash file>    # replays one input
+#   cp <crash file> tests/fuzz/corpus/<what-it-found>        # then commit it
+# To fold inputs a long run found back into the corpus, minimised:
+#   $QINFER_FUZZ_BUILD_DIR/job_decoder_fuzz -merge=1 tests/fuzz/corpus <dir>
+#
+# Exit status: 0 clean, 1 crash or invariant violation (or build failure),
+# 77 clang++/libFuzzer not installed (ctest shows the test as skipped;
+# deploy/setup.sh installs them).
+set -euo pipefail
+
+seconds=${1:-60}
+[[ $seconds =~ ^[0-9]+$ ]] || { echo "usage: $0 [SECONDS]" >&2; exit 2; }
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+repo=$(cd "$here/../.." && pwd)
+build=${QINFER_FUZZ_BUILD_DIR:-$repo/build/fuzz}
+jobs=${QINFER_FUZZ_JOBS:-1}
+cxx=${CXX_FUZZ:-clang++}
+bin=$build/job_decoder_fuzz
+
+if ! command -v "$cxx" >/dev/null; then
+  echo "fuzz: $cxx not found; install clang and libclang-rt-14-dev (deploy/setup.sh)" >&2
+  exit 77
+fi
+
+sources=(
+  "$here/job_decoder_fuzz.cc"
+  "$repo/consumer/src/job_decoder.cc"
+  "$repo/core/src/job.cc"
+  "$repo/core/src/outcome_json.cc"
+  "$repo/core/src/utf8.cc"
+)
+headers=(
+  "$repo/consumer/include/qinfer/consumer/job_decoder.h"
+  "$repo/core/include/qinfer/core/job.h"
+  "$repo/core/include/qinfer/core/clock.h"
+  "$repo/core/include/qinfer/core/outcome_json.h"
+  "$repo/core/include/qinfer/core/utf8.h"
+)
+
+mkdir -p "$build"
+flags_file=$build/job_decoder_fuzz.flags
+flags="-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined ${QINFER_FUZZ_CXXFLAGS:-}"
+
+stale=0
+[[ -x $bin && -f $flags_file && $(cat "$flags_file") == "$flags" ]] || stale=1
+for f in "${sources[@]}" "${headers[@]}" "$0"; do
+  [[ $f -nt $bin ]] && stale=1
+done
+if ((stale)); then
+  echo "fuzz: building $bin"
+  if ! absl_cflags=$(pkg-config --cflags absl_status absl_statusor absl_strings) ||
+     ! absl_libs=$(pkg-config --libs absl_status absl_statusor absl_strings); then
+    echo "fuzz: pkg-config cannot find absl (libabsl-dev)" >&2
+    exit 1
+  fi
+  # shellcheck disable=SC2086  # flag lists are meant to split
+  if ! "$cxx" $flags -I"$repo/core/include" -I"$repo/consumer/include" $absl_cflags \
+       "${sources[@]}" $absl_libs -o "$bin.tmp" 2>"$build/build.log"; then
+    cat "$build/build.log" >&2
+    if grep -q 'libclang_rt.fuzzer' "$build/build.log"; then
+      echo "fuzz: libFuzzer runtime missing; install libclang-rt-14-dev" >&2
+      exit 77
+    fi
+    echo "fuzz: build failed" >&2
+    exit 1
+  fi
+  mv "$bin.tmp" "$bin"
+  echo "$flags" >"$flags_file"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/qinfer-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/corpus" "$build/crashes"
+cp "$here"/corpus/* "$work/corpus/"
+stamp=$(date +%Y%m%d-%H%M%S)
+
+options=(
+  -max_total_time="$seconds"
+  -max_len=65536
+  -timeout=10
+  -rss_limit_mb=2048
+  -print_final_stats=1
+  -dict="$here/json.dict"
+  -artifact_prefix="$build/crashes/$stamp-"
+)
+if ((jobs > 1)); then
+  options+=(-fork="$jobs")
+fi
+
+echo "fuzz: running for ${seconds}s over $(ls "$work/corpus" | wc -l) seed(s); log $build/fuzz.log"
+start=$SECONDS
+rc=0
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+  "$bin" "${options[@]}" "$work/corpus" >"$build/fuzz.log" 2>&1 || rc=$?
+elapsed=$((SECONDS - start))
+
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/fuzz.log" | tail -1)
+rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$build/fuzz.log" | tail -1)
+if [[ -z $execs ]]; then  # -fork mode prints no final stats; take its last status line
+  execs=$(sed -n 's/^#\([0-9]*\): .*/\1/p' "$build/fuzz.log" | tail -1)
+  ((elapsed > 0)) && [[ -n $execs ]] && rate=$((execs / elapsed))
+fi
+corpus=$(ls "$work/corpus" | wc -l)
+
+if ((rc != 0)); then
+  tail -n 60 "$build/fuzz.log" >&2
+  crash=$(ls -t "$build"/crashes/"$stamp"-* 2>/dev/null | head -1 || true)
+  echo "fuzz: FAILED (exit $rc) after ${elapsed}s; crash input: ${crash:-none saved (see $build/fuzz.log)}" >&2
+  [[ -n $crash ]] && echo "fuzz: replay with: $bin $crash" >&2
+  exit 1
+fi
+echo "fuzz: ok: ${execs:-?} execs in ${elapsed}s (${rate:-?}/s), corpus ${corpus} inputs"
