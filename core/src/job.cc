@@ -10,6 +10,12 @@ int64_t WallMillis() {
       .count();
 }
 
+size_t Job::footprint_bytes() const {
+  return sizeof(Job) + input_ids.capacity() * sizeof(int64_t) + id.capacity() +
+         reply_to.capacity() + meta_json.capacity() + payload.capacity() +
+         origin.topic.capacity();
+}
+
 size_t Batch::total_tokens() const {
   size_t total = 0;
   for (const Job& job : jobs) total += job.length();

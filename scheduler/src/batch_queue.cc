@@ -102,6 +102,11 @@ size_t BatchQueue::queued_jobs() const {
   return scheduler_.queued_jobs();
 }
 
+size_t BatchQueue::queued_bytes() const {
+  std::lock_guard lock(mu_);
+  return scheduler_.queued_bytes();
+}
+
 size_t BatchQueue::queued_tokens() const {
   std::lock_guard<std::mutex> lock(mu_);
   return scheduler_.queued_tokens();

@@ -63,6 +63,13 @@ absl::Status ValidateBatchPolicy(const BatchPolicy& policy) {
         ": raise max_queued_tokens to at least max_tokens, or one long job "
         "fills the queue"));
   }
+  if (policy.max_queued_bytes != 0 && policy.max_queued_bytes < policy.max_job_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "BatchPolicy.max_queued_bytes is ", policy.max_queued_bytes,
+        " but one job may hold ", policy.max_job_bytes,
+        " bytes: raise max_queued_bytes (or lower the message bound), or one "
+        "large job fills the queue"));
+  }
   return absl::OkStatus();
 }
 

@@ -24,11 +24,14 @@ absl::Status Scheduler::Admit(Job&& job, SteadyTime now) {
         "input length ", length, " exceeds max_tokens ", max_tokens()));
   }
   job.enqueued_at = now;
+  const size_t bytes = job.footprint_bytes();
   Bucket& bucket = buckets_[index];
   bucket.jobs.push_back(std::move(job));
   bucket.tokens += length;
+  bucket.bytes += bytes;
   ++queued_jobs_;
   queued_tokens_ += length;
+  queued_bytes_ += bytes;
   return absl::OkStatus();
 }
 
@@ -64,8 +67,11 @@ Batch Scheduler::TakeBatch(int index) {
   batch.jobs.reserve(take);
   for (size_t i = 0; i < take; ++i) {
     const size_t length = bucket.jobs.front().length();
+    const size_t bytes = bucket.jobs.front().footprint_bytes();
     bucket.tokens -= length;
     queued_tokens_ -= length;
+    bucket.bytes -= bytes;
+    queued_bytes_ -= bytes;
     batch.jobs.push_back(std::move(bucket.jobs.front()));
     bucket.jobs.pop_front();
   }
@@ -122,12 +128,14 @@ absl::Status Scheduler::SetCap(int bucket_index, int cap) {
 
 bool Scheduler::IsFull() const {
   return queued_jobs_ >= policy_.max_queued_jobs ||
-         queued_tokens_ >= policy_.max_queued_tokens;
+         queued_tokens_ >= policy_.max_queued_tokens ||
+         (policy_.max_queued_bytes > 0 && queued_bytes_ >= policy_.max_queued_bytes);
 }
 
 bool Scheduler::HasRoomToResume() const {
   return 2 * queued_jobs_ < policy_.max_queued_jobs &&
-         2 * queued_tokens_ < policy_.max_queued_tokens;
+         2 * queued_tokens_ < policy_.max_queued_tokens &&
+         (policy_.max_queued_bytes == 0 || 2 * queued_bytes_ < policy_.max_queued_bytes);
 }
 
 int Scheduler::cap(int bucket_index) const {
@@ -145,7 +153,8 @@ std::vector<BucketStats> Scheduler::Stats() const {
     stats.push_back({.bound = policy_.bucket_bounds[i],
                      .cap = policy_.caps[i],
                      .queued_jobs = buckets_[i].jobs.size(),
-                     .queued_tokens = buckets_[i].tokens});
+                     .queued_tokens = buckets_[i].tokens,
+                     .queued_bytes = buckets_[i].bytes});
   }
   return stats;
 }

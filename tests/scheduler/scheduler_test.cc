@@ -100,15 +100,19 @@ TEST_F(SchedulerTest, CountsQueuedJobsAndTokensThroughAdmitAndDispatch) {
   Admit("c", 30);
   EXPECT_EQ(scheduler_.queued_jobs(), 3u);
   EXPECT_EQ(scheduler_.queued_tokens(), 52u);
+  const size_t bytes16 = MakeJob("a", 10).footprint_bytes() + MakeJob("b", 12).footprint_bytes();
+  const size_t bytes64 = MakeJob("c", 30).footprint_bytes();
+  EXPECT_EQ(scheduler_.queued_bytes(), bytes16 + bytes64);
   EXPECT_THAT(scheduler_.Stats(),
-              ElementsAre(BucketStats{16, 4, 2, 22}, BucketStats{64, 2, 1, 30},
-                          BucketStats{512, 1, 0, 0}));
+              ElementsAre(BucketStats{16, 4, 2, 22, bytes16}, BucketStats{64, 2, 1, 30, bytes64},
+                          BucketStats{512, 1, 0, 0, 0}));
 
   clock_.Advance(kDelay);
   ASSERT_TRUE(scheduler_.NextBatch(clock_.Now()).has_value());
   ASSERT_TRUE(scheduler_.NextBatch(clock_.Now()).has_value());
   EXPECT_EQ(scheduler_.queued_jobs(), 0u);
   EXPECT_EQ(scheduler_.queued_tokens(), 0u);
+  EXPECT_EQ(scheduler_.queued_bytes(), 0u);
 }
 
 TEST_F(SchedulerTest, ReturnsNothingWhenEmpty) {
@@ -297,6 +301,46 @@ TEST_F(SchedulerTest, ReportsFullAtTheTokenBound) {
   EXPECT_FALSE(scheduler.IsFull());
   ASSERT_TRUE(scheduler.Admit(MakeJob("c", 1), clock_.Now()).ok());
   EXPECT_TRUE(scheduler.IsFull());
+}
+
+TEST_F(SchedulerTest, ReportsFullAtTheByteBoundAndResumesBelowHalfOfIt) {
+  // Jobs with a large `meta`, as a message may carry: few jobs and tokens,
+  // many bytes.
+  auto fat_job = [](std::string id) {
+    Job job = MakeJob(std::move(id), 4);
+    job.meta_json.assign(100'000, 'm');
+    return job;
+  };
+  const size_t per_job = fat_job("x").footprint_bytes();
+  ASSERT_GT(per_job, 100'000u);
+  BatchPolicy policy = TestPolicy();
+  policy.caps = {1, 1, 1};
+  policy.max_queued_bytes = 3 * per_job;
+  Scheduler scheduler = MakeScheduler(policy);
+  ASSERT_TRUE(scheduler.Admit(fat_job("a"), clock_.Now()).ok());
+  ASSERT_TRUE(scheduler.Admit(fat_job("b"), clock_.Now()).ok());
+  EXPECT_EQ(scheduler.queued_bytes(), 2 * per_job);
+  EXPECT_FALSE(scheduler.IsFull()) << "2 jobs, 8 tokens: only bytes count here";
+  ASSERT_TRUE(scheduler.Admit(fat_job("c"), clock_.Now()).ok());
+  EXPECT_TRUE(scheduler.IsFull());
+  EXPECT_EQ(scheduler.Stats()[0].queued_bytes, 3 * per_job);
+
+  ASSERT_TRUE(scheduler.NextBatch(clock_.Now()).has_value());
+  EXPECT_FALSE(scheduler.IsFull());
+  EXPECT_FALSE(scheduler.HasRoomToResume()) << "2 of 3: not below half";
+  ASSERT_TRUE(scheduler.NextBatch(clock_.Now()).has_value());
+  EXPECT_TRUE(scheduler.HasRoomToResume());
+  ASSERT_TRUE(scheduler.NextBatch(clock_.Now()).has_value());
+  EXPECT_EQ(scheduler.queued_bytes(), 0u);
+}
+
+TEST(SchedulerCreateTest, RejectsAByteBoundSmallerThanOneJob) {
+  BatchPolicy policy = TestPolicy();
+  policy.max_queued_bytes = 1000;
+  policy.max_job_bytes = 1 << 20;
+  absl::StatusOr<Scheduler> s = Scheduler::Create(policy);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.status().message()), HasSubstr("max_queued_bytes"));
 }
 
 TEST_F(SchedulerTest, AdmitsJobsEvenWhenFull) {

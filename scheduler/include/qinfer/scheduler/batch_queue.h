@@ -59,6 +59,7 @@ class BatchQueue {
   bool HasRoomToResume() const;
   size_t queued_jobs() const;
   size_t queued_tokens() const;
+  size_t queued_bytes() const;
   std::vector<BucketStats> Stats() const;
   // Immutable after construction, so no lock is needed.
   const std::vector<int>& bounds() const { return bounds_; }

@@ -29,6 +29,12 @@ struct BatchPolicy {
   // and max_queued_tokens >= max_tokens (else one long job fills the queue).
   size_t max_queued_jobs = 0;
   size_t max_queued_tokens = 0;
+  // Bytes held by queued jobs (Job::footprint_bytes: ids, payload, meta).
+  // 0: no byte bound. Otherwise >= max_job_bytes below.
+  size_t max_queued_bytes = 0;
+  // The largest footprint one job can have (the caller's message bound);
+  // only used to validate max_queued_bytes. 0: not checked.
+  size_t max_job_bytes = 0;
 
   friend bool operator==(const BatchPolicy&, const BatchPolicy&) = default;
 };

@@ -21,6 +21,7 @@ struct BucketStats {
   int cap = 0;    // jobs per batch
   size_t queued_jobs = 0;
   size_t queued_tokens = 0;
+  size_t queued_bytes = 0;
 
   friend bool operator==(const BucketStats&, const BucketStats&) = default;
 };
@@ -86,10 +87,11 @@ class Scheduler {
   // when bucket_index is out of range or cap < 1; nothing changes then.
   absl::Status SetCap(int bucket_index, int cap);
 
-  // Backpressure: true when queued_jobs() >= max_queued_jobs or
-  // queued_tokens() >= max_queued_tokens. The caller pauses its source.
+  // Backpressure: true when queued_jobs() >= max_queued_jobs,
+  // queued_tokens() >= max_queued_tokens or (with a byte bound)
+  // queued_bytes() >= max_queued_bytes. The caller pauses its source.
   bool IsFull() const;
-  // True when both counts are strictly below half their bound: the caller
+  // True when every count is strictly below half its bound: the caller
   // resumes its source. The gap between the two thresholds keeps pause and
   // resume from flapping around a single value.
   bool HasRoomToResume() const;
@@ -97,6 +99,8 @@ class Scheduler {
   size_t queued_jobs() const { return queued_jobs_; }
   // Sum of job.length() over queued jobs (real input ids, not padded).
   size_t queued_tokens() const { return queued_tokens_; }
+  // Sum of Job::footprint_bytes() over queued jobs.
+  size_t queued_bytes() const { return queued_bytes_; }
 
   int num_buckets() const { return static_cast<int>(buckets_.size()); }
   const std::vector<int>& bounds() const { return policy_.bucket_bounds; }
@@ -114,6 +118,7 @@ class Scheduler {
   struct Bucket {
     std::deque<Job> jobs;  // FIFO; front is the oldest
     size_t tokens = 0;
+    size_t bytes = 0;
   };
 
   explicit Scheduler(BatchPolicy policy);
@@ -129,6 +134,7 @@ class Scheduler {
   std::vector<Bucket> buckets_;
   size_t queued_jobs_ = 0;
   size_t queued_tokens_ = 0;
+  size_t queued_bytes_ = 0;
 };
 
 }  // namespace qinfer::scheduler
