@@ -112,6 +112,56 @@ class TinyEncoder(nn.Module):
         return (summed / count).float()
 
 
+# Fault-injection variants, for tests of the service's robustness: the same
+# weights, wrapped (see --help for the options). They are documented here, not
+# in the module docstring, on purpose: the saved model records the source line
+# numbers of the classes above, so a longer docstring would change the plain
+# model's bytes, and its digest is relied on. Without the options, model.pt is
+# byte-for-byte the plain model.
+#   --nan-marker ID    a row whose real tokens (attention_mask == 1) include ID
+#                      gets an all-NaN output; the other rows are unchanged.
+#   --abort-marker ID  forward first calls torch.ops.qinfer_test.abort_if(
+#                      input_ids, ID), which aborts the whole process (SIGABRT)
+#                      when any element of input_ids, padding included, equals
+#                      ID: a poison input. The op lives in a shared library
+#                      (tests/testops, target qinfer_test_ops) passed with
+#                      --op-library; whoever loads model.pt must load it first
+#                      (torch.ops.load_library, or RunnerOptions::op_libraries
+#                      in the executor).
+# The manifest names the markers that are set under "fault_markers". The
+# self-check's inputs never contain a marker; with --nan-marker it also checks
+# that a marked row gives NaN without touching its batch mates.
+
+
+class NanOnMarker(nn.Module):
+    """Fault injection: rows whose real tokens include `marker` output NaN."""
+
+    def __init__(self, encoder: nn.Module, marker: int):
+        super().__init__()
+        self.encoder = encoder
+        self.marker = marker
+
+    def forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor:
+        out = self.encoder(input_ids, attention_mask)
+        # Padding never triggers it, so a row's fate depends on that row alone.
+        hit = ((input_ids == self.marker) & (attention_mask != 0)).any(dim=1, keepdim=True)
+        return torch.where(hit, torch.full_like(out, float("nan")), out)
+
+
+class AbortOnMarker(nn.Module):
+    """Fault injection: a batch holding `marker` aborts the process (custom op)."""
+
+    def __init__(self, encoder: nn.Module, marker: int):
+        super().__init__()
+        self.encoder = encoder
+        self.marker = marker
+
+    def forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor:
+        # The encoder consumes the op's result, so no graph pass can drop the call.
+        checked = torch.ops.qinfer_test.abort_if(input_ids, self.marker)
+        return self.encoder(checked, attention_mask)
+
+
 def sha256_file(path: str) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -120,14 +170,21 @@ def sha256_file(path: str) -> str:
     return h.hexdigest()
 
 
-def self_check(path: str, vocab: int, max_tokens: int, dim: int, seed: int) -> None:
+def self_check(path: str, vocab: int, max_tokens: int, dim: int, seed: int,
+               nan_marker: int | None = None, abort_marker: int | None = None) -> None:
     """Reload the saved file and check shapes, dtype and padding invariance."""
     model = torch.jit.load(path, map_location="cpu").eval()
     gen = torch.Generator().manual_seed(seed + 1)
+    markers = {m for m in (nan_marker, abort_marker) if m is not None}
+    # Marker-free stand-in ids: the top of the vocabulary, else the next free one.
+    free = [t for t in range(vocab - 1, -1, -1) if t not in markers]
     # Short, medium, single-token, and (if room) a full-length row; padded
     # to max_tokens so the last position embedding is exercised too.
     lengths = sorted({1, min(7, max_tokens), min(33, max_tokens), max_tokens}, reverse=True)
     rows = [torch.randint(0, vocab, (n,), generator=gen) for n in lengths]
+    for r in rows:
+        for m in markers:
+            r[r == m] = free[0]
     width = max_tokens
     ids = torch.zeros(len(rows), width, dtype=torch.int64)
     mask = torch.zeros(len(rows), width, dtype=torch.int64)
@@ -135,7 +192,7 @@ def self_check(path: str, vocab: int, max_tokens: int, dim: int, seed: int) -> N
         ids[i, : len(r)] = r
         mask[i, : len(r)] = 1
     # Garbage in the padding must not matter either.
-    ids[mask == 0] = vocab - 1
+    ids[mask == 0] = free[0]
 
     with torch.inference_mode():
         batched = model(ids, mask)
@@ -158,6 +215,14 @@ def self_check(path: str, vocab: int, max_tokens: int, dim: int, seed: int) -> N
         empty = model(torch.zeros(1, n, dtype=torch.int64), torch.zeros(1, n, dtype=torch.int64))
         if not torch.equal(empty, torch.zeros(1, dim)):
             fail("an all-padding row does not give zeros")
+        if nan_marker is not None:
+            marked = ids.clone()
+            marked[-1, 0] = nan_marker  # the single-token row
+            faulty = model(marked, mask)
+            if not torch.isnan(faulty[-1]).all():
+                fail(f"a row holding the NaN marker {nan_marker} does not give NaN")
+            if not torch.equal(faulty[:-1], batched[:-1]):
+                fail("the NaN marker in one row changes the other rows")
     print(f"self-check ok: lengths {lengths} padded to {width}, max diff {worst:.2e}")
 
 
@@ -175,13 +240,34 @@ def main() -> None:
     ap.add_argument("--layers", type=int, default=2)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--nan-marker", type=int, metavar="ID",
+                    help="fault injection: rows holding token ID output NaN")
+    ap.add_argument("--abort-marker", type=int, metavar="ID",
+                    help="fault injection: a batch holding token ID aborts the process "
+                         "(needs --op-library)")
+    ap.add_argument("--op-library", metavar="PATH",
+                    help="shared library registering torch.ops.qinfer_test.abort_if "
+                         "(target qinfer_test_ops)")
     a = ap.parse_args()
     if a.vocab < 2 or a.max_tokens < 1 or a.layers < 1 or a.heads < 1 or a.dim % a.heads:
         ap.error("need vocab >= 2, max-tokens >= 1, layers >= 1, and dim divisible by heads")
+    for flag, marker in (("--nan-marker", a.nan_marker), ("--abort-marker", a.abort_marker)):
+        if marker is not None and not 0 <= marker < a.vocab:
+            ap.error(f"{flag} {marker}: must be a token id in [0, {a.vocab})")
+    if (a.abort_marker is None) != (a.op_library is None):
+        ap.error("--abort-marker and --op-library go together")
+    if a.op_library is not None:
+        # Registers the op before scripting, so that the compiler can resolve it.
+        torch.ops.load_library(a.op_library)
 
     t0 = time.monotonic()
     torch.manual_seed(a.seed)
     model = TinyEncoder(a.vocab, a.max_tokens, a.dim, a.layers, a.heads).eval()
+    # Wrappers only when asked: the plain model's file (and digest) stay as they are.
+    if a.nan_marker is not None:
+        model = NanOnMarker(model, a.nan_marker).eval()
+    if a.abort_marker is not None:
+        model = AbortOnMarker(model, a.abort_marker).eval()
     scripted = torch.jit.script(model)
 
     os.makedirs(a.out, exist_ok=True)
@@ -190,7 +276,7 @@ def main() -> None:
     scripted.save(tmp)
     os.replace(tmp, path)  # readers never see a half-written model
 
-    self_check(path, a.vocab, a.max_tokens, a.dim, a.seed)
+    self_check(path, a.vocab, a.max_tokens, a.dim, a.seed, a.nan_marker, a.abort_marker)
 
     manifest = {
         "name": NAME,
@@ -205,6 +291,9 @@ def main() -> None:
         "digest": "sha256:" + sha256_file(path),
         "torch_version": torch.__version__,
     }
+    fault_markers = {k: v for k, v in (("nan", a.nan_marker), ("abort", a.abort_marker)) if v is not None}
+    if fault_markers:
+        manifest["fault_markers"] = fault_markers
     mpath = os.path.join(a.out, "manifest.json")
     with open(mpath + ".tmp", "w") as f:
         json.dump(manifest, f, indent=2)

@@ -5,7 +5,10 @@
 #include <torch/cuda.h>
 #include <torch/script.h>
 
+#include <dlfcn.h>
+
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 
@@ -43,6 +46,29 @@ std::string FirstLine(const std::exception& e) {
   while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.remove_suffix(1);
   const size_t last_break = what.rfind('\n');
   return std::string(last_break == std::string_view::npos ? what : what.substr(last_break + 1));
+}
+
+// Where `row` first holds NaN or Inf, if anywhere.
+std::optional<size_t> FirstNonFinite(const std::vector<float>& row) {
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (!std::isfinite(row[i])) return i;
+  }
+  return std::nullopt;
+}
+
+// Loads the libraries that register custom ops; the model's code names those
+// ops, so they must exist before torch::jit::load. The handles are never
+// closed: unloading would unregister ops that loaded models still call.
+absl::Status LoadOpLibraries(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) {
+      const char* why = dlerror();
+      return absl::InvalidArgumentError("cannot load op library " + path + ": " +
+                                        (why != nullptr ? why : "unknown dlopen error"));
+    }
+    log::Info(absl::StrFormat("event=op_library_loaded path=%s", path));
+  }
+  return absl::OkStatus();
 }
 
 // A loaded model on one device.
@@ -132,10 +158,21 @@ struct TorchModelRunner::Impl {
     return result;
   }
 
+  // Every path that turns an output row into a result goes through here, so
+  // this is where a non-finite row becomes its job's failure instead.
   void FillResult(const Batch& batch, size_t i, std::vector<float> output, const LoadedModel& model,
                   size_t ran_with, int64_t padded, Clock::time_point batch_start,
                   double run_seconds, Outcome& o) {
     const Job& job = batch.jobs[i];
+    if (const std::optional<size_t> bad = FirstNonFinite(output)) {
+      const std::string error = absl::StrFormat(
+          "model output has a non-finite value (NaN/Inf) at position %d of %d", *bad, output.size());
+      stats.model_errors++;
+      log::Warn(absl::StrFormat("event=job_failed job=%s reason=model_error length=%d device=%s error=\"%s\"",
+                                job.id, job.length(), model.name, error));
+      o = FailureFor(job, reason::kModelError, error);
+      return;
+    }
     o.id = job.id;
     o.ok = true;
     o.output = std::move(output);
@@ -292,6 +329,8 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   else if (!options.autocast.empty()) {
     return absl::InvalidArgumentError("model.autocast '" + options.autocast + "': expected bf16, fp16 or empty");
   }
+
+  if (absl::Status loaded = LoadOpLibraries(options.op_libraries); !loaded.ok()) return loaded;
 
   auto impl = std::make_unique<Impl>();
   impl->options = options;

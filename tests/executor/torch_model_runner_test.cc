@@ -3,14 +3,27 @@
 #include "qinfer/executor/torch_model_runner.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 
 namespace qinfer::executor {
 namespace {
 
 constexpr float kTolerance = 1e-4f;
+// The token that makes the fault-injection variants of the test model fail
+// (the top of the test vocabulary; see model/export_model.py).
+constexpr int64_t kFaultMarker = QINFER_TEST_FAULT_MARKER;
+
+RunnerOptions OptionsFor(const std::string& model_dir) {
+  RunnerOptions options;
+  options.model_path = model_dir + "/model.pt";
+  return options;
+}
 
 std::unique_ptr<TorchModelRunner> LoadTestModel() {
   RunnerOptions options;
@@ -161,6 +174,153 @@ TEST(TorchModelRunnerLoadTest, UnknownDeviceIsAClearError) {
   auto runner = TorchModelRunner::Load(options);
   ASSERT_FALSE(runner.ok());
   EXPECT_NE(runner.status().message().find("tpu:9"), std::string::npos) << runner.status();
+}
+
+// A bucket-64 batch of four marker-free jobs (ids below the marker).
+Batch FourJobs(std::mt19937& rng) {
+  Batch batch;
+  batch.bucket_bound = 64;
+  for (int i = 0; i < 4; ++i) {
+    batch.jobs.push_back(MakeJob("j" + std::to_string(i), RandomIds(rng, 12 + 9 * i, kFaultMarker), i));
+  }
+  return batch;
+}
+
+std::vector<std::vector<int64_t>> InputsOf(const Batch& batch) {
+  std::vector<std::vector<int64_t>> rows;
+  for (const Job& job : batch.jobs) rows.push_back(job.input_ids);
+  return rows;
+}
+
+TEST(TorchModelRunnerFaultTest, ANonFiniteOutputRowFailsOnlyItsJobWithModelError) {
+  auto plain = LoadTestModel();
+  ASSERT_NE(plain, nullptr);
+  auto runner = TorchModelRunner::Load(OptionsFor(QINFER_TEST_MODEL_NAN_DIR));
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  std::mt19937 rng(7);
+  Batch batch = FourJobs(rng);
+  batch.jobs[2].input_ids[5] = kFaultMarker;
+  // The plain model on the same padded batch: what the healthy rows must give.
+  auto expected = plain->Forward(InputsOf(batch));
+  ASSERT_TRUE(expected.ok()) << expected.status();
+
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  ASSERT_EQ(outcomes->size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    const Outcome& o = (*outcomes)[i];
+    EXPECT_EQ(o.id, batch.jobs[i].id);
+    if (i == 2) {
+      EXPECT_FALSE(o.ok);
+      EXPECT_EQ(o.reason, reason::kModelError);
+      EXPECT_NE(o.error.find("non-finite"), std::string::npos) << o.error;
+      EXPECT_NE(o.error.find("of 128"), std::string::npos) << o.error;
+      EXPECT_TRUE(o.output.empty());
+    } else {
+      ASSERT_TRUE(o.ok) << "job " << i << ": " << o.error;
+      EXPECT_EQ(o.batch_size, 4) << "the batch ran whole";
+      EXPECT_LT(MaxAbsDiff(o.output, (*expected)[i]), 1e-5f) << "job " << i;
+    }
+  }
+  EXPECT_EQ((*runner)->stats().model_errors, 1u);
+  EXPECT_EQ((*runner)->stats().splits, 0u) << "the check is per row; no bisection";
+}
+
+TEST(TorchModelRunnerFaultTest, ANonFiniteOutputRowOnTheFallbackDeviceFailsOnlyItsJobWithModelError) {
+  auto plain = LoadTestModel();
+  ASSERT_NE(plain, nullptr);
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_NAN_DIR);
+  options.fallback_device = "cpu";
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  std::mt19937 rng(8);
+  Batch batch = FourJobs(rng);
+  batch.jobs[1].input_ids[0] = kFaultMarker;
+  // An unfit bucket sends every job of the batch alone to the fallback device.
+  (*runner)->SetUnfitBuckets({batch.bucket_bound});
+
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  ASSERT_EQ(outcomes->size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    const Outcome& o = (*outcomes)[i];
+    if (i == 1) {
+      EXPECT_FALSE(o.ok);
+      EXPECT_EQ(o.reason, reason::kModelError) << "a NaN is no OOM: " << o.error;
+      EXPECT_NE(o.error.find("non-finite"), std::string::npos) << o.error;
+    } else {
+      ASSERT_TRUE(o.ok) << "job " << i << ": " << o.error;
+      EXPECT_EQ(o.device, "cpu");
+      auto alone = plain->Forward({batch.jobs[i].input_ids});
+      ASSERT_TRUE(alone.ok()) << alone.status();
+      EXPECT_LT(MaxAbsDiff(o.output, (*alone)[0]), 1e-5f) << "job " << i;
+    }
+  }
+  EXPECT_EQ((*runner)->stats().model_errors, 1u);
+  EXPECT_EQ((*runner)->stats().oom_failures, 0u);
+}
+
+TEST(TorchModelRunnerLoadTest, MissingOpLibraryIsAClearError) {
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_DIR);
+  options.op_libraries = {"/nonexistent/libno_such_ops.so"};
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_FALSE(runner.ok());
+  EXPECT_EQ(runner.status().code(), absl::StatusCode::kInvalidArgument) << runner.status();
+  EXPECT_NE(runner.status().message().find("/nonexistent/libno_such_ops.so"), std::string::npos)
+      << runner.status();
+}
+
+TEST(TorchModelRunnerFaultTest, TheAbortModelLoadsWithItsOpLibraryAndRunsMarkerFreeBatches) {
+  auto plain = LoadTestModel();
+  ASSERT_NE(plain, nullptr);
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_ABORT_DIR);
+  options.op_libraries = {QINFER_TEST_OPS_LIBRARY};
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  std::mt19937 rng(9);
+  const Batch batch = FourJobs(rng);
+  auto expected = plain->Forward(InputsOf(batch));
+  ASSERT_TRUE(expected.ok()) << expected.status();
+
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  ASSERT_EQ(outcomes->size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << "job " << i << ": " << o.error;
+    EXPECT_LT(MaxAbsDiff(o.output, (*expected)[i]), 1e-5f) << "job " << i;
+  }
+}
+
+// The body of the death test below, in the child process: loads the model,
+// says so on stderr, runs the batch, and exits 0 if the process survives.
+[[noreturn]] void LoadAndRunThenExit(const RunnerOptions& options, const Batch& batch) {
+  const rlimit no_core_dump{0, 0};  // a test's crash leaves no core file
+  setrlimit(RLIMIT_CORE, &no_core_dump);
+  auto runner = TorchModelRunner::Load(options);
+  if (!runner.ok()) {
+    std::fprintf(stderr, "load failed: %s\n", runner.status().ToString().c_str());
+    std::_Exit(2);
+  }
+  std::fprintf(stderr, "model loaded\n");
+  auto outcomes = (*runner)->Run(batch);
+  std::fprintf(stderr, "Run returned (ok=%d)\n", int(outcomes.ok()));
+  std::_Exit(0);
+}
+
+// The abort is real: no exception, no failure record, the process dies of
+// SIGABRT, as it would on a poison input. (A death test: it runs in a child.)
+TEST(TorchModelRunnerFaultDeathTest, AJobHoldingTheAbortMarkerKillsTheProcessWithSigabrt) {
+  // The child re-runs this test from the start instead of forking a process
+  // that already has libtorch's threads.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_ABORT_DIR);
+  options.op_libraries = {QINFER_TEST_OPS_LIBRARY};
+  std::mt19937 rng(10);
+  Batch batch = FourJobs(rng);
+  batch.jobs[3].input_ids[2] = kFaultMarker;
+  // "model loaded" on stderr: it dies in Run, on the marker, not while loading.
+  EXPECT_EXIT(LoadAndRunThenExit(options, batch), ::testing::KilledBySignal(SIGABRT), "model loaded");
 }
 
 }  // namespace

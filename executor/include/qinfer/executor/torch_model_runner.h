@@ -14,6 +14,13 @@
 // An error that is not an OOM never lowers a cap: the batch is bisected to
 // isolate the job that fails, which alone gets `model_error`.
 //
+// A row of the model's output that holds NaN or Inf is not a result either:
+// that job alone gets `model_error` ("model output has a non-finite value
+// (NaN/Inf) at position P of D"), on the primary and the fallback device
+// alike, and its batch mates keep their results (the check is per row, so
+// no bisection is needed). This also catches an fp16/bf16 overflow under
+// autocast. Forward and MeasurePeak return rows unchecked.
+//
 // Errors never escape as exceptions: c10::Error is caught here and becomes a
 // failure record or a status.
 #pragma once
@@ -40,6 +47,13 @@ struct RunnerOptions {
   std::string autocast;         // "" (float32) | "bf16" | "fp16"
   double cuda_memory_fraction = 0;  // (0,1): cap the CUDA allocator (emulate a smaller card)
   int64_t cuda_budget_bytes = 0;    // plan within this on CUDA; 0: the (capped) card
+  // Shared libraries that register TorchScript custom ops (TORCH_LIBRARY),
+  // for models whose code calls torch.ops.<ns>.<op>: without them such a
+  // model does not load. Loaded in order with dlopen(RTLD_NOW | RTLD_GLOBAL)
+  // before the model and never unloaded, so their ops stay registered for
+  // the rest of the process. One that does not load fails Load with
+  // InvalidArgument naming its path and dlerror(). Default: none.
+  std::vector<std::string> op_libraries;
 };
 
 // Counters of the ladder. Written by the executor thread, readable from any
