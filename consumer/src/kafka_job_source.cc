@@ -140,7 +140,15 @@ struct KafkaJobSource::Impl {
                    raw.origin.partition, raw.origin.offset, length);
         return;
       }
-      // The queue refused it (longer than the longest bucket): record it.
+      if (!absl::IsOutOfRange(pushed)) {
+        // The queue is closed (shutting down): the job has no record, so it
+        // stays unacked and its offset uncommitted; the next run reads it.
+        stats.refused++;
+        log->debug("event=push_refused job={} partition={} offset={} error=\"{}\"", id,
+                   raw.origin.partition, raw.origin.offset, std::string(pushed.message()));
+        return;
+      }
+      // Longer than the longest bucket: a `too_long` record.
       decoded = FailureForMessage(raw, id, reason::kTooLong,
                                   std::string(pushed.message()), length);
     }

@@ -2,35 +2,69 @@
 
 #include <thread>
 
+#include "qinfer/core/logging.h"
+
 namespace qinfer {
+
+bool IsPermanentDeliveryError(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kFailedPrecondition:
+      return true;
+    default:
+      return false;
+  }
+}
 
 OutcomeRecorder::OutcomeRecorder(OutcomeStore& store,
                                  OutcomePublisher* publisher, AckSink& acks,
-                                 Options options)
-    : store_(store), publisher_(publisher), acks_(acks), options_(options) {}
+                                 Health& health, Options options)
+    : store_(store),
+      publisher_(publisher),
+      acks_(acks),
+      health_(health),
+      options_(options) {}
 
-absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
-  if (outcomes.empty()) return absl::OkStatus();
+absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes) {
   absl::Status status;
   for (int attempt = 1; attempt <= options_.store_attempts; ++attempt) {
     status = store_.Put(outcomes);
-    if (status.ok()) break;
+    if (status.ok()) return status;
     stats_.store_errors++;
-    // A transient I/O error deserves a retry; a lasting one leaves the jobs
-    // unacknowledged so that they are redelivered, never lost.
-    std::this_thread::sleep_for(options_.store_backoff * attempt);
+    Logger("core")->warn("event=store_error attempt={} of={} error=\"{}\"", attempt,
+                         options_.store_attempts, std::string(status.message()));
+    // A transient I/O error deserves a retry; a lasting one is fatal.
+    if (attempt < options_.store_attempts) {
+      std::this_thread::sleep_for(options_.store_backoff * attempt);
+    }
   }
-  if (!status.ok()) return status;
+  if (health_.RaiseFatal(fatal_cause::kStore, "store writes keep failing: " +
+                                                  std::string(status.message()))) {
+    Logger("core")->error("event=fatal cause=store error=\"{}\" (outcomes not acked)",
+                          std::string(status.message()));
+  }
+  return status;
+}
+
+absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
+  if (outcomes.empty()) return absl::OkStatus();
+  if (absl::Status s = Store(outcomes); !s.ok()) return s;
   stats_.stored += outcomes.size();
   for (Outcome& outcome : outcomes) {
     if (publisher_ != nullptr && publisher_->WantsToPublish(outcome)) {
       PublishThenAck(std::make_shared<const Outcome>(std::move(outcome)), 1);
     } else {
-      acks_.Ack(outcome.origin);
-      stats_.acked++;
+      Ack(outcome);
     }
   }
   return absl::OkStatus();
+}
+
+void OutcomeRecorder::Ack(const Outcome& outcome) {
+  acks_.Ack(outcome.origin);
+  stats_.acked++;
 }
 
 void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Outcome> outcome,
@@ -38,16 +72,65 @@ void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Outcome> outcome,
   publisher_->Publish(*outcome, [this, outcome, attempt](absl::Status s) {
     if (s.ok()) {
       stats_.published++;
-      acks_.Ack(outcome->origin);
-      stats_.acked++;
+      Ack(*outcome);
       return;
     }
-    // The result is durable in the store; only the reply is missing. Retry;
-    // after the last attempt leave it unacked so a restart publishes it again.
-    if (attempt < options_.publish_attempts) {
+    if (absl::IsCancelled(s)) return;  // closing: a restart publishes it again
+    if (absl::IsInternal(s)) {
+      // A fatal producer error: every later delivery fails too.
+      if (health_.RaiseFatal(fatal_cause::kProducer, std::string(s.message()))) {
+        Logger("core")->error("event=fatal cause=producer job={} error=\"{}\"", outcome->id,
+                              std::string(s.message()));
+      }
+      return;
+    }
+    const bool permanent = IsPermanentDeliveryError(s);
+    if (!permanent && attempt < options_.publish_attempts) {
       stats_.publish_retries++;
       PublishThenAck(outcome, attempt + 1);
+      return;
     }
+    Undeliverable(outcome, s, permanent);
+  });
+}
+
+void OutcomeRecorder::Undeliverable(std::shared_ptr<const Outcome> outcome,
+                                    const absl::Status& why, bool permanent) {
+  (permanent ? stats_.undeliverable_permanent : stats_.undeliverable_exhausted)++;
+  const std::string error = std::string(why.message());
+  Logger("core")->warn("event=delivery_failed job={} class={} error=\"{}\" (recorded, acked)",
+                       outcome->id, permanent ? "permanent" : "retries_exhausted", error);
+  // The stored outcome says its message never arrived. Its write is a
+  // store write like any other: if it keeps failing, the store is fatal.
+  Outcome marked = *outcome;
+  marked.delivery_error = error;
+  if (!Store({&marked, 1}).ok()) return;
+
+  // A compact notice where the failure can be seen by whoever reads the
+  // dead letters: no output and no payload (an oversized payload may be why
+  // delivery failed); replay reads the original from its coordinates.
+  Outcome notice = std::move(marked);
+  notice.output.clear();
+  notice.payload.clear();
+  notice.payload_truncated = true;
+  if (notice.ok) {
+    notice.ok = false;
+    notice.reason = reason::kUndeliverable;
+    notice.error = "the result is stored, but its reply could not be delivered";
+  }
+  if (publisher_ == nullptr || !publisher_->WantsToPublish(notice)) {
+    Ack(*outcome);
+    return;
+  }
+  publisher_->Publish(notice, [this, outcome](absl::Status s) {
+    if (s.ok()) {
+      stats_.dead_letter_notices++;
+    } else {
+      Logger("core")->warn("event=dead_letter_notice_failed job={} error=\"{}\"", outcome->id,
+                           std::string(s.message()));
+    }
+    // The record is durable and says what happened: never wait for more.
+    Ack(*outcome);
   });
 }
 

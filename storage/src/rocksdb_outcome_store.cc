@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <string_view>
@@ -24,6 +25,11 @@ namespace {
 constexpr const char* kResultsCf = "results";
 constexpr const char* kFailedCf = "failed";
 constexpr const char* kMetaCf = "meta";
+constexpr const char* kAttemptsCf = "attempts";
+
+std::string AttemptKey(const Origin& o) {
+  return o.topic + "/" + std::to_string(o.partition) + "/" + std::to_string(o.offset);
+}
 
 absl::Status FromRocks(const rocksdb::Status& s, std::string_view op,
                        const std::string& dir) {
@@ -70,12 +76,16 @@ struct RocksDbOutcomeStore::Impl {
   rocksdb::ColumnFamilyHandle* results = nullptr;
   rocksdb::ColumnFamilyHandle* failed = nullptr;
   rocksdb::ColumnFamilyHandle* meta = nullptr;
+  rocksdb::ColumnFamilyHandle* attempts = nullptr;  // null: an older read-only store
   std::mutex write_mu;  // serialises Put and PutMeta
+  // A write failed: the log may hold a partial record, and syncing it again
+  // trips an assertion inside RocksDB. Recovery at the next open handles it.
+  std::atomic<bool> write_failed{false};
   std::shared_ptr<spdlog::logger> log = Logger("storage");
 
   ~Impl() {
     if (db != nullptr) {
-      if (!options.read_only) {
+      if (!options.read_only && !write_failed.load()) {
         rocksdb::Status s = db->SyncWAL();
         if (!s.ok()) {
           log->warn("store sync_wal_failed path={} error=\"{}\"", dir,
@@ -206,8 +216,10 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     if (options.read_only) return FromRocks(listed, "open read-only", dir);
     names = {rocksdb::kDefaultColumnFamilyName};  // a new database
   }
-  for (const char* ours : {kResultsCf, kFailedCf, kMetaCf}) {
+  for (const char* ours : {kResultsCf, kFailedCf, kMetaCf, kAttemptsCf}) {
     if (std::find(names.begin(), names.end(), ours) != names.end()) continue;
+    // Stores written before attempts were kept are still outcome stores.
+    if (options.read_only && std::string_view(ours) == kAttemptsCf) continue;
     if (options.read_only) {
       return absl::FailedPreconditionError(
           "store path=" + dir + " is not an outcome store: column family " +
@@ -251,6 +263,7 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     if (h->GetName() == kResultsCf) impl->results = h;
     if (h->GetName() == kFailedCf) impl->failed = h;
     if (h->GetName() == kMetaCf) impl->meta = h;
+    if (h->GetName() == kAttemptsCf) impl->attempts = h;
   }
   impl->log->info("store opened path={} read_only={} sync={}", dir,
                   options.read_only, options.sync);
@@ -280,6 +293,11 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
   std::unordered_set<std::string_view> failures_here;
   size_t dropped = 0;
   for (const Outcome& o : outcomes) {
+    // A crash record keeps the count: if its message is delivered again
+    // (its offset was not committed yet) it is isolated again, not run.
+    if (!o.origin.topic.empty() && o.reason != reason::kCrash) {
+      batch.Delete(impl_->attempts, AttemptKey(o.origin));
+    }
     if (o.ok) {
       batch.Put(impl_->results, o.id, OutcomeToJson(o));
       results_here.insert(o.id);
@@ -311,10 +329,46 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
     failures_here.insert(o.id);
   }
   rocksdb::Status s = impl_->db->Write(impl_->WriteOpts(), &batch);
-  if (!s.ok()) return FromRocks(s, "write", impl_->dir);
+  if (!s.ok()) {
+    impl_->write_failed = true;
+    return FromRocks(s, "write", impl_->dir);
+  }
   impl_->log->debug("store put outcomes={} dropped_failures={}",
                     outcomes.size(), dropped);
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int>> RocksDbOutcomeStore::Attempts(
+    std::span<const Origin> origins) const {
+  std::vector<int> counts(origins.size(), 0);
+  if (impl_->attempts == nullptr) return counts;
+  for (size_t i = 0; i < origins.size(); ++i) {
+    if (origins[i].topic.empty()) continue;
+    std::string value;
+    rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->attempts,
+                                       AttemptKey(origins[i]), &value);
+    if (s.IsNotFound()) continue;
+    if (!s.ok()) return FromRocks(s, "get attempts", impl_->dir);
+    counts[i] = std::atoi(value.c_str());
+  }
+  return counts;
+}
+
+absl::Status RocksDbOutcomeStore::BeginAttempts(std::span<const Origin> origins) {
+  if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
+  // Read-increment-write under the write mutex, like Put's check-then-write.
+  std::lock_guard lock(impl_->write_mu);
+  absl::StatusOr<std::vector<int>> counts = Attempts(origins);
+  if (!counts.ok()) return counts.status();
+  rocksdb::WriteBatch batch;
+  for (size_t i = 0; i < origins.size(); ++i) {
+    if (origins[i].topic.empty()) continue;
+    batch.Put(impl_->attempts, AttemptKey(origins[i]), std::to_string((*counts)[i] + 1));
+  }
+  if (batch.Count() == 0) return absl::OkStatus();
+  rocksdb::Status s = impl_->db->Write(impl_->WriteOpts(), &batch);
+  if (!s.ok()) impl_->write_failed = true;
+  return FromRocks(s, "write attempts", impl_->dir);
 }
 
 absl::StatusOr<std::optional<Outcome>> RocksDbOutcomeStore::Get(
@@ -368,9 +422,9 @@ absl::Status RocksDbOutcomeStore::PutMeta(const std::string& key,
                                           const std::string& value) {
   if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
   std::lock_guard lock(impl_->write_mu);
-  return FromRocks(
-      impl_->db->Put(impl_->WriteOpts(), impl_->meta, key, value),
-      "put meta", impl_->dir);
+  rocksdb::Status s = impl_->db->Put(impl_->WriteOpts(), impl_->meta, key, value);
+  if (!s.ok()) impl_->write_failed = true;
+  return FromRocks(s, "put meta", impl_->dir);
 }
 
 absl::StatusOr<std::optional<std::string>> RocksDbOutcomeStore::GetMeta(

@@ -25,7 +25,8 @@ class RecorderTest : public ::testing::Test {
   testing::RecordingStore store_{log_};
   testing::ManualPublisher publisher_{log_};
   testing::RecordingAcks acks_{log_};
-  OutcomeRecorder recorder_{store_, &publisher_, acks_,
+  Health health_;
+  OutcomeRecorder recorder_{store_, &publisher_, acks_, health_,
                             {/*store_attempts=*/3, std::chrono::milliseconds(1), 2}};
 };
 
@@ -41,15 +42,75 @@ TEST_F(RecorderTest, AcksAPublishedOutcomeOnlyAfterDelivery) {
   EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a", "ack:5"}));
 }
 
-TEST_F(RecorderTest, RepublishesAfterAFailedDeliveryAndGivesUpUnacked) {
+TEST_F(RecorderTest, RepublishesATransientFailureThenRecordsItUndeliverableAndAcks) {
   ASSERT_TRUE(recorder_.Record({Result("a", 5, "replies")}).ok());
   publisher_.Deliver(absl::UnavailableError("broker down"));
   ASSERT_EQ(publisher_.pending(), 1u) << "one retry";
   publisher_.Deliver(absl::UnavailableError("broker down"));
-  EXPECT_EQ(publisher_.pending(), 0u) << "publish_attempts=2 reached";
-  EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a", "publish:a"}))
-      << "never acked: the job is redelivered after a restart";
+  EXPECT_EQ(publisher_.pending(), 0u) << "publish_attempts=2 reached; the fake has no dead-letter topic";
+  EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a", "publish:a", "put:a", "ack:5"}))
+      << "the stored result is rewritten with its delivery error, then acked";
+  EXPECT_EQ(store_.stored.back().delivery_error, "broker down");
   EXPECT_EQ(recorder_.stats().publish_retries.load(), 1u);
+  EXPECT_EQ(recorder_.stats().undeliverable_exhausted.load(), 1u);
+  EXPECT_FALSE(health_.fatal());
+}
+
+TEST_F(RecorderTest, NeverRetriesAPermanentDeliveryErrorAndSendsACompactDeadLetterNotice) {
+  publisher_.dead_letters = true;
+  Outcome failure = Result("f", 9);
+  failure.ok = false;
+  failure.reason = reason::kInvalid;
+  failure.payload = std::string(2'000'000, 'x');
+  ASSERT_TRUE(recorder_.Record({failure}).ok());
+  publisher_.Deliver(absl::InvalidArgumentError("Broker: Message size too large"));
+  ASSERT_EQ(publisher_.pending(), 1u) << "the compact notice, not a retry";
+  const Outcome& notice = publisher_.published.back();
+  EXPECT_EQ(notice.id, "f");
+  EXPECT_TRUE(notice.payload.empty()) << "no oversized payload in the notice";
+  EXPECT_TRUE(notice.payload_truncated);
+  EXPECT_EQ(notice.reason, reason::kInvalid);
+  EXPECT_EQ(notice.delivery_error, "Broker: Message size too large");
+  EXPECT_EQ(notice.origin.offset, 9);
+  publisher_.Deliver(absl::OkStatus());
+  EXPECT_EQ(log_.events(), (Events{"put:f", "publish:f", "put:f", "publish:f", "ack:9"}));
+  EXPECT_EQ(store_.stored.back().payload.size(), 2'000'000u) << "the store keeps the payload";
+  EXPECT_EQ(recorder_.stats().undeliverable_permanent.load(), 1u);
+  EXPECT_EQ(recorder_.stats().publish_retries.load(), 0u);
+  EXPECT_EQ(recorder_.stats().dead_letter_notices.load(), 1u);
+}
+
+TEST_F(RecorderTest, AResultWhoseReplyTopicIsMissingIsAnnouncedAsUndeliverableAndAcked) {
+  publisher_.dead_letters = true;
+  ASSERT_TRUE(recorder_.Record({Result("a", 5, "no-such-topic")}).ok());
+  publisher_.Deliver(absl::NotFoundError("Local: Unknown topic"));
+  ASSERT_EQ(publisher_.pending(), 1u);
+  const Outcome& notice = publisher_.published.back();
+  EXPECT_FALSE(notice.ok) << "a notice goes to the dead-letter topic";
+  EXPECT_EQ(notice.reason, reason::kUndeliverable);
+  EXPECT_TRUE(notice.output.empty());
+  // Even a notice that cannot be delivered ends in an ack: the record is
+  // durable and says what happened.
+  publisher_.Deliver(absl::NotFoundError("Local: Unknown topic"));
+  EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a", "put:a", "publish:a", "ack:5"}));
+  EXPECT_TRUE(store_.stored.back().ok) << "the stored result stays a result";
+  EXPECT_EQ(store_.stored.back().delivery_error, "Local: Unknown topic");
+}
+
+TEST_F(RecorderTest, AFatalProducerErrorIsFatalAndLeavesTheJobUnacked) {
+  ASSERT_TRUE(recorder_.Record({Result("a", 5, "replies")}).ok());
+  publisher_.Deliver(absl::InternalError("fatal idempotent producer error"));
+  EXPECT_EQ(publisher_.pending(), 0u);
+  EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a"}));
+  EXPECT_TRUE(health_.fatal());
+  EXPECT_EQ(health_.cause(), fatal_cause::kProducer);
+}
+
+TEST_F(RecorderTest, ACancelledDeliveryLeavesTheJobUnackedForTheRestart) {
+  ASSERT_TRUE(recorder_.Record({Result("a", 5, "replies")}).ok());
+  publisher_.Deliver(absl::CancelledError("publisher closing"));
+  EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a"}));
+  EXPECT_FALSE(health_.fatal());
 }
 
 TEST_F(RecorderTest, RetriesATransientStoreFailure) {
@@ -58,10 +119,25 @@ TEST_F(RecorderTest, RetriesATransientStoreFailure) {
   EXPECT_EQ(log_.events(), (Events{"put_failed", "put_failed", "put:a", "ack:5"}));
 }
 
-TEST_F(RecorderTest, NeverAcksWhenTheStoreKeepsFailing) {
+TEST_F(RecorderTest, NeverAcksWhenTheStoreKeepsFailingAndRaisesAFatalCondition) {
   store_.FailNextPuts(3);
+  EXPECT_FALSE(health_.fatal());
   EXPECT_FALSE(recorder_.Record({Result("a", 5)}).ok());
   EXPECT_EQ(log_.events(), (Events{"put_failed", "put_failed", "put_failed"}));
+  EXPECT_TRUE(health_.fatal());
+  EXPECT_EQ(health_.cause(), fatal_cause::kStore);
+  EXPECT_NE(health_.reason().find("injected store failure"), std::string::npos);
+  EXPECT_EQ(recorder_.stats().store_errors.load(), 3u);
+}
+
+TEST(IsPermanentDeliveryErrorTest, ClassifiesByStatusCode) {
+  EXPECT_TRUE(IsPermanentDeliveryError(absl::NotFoundError("unknown topic")));
+  EXPECT_TRUE(IsPermanentDeliveryError(absl::InvalidArgumentError("too large")));
+  EXPECT_TRUE(IsPermanentDeliveryError(absl::PermissionDeniedError("authz")));
+  EXPECT_TRUE(IsPermanentDeliveryError(absl::FailedPreconditionError("no topic")));
+  EXPECT_FALSE(IsPermanentDeliveryError(absl::UnavailableError("broker down")));
+  EXPECT_FALSE(IsPermanentDeliveryError(absl::DeadlineExceededError("timed out")));
+  EXPECT_FALSE(IsPermanentDeliveryError(absl::ResourceExhaustedError("queue full")));
 }
 
 }  // namespace

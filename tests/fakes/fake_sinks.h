@@ -56,11 +56,18 @@ class RecordingStore final : public OutcomeStore {
 class ManualPublisher final : public OutcomePublisher {
  public:
   explicit ManualPublisher(EventLog& log) : log_(log) {}
-  bool WantsToPublish(const Outcome& o) const override { return !o.reply_to.empty(); }
+  // Results go out when they name a reply topic; failure records when
+  // `dead_letters` is set (a dead-letter topic is configured).
+  bool WantsToPublish(const Outcome& o) const override {
+    return o.ok ? !o.reply_to.empty() : dead_letters;
+  }
   void Publish(const Outcome& o, Done done) override {
     log_.Add("publish:" + o.id);
+    published.push_back(o);
     pending_.push_back(std::move(done));
   }
+  bool dead_letters = false;
+  std::vector<Outcome> published;
   absl::Status Flush(std::chrono::milliseconds) override { return absl::OkStatus(); }
   // Completes the oldest pending delivery with `s`.
   void Deliver(absl::Status s) {

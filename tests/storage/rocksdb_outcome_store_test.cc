@@ -259,6 +259,47 @@ TEST_F(RocksDbOutcomeStoreTest, DataSurvivesCloseAndReopen) {
   EXPECT_EQ(store().GetMeta("plan").value(), "{}");
 }
 
+TEST_F(RocksDbOutcomeStoreTest, AttemptsCountUpSurviveReopenAndEndWithTheOutcome) {
+  const Origin a{"jobs", 0, 7, 1}, b{"jobs", 1, 7, 1}, untracked{"", -1, -1, 0};
+  const std::vector<Origin> both = {a, b, untracked};
+  EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{0, 0, 0}));
+  ASSERT_TRUE(store().BeginAttempts(both).ok());
+  ASSERT_TRUE(store().BeginAttempts(std::vector<Origin>{a}).ok());
+  EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{2, 1, 0}));
+
+  store_.reset();  // what a crash leaves behind is what the next run reads
+  store_ = OpenOrDie();
+  EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{2, 1, 0}));
+
+  Outcome done = Result("job-a");
+  done.origin = a;
+  PutOrDie({done});
+  EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{0, 1, 0}))
+      << "the outcome's own write forgets its attempts, and only its";
+
+  Outcome crashed = Failure("job-b", reason::kCrash);
+  crashed.origin = b;
+  PutOrDie({crashed});
+  EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{0, 1, 0}))
+      << "a crash record keeps the count that isolates a redelivery";
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ReadOnlyStoreRefusesToBeginAttempts) {
+  PutOrDie({Result("r1")});
+  auto ro = OpenOrDie({.read_only = true});
+  ASSERT_NE(ro, nullptr);
+  const std::vector<Origin> one = {{"jobs", 0, 1, 1}};
+  EXPECT_EQ(ro->BeginAttempts(one).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(ro->Attempts(one).value(), std::vector<int>{0});
+}
+
+TEST_F(RocksDbOutcomeStoreTest, DeliveryErrorRoundTrips) {
+  Outcome r = Result("r1");
+  r.delivery_error = "Broker: Unknown topic or partition";
+  PutOrDie({r});
+  EXPECT_EQ(GetOrDie("r1")->delivery_error, r.delivery_error);
+}
+
 TEST_F(RocksDbOutcomeStoreTest, SyncedStoreWritesAndReopens) {
   store_ = OpenOrDie({.sync = true});
   PutOrDie({Result("r1")});

@@ -39,6 +39,7 @@ struct SourceStats {
   std::atomic<uint64_t> messages{0};
   std::atomic<uint64_t> rejected{0};  // invalid or too long
   std::atomic<uint64_t> pauses{0};    // backpressure pauses
+  std::atomic<uint64_t> refused{0};   // the queue was closed: left unacked
   std::atomic<int> assigned_partitions{0};
   std::atomic<bool> paused{false};
 };

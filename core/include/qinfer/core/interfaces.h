@@ -49,6 +49,21 @@ class OutcomePublisher {
   virtual absl::Status Flush(std::chrono::milliseconds timeout) = 0;
 };
 
+// Durable per-message attempt counts, for crash-loop isolation (DESIGN.md,
+// "Poison isolation"): an attempt is recorded before a job runs, and
+// forgotten when the job's outcome is stored (unless that outcome is its
+// `crash` record). A job whose count reaches K without an outcome took the
+// process down K times. Thread-safe.
+class AttemptLog {
+ public:
+  virtual ~AttemptLog() = default;
+  // Attempts begun so far for each origin (0: none), in order.
+  virtual absl::StatusOr<std::vector<int>> Attempts(
+      std::span<const Origin> origins) const = 0;
+  // Adds one attempt to each origin; OK once that is durable.
+  virtual absl::Status BeginAttempts(std::span<const Origin> origins) = 0;
+};
+
 // Receives acknowledgements: the job at `origin` has a durable record.
 // Thread-safe.
 class AckSink {

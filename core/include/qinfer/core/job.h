@@ -36,6 +36,9 @@ struct Job {
   SteadyTime enqueued_at{};
 
   size_t length() const { return input_ids.size(); }
+  // Heap and inline bytes this job holds while queued (ids, payload, meta,
+  // strings): what the scheduler's byte bound counts.
+  size_t footprint_bytes() const;
   friend bool operator==(const Job&, const Job&) = default;
 };
 
@@ -54,6 +57,11 @@ inline constexpr const char* kInvalid = "invalid";
 inline constexpr const char* kTooLong = "too_long";
 inline constexpr const char* kOom = "oom";
 inline constexpr const char* kModelError = "model_error";
+// The process died K times while the job was running (see AttemptLog).
+inline constexpr const char* kCrash = "crash";
+// Dead-letter notices only: the job has a result, but its reply could not be
+// delivered.
+inline constexpr const char* kUndeliverable = "undeliverable";
 }  // namespace reason
 
 // What became of one job: either `ok` with an output, or a failure record.
@@ -79,8 +87,14 @@ struct Outcome {
   std::string reply_to;
   std::string meta_json;
   std::string payload;  // failures only: the original message value
+  // Failures only: `payload` is a prefix of a message too large to carry;
+  // replay reads the original from origin's topic/partition/offset.
+  bool payload_truncated = false;
   int attempt = 0;
   Origin origin;
+  // Set when the outcome's reply or dead-letter message could not be
+  // delivered (a permanent Kafka error, or retries spent): the error.
+  std::string delivery_error;
 
   friend bool operator==(const Outcome&, const Outcome&) = default;
 };

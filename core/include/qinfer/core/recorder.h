@@ -1,6 +1,20 @@
 // OutcomeRecorder: the one path by which an outcome becomes durable and its
 // source offset becomes committable. Order per outcome: store (durable) ->
 // publish (delivery acknowledged, where a topic wants it) -> ack.
+//
+// No permanent error is retried, and no job stays unacknowledged because of
+// its reply (DESIGN.md, "Guarantees"):
+//  - a store write that keeps failing raises a fatal condition (Health): the
+//    outcomes are not acked, the instance stops and is restarted;
+//  - a delivery that fails for good (unknown topic, message too large,
+//    authorization, no topic) or whose transient retries are spent is
+//    recorded on the stored outcome (`delivery_error`), announced by a
+//    compact dead-letter notice without the payload or output where a
+//    dead-letter topic is configured, counted, and then acked;
+//  - a fatal producer error raises a fatal condition; that job stays
+//    unacked, so a restart publishes it again;
+//  - a delivery cancelled because the publisher is closing leaves the job
+//    unacked (it is published again after the restart).
 #pragma once
 
 #include <atomic>
@@ -8,17 +22,26 @@
 #include <memory>
 #include <vector>
 
+#include "qinfer/core/health.h"
 #include "qinfer/core/interfaces.h"
 
 namespace qinfer {
 
 struct RecorderStats {
   std::atomic<uint64_t> stored{0};
-  std::atomic<uint64_t> store_errors{0};
+  std::atomic<uint64_t> store_errors{0};        // failed write attempts
   std::atomic<uint64_t> published{0};
-  std::atomic<uint64_t> publish_retries{0};
+  std::atomic<uint64_t> publish_retries{0};     // transient failures re-published
+  std::atomic<uint64_t> undeliverable_permanent{0};  // by class, see above
+  std::atomic<uint64_t> undeliverable_exhausted{0};
+  std::atomic<uint64_t> dead_letter_notices{0};  // compact notices delivered
   std::atomic<uint64_t> acked{0};
 };
+
+// True for the delivery errors that no retry can fix: NotFound (unknown
+// topic or partition), InvalidArgument (message too large, invalid),
+// PermissionDenied (authorization), FailedPrecondition (no topic).
+bool IsPermanentDeliveryError(const absl::Status& status);
 
 // Thread-safe: the consumer thread (invalid messages) and the executor thread
 // (results) both record. Does not own its collaborators; they must outlive it.
@@ -26,18 +49,21 @@ class OutcomeRecorder {
  public:
   struct Options {
     int store_attempts = 5;  // RocksDB write attempts before giving up
-    std::chrono::milliseconds store_backoff{100};
-    int publish_attempts = 10;  // re-publishes after a failed delivery
+    std::chrono::milliseconds store_backoff{100};  // times the attempt number
+    // Publications of one outcome when deliveries fail transiently. Each
+    // delivery already includes the producer's own retries with backoff
+    // (librdkafka's retry.backoff.ms, up to message.timeout.ms).
+    int publish_attempts = 3;
   };
 
   // `publisher` may be null (no Kafka output configured).
   OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publisher,
-                  AckSink& acks, Options options);
+                  AckSink& acks, Health& health, Options options);
 
   // Stores all of `outcomes` in one write, then publishes and acks each.
-  // If the store keeps failing the outcomes are not acked: their offsets are
-  // never committed, so the jobs run again after a restart (at-least-once).
-  // Returns the store's status.
+  // If the store keeps failing the outcomes are not acked (their offsets are
+  // never committed, so the jobs run again after a restart) and a fatal
+  // condition is raised. Returns the store's status.
   absl::Status Record(std::vector<Outcome> outcomes);
 
   // Waits for in-flight publications.
@@ -46,11 +72,16 @@ class OutcomeRecorder {
   const RecorderStats& stats() const { return stats_; }
 
  private:
+  absl::Status Store(std::span<const Outcome> outcomes);
   void PublishThenAck(std::shared_ptr<const Outcome> outcome, int attempt);
+  void Undeliverable(std::shared_ptr<const Outcome> outcome, const absl::Status& why,
+                     bool permanent);
+  void Ack(const Outcome& outcome);
 
   OutcomeStore& store_;
   OutcomePublisher* publisher_;
   AckSink& acks_;
+  Health& health_;
   Options options_;
   RecorderStats stats_;
 };

@@ -1,8 +1,10 @@
 // RocksDbOutcomeStore: the durable record of every job's outcome, keyed by
-// job id, in a RocksDB database with three column families:
+// job id, in a RocksDB database with four column families:
 //   results  ok outcomes        key = job id, value = OutcomeToJson(outcome)
 //   failed   failure records    key = job id, value = OutcomeToJson(outcome)
 //   meta     small string values (e.g. the calibrated memory plan)
+//   attempts attempt counts of jobs that ran without an outcome yet
+//            (AttemptLog), key = "topic/partition/offset", value = count
 // RocksDB itself stays out of this header; users need only qinfer::core.
 #pragma once
 
@@ -40,7 +42,7 @@ struct RocksDbStoreOptions {
 // read-check-write in Put (see below) never races within this process, and
 // RocksDB's LOCK file keeps a second process from opening the same directory
 // for writing.
-class RocksDbOutcomeStore final : public OutcomeStore {
+class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
  public:
   using Options = RocksDbStoreOptions;
   enum class Kind { kResults, kFailures, kAll };
@@ -67,9 +69,18 @@ class RocksDbOutcomeStore final : public OutcomeStore {
   //    dropped and the result kept (e.g. a job re-run after a crash that
   //    ran out of memory this time).
   // Within `outcomes`, later entries for the same id win as above.
+  // Each outcome's origin (when it has a topic) loses its attempt count in
+  // the same write, except for a `crash` record: a redelivery of that
+  // message is then isolated again rather than run.
   // Errors: FailedPrecondition when read-only; InvalidArgument for an
   // outcome with an empty id (nothing is written); RocksDB errors otherwise.
   absl::Status Put(std::span<const Outcome> outcomes) override;
+
+  // AttemptLog. Origins without a topic are counted 0 and never written.
+  // Errors: FailedPrecondition when read-only; RocksDB errors otherwise.
+  absl::StatusOr<std::vector<int>> Attempts(
+      std::span<const Origin> origins) const override;
+  absl::Status BeginAttempts(std::span<const Origin> origins) override;
 
   // X's result if it has one, else its failure record, else nullopt.
   // The stored form (qinfer/core/outcome_json.h) keeps no `origin` for

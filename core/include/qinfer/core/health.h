@@ -1,0 +1,51 @@
+// Health: the lasting conditions an instance cannot get past (DESIGN.md,
+// "Guarantees": a store that cannot be written, a consumer that died). Any
+// module raises one; the service then stops consuming, answers /healthz
+// with 503, drains within its timeout and exits non-zero, so that its
+// supervisor restarts it. Never cleared: a fatal instance does not recover.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "qinfer/core/clock.h"
+
+namespace qinfer {
+
+// Where a fatal condition came from: a small fixed set (a metric label).
+namespace fatal_cause {
+inline constexpr const char* kStore = "store";          // store writes keep failing
+inline constexpr const char* kConsumer = "consumer";    // fatal Kafka consumer error
+inline constexpr const char* kProducer = "producer";    // fatal Kafka producer error
+}  // namespace fatal_cause
+
+// Thread-safe.
+class Health {
+ public:
+  // Records a fatal condition. The first one wins: cause() and reason()
+  // keep it; later calls only count. Returns true for the first call.
+  bool RaiseFatal(const char* cause, std::string reason);
+  bool fatal() const { return fatal_.load(); }
+  std::string cause() const;
+  std::string reason() const;
+  uint64_t fatal_raised() const { return raised_.load(); }
+
+  // The executor thread's heartbeat: it beats whenever it is not inside a
+  // forward pass for long (waiting for a batch, or between batches).
+  void Beat(SteadyTime now) { last_beat_ns_.store(now.time_since_epoch().count()); }
+  SteadyTime last_beat() const {
+    return SteadyTime(SteadyTime::duration(last_beat_ns_.load()));
+  }
+
+ private:
+  std::atomic<bool> fatal_{false};
+  std::atomic<uint64_t> raised_{0};
+  std::atomic<SteadyTime::rep> last_beat_ns_{0};
+  mutable std::mutex mu_;
+  std::string cause_ ABSL_GUARDED_BY(mu_);
+  std::string reason_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace qinfer
