@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <functional>
@@ -48,6 +49,43 @@ std::map<std::string, Setter> Setters() {
       return absl::OkStatus();
     };
   };
+  auto boolean = [](const std::string& key, std::function<bool&(Config&)> field) -> Setter {
+    return [=](Config& c, const std::string& v) -> absl::Status {
+      if (v == "true" || v == "1") field(c) = true;
+      else if (v == "false" || v == "0") field(c) = false;
+      else return absl::InvalidArgumentError(key + " = '" + v + "': expected true or false");
+      return absl::OkStatus();
+    };
+  };
+  s["model.op_libraries"] = [](Config& c, const std::string& v) -> absl::Status {
+    c.model.op_libraries.clear();
+    std::stringstream in(v);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      if (!item.empty()) c.model.op_libraries.push_back(item);
+    }
+    return absl::OkStatus();
+  };
+  s["kafka.create_topics"] =
+      boolean("kafka.create_topics", [](Config& c) -> bool& { return c.kafka.create_topics; });
+  s["kafka.topic_partitions"] = integer("kafka.topic_partitions", 1, [](Config& c, long long n) {
+    c.kafka.topic_partitions = int(n);
+  });
+  s["limits.max_message_bytes"] = integer("limits.max_message_bytes", 64, [](Config& c, long long n) {
+    c.limits.max_message_bytes = size_t(n);
+  });
+  s["limits.max_depth"] = integer("limits.max_depth", 2, [](Config& c, long long n) {
+    c.limits.max_depth = int(std::min<long long>(n, 10000));
+  });
+  s["limits.max_meta_bytes"] = integer("limits.max_meta_bytes", 0, [](Config& c, long long n) {
+    c.limits.max_meta_bytes = size_t(n);
+  });
+  s["recovery.max_attempts"] = integer("recovery.max_attempts", 1, [](Config& c, long long n) {
+    c.recovery.max_attempts = int(std::min<long long>(n, 1000));
+  });
+  s["scheduler.max_queued_bytes"] = integer("scheduler.max_queued_bytes", 1, [](Config& c, long long n) {
+    c.scheduler.max_queued_bytes = size_t(n);
+  });
   s["model.path"] = str([](Config& c) -> std::string& { return c.model.path; });
   s["model.manifest"] = str([](Config& c) -> std::string& { return c.model.manifest; });
   s["model.device"] = str([](Config& c) -> std::string& { return c.model.device; });
@@ -250,7 +288,9 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "device" << YAML::Value << c.model.device
       << YAML::Key << "fallback_device" << YAML::Value << c.model.fallback_device
       << YAML::Key << "autocast" << YAML::Value << c.model.autocast
-      << YAML::Key << "threads" << YAML::Value << c.model.threads << YAML::EndMap;
+      << YAML::Key << "threads" << YAML::Value << c.model.threads
+      << YAML::Key << "op_libraries" << YAML::Value << YAML::Flow << c.model.op_libraries
+      << YAML::EndMap;
   out << YAML::Key << "memory" << YAML::Value << YAML::BeginMap
       << YAML::Key << "plan" << YAML::Value << c.memory.plan
       << YAML::Key << "margin" << YAML::Value << c.memory.margin
@@ -261,7 +301,15 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "group_id" << YAML::Value << c.kafka.group_id
       << YAML::Key << "jobs_topic" << YAML::Value << c.kafka.jobs_topic
       << YAML::Key << "reply_topic" << YAML::Value << c.kafka.reply_topic
-      << YAML::Key << "dead_letter_topic" << YAML::Value << c.kafka.dead_letter_topic << YAML::EndMap;
+      << YAML::Key << "dead_letter_topic" << YAML::Value << c.kafka.dead_letter_topic
+      << YAML::Key << "create_topics" << YAML::Value << c.kafka.create_topics
+      << YAML::Key << "topic_partitions" << YAML::Value << c.kafka.topic_partitions << YAML::EndMap;
+  out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "max_message_bytes" << YAML::Value << c.limits.max_message_bytes
+      << YAML::Key << "max_depth" << YAML::Value << c.limits.max_depth
+      << YAML::Key << "max_meta_bytes" << YAML::Value << c.limits.max_meta_bytes << YAML::EndMap;
+  out << YAML::Key << "recovery" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "max_attempts" << YAML::Value << c.recovery.max_attempts << YAML::EndMap;
   out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap
       << YAML::Key << "bucket_bounds" << YAML::Value << YAML::Flow << c.scheduler.bucket_bounds
       << YAML::Key << "max_tokens" << YAML::Value << c.scheduler.max_tokens
@@ -269,7 +317,8 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "max_batch_size" << YAML::Value << c.scheduler.max_batch_size
       << YAML::Key << "max_batch_delay_ms" << YAML::Value << c.scheduler.max_batch_delay.count()
       << YAML::Key << "max_queued_jobs" << YAML::Value << c.scheduler.max_queued_jobs
-      << YAML::Key << "max_queued_tokens" << YAML::Value << c.scheduler.max_queued_tokens << YAML::EndMap;
+      << YAML::Key << "max_queued_tokens" << YAML::Value << c.scheduler.max_queued_tokens
+      << YAML::Key << "max_queued_bytes" << YAML::Value << c.scheduler.max_queued_bytes << YAML::EndMap;
   out << YAML::Key << "storage" << YAML::Value << YAML::BeginMap
       << YAML::Key << "path" << YAML::Value << c.storage.path
       << YAML::Key << "sync" << YAML::Value << c.storage.sync << YAML::EndMap;

@@ -23,6 +23,9 @@ struct Config {
     std::string fallback_device = "auto";
     std::string autocast;       // "" (float32) | bf16 | fp16
     int threads = 0;            // intra-op threads; 0: libtorch default
+    // Shared libraries registering TorchScript custom ops the model calls,
+    // loaded before the model.
+    std::vector<std::string> op_libraries;
   } model;
   struct Memory {
     bool plan = true;           // calibrate/load a memory plan when the device has a budget
@@ -38,7 +41,23 @@ struct Config {
     std::string dead_letter_topic;  // failure records; "" = none
     std::map<std::string, std::string> consumer;  // librdkafka, verbatim
     std::map<std::string, std::string> producer;  // librdkafka, verbatim
+    // The topics above must exist at start-up; true creates missing ones
+    // with topic_partitions partitions instead of refusing to start.
+    bool create_topics = false;
+    int topic_partitions = 1;
   } kafka;
+  // Bounds on every job message, checked before it is parsed or queued; a
+  // violation is an `invalid` failure record.
+  struct Limits {
+    size_t max_message_bytes = size_t{1} << 20;
+    int max_depth = 32;
+    size_t max_meta_bytes = size_t{64} << 10;
+  } limits;
+  struct Recovery {
+    // Attempts a job may take without an outcome (the process died while it
+    // ran) before it gets a `crash` record instead of running again.
+    int max_attempts = 3;
+  } recovery;
   struct Scheduler {
     std::vector<int> bucket_bounds;  // default: powers of two to max_tokens
     int max_tokens = 0;              // default: the model manifest's
@@ -47,6 +66,7 @@ struct Config {
     std::chrono::milliseconds max_batch_delay{50};
     size_t max_queued_jobs = 20000;
     size_t max_queued_tokens = 2000000;
+    size_t max_queued_bytes = size_t{256} << 20;  // ids, payloads and meta held
   } scheduler;
   struct Storage {
     std::string path = "run/results";

@@ -16,6 +16,7 @@ absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Con
   o.device = config.model.device;
   o.intra_op_threads = config.model.threads;
   o.autocast = config.model.autocast;
+  o.op_libraries = config.model.op_libraries;
   if (config.model.fallback_device == "cpu" ||
       (config.model.fallback_device == "auto" && config.model.device != "cpu")) {
     o.fallback_device = "cpu";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -172,6 +173,119 @@ std::map<std::string, Outcome> ReadStore(const std::string& dir) {
   return records;
 }
 
+std::vector<int64_t> CommittedOffsets(const std::string& brokers, const std::string& group,
+                                      const std::string& topic, int partitions) {
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, Conf(brokers, {{"group.id", group}}), err,
+                                sizeof(err));
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
+  for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(list, topic.c_str(), p);
+  std::vector<int64_t> offsets(size_t(partitions), -1);
+  rd_kafka_resp_err_t e = rd_kafka_committed(rk, list, 10000);
+  EXPECT_EQ(e, RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_err2str(e);
+  for (int i = 0; i < list->cnt; ++i) offsets[size_t(list->elems[i].partition)] = list->elems[i].offset;
+  rd_kafka_topic_partition_list_destroy(list);
+  rd_kafka_destroy(rk);
+  return offsets;
+}
+
+namespace {
+
+// Lines of a command's standard output; fails the test if it fails.
+std::vector<std::string> CommandLines(const std::string& cmd) {
+  std::vector<std::string> lines;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  EXPECT_NE(pipe, nullptr) << cmd;
+  if (pipe == nullptr) return lines;
+  char* line = nullptr;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, pipe)) > 0) {
+    std::string s(line, size_t(n));
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    lines.push_back(std::move(s));
+  }
+  free(line);
+  EXPECT_EQ(pclose(pipe), 0) << "failed: " << cmd;
+  return lines;
+}
+
+}  // namespace
+
+std::map<std::pair<int, int64_t>, std::string> MessageIds(const std::string& brokers,
+                                                          const std::string& topic) {
+  std::map<std::pair<int, int64_t>, std::string> ids;
+  // The key is last on the line: it may hold spaces.
+  for (const std::string& line :
+       CommandLines("kcat -q -b " + brokers + " -C -t " + topic + " -o beginning -e -f '%p %o %k\\n'")) {
+    std::istringstream in(line);
+    int p = -1;
+    int64_t o = -1;
+    in >> p >> o;
+    std::string key;
+    std::getline(in, key);
+    if (!key.empty() && key[0] == ' ') key.erase(0, 1);
+    ids[{p, o}] = key.empty() ? topic + "/" + std::to_string(p) + "/" + std::to_string(o) : key;
+  }
+  return ids;
+}
+
+std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string& topic) {
+  std::vector<ReadMessage> out;
+  // One message per line: key, headers, value, separated by tabs (no tab
+  // or newline appears in what qinfer writes there, JSON escapes them).
+  for (const std::string& line : CommandLines("kcat -q -b " + brokers + " -C -t " + topic +
+                                              " -o beginning -e -f '%k\\t%h\\t%s\\n'")) {
+    ReadMessage m;
+    const size_t t1 = line.find('\t');
+    const size_t t2 = line.find('\t', t1 + 1);
+    if (t1 == std::string::npos || t2 == std::string::npos) continue;
+    m.key = line.substr(0, t1);
+    std::string headers = line.substr(t1 + 1, t2 - t1 - 1);
+    m.value = line.substr(t2 + 1);
+    std::istringstream hs(headers);
+    std::string kv;
+    while (std::getline(hs, kv, ',')) {
+      const size_t eq = kv.find('=');
+      if (eq != std::string::npos) m.headers[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic,
+               int partitions, const std::map<std::string, Outcome>& records) {
+  Audit a;
+  a.records = records.size();
+  const std::vector<int64_t> committed = CommittedOffsets(brokers, group, topic, partitions);
+  for (const auto& [where, id] : MessageIds(brokers, topic)) {
+    a.messages++;
+    const auto& [p, offset] = where;
+    const bool has_record = records.contains(id);
+    if (!has_record) {
+      a.lost++;
+      if (a.first_problem.empty()) a.first_problem = "no record for " + id;
+    }
+    if (offset < committed[size_t(p)] && !has_record) {
+      a.committed_ahead++;
+      a.first_problem = "offset " + std::to_string(offset) + " of partition " + std::to_string(p) +
+                        " committed without a record for " + id;
+    }
+  }
+  for (int64_t c : committed) a.committed += std::max<int64_t>(0, c);
+  return a;
+}
+
+void ExpectSound(const Audit& a, bool complete) {
+  EXPECT_EQ(a.committed_ahead, 0) << a.first_problem;
+  if (complete) {
+    EXPECT_EQ(a.lost, 0) << a.first_problem;
+    EXPECT_EQ(a.committed, a.messages) << "every message committed";
+    EXPECT_EQ(int64_t(a.records), a.messages) << "one record per message";
+  }
+}
+
 void BrokerTest::SetUp() {
   brokers_ = TestBrokers();
   if (brokers_.empty()) {
@@ -212,7 +326,7 @@ std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t voc
 }
 
 ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml,
-                           std::vector<std::string> extra_args) {
+                           std::vector<std::string> extra_args, int64_t max_file_bytes) {
   const std::string config = dir + "/qinfer.yaml";
   std::ofstream(config) << yaml;
   log_path_ = dir + "/serve-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + ".log";
@@ -228,6 +342,10 @@ ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml,
   if (pid_ == 0) {
     dup2(fd, 1);
     dup2(fd, 2);
+    if (max_file_bytes > 0) {
+      struct rlimit limit = {rlim_t(max_file_bytes), rlim_t(max_file_bytes)};
+      setrlimit(RLIMIT_FSIZE, &limit);
+    }
     execv(QINFER_BINARY, argv.data());
     _exit(127);
   }
@@ -264,11 +382,15 @@ int ServeProcess::Stop(int signal, std::chrono::seconds timeout) {
   return Wait(timeout);
 }
 
-std::string ServeProcess::LogTail(size_t bytes) const {
+std::string ServeProcess::Log() const {
   std::ifstream in(log_path_);
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string s = ss.str();
+  return ss.str();
+}
+
+std::string ServeProcess::LogTail(size_t bytes) const {
+  std::string s = Log();
   return s.size() > bytes ? s.substr(s.size() - bytes) : s;
 }
 

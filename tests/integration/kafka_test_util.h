@@ -53,6 +53,39 @@ bool WaitForCommittedAtLeast(const std::string& brokers, const std::string& grou
 // the test if an id has two records.
 std::map<std::string, Outcome> ReadStore(const std::string& dir);
 
+// The group's committed offset per partition (-1: none).
+std::vector<int64_t> CommittedOffsets(const std::string& brokers, const std::string& group,
+                                      const std::string& topic, int partitions);
+
+// The job id of every message of `topic` (its key, else topic/partition/
+// offset, as qinfer names keyless jobs), read back with kcat:
+// (partition, offset) -> id.
+std::map<std::pair<int, int64_t>, std::string> MessageIds(const std::string& brokers,
+                                                          const std::string& topic);
+
+// What every robustness test checks: no job lost, no id with two records,
+// no offset committed ahead of its record.
+struct Audit {
+  int64_t messages = 0;          // on the jobs topic
+  size_t records = 0;            // in the store
+  int64_t committed = 0;         // sum over partitions
+  int64_t committed_ahead = 0;   // committed offsets whose job has no record
+  int64_t lost = 0;              // messages without a record (when all committed)
+  std::string first_problem;
+};
+Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic,
+               int partitions, const std::map<std::string, Outcome>& records);
+// Asserts nothing was lost and nothing committed ahead; `complete`: every
+// message must be committed too.
+void ExpectSound(const Audit& audit, bool complete);
+
+// Every message of a topic as (key, value, headers "k=v;..." ), via kcat.
+struct ReadMessage {
+  std::string key, value;
+  std::map<std::string, std::string> headers;
+};
+std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string& topic);
+
 // Deterministic jobs with long-tailed lengths (log-normal, median ~40,
 // clipped to [1, max_tokens]); returns (id, JSON value) pairs.
 std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab,
@@ -64,8 +97,10 @@ std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t voc
 class ServeProcess {
  public:
   // Writes `yaml` to DIR/qinfer.yaml and starts build/qinfer serve on it.
+  // `max_file_bytes` > 0: RLIMIT_FSIZE of the child (a disk that fills up:
+  // writes past it fail with EFBIG).
   ServeProcess(const std::string& dir, const std::string& yaml,
-               std::vector<std::string> extra_args = {});
+               std::vector<std::string> extra_args = {}, int64_t max_file_bytes = 0);
   ~ServeProcess();  // SIGKILLs a child still running
 
   // Sends `signal`; waits for exit and returns the exit status (-1 on timeout,
@@ -75,6 +110,7 @@ class ServeProcess {
   int Wait(std::chrono::seconds timeout);
   bool running() const { return pid_ > 0; }
   std::string LogTail(size_t bytes = 4000) const;
+  std::string Log() const;
 
  private:
   pid_t pid_ = -1;

@@ -1,0 +1,109 @@
+// ExecutorLoop: the executor thread, the only path to the device. It takes
+// batches from the scheduler's queue, isolates jobs that crashed the process
+// before, runs the rest through the model runner, and records every outcome
+// (store -> publish -> ack) through the OutcomeRecorder.
+//
+// Crash-loop isolation (DESIGN.md, "Poison isolation"): before a job runs
+// its attempt is recorded durably (AttemptLog). A job that already has
+// attempts without an outcome was in flight when the process died: it runs
+// alone, so a poison job cannot take its batch-mates down with it again. A
+// job whose attempts reached max_attempts gets a `crash` failure record
+// (payload kept, replayable) and is never run again.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <string>
+#include <mutex>
+#include <vector>
+
+#include "qinfer/core/clock.h"
+#include "qinfer/core/health.h"
+#include "qinfer/core/interfaces.h"
+#include "qinfer/core/recorder.h"
+#include "qinfer/scheduler/batch_queue.h"
+
+namespace qinfer::pipeline {
+
+struct LoopOptions {
+  // After the queue is closed, how long queued batches may still run; jobs
+  // left then stay unacked (they run again after a restart). Default 30 s.
+  std::chrono::milliseconds drain_timeout{30000};
+  // Attempts a job may take without an outcome before it gets a `crash`
+  // record. >= 1. Default 3.
+  int max_attempts = 3;
+  // How long one wait for a batch blocks (bounds how late a stop is seen).
+  std::chrono::milliseconds poll{100};
+};
+
+// Per-bucket figures for the run summary and /metrics.
+struct BucketTotals {
+  uint64_t batches = 0;
+  uint64_t jobs = 0;
+  uint64_t real_tokens = 0;
+  uint64_t padded_tokens = 0;
+};
+
+struct LoopStats {
+  std::atomic<uint64_t> batches{0};
+  std::atomic<uint64_t> jobs_run{0};
+  std::atomic<uint64_t> suspects_run_alone{0};  // had attempts: ran alone
+  std::atomic<uint64_t> crash_isolated{0};      // `crash` records
+  std::atomic<uint64_t> abandoned{0};           // left unacked at stop or fatal
+};
+
+// What one batch became, once its outcomes are durable.
+struct RecordedBatch {
+  int bucket = 0;
+  size_t jobs = 0;
+  uint64_t real_tokens = 0;    // of the results
+  uint64_t padded_tokens = 0;  // of the results
+  size_t ok = 0;
+  std::map<std::string, size_t> failed;  // reason -> jobs
+};
+
+// Told about each batch whose outcomes are durable (for metrics). Called on
+// the executor thread.
+class BatchObserver {
+ public:
+  virtual ~BatchObserver() = default;
+  virtual void OnBatchRecorded(const RecordedBatch& batch) = 0;
+};
+
+// Run() belongs to one thread; totals() and stats() are thread-safe.
+// Collaborators are not owned and must outlive the loop; `attempts` and
+// `observer` may be null (no crash isolation / no observer).
+class ExecutorLoop {
+ public:
+  ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner, OutcomeRecorder& recorder,
+               AttemptLog* attempts, Health& health, const Clock& clock, LoopOptions options,
+               BatchObserver* observer = nullptr);
+
+  // Runs batches until the queue is closed and drained (or the drain timeout
+  // passed), or a fatal condition is raised: then the queued jobs are
+  // abandoned unacked and Run returns at once. Beats health's heartbeat.
+  void Run();
+
+  std::map<int, BucketTotals> totals() const;
+  const LoopStats& stats() const { return stats_; }
+
+ private:
+  void RunOne(Batch batch);
+  void RunAndRecord(Batch batch);
+  void Abandon(size_t jobs, const char* why);
+
+  scheduler::BatchQueue& queue_;
+  ModelRunner& runner_;
+  OutcomeRecorder& recorder_;
+  AttemptLog* attempts_;
+  Health& health_;
+  const Clock& clock_;
+  const LoopOptions options_;
+  BatchObserver* observer_;
+  LoopStats stats_;
+  mutable std::mutex mu_;
+  std::map<int, BucketTotals> totals_;  // GUARDED_BY(mu_)
+};
+
+}  // namespace qinfer::pipeline

@@ -1,0 +1,218 @@
+#include "qinfer/pipeline/executor_loop.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "fakes/fake_clock.h"
+#include "fakes/fake_runner.h"
+#include "fakes/fake_sinks.h"
+
+namespace qinfer::pipeline {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+using testing::EventLog;
+using testing::MemoryStore;
+using testing::RecordingAcks;
+using testing::ScriptedRunner;
+using testing::SimulatedCrash;
+using Events = std::vector<std::string>;
+
+Job MakeJob(std::string id, int64_t offset, size_t length = 4) {
+  Job job;
+  job.id = std::move(id);
+  job.input_ids.assign(length, 1);
+  job.payload = R"({"id":")" + job.id + R"("})";
+  job.origin = {"jobs", 0, offset, 1};
+  return job;
+}
+
+scheduler::BatchQueue MakeQueue(const Clock& clock, int cap) {
+  scheduler::BatchPolicy policy;
+  policy.bucket_bounds = {16};
+  policy.caps = {cap};
+  policy.max_batch_delay = std::chrono::milliseconds(0);
+  policy.max_queued_jobs = 1000;
+  policy.max_queued_tokens = 100000;
+  return scheduler::BatchQueue(scheduler::Scheduler::Create(policy).value(), clock);
+}
+
+// One process lifetime: a queue, a recorder and a loop over durable state
+// (store, attempts) that the test keeps across simulated crashes.
+class Process {
+ public:
+  Process(MemoryStore& store, ScriptedRunner& runner, testing::FakeClock& clock, EventLog& log,
+          LoopOptions options, int cap = 8, BatchObserver* observer = nullptr)
+      : queue_(MakeQueue(clock, cap)),
+        acks_(log),
+        recorder_(store, nullptr, acks_, health_,
+                  {/*store_attempts=*/2, std::chrono::milliseconds(0), 1}),
+        loop_(queue_, runner, recorder_, &store, health_, clock, options, observer) {}
+
+  void Push(std::vector<Job> jobs) {
+    for (Job& j : jobs) ASSERT_TRUE(queue_.Push(std::move(j)).ok());
+  }
+  // Runs until the queue is drained; returns the job the runner "crashed"
+  // on, or "" when it ran to the end.
+  std::string RunToEnd() {
+    queue_.Close();
+    try {
+      loop_.Run();
+    } catch (const SimulatedCrash& crash) {
+      return crash.job;
+    }
+    return "";
+  }
+
+  Health health_;
+  scheduler::BatchQueue queue_;
+  RecordingAcks acks_;
+  OutcomeRecorder recorder_;
+  ExecutorLoop loop_;
+};
+
+class ExecutorLoopTest : public ::testing::Test {
+ protected:
+  // The jobs of `all` without a durable record: what Kafka redelivers after
+  // a crash (their offsets were never committed).
+  std::vector<Job> Unrecorded(const std::vector<Job>& all) {
+    std::vector<Job> left;
+    for (const Job& j : all) {
+      if (!store_.records.contains(j.id)) left.push_back(j);
+    }
+    return left;
+  }
+
+  EventLog log_;
+  MemoryStore store_{log_};
+  ScriptedRunner runner_;
+  testing::FakeClock clock_;
+  LoopOptions options_{.drain_timeout = std::chrono::seconds(30), .max_attempts = 3};
+};
+
+TEST_F(ExecutorLoopTest, RecordsEveryJobThenAcksItAndForgetsItsAttempts) {
+  Process p(store_, runner_, clock_, log_, options_);
+  p.Push({MakeJob("a", 1), MakeJob("b", 2)});
+  EXPECT_EQ(p.RunToEnd(), "");
+  EXPECT_EQ(log_.events(), (Events{"put:a", "put:b", "ack:1", "ack:2"}));
+  EXPECT_TRUE(store_.records.at("a").ok);
+  EXPECT_TRUE(store_.attempts.empty()) << "an outcome's write forgets its attempts";
+  EXPECT_EQ(p.loop_.stats().jobs_run.load(), 2u);
+  EXPECT_EQ(p.loop_.totals().at(16).jobs, 2u);
+}
+
+TEST_F(ExecutorLoopTest, RecordsTheAttemptBeforeTheModelRuns) {
+  std::vector<int> seen;
+  runner_.before_run = [&](const Batch& b) {
+    seen = store_.Attempts(std::vector<Origin>{b.jobs[0].origin}).value();
+  };
+  Process p(store_, runner_, clock_, log_, options_);
+  p.Push({MakeJob("a", 1)});
+  p.RunToEnd();
+  EXPECT_EQ(seen, std::vector<int>{1});
+}
+
+TEST_F(ExecutorLoopTest, ARunnerErrorBecomesAModelErrorRecordForEachJobOfTheBatch) {
+  runner_.fail_with = absl::FailedPreconditionError("model not loaded");
+  Process p(store_, runner_, clock_, log_, options_);
+  p.Push({MakeJob("a", 1), MakeJob("b", 2)});
+  p.RunToEnd();
+  for (const char* id : {"a", "b"}) {
+    EXPECT_FALSE(store_.records.at(id).ok);
+    EXPECT_EQ(store_.records.at(id).reason, reason::kModelError);
+    EXPECT_EQ(store_.records.at(id).error, "model not loaded");
+  }
+  EXPECT_EQ(log_.events(), (Events{"put:a", "put:b", "ack:1", "ack:2"}));
+}
+
+TEST_F(ExecutorLoopTest, APoisonJobIsIsolatedAloneAndGetsACrashRecordAfterMaxAttempts) {
+  runner_.crash_on = {"poison"};
+  const std::vector<Job> jobs = {MakeJob("a", 1), MakeJob("b", 2), MakeJob("poison", 3),
+                                 MakeJob("c", 4)};
+  std::vector<std::string> crashes;
+  // A supervisor: restart after each crash, with what has no record yet.
+  for (int life = 0; life < 6; ++life) {
+    Process p(store_, runner_, clock_, log_, options_);
+    p.Push(Unrecorded(jobs));
+    const std::string crashed = p.RunToEnd();
+    if (crashed.empty()) break;
+    crashes.push_back(crashed);
+  }
+  // Life 1: the batch of four dies. Life 2: all four are suspects and run
+  // alone; a and b succeed, poison dies (attempt 2) before c runs. Life 3:
+  // c succeeds alone, poison dies (attempt 3). Life 4: crash record.
+  EXPECT_THAT(crashes, ElementsAre("poison", "poison", "poison"));
+  EXPECT_EQ(runner_.runs.at("poison"), 3);
+  EXPECT_EQ(runner_.runs.at("a"), 2) << "once in the batch that died, once alone";
+  ASSERT_EQ(store_.records.size(), 4u);
+  for (const char* id : {"a", "b", "c"}) EXPECT_TRUE(store_.records.at(id).ok) << id;
+  const Outcome& poison = store_.records.at("poison");
+  EXPECT_FALSE(poison.ok);
+  EXPECT_EQ(poison.reason, reason::kCrash);
+  EXPECT_EQ(poison.payload, jobs[2].payload) << "kept for replay";
+  EXPECT_EQ(poison.origin.offset, 3);
+  EXPECT_THAT(runner_.batch_sizes, ElementsAre(4, 1, 1, 1, 1, 1))
+      << "after the first crash every suspect runs alone";
+  EXPECT_EQ(store_.attempts.size(), 1u) << "only the crash record keeps its count";
+
+  // Its offset may not have been committed before the process stopped: a
+  // redelivery is isolated again, never run.
+  Process again(store_, runner_, clock_, log_, options_);
+  again.Push({jobs[2]});
+  EXPECT_EQ(again.RunToEnd(), "");
+  EXPECT_EQ(runner_.runs.at("poison"), 3);
+  EXPECT_EQ(store_.records.at("poison").reason, reason::kCrash);
+}
+
+TEST_F(ExecutorLoopTest, AStoreThatKeepsFailingIsFatalAndNothingMoreIsRunOrAcked) {
+  store_.failures_left = 1000;
+  Process p(store_, runner_, clock_, log_, options_, /*cap=*/1);
+  p.Push({MakeJob("a", 1), MakeJob("b", 2), MakeJob("c", 3)});
+  EXPECT_EQ(p.RunToEnd(), "");
+  EXPECT_TRUE(p.health_.fatal());
+  EXPECT_EQ(p.health_.cause(), fatal_cause::kStore);
+  EXPECT_EQ(runner_.batch_sizes.size(), 1u) << "only the batch whose write failed ran";
+  EXPECT_EQ(p.loop_.stats().abandoned.load(), 2u);
+  for (const std::string& e : log_.events()) EXPECT_EQ(e.rfind("ack:", 0), std::string::npos) << e;
+  EXPECT_TRUE(p.queue_.closed());
+  EXPECT_EQ(p.queue_.queued_jobs(), 0u);
+}
+
+TEST_F(ExecutorLoopTest, TheDrainTimeoutLeavesTheRestUnacked) {
+  options_.drain_timeout = std::chrono::milliseconds(2500);
+  runner_.before_run = [&](const Batch&) { clock_.Advance(std::chrono::seconds(1)); };
+  Process p(store_, runner_, clock_, log_, options_, /*cap=*/1);
+  p.Push({MakeJob("a", 1), MakeJob("b", 2), MakeJob("c", 3), MakeJob("d", 4), MakeJob("e", 5)});
+  p.RunToEnd();
+  // Batches start at +0 s, +1 s, +2 s (within 2.5 s); +3 s is past it.
+  EXPECT_EQ(store_.records.size(), 3u);
+  EXPECT_EQ(p.loop_.stats().abandoned.load(), 2u);
+  EXPECT_EQ(log_.events(), (Events{"put:a", "ack:1", "put:b", "ack:2", "put:c", "ack:3"}));
+}
+
+TEST_F(ExecutorLoopTest, TheObserverCountsOnlyDurableOutcomesByStatusAndReason) {
+  struct Counting : BatchObserver {
+    void OnBatchRecorded(const RecordedBatch& b) override { seen.push_back(b); }
+    std::vector<RecordedBatch> seen;
+  } observer;
+  runner_.crash_on = {};
+  Process p(store_, runner_, clock_, log_, options_, /*cap=*/8, &observer);
+  p.Push({MakeJob("a", 1, 3), MakeJob("b", 2, 5)});
+  p.RunToEnd();
+  ASSERT_EQ(observer.seen.size(), 1u);
+  EXPECT_EQ(observer.seen[0].ok, 2u);
+  EXPECT_EQ(observer.seen[0].real_tokens, 8u);
+  EXPECT_EQ(observer.seen[0].jobs, 2u);
+
+  store_.failures_left = 1000;
+  Process q(store_, runner_, clock_, log_, options_, /*cap=*/8, &observer);
+  q.Push({MakeJob("x", 7)});
+  q.RunToEnd();
+  EXPECT_EQ(observer.seen.size(), 1u) << "a batch whose write failed is not counted";
+}
+
+}  // namespace
+}  // namespace qinfer::pipeline
