@@ -58,7 +58,14 @@ struct KafkaJobSource::Impl {
       }
       rd_kafka_assign(rk, parts);
       stats.assigned_partitions = int(epochs.size());
-      if (paused) rd_kafka_pause_partitions(rk, parts);
+      // librdkafka keeps a partition's pause flag across a revoke and a new
+      // assignment: a partition paused before a rebalance would otherwise
+      // stay paused for good once it comes back. Set it to ours.
+      if (paused) {
+        rd_kafka_pause_partitions(rk, parts);
+      } else {
+        rd_kafka_resume_partitions(rk, parts);
+      }
       return;
     }
     // Revoke (or error): commit what is durable before another member takes
@@ -195,6 +202,9 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
       {"auto.commit.interval.ms", "1000"},
       {"auto.offset.reset", "earliest"},
       {"partition.assignment.strategy", "range,roundrobin"},
+      // librdkafka's prefetch is memory outside the scheduler's byte bound:
+      // 16 MiB instead of its 64 MiB default.
+      {"queued.max.messages.kbytes", "16384"},
   };
   for (const auto& [k, v] : c.properties) props[k] = v;
   for (const auto& [k, v] : props) {

@@ -327,12 +327,18 @@ std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t voc
 
 ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml,
                            std::vector<std::string> extra_args, int64_t max_file_bytes) {
-  const std::string config = dir + "/qinfer.yaml";
+  // A file of its own: several instances may start from one directory.
+  static std::atomic<int> instances{0};
+  const std::string config = dir + "/qinfer-" + std::to_string(instances++) + ".yaml";
   std::ofstream(config) << yaml;
   log_path_ = dir + "/serve-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + ".log";
   // Everything the child needs is prepared before fork: between fork and
   // exec only async-signal-safe calls are allowed.
-  std::vector<std::string> args = {QINFER_BINARY, "--log-level", "info", "serve", "--config", config};
+  // QINFER_TEST_LOG_LEVEL=debug shows every batch and pause in the logs
+  // kept beside a failed test.
+  const char* level = std::getenv("QINFER_TEST_LOG_LEVEL");
+  std::vector<std::string> args = {QINFER_BINARY, "--log-level", level != nullptr ? level : "info",
+                                   "serve", "--config", config};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -380,6 +386,16 @@ int ServeProcess::Stop(int signal, std::chrono::seconds timeout) {
   if (pid_ <= 0) return -1;
   kill(pid_, signal);
   return Wait(timeout);
+}
+
+int64_t ServeProcess::RssBytes() const {
+  if (pid_ <= 0) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::atoll(line.c_str() + 6) * 1024;
+  }
+  return 0;
 }
 
 std::string ServeProcess::Log() const {

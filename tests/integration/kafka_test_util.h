@@ -96,7 +96,7 @@ std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t voc
 // A `qinfer serve` child process with its own config and log file.
 class ServeProcess {
  public:
-  // Writes `yaml` to DIR/qinfer.yaml and starts build/qinfer serve on it.
+  // Writes `yaml` to DIR/qinfer-<n>.yaml and starts build/qinfer serve on it.
   // `max_file_bytes` > 0: RLIMIT_FSIZE of the child (a disk that fills up:
   // writes past it fail with EFBIG).
   ServeProcess(const std::string& dir, const std::string& yaml,
@@ -109,6 +109,9 @@ class ServeProcess {
   // Waits for the child to exit by itself.
   int Wait(std::chrono::seconds timeout);
   bool running() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
+  // Resident set size of the child now, from /proc (0 once it exited).
+  int64_t RssBytes() const;
   std::string LogTail(size_t bytes = 4000) const;
   std::string Log() const;
 
