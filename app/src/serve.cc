@@ -213,6 +213,7 @@ int Serve(const Config& config, const ServeOptions& options) {
       metrics.queued_bytes.Set(double(queue.queued_bytes()));
       metrics.paused.Set(source_stats.paused.load() ? 1 : 0);
       metrics.Sync(recorder.stats(), loop.stats(), health);
+      metrics.SetTotal(metrics.rejected, {}, source_stats.rejected.load());
       const std::pair<const char*, uint64_t> stages[] = {
           {"oom", runner_stats.oom_events.load()},
           {"split", runner_stats.splits.load()},

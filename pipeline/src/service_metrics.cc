@@ -27,6 +27,8 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
                              "Jobs given a crash record after taking the process down")),
       abandoned(Counter(r, "qinfer_abandoned_jobs_total",
                         "Jobs left unacked at a drain timeout or a fatal condition")),
+      rejected(Counter(r, "qinfer_rejected_messages_total",
+                       "Messages the consumer turned into invalid or too_long records")),
       ladder(Counter(r, "qinfer_oom_ladder_total",
                      "OOM ladder events by stage: oom (caught), split, cap_lowered, fallback "
                      "(job run on the fallback device), failed (oom record)")),
@@ -61,6 +63,7 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
   dead_letter_notices.Add({});
   crash_isolated.Add({});
   abandoned.Add({});
+  rejected.Add({});
   for (const char* stage : {"oom", "split", "cap_lowered", "fallback", "failed"}) {
     ladder.Add({{"stage", stage}});
   }

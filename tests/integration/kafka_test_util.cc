@@ -106,7 +106,14 @@ int64_t EndOffsetTotal(const std::string& brokers, const std::string& topic, int
   int64_t total = 0;
   for (int p = 0; p < partitions; ++p) {
     int64_t low = 0, high = 0;
-    rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &low, &high, 10000);
+    // Right after a broker restart a partition may have no leader yet: ask
+    // again for a while before calling it an error.
+    rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
+    for (int attempt = 0; attempt < 30; ++attempt) {
+      e = rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &low, &high, 10000);
+      if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
     EXPECT_EQ(e, RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_err2str(e);
     total += high;
   }
@@ -181,7 +188,13 @@ std::vector<int64_t> CommittedOffsets(const std::string& brokers, const std::str
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
   for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(list, topic.c_str(), p);
   std::vector<int64_t> offsets(size_t(partitions), -1);
-  rd_kafka_resp_err_t e = rd_kafka_committed(rk, list, 10000);
+  // Right after a broker restart the group coordinator may not be ready.
+  rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
+  for (int attempt = 0; attempt < 30; ++attempt) {
+    e = rd_kafka_committed(rk, list, 10000);
+    if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
   EXPECT_EQ(e, RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_err2str(e);
   for (int i = 0; i < list->cnt; ++i) offsets[size_t(list->elems[i].partition)] = list->elems[i].offset;
   rd_kafka_topic_partition_list_destroy(list);

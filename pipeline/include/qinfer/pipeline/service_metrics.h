@@ -45,6 +45,7 @@ class ServiceMetrics final : public BatchObserver {
   prometheus::Family<prometheus::Counter>& dead_letter_notices;
   prometheus::Family<prometheus::Counter>& crash_isolated;
   prometheus::Family<prometheus::Counter>& abandoned;
+  prometheus::Family<prometheus::Counter>& rejected;
   prometheus::Family<prometheus::Counter>& ladder;
   prometheus::Family<prometheus::Gauge>& fatal;
   prometheus::Gauge& queued_jobs;
