@@ -16,6 +16,6 @@ build=${QINFER_BUILD_DIR:-build}
 # ctest shows no output for skipped tests; say here why the GPU tests skip
 # (or that they run) before the full run, whose summary stays last.
 printf '==> GPU tests (label gpu) on this machine:\n'
-ctest --test-dir "$build" -L gpu -V 2>&1 | grep -E "no usable CUDA device|Passed|Failed" | sed 's/^[0-9]*: /  /' | sort -u || true
+ctest --test-dir "$build" -L gpu -V 2>&1 | grep -E "no CUDA device|CUDA device: a CPU-only|Passed|Failed" | sed 's/^[0-9]*: /  /' | sort -u || true
 printf '==> ctest\n'
 ctest --test-dir "$build" --output-on-failure --timeout 900 "$@"

@@ -309,6 +309,8 @@ struct TorchModelRunner::Impl {
 TorchModelRunner::TorchModelRunner(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 TorchModelRunner::~TorchModelRunner() = default;
 
+int CudaDeviceCount() { return int(torch::cuda::device_count()); }
+
 std::string TorchVersion() {
   return QINFER_TORCH_VERSION;
 }

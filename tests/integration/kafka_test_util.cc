@@ -123,19 +123,10 @@ int64_t EndOffsetTotal(const std::string& brokers, const std::string& topic, int
 
 int64_t CommittedTotal(const std::string& brokers, const std::string& group,
                        const std::string& topic, int partitions) {
-  char err[512];
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, Conf(brokers, {{"group.id", group}}), err,
-                                sizeof(err));
-  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
-  for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(list, topic.c_str(), p);
   int64_t total = 0;
-  if (rd_kafka_committed(rk, list, 10000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    for (int i = 0; i < list->cnt; ++i) total += std::max<int64_t>(0, list->elems[i].offset);
-  } else {
-    total = -1;
+  for (int64_t offset : CommittedOffsets(brokers, group, topic, partitions)) {
+    total += std::max<int64_t>(0, offset);
   }
-  rd_kafka_topic_partition_list_destroy(list);
-  rd_kafka_destroy(rk);
   return total;
 }
 

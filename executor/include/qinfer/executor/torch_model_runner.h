@@ -121,4 +121,8 @@ class TorchModelRunner final : public ModelRunner {
 // The libtorch version this binary was built against (for plan keys).
 std::string TorchVersion();
 
+// CUDA devices this build of libtorch can use: 0 on a machine without one,
+// and 0 for a CPU-only build even where a GPU exists.
+int CudaDeviceCount();
+
 }  // namespace qinfer::executor
