@@ -118,12 +118,14 @@ struct TorchModelRunner::Impl {
   size_t largest_primary_ok = 0;
 
   // Throws c10::Error (or what the interpreter wraps it in) on failure.
+  // `ran_length` (optional) receives the padded length that really ran.
   std::vector<std::vector<float>> ForwardRows(LoadedModel& model,
                                               const std::vector<const std::vector<int64_t>*>& rows,
-                                              int64_t padded_length) {
+                                              int64_t padded_length, int64_t* ran_length = nullptr) {
     const int64_t batch = int64_t(rows.size());
     int64_t length = padded_length;
     for (const auto* row : rows) length = std::max<int64_t>(length, int64_t(row->size()));
+    if (ran_length != nullptr) *ran_length = length;
 
     ChargeScope charge(model.charged);
     torch::InferenceMode guard;
@@ -223,16 +225,14 @@ struct TorchModelRunner::Impl {
   void RunSpan(const Batch& batch, size_t begin, size_t end, Clock::time_point batch_start,
                std::vector<Outcome>& out) {
     std::vector<const std::vector<int64_t>*> rows;
-    int64_t padded = 0;
-    for (size_t i = begin; i < end; ++i) {
-      rows.push_back(&batch.jobs[i].input_ids);
-      padded = std::max<int64_t>(padded, int64_t(batch.jobs[i].length()));
-    }
+    for (size_t i = begin; i < end; ++i) rows.push_back(&batch.jobs[i].input_ids);
     const auto start = Clock::now();
     std::string error;
     bool oom = false;
     try {
-      std::vector<std::vector<float>> outputs = ForwardRows(primary, rows, 0);
+      // Padded to the longest job of the span, not to the bucket bound.
+      int64_t padded = 0;
+      std::vector<std::vector<float>> outputs = ForwardRows(primary, rows, 0, &padded);
       const double run_seconds = SecondsSince(start, Clock::now());
       for (size_t i = begin; i < end; ++i) {
         FillResult(batch, i, std::move(outputs[i - begin]), primary, end - begin, padded,

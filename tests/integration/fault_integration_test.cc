@@ -53,9 +53,10 @@ TEST_F(FaultTest, RepeatedSigkillAtRandomMomentsLosesNothing) {
   std::uniform_int_distribution<int> pause_ms(300, 2500);
   for (int k = 0; k < kills; ++k) {
     ServeProcess serve(dir_.string(), Yaml(store_), args);
-    const int64_t before = CommittedTotal(brokers_, group_, topic_, 3);
-    // Kill once this life made some progress, after a random extra pause.
-    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, before + 100, seconds(120)))
+    // Kills spread over the run: the k-th once k/(kills+1) of the jobs are
+    // committed, then after a random extra pause.
+    const int64_t mark = int64_t(k + 1) * jobs_count / (kills + 1);
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, mark, seconds(300)))
         << serve.LogTail();
     std::this_thread::sleep_for(milliseconds(pause_ms(rng)));
     EXPECT_EQ(serve.Stop(SIGKILL), 128 + SIGKILL);

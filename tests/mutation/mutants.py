@@ -1,0 +1,110 @@
+# The mutants of tests/mutation/run.sh: deliberate breaks of the code behind
+# qinfer's guarantees. Each is (name, file, original text, mutated text,
+# build targets, test command); the original text must occur exactly once.
+# The test command runs in the build directory; $BROKERS is the broker that
+# run.sh starts for the integration tests.
+UNIT = {
+    "consumer": ("consumer_test", "./tests/consumer/consumer_test --gtest_brief=1"),
+    "core": ("core_test", "./tests/core/core_test --gtest_brief=1"),
+    "pipeline": ("pipeline_test", "./tests/pipeline/pipeline_test --gtest_brief=1"),
+    "scheduler": ("scheduler_test", "./tests/scheduler/scheduler_test --gtest_brief=1"),
+    "storage": ("storage_test", "./tests/storage/storage_test --gtest_brief=1"),
+    "executor": ("executor_test memory_ladder_test",
+                 "./tests/executor/executor_test --gtest_brief=1 && "
+                 "./tests/executor/memory_ladder_test --gtest_brief=1"),
+}
+
+
+def integration(filter_):
+    return ("qinfer integration_test",
+            "QINFER_TEST_BROKERS=$BROKERS ./tests/integration/integration_test "
+            "--gtest_brief=1 --gtest_filter='" + filter_ + "'")
+
+
+MUTANTS = [
+    ("commit one offset past the durable prefix", "consumer/src/offset_tracker.cc",
+     "p.committable = p.pending.begin()->first + 1;",
+     "p.committable = p.pending.begin()->first + 2;", *UNIT["consumer"]),
+    ("acks from a stale assignment count", "consumer/src/offset_tracker.cc",
+     """  if (it == partitions_.end() || it->second.epoch != origin.epoch) return;
+  Partition& p = it->second;""",
+     """  if (it == partitions_.end()) return;
+  Partition& p = it->second;""", *UNIT["consumer"]),
+    ("skip the ack after a record that is not published", "core/src/recorder.cc",
+     """    } else {
+      Ack(outcome);
+    }""", """    } else if (outcome.ok) {
+      Ack(outcome);
+    }""", *UNIT["core"]),
+    ("retry permanent delivery errors", "core/src/recorder.cc",
+     "const bool permanent = IsPermanentDeliveryError(s);", "const bool permanent = false;",
+     *UNIT["core"]),
+    ("a lasting store failure is not fatal", "core/src/recorder.cc",
+     "if (health_.RaiseFatal(fatal_cause::kStore,", "if (false && health_.RaiseFatal(fatal_cause::kStore,",
+     *UNIT["core"]),
+    ("a payload that is not UTF-8 is written as text", "core/src/outcome_json.cc",
+     "if (IsValidUtf8(o.payload)) {", "if (true) {", *UNIT["core"]),
+    ("no nesting bound", "consumer/src/job_decoder.cc",
+     "if (JsonNestingDepth(m.value, limits.max_depth) > limits.max_depth) {",
+     "if (false) {", *UNIT["consumer"]),
+    ("accept the id equal to vocab_size", "consumer/src/job_decoder.cc",
+     ": (token < 0 || token >= limits.vocab_size)) {",
+     ": (token < 0 || token > limits.vocab_size)) {", *UNIT["consumer"]),
+    ("no message byte bound", "consumer/src/job_decoder.cc",
+     "if (m.value.size() > limits.max_message_bytes) {", "if (false) {", *UNIT["consumer"]),
+    ("no attempt recorded before a run", "pipeline/src/executor_loop.cc",
+     "if (absl::Status s = attempts_->BeginAttempts(OriginsOf(b.jobs)); !s.ok()) {",
+     "if (absl::Status s = absl::OkStatus(); !s.ok()) {", *UNIT["pipeline"]),
+    ("suspects run with the batch, not alone", "pipeline/src/executor_loop.cc",
+     "    } else if (seen > 0) {", "    } else if (false) {", *UNIT["pipeline"]),
+    ("one crash too many before a crash record", "pipeline/src/executor_loop.cc",
+     "if (seen >= options_.max_attempts) {", "if (seen > options_.max_attempts) {",
+     *UNIT["pipeline"]),
+    ("no drain deadline", "pipeline/src/executor_loop.cc",
+     "if (clock_.Now() > deadline || health_.fatal()) {", "if (health_.fatal()) {",
+     *UNIT["pipeline"]),
+    ("a result does not replace the failure record", "storage/src/rocksdb_outcome_store.cc",
+     "if (had_failure) batch.Delete(impl_->failed, o.id);", "(void)had_failure;",
+     *UNIT["storage"]),
+    ("a failure overwrites a result", "storage/src/rocksdb_outcome_store.cc",
+     """    if (has_result) {
+      ++dropped;""", """    if (false) {
+      ++dropped;""", *UNIT["storage"]),
+    ("an outcome keeps its attempt count", "storage/src/rocksdb_outcome_store.cc",
+     "if (!o.origin.topic.empty() && o.reason != reason::kCrash) {", "if (false) {",
+     *UNIT["storage"]),
+    ("no byte bound on the queue", "scheduler/src/scheduler.cc",
+     "(policy_.max_queued_bytes > 0 && queued_bytes_ >= policy_.max_queued_bytes);",
+     "false;", *UNIT["scheduler"]),
+    ("the newest bucket is served first (starvation)", "scheduler/src/scheduler.cc",
+     """    if (best < 0 || buckets_[i].jobs.front().enqueued_at <
+                        buckets_[best].jobs.front().enqueued_at) {""",
+     """    if (best < 0 || buckets_[i].jobs.front().enqueued_at >
+                        buckets_[best].jobs.front().enqueued_at) {""", *UNIT["scheduler"]),
+    ("treat an OOM as a model error", "executor/src/torch_model_runner.cc",
+     "oom = IsOutOfMemory(e);", "oom = false;", *UNIT["executor"]),
+    ("pad to the bucket bound instead of the batch", "executor/src/torch_model_runner.cc",
+     "std::vector<std::vector<float>> outputs = ForwardRows(primary, rows, 0, &padded);",
+     "std::vector<std::vector<float>> outputs = ForwardRows(primary, rows, batch.bucket_bound, &padded);",
+     *UNIT["executor"]),
+    ("non-finite outputs become results", "executor/src/torch_model_runner.cc",
+     "if (!std::isfinite(", "if (false && !std::isfinite(", *UNIT["executor"]),
+    ("drop the cap listener", "app/src/serve.cc",
+     "(*runner)->SetCapListener(&plan_keeper);", "(void)plan_keeper;",
+     *integration("LadderIntegrationTest.Caps*")),
+    ("ignore the plan's caps", "app/src/serve.cc",
+     "policy.caps[i] = std::clamp(e.batch_size, 1, config.scheduler.max_batch_size);",
+     "policy.caps[i] = config.scheduler.max_batch_size;",
+     *integration("LadderIntegrationTest.UnderAMemoryPlan*")),
+    ("forget to pause", "consumer/src/kafka_job_source.cc",
+     """    if (want_pause) {
+      rd_kafka_pause_partitions(rk, owned.get());""", """    if (want_pause) {""",
+     *integration("FaultTest.ABacklog*")),
+    ("keep a stale pause after a rebalance", "consumer/src/kafka_job_source.cc",
+     """      } else {
+        rd_kafka_resume_partitions(rk, parts);
+      }""", "      }", *integration("FaultTest.ThreeInstances*")),
+    ("a closed queue's refusal is recorded as too_long", "consumer/src/kafka_job_source.cc",
+     "if (!absl::IsOutOfRange(pushed)) {", "if (false) {",
+     *integration("ServeIntegrationTest.Sigterm*")),
+]
