@@ -52,7 +52,8 @@ def main():
         finally:
             with open(full, "w") as f:
                 f.write(source)
-        print("%-55s %-8s %5.0fs %s" % rows[-1][0:2] + (rows[-1][3], rows[-1][2]), flush=True)
+        name_, status_, why_, took_ = rows[-1]
+        print("%-55s %-8s %5.0fs %s" % (name_, status_, took_, why_), flush=True)
     # Leave the build as the sources are.
     subprocess.run(["cmake", "--build", build], capture_output=True)
     valid = [r for r in rows if r[1] != "invalid"]
