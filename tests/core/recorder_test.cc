@@ -35,6 +35,14 @@ TEST_F(RecorderTest, AcksOnlyAfterTheStoreWrite) {
   EXPECT_EQ(log_.events(), (Events{"put:a", "put:b", "ack:5", "ack:6"}));
 }
 
+TEST_F(RecorderTest, AFailureRecordWithNowhereToPublishIsAckedAfterItsWrite) {
+  Outcome failure = Result("f", 7);
+  failure.ok = false;
+  failure.reason = reason::kInvalid;
+  ASSERT_TRUE(recorder_.Record({failure}).ok());
+  EXPECT_EQ(log_.events(), (Events{"put:f", "ack:7"})) << "no dead-letter topic: acked at once";
+}
+
 TEST_F(RecorderTest, AcksAPublishedOutcomeOnlyAfterDelivery) {
   ASSERT_TRUE(recorder_.Record({Result("a", 5, "replies")}).ok());
   EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a"}));

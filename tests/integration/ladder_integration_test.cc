@@ -151,6 +151,30 @@ TEST_F(LadderIntegrationTest, CapsThatOomAreSplitLoweredAndNothingIsLost) {
   EXPECT_LE(ladder["oom_events"], 20);
 }
 
+TEST_F(LadderIntegrationTest, ALoweredCapStopsFurtherOomsInItsBucket) {
+  // 640 jobs of 200-256 tokens: ten batches of 64 in bucket 256 if the cap
+  // stayed where it was, and 64 x 256 does not fit 96 MiB.
+  std::vector<std::pair<std::string, std::string>> jobs;
+  for (int i = 0; i < 640; ++i) {
+    const std::string id = "long-" + std::to_string(i);
+    std::string v = R"({"id":")" + id + R"(","input_ids":[)";
+    const int n = 200 + (i * 37) % 57;
+    for (int t = 0; t < n; ++t) v += (t ? "," : "") + std::to_string((i * 131 + t * 7) % kVocab);
+    jobs.emplace_back(id, v + "]}");
+  }
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "memory.plan=false",
+                                     "--set", "scheduler.tokens_per_batch=1000000", "--set",
+                                     "model.fallback_device=none", "--set", "scheduler.max_batch_delay_ms=200"});
+  ASSERT_EQ(records.size(), jobs.size());
+  for (const auto& [id, o] : records) ASSERT_TRUE(o.ok) << id << ": " << o.error;
+  auto ladder = LogFields(log, "event=ladder_summary");
+  ASSERT_FALSE(ladder.empty());
+  EXPECT_GE(ladder["cap_lowerings"], 1);
+  // The scheduler hears of the lowered cap at once: the OOMs stop after the
+  // first batches instead of recurring in every batch of the bucket.
+  EXPECT_LE(ladder["oom_events"], 4) << "oom_events=" << ladder["oom_events"];
+}
+
 TEST_F(LadderIntegrationTest, UnderAMemoryPlanNothingRunsOutOfMemoryAndNoBatchExceedsItsCap) {
   auto jobs = MakeJobs(1500, kVocab, kMaxTokens, 14, "p-");
   auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:128MiB", "--set",
