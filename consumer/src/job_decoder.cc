@@ -20,7 +20,7 @@ std::string DefaultId(const RawMessage& m, size_t max_bytes) {
          std::to_string(m.origin.offset);
 }
 
-// Largest `attempt` a job may carry: far above any real replay count, far
+// Largest `attempt` a job may carry: far above any real retry count, far
 // below int's range.
 constexpr int64_t kMaxAttempt = 1'000'000;
 

@@ -30,7 +30,7 @@ std::string OutcomeToJson(const Outcome& o) {
     j["error"] = o.error;
     j["input_length"] = o.input_length;
     // Bytes that are not UTF-8 cannot be a JSON string; base64 keeps them
-    // exactly, so that a replay publishes the original message.
+    // exactly: the record holds the original message.
     if (IsValidUtf8(o.payload)) {
       j["payload"] = o.payload;
     } else {

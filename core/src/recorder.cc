@@ -108,7 +108,7 @@ void OutcomeRecorder::Undeliverable(std::shared_ptr<const Outcome> outcome,
 
   // A compact notice where the failure can be seen by whoever reads the
   // dead letters: no output and no payload (an oversized payload may be why
-  // delivery failed); replay reads the original from its coordinates.
+  // delivery failed); the original stays at its coordinates.
   Outcome notice = std::move(marked);
   notice.output.clear();
   notice.payload.clear();

@@ -97,7 +97,7 @@ void ExecutorLoop::RunOne(Batch batch) {
       crashed.push_back(FailureFor(
           job, reason::kCrash,
           "the process died " + std::to_string(seen) +
-              " times while this job was running; it is not run again (replay it to retry)"));
+              " times while this job was running; it is not run again (publish it again to retry)"));
     } else if (seen > 0) {
       suspects.emplace_back(seen, std::move(job));
     } else {

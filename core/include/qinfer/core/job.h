@@ -88,7 +88,7 @@ struct Outcome {
   std::string meta_json;
   std::string payload;  // failures only: the original message value
   // Failures only: `payload` is a prefix of a message too large to carry;
-  // replay reads the original from origin's topic/partition/offset.
+  // the original stays at origin's topic/partition/offset.
   bool payload_truncated = false;
   int attempt = 0;
   Origin origin;

@@ -8,7 +8,7 @@
 // attempts without an outcome was in flight when the process died: it runs
 // alone, so a poison job cannot take its batch-mates down with it again. A
 // job whose attempts reached max_attempts gets a `crash` failure record
-// (payload kept, replayable) and is never run again.
+// (payload kept, so it can be published again) and is never run again.
 #pragma once
 
 #include <atomic>
