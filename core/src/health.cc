@@ -3,7 +3,6 @@
 namespace qinfer {
 
 bool Health::RaiseFatal(const char* cause, std::string reason) {
-  raised_++;
   std::lock_guard lock(mu_);
   if (fatal_.load()) return false;
   cause_ = cause;

@@ -25,12 +25,11 @@ inline constexpr const char* kProducer = "producer";    // fatal Kafka producer 
 class Health {
  public:
   // Records a fatal condition. The first one wins: cause() and reason()
-  // keep it; later calls only count. Returns true for the first call.
+  // keep it. Returns true for the first call.
   bool RaiseFatal(const char* cause, std::string reason);
   bool fatal() const { return fatal_.load(); }
   std::string cause() const;
   std::string reason() const;
-  uint64_t fatal_raised() const { return raised_.load(); }
 
   // The executor thread's heartbeat: it beats whenever it is not inside a
   // forward pass for long (waiting for a batch, or between batches).
@@ -41,7 +40,6 @@ class Health {
 
  private:
   std::atomic<bool> fatal_{false};
-  std::atomic<uint64_t> raised_{0};
   std::atomic<SteadyTime::rep> last_beat_ns_{0};
   mutable std::mutex mu_;
   std::string cause_ ABSL_GUARDED_BY(mu_);
