@@ -33,6 +33,20 @@ class FaultTest : public BrokerTest {
   std::string Yaml(const std::string& store) {
     return ServeYaml(brokers_, topic_, group_, store);
   }
+  // Stops or starts the broker of ctest's `kafka` fixture in its directory
+  // (topics and offsets survive, as with a real restart); the exit status.
+  static int Broker(const std::string& verb) {
+    std::string cmd = std::string(QINFER_SOURCE_DIR) + "/deploy/kafka-local.sh " + verb + " " +
+                      QINFER_TEST_KAFKA_DIR;
+    if (verb == "start") cmd += " " + std::to_string(QINFER_TEST_KAFKA_PORT);
+    return std::system((cmd + " >/dev/null").c_str());
+  }
+  // Every job of `jobs` has a result in `records`, and the run is sound.
+  void ExpectEveryJobAResult(const std::vector<std::pair<std::string, std::string>>& jobs,
+                             const std::map<std::string, Outcome>& records, int partitions) {
+    for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
+    ExpectSound(AuditRun(brokers_, group_, topic_, partitions, records), /*complete=*/true);
+  }
 };
 
 // The CI form kills 3 times during 6,000 jobs; the full form of the
@@ -69,15 +83,10 @@ TEST_F(FaultTest, RepeatedSigkillAtRandomMomentsLosesNothing) {
   ServeProcess last(dir_.string(), Yaml(store_), args);
   ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, 3, seconds(300))) << last.LogTail();
   ASSERT_EQ(last.Stop(SIGTERM), 0) << last.LogTail();
-  auto records = ReadStore(store_);
-  for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
-  ExpectSound(AuditRun(brokers_, group_, topic_, 3, records), /*complete=*/true);
+  ExpectEveryJobAResult(jobs, ReadStore(store_), 3);
 }
 
 TEST_F(FaultTest, TheBrokerStoppedAndStartedMidRunLosesNothing) {
-  // The broker of ctest's `kafka` fixture, stopped and started again in its
-  // directory (topics and offsets survive, as with a real restart).
-  const std::string kafka_dir = QINFER_TEST_KAFKA_DIR;
   CreateTopic(brokers_, topic_, 3);
   const std::string replies = UniqueName("replies");
   CreateTopic(brokers_, replies, 1);
@@ -86,19 +95,13 @@ TEST_F(FaultTest, TheBrokerStoppedAndStartedMidRunLosesNothing) {
   ServeProcess serve(dir_.string(), Yaml(store_), {"--set", "scheduler.max_queued_jobs=256"});
   ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 300, seconds(120)))
       << serve.LogTail();
-  const std::string script = std::string(QINFER_SOURCE_DIR) + "/deploy/kafka-local.sh";
-  ASSERT_EQ(std::system((script + " stop " + kafka_dir + " >/dev/null").c_str()), 0);
+  ASSERT_EQ(Broker("stop"), 0);
   std::this_thread::sleep_for(seconds(5));
   EXPECT_TRUE(serve.running()) << "the broker's absence is not fatal";
-  ASSERT_EQ(std::system((script + " start " + kafka_dir + " " +
-                         std::to_string(QINFER_TEST_KAFKA_PORT) + " >/dev/null")
-                            .c_str()),
-            0);
+  ASSERT_EQ(Broker("start"), 0);
   ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, 3, seconds(300))) << serve.LogTail();
   ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
-  auto records = ReadStore(store_);
-  for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
-  ExpectSound(AuditRun(brokers_, group_, topic_, 3, records), /*complete=*/true);
+  ExpectEveryJobAResult(jobs, ReadStore(store_), 3);
   EXPECT_GE(EndOffsetTotal(brokers_, replies, 1), 4000) << "every reply delivered at least once";
 }
 
@@ -106,8 +109,6 @@ TEST_F(FaultTest, TheBrokerStoppedAndStartedMidRunLosesNothing) {
 // delivery callbacks run at shutdown and must find the recorder and the
 // offset tracker alive (the publisher is closed first).
 TEST_F(FaultTest, SigtermWithRepliesInFlightToAStoppedBrokerExitsCleanly) {
-  const std::string kafka_dir = QINFER_TEST_KAFKA_DIR;
-  const std::string script = std::string(QINFER_SOURCE_DIR) + "/deploy/kafka-local.sh";
   CreateTopic(brokers_, topic_, 3);
   const std::string replies = UniqueName("replies");
   CreateTopic(brokers_, replies, 1);
@@ -119,7 +120,7 @@ TEST_F(FaultTest, SigtermWithRepliesInFlightToAStoppedBrokerExitsCleanly) {
                         "shutdown.drain_timeout_s=5"});
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 300, seconds(120)))
         << serve.LogTail();
-    ASSERT_EQ(std::system((script + " stop " + kafka_dir + " >/dev/null").c_str()), 0);
+    ASSERT_EQ(Broker("stop"), 0);
     std::this_thread::sleep_for(seconds(2));  // results keep coming; replies cannot leave
     // Bounded, though not by the drain timeout alone: with the broker gone
     // the final commit and the group leave wait for librdkafka's own
@@ -127,17 +128,12 @@ TEST_F(FaultTest, SigtermWithRepliesInFlightToAStoppedBrokerExitsCleanly) {
     EXPECT_EQ(serve.Stop(SIGTERM, seconds(180)), 0) << serve.LogTail();
     EXPECT_NE(serve.Log().find("event=shutdown phase=flush"), std::string::npos);
   }
-  ASSERT_EQ(std::system((script + " start " + kafka_dir + " " +
-                         std::to_string(QINFER_TEST_KAFKA_PORT) + " >/dev/null")
-                            .c_str()),
-            0);
+  ASSERT_EQ(Broker("start"), 0);
   ExpectSound(AuditRun(brokers_, group_, topic_, 3, ReadStore(store_)), /*complete=*/false);
   ServeProcess again(dir_.string(), Yaml(store_));
   ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, 3, seconds(300))) << again.LogTail();
   ASSERT_EQ(again.Stop(SIGTERM), 0) << again.LogTail();
-  auto records = ReadStore(store_);
-  for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
-  ExpectSound(AuditRun(brokers_, group_, topic_, 3, records), /*complete=*/true);
+  ExpectEveryJobAResult(jobs, ReadStore(store_), 3);
 }
 
 TEST_F(FaultTest, ThreeInstancesOneKilledOneAddedLoseNothing) {
@@ -169,8 +165,7 @@ TEST_F(FaultTest, ThreeInstancesOneKilledOneAddedLoseNothing) {
     for (auto& [id, o] : records) all.emplace(id, o);
   }
   std::printf("[ group ] %zu records over four stores for %zu ids\n", total, all.size());
-  for (const auto& [id, value] : jobs) ASSERT_TRUE(all.at(id).ok) << id;
-  ExpectSound(AuditRun(brokers_, group_, topic_, 6, all), /*complete=*/true);
+  ExpectEveryJobAResult(jobs, all, 6);
 }
 
 TEST_F(FaultTest, ABacklogOfLargeMetaJobsStaysWithinTheQueuedByteBound) {
