@@ -32,6 +32,18 @@ absl::StatusOr<long long> ParseInt(const std::string& key, const std::string& v,
   }
 }
 
+// The whole of `v` must be a number: "0.1x" is an error, not 0.1.
+absl::StatusOr<double> ParseDouble(const std::string& key, const std::string& v,
+                                   const std::string& expected) {
+  try {
+    size_t used = 0;
+    const double d = std::stod(v, &used);
+    if (used == v.size()) return d;
+  } catch (const std::exception&) {
+  }
+  return absl::InvalidArgumentError(key + " = '" + v + "': expected " + expected);
+}
+
 std::map<std::string, Setter> Setters() {
   std::map<std::string, Setter> s;
   auto str = [](std::function<std::string&(Config&)> field) -> Setter {
@@ -103,24 +115,23 @@ std::map<std::string, Setter> Setters() {
     c.model.autocast = v;
     return absl::OkStatus();
   };
-  s["memory.plan"] = [](Config& c, const std::string& v) -> absl::Status {
-    if (v == "true" || v == "1") c.memory.plan = true;
-    else if (v == "false" || v == "0") c.memory.plan = false;
-    else return absl::InvalidArgumentError("memory.plan = '" + v + "': expected true or false");
-    return absl::OkStatus();
-  };
+  s["memory.plan"] = boolean("memory.plan", [](Config& c) -> bool& { return c.memory.plan; });
   s["memory.margin"] = [](Config& c, const std::string& v) -> absl::Status {
-    double d = -1;
-    try { d = std::stod(v); } catch (const std::exception&) {}
-    if (!(d >= 0 && d < 1)) return absl::InvalidArgumentError("memory.margin = '" + v + "': expected a number in [0, 1), e.g. 0.1");
-    c.memory.margin = d;
+    const std::string expected = "a number in [0, 1), e.g. 0.1";
+    auto d = ParseDouble("memory.margin", v, expected);
+    if (!d.ok()) return d.status();
+    if (!(*d >= 0 && *d < 1)) return absl::InvalidArgumentError("memory.margin = '" + v + "': expected " + expected);
+    c.memory.margin = *d;
     return absl::OkStatus();
   };
   s["memory.cuda_memory_fraction"] = [](Config& c, const std::string& v) -> absl::Status {
-    double d = -1;
-    try { d = std::stod(v); } catch (const std::exception&) {}
-    if (!(d >= 0 && d <= 1)) return absl::InvalidArgumentError("memory.cuda_memory_fraction = '" + v + "': expected a number in [0, 1]");
-    c.memory.cuda_memory_fraction = d;
+    const std::string expected = "a number in [0, 1]";
+    auto d = ParseDouble("memory.cuda_memory_fraction", v, expected);
+    if (!d.ok()) return d.status();
+    if (!(*d >= 0 && *d <= 1)) {
+      return absl::InvalidArgumentError("memory.cuda_memory_fraction = '" + v + "': expected " + expected);
+    }
+    c.memory.cuda_memory_fraction = *d;
     return absl::OkStatus();
   };
   s["memory.cuda_budget"] = str([](Config& c) -> std::string& { return c.memory.cuda_budget; });
@@ -163,12 +174,7 @@ std::map<std::string, Setter> Setters() {
     return absl::OkStatus();
   };
   s["storage.path"] = str([](Config& c) -> std::string& { return c.storage.path; });
-  s["storage.sync"] = [](Config& c, const std::string& v) -> absl::Status {
-    if (v == "true" || v == "1") c.storage.sync = true;
-    else if (v == "false" || v == "0") c.storage.sync = false;
-    else return absl::InvalidArgumentError("storage.sync = '" + v + "': expected true or false");
-    return absl::OkStatus();
-  };
+  s["storage.sync"] = boolean("storage.sync", [](Config& c) -> bool& { return c.storage.sync; });
   s["http.listen"] = str([](Config& c) -> std::string& { return c.http.listen; });
   s["shutdown.drain_timeout_s"] = integer("shutdown.drain_timeout_s", 0, [](Config& c, long long n) {
     c.shutdown.drain_timeout = std::chrono::seconds(n);
@@ -237,6 +243,12 @@ std::string EnvName(const std::string& key) {
 
 }  // namespace
 
+std::vector<std::string> ConfigKeys() {
+  std::vector<std::string> keys;
+  for (const auto& [key, _] : Setters()) keys.push_back(key);
+  return keys;
+}
+
 absl::StatusOr<Config> LoadConfig(const std::string& path,
                                   const std::vector<std::string>& overrides) {
   Config c;
@@ -285,6 +297,7 @@ std::string DumpConfig(const Config& c) {
   out << YAML::BeginMap;
   out << YAML::Key << "model" << YAML::Value << YAML::BeginMap
       << YAML::Key << "path" << YAML::Value << c.model.path
+      << YAML::Key << "manifest" << YAML::Value << c.model.manifest
       << YAML::Key << "device" << YAML::Value << c.model.device
       << YAML::Key << "fallback_device" << YAML::Value << c.model.fallback_device
       << YAML::Key << "autocast" << YAML::Value << c.model.autocast
@@ -303,7 +316,15 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "reply_topic" << YAML::Value << c.kafka.reply_topic
       << YAML::Key << "dead_letter_topic" << YAML::Value << c.kafka.dead_letter_topic
       << YAML::Key << "create_topics" << YAML::Value << c.kafka.create_topics
-      << YAML::Key << "topic_partitions" << YAML::Value << c.kafka.topic_partitions << YAML::EndMap;
+      << YAML::Key << "topic_partitions" << YAML::Value << c.kafka.topic_partitions;
+  for (const auto& [name, properties] : {std::pair{"consumer", &c.kafka.consumer},
+                                         std::pair{"producer", &c.kafka.producer}}) {
+    if (properties->empty()) continue;
+    out << YAML::Key << name << YAML::Value << YAML::BeginMap;
+    for (const auto& [k, v] : *properties) out << YAML::Key << k << YAML::Value << v;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
   out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap
       << YAML::Key << "max_message_bytes" << YAML::Value << c.limits.max_message_bytes
       << YAML::Key << "max_depth" << YAML::Value << c.limits.max_depth

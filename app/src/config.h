@@ -85,7 +85,12 @@ struct Config {
 absl::StatusOr<Config> LoadConfig(const std::string& path,
                                   const std::vector<std::string>& overrides);
 
-// The effective configuration as YAML (for logs and `qinfer config`).
+// Every scalar key LoadConfig accepts ("section.key"), besides the
+// pass-through kafka.consumer.* and kafka.producer.* properties.
+std::vector<std::string> ConfigKeys();
+
+// The effective configuration as YAML (`serve --print-config`); LoadConfig
+// reads it back to the same configuration.
 std::string DumpConfig(const Config& config);
 
 }  // namespace qinfer::app

@@ -1,0 +1,326 @@
+// Configuration: precedence (file < environment < --set), unknown keys, bad
+// values, bucket bounds, and the dump `serve --print-config` prints.
+#include "config.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "plan.h"
+
+namespace qinfer::app {
+namespace {
+
+// A YAML file in a fresh temporary directory, removed with the object.
+class ConfigFile {
+ public:
+  explicit ConfigFile(const std::string& yaml) {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("qinfer-config-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    std::filesystem::create_directories(dir_);
+    std::ofstream(path()) << yaml;
+  }
+  ~ConfigFile() { std::filesystem::remove_all(dir_); }
+  std::string path() const { return (dir_ / "qinfer.yaml").string(); }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path dir_;
+};
+
+// Sets an environment variable for the scope of one test.
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
+    ::setenv(name_.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() { ::unsetenv(name_.c_str()); }
+
+ private:
+  std::string name_;
+};
+
+std::string ErrorOf(const absl::StatusOr<Config>& c) {
+  return c.ok() ? "(loaded)" : std::string(c.status().message());
+}
+
+TEST(ConfigTest, WithoutModelPathStartUpIsRefusedWithTheFix) {
+  auto c = LoadConfig("", {});
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(ErrorOf(c).find("model.path is not set"), std::string::npos) << ErrorOf(c);
+}
+
+TEST(ConfigTest, DefaultsAreTheDocumentedOnes) {
+  auto c = LoadConfig("", {"model.path=m.pt"});
+  ASSERT_TRUE(c.ok()) << ErrorOf(c);
+  EXPECT_EQ(c->model.device, "cpu");
+  EXPECT_EQ(c->model.fallback_device, "auto");
+  EXPECT_EQ(c->kafka.brokers, "127.0.0.1:9092");
+  EXPECT_EQ(c->kafka.jobs_topic, "jobs");
+  EXPECT_EQ(c->scheduler.max_batch_size, 64);
+  EXPECT_EQ(c->scheduler.max_batch_delay.count(), 50);
+  EXPECT_EQ(c->limits.max_message_bytes, size_t{1} << 20);
+  EXPECT_EQ(c->recovery.max_attempts, 3);
+  EXPECT_EQ(c->http.listen, "127.0.0.1:9400");
+  EXPECT_TRUE(c->scheduler.bucket_bounds.empty());
+}
+
+TEST(ConfigTest, EnvironmentOverridesTheFileAndSetOverridesBoth) {
+  ConfigFile file(
+      "model:\n  path: from-file.pt\n"
+      "scheduler:\n  max_batch_size: 8\n  tokens_per_batch: 1000\n"
+      "kafka:\n  group_id: file-group\n");
+  {
+    auto c = LoadConfig(file.path(), {});
+    ASSERT_TRUE(c.ok()) << ErrorOf(c);
+    EXPECT_EQ(c->scheduler.max_batch_size, 8);
+    EXPECT_EQ(c->kafka.group_id, "file-group");
+  }
+  ScopedEnv batch("QINFER_SCHEDULER_MAX_BATCH_SIZE", "16");
+  ScopedEnv group("QINFER_KAFKA_GROUP_ID", "env-group");
+  {
+    auto c = LoadConfig(file.path(), {});
+    ASSERT_TRUE(c.ok()) << ErrorOf(c);
+    EXPECT_EQ(c->scheduler.max_batch_size, 16) << "environment over file";
+    EXPECT_EQ(c->kafka.group_id, "env-group");
+    EXPECT_EQ(c->scheduler.tokens_per_batch, 1000) << "a key the environment leaves keeps the file's value";
+  }
+  auto c = LoadConfig(file.path(), {"scheduler.max_batch_size=32", "model.path=from-set.pt"});
+  ASSERT_TRUE(c.ok()) << ErrorOf(c);
+  EXPECT_EQ(c->scheduler.max_batch_size, 32) << "--set over environment";
+  EXPECT_EQ(c->model.path, "from-set.pt") << "--set over file";
+  EXPECT_EQ(c->kafka.group_id, "env-group");
+}
+
+TEST(ConfigTest, ABadValueInTheEnvironmentNamesTheVariable) {
+  ScopedEnv bad("QINFER_SCHEDULER_MAX_BATCH_SIZE", "lots");
+  auto c = LoadConfig("", {"model.path=m.pt"});
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(ErrorOf(c).find("environment QINFER_SCHEDULER_MAX_BATCH_SIZE"), std::string::npos) << ErrorOf(c);
+  EXPECT_NE(ErrorOf(c).find("expected an integer"), std::string::npos) << ErrorOf(c);
+}
+
+TEST(ConfigTest, UnknownKeysAreRefusedWhereverTheyComeFrom) {
+  ConfigFile typo("model:\n  path: m.pt\nscheduler:\n  max_batch_sise: 8\n");
+  auto from_file = LoadConfig(typo.path(), {});
+  ASSERT_FALSE(from_file.ok());
+  EXPECT_NE(ErrorOf(from_file).find("unknown configuration key 'scheduler.max_batch_sise' in " + typo.path()),
+            std::string::npos)
+      << ErrorOf(from_file);
+  EXPECT_NE(ErrorOf(from_file).find("scheduler.max_batch_size"), std::string::npos)
+      << "the message lists the known keys: " << ErrorOf(from_file);
+
+  ConfigFile section("model:\n  path: m.pt\nschedular:\n  max_batch_size: 8\n");
+  EXPECT_FALSE(LoadConfig(section.path(), {}).ok()) << "an unknown section";
+
+  auto from_set = LoadConfig("", {"model.path=m.pt", "http.port=80"});
+  ASSERT_FALSE(from_set.ok());
+  EXPECT_NE(ErrorOf(from_set).find("unknown configuration key 'http.port' in --set"), std::string::npos)
+      << ErrorOf(from_set);
+
+  auto no_equals = LoadConfig("", {"model.path"});
+  ASSERT_FALSE(no_equals.ok());
+  EXPECT_NE(ErrorOf(no_equals).find("expected section.key=value"), std::string::npos) << ErrorOf(no_equals);
+}
+
+TEST(ConfigTest, NumbersMustBeWholeNumbersInRange) {
+  struct Case {
+    std::string set;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"memory.margin=0.1x", "memory.margin = '0.1x': expected a number in [0, 1)"},
+      {"memory.margin=1", "memory.margin = '1': expected a number in [0, 1)"},
+      {"memory.margin=", "memory.margin = '': expected"},
+      {"memory.cuda_memory_fraction=0.5GiB", "memory.cuda_memory_fraction = '0.5GiB'"},
+      {"memory.cuda_memory_fraction=1.5", "memory.cuda_memory_fraction = '1.5'"},
+      {"scheduler.max_batch_size=12abc", "scheduler.max_batch_size = '12abc': expected an integer"},
+      {"scheduler.max_batch_size=0", "scheduler.max_batch_size = 0: must be >= 1"},
+      {"scheduler.max_batch_size=99999999999999999999", "expected an integer"},
+      {"shutdown.drain_timeout_s=-1", "must be >= 0"},
+      {"storage.sync=yes", "storage.sync = 'yes': expected true or false"},
+      {"memory.plan=maybe", "memory.plan = 'maybe': expected true or false"},
+      {"model.fallback_device=gpu", "expected auto, cpu or none"},
+      {"model.autocast=int8", "expected bf16, fp16 or empty"},
+  };
+  for (const Case& k : cases) {
+    auto c = LoadConfig("", {"model.path=m.pt", k.set});
+    ASSERT_FALSE(c.ok()) << k.set << " was accepted";
+    EXPECT_NE(ErrorOf(c).find(k.message), std::string::npos) << k.set << ": " << ErrorOf(c);
+  }
+  auto ok = LoadConfig("", {"model.path=m.pt", "memory.margin=0.25", "memory.cuda_memory_fraction=1"});
+  ASSERT_TRUE(ok.ok()) << ErrorOf(ok);
+  EXPECT_DOUBLE_EQ(ok->memory.margin, 0.25);
+  EXPECT_DOUBLE_EQ(ok->memory.cuda_memory_fraction, 1.0);
+}
+
+TEST(ConfigTest, BucketBoundsComeAsAYamlListOrCommaSeparated) {
+  ConfigFile list("model:\n  path: m.pt\nscheduler:\n  bucket_bounds: [16, 64, 512]\n");
+  auto from_list = LoadConfig(list.path(), {});
+  ASSERT_TRUE(from_list.ok()) << ErrorOf(from_list);
+  EXPECT_EQ(from_list->scheduler.bucket_bounds, (std::vector<int>{16, 64, 512}));
+
+  auto from_set = LoadConfig(list.path(), {"scheduler.bucket_bounds=32,128,512"});
+  ASSERT_TRUE(from_set.ok()) << ErrorOf(from_set);
+  EXPECT_EQ(from_set->scheduler.bucket_bounds, (std::vector<int>{32, 128, 512}));
+
+  auto bad = LoadConfig("", {"model.path=m.pt", "scheduler.bucket_bounds=16,x,512"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(ErrorOf(bad).find("scheduler.bucket_bounds = 'x'"), std::string::npos) << ErrorOf(bad);
+
+  ConfigFile nested("model:\n  path: m.pt\nscheduler:\n  bucket_bounds: [[16], 512]\n");
+  auto not_scalars = LoadConfig(nested.path(), {});
+  ASSERT_FALSE(not_scalars.ok());
+  EXPECT_NE(ErrorOf(not_scalars).find("expected a list of scalars"), std::string::npos) << ErrorOf(not_scalars);
+}
+
+TEST(ConfigTest, BucketBoundsAreCheckedAgainstTheModel) {
+  executor::ModelManifest manifest;
+  manifest.max_tokens = 512;
+  auto config = [](std::vector<std::string> sets) {
+    sets.push_back("model.path=m.pt");
+    auto c = LoadConfig("", sets);
+    EXPECT_TRUE(c.ok()) << ErrorOf(c);
+    return *c;
+  };
+  auto defaults = BucketBounds(config({}), manifest);
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  EXPECT_EQ(*defaults, (std::vector<int>{16, 32, 64, 128, 256, 512})) << "powers of two up to max_tokens";
+
+  auto lower = BucketBounds(config({"scheduler.max_tokens=128"}), manifest);
+  ASSERT_TRUE(lower.ok()) << lower.status();
+  EXPECT_EQ(lower->back(), 128);
+
+  auto above = BucketBounds(config({"scheduler.max_tokens=1024"}), manifest);
+  ASSERT_FALSE(above.ok());
+  EXPECT_NE(above.status().message().find("exceeds the model's max_tokens=512"), std::string::npos)
+      << above.status();
+
+  auto unordered = BucketBounds(config({"scheduler.bucket_bounds=64,32,512"}), manifest);
+  ASSERT_FALSE(unordered.ok());
+  EXPECT_NE(unordered.status().message().find("scheduler.bucket_bounds: "), std::string::npos)
+      << unordered.status();
+  EXPECT_NE(unordered.status().message().find("strictly increasing"), std::string::npos) << unordered.status();
+
+  auto short_last = BucketBounds(config({"scheduler.bucket_bounds=32,256"}), manifest);
+  ASSERT_FALSE(short_last.ok());
+  EXPECT_NE(short_last.status().message().find("max_tokens is 512"), std::string::npos) << short_last.status();
+}
+
+TEST(ConfigTest, LibrdkafkaPropertiesPassThroughVerbatim) {
+  ConfigFile file(
+      "model:\n  path: m.pt\n"
+      "kafka:\n  consumer:\n    fetch.max.bytes: 1048576\n    session.timeout.ms: 6000\n"
+      "  producer:\n    linger.ms: 20\n");
+  auto c = LoadConfig(file.path(), {"kafka.consumer.session.timeout.ms=7000", "kafka.producer.acks=all"});
+  ASSERT_TRUE(c.ok()) << ErrorOf(c);
+  EXPECT_EQ(c->kafka.consumer.at("fetch.max.bytes"), "1048576");
+  EXPECT_EQ(c->kafka.consumer.at("session.timeout.ms"), "7000") << "--set over the file";
+  EXPECT_EQ(c->kafka.producer.at("linger.ms"), "20");
+  EXPECT_EQ(c->kafka.producer.at("acks"), "all");
+}
+
+// A value for every key, none of them the default, so a key the dump
+// forgets, or one that does not read back, changes the reloaded dump.
+std::vector<std::string> EveryKeyChanged() {
+  return {"model.path=/models/m.pt",
+          "model.manifest=/models/manifest.json",
+          "model.device=cpu-budget:256MiB",
+          "model.fallback_device=none",
+          "model.autocast=bf16",
+          "model.threads=3",
+          "model.op_libraries=/lib/a.so,/lib/b.so",
+          "memory.plan=false",
+          "memory.margin=0.2",
+          "memory.cuda_memory_fraction=0.5",
+          "memory.cuda_budget=20GiB",
+          "kafka.brokers=broker-1:9092,broker-2:9092",
+          "kafka.group_id=g",
+          "kafka.jobs_topic=in",
+          "kafka.reply_topic=out",
+          "kafka.dead_letter_topic=dlq",
+          "kafka.create_topics=true",
+          "kafka.topic_partitions=6",
+          "kafka.consumer.fetch.max.bytes=1000000",
+          "kafka.producer.linger.ms=20",
+          "limits.max_message_bytes=4096",
+          "limits.max_depth=8",
+          "limits.max_meta_bytes=100",
+          "recovery.max_attempts=5",
+          "scheduler.bucket_bounds=32,128",
+          "scheduler.max_tokens=128",
+          "scheduler.tokens_per_batch=4096",
+          "scheduler.max_batch_size=16",
+          "scheduler.max_batch_delay_ms=7",
+          "scheduler.max_queued_jobs=99",
+          "scheduler.max_queued_tokens=9999",
+          "scheduler.max_queued_bytes=12345",
+          "storage.path=/data/store",
+          "storage.sync=true",
+          "http.listen=0.0.0.0:9500",
+          "shutdown.drain_timeout_s=9"};
+}
+
+TEST(ConfigTest, TheDumpNamesEveryKeyAndReadsBackToTheSameConfiguration) {
+  std::set<std::string> changed;
+  for (const std::string& kv : EveryKeyChanged()) changed.insert(kv.substr(0, kv.find('=')));
+  for (const std::string& key : ConfigKeys()) {
+    EXPECT_TRUE(changed.count(key)) << key << " is a new key: add it to EveryKeyChanged";
+  }
+  auto c = LoadConfig("", EveryKeyChanged());
+  ASSERT_TRUE(c.ok()) << ErrorOf(c);
+  const std::string dump = DumpConfig(*c);
+  const YAML::Node root = YAML::Load(dump);
+  for (const std::string& key : ConfigKeys()) {
+    const std::string section = key.substr(0, key.find('.'));
+    const std::string name = key.substr(key.find('.') + 1);
+    EXPECT_TRUE(root[section] && root[section][name]) << key << " missing from the dump:\n" << dump;
+  }
+  ConfigFile file(dump);
+  auto again = LoadConfig(file.path(), {});
+  ASSERT_TRUE(again.ok()) << ErrorOf(again) << "\n" << dump;
+  EXPECT_EQ(DumpConfig(*again), dump);
+  EXPECT_EQ(again->model.op_libraries, (std::vector<std::string>{"/lib/a.so", "/lib/b.so"}));
+  EXPECT_EQ(again->scheduler.bucket_bounds, (std::vector<int>{32, 128}));
+  EXPECT_EQ(again->kafka.consumer.at("fetch.max.bytes"), "1000000");
+  EXPECT_EQ(again->kafka.producer.at("linger.ms"), "20");
+  EXPECT_DOUBLE_EQ(again->memory.margin, 0.2);
+  EXPECT_EQ(again->scheduler.max_queued_bytes, 12345u);
+}
+
+// The binary: `serve --print-config` prints the effective configuration and
+// exits 0 without touching Kafka; a bad key exits 2 with the message.
+std::pair<int, std::string> RunBinary(const std::string& args) {
+  FILE* pipe = ::popen((std::string(QINFER_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  const int status = ::pclose(pipe);
+  return {WEXITSTATUS(status), out};
+}
+
+TEST(ConfigBinaryTest, PrintConfigShowsTheEffectiveConfigurationAndExits) {
+  ConfigFile file("model:\n  path: m.pt\nkafka:\n  brokers: 192.0.2.1:1\n");
+  auto [rc, out] = RunBinary("serve --print-config --config " + file.path() +
+                             " --set scheduler.max_batch_size=24");
+  ASSERT_EQ(rc, 0) << out;
+  const YAML::Node root = YAML::Load(out);
+  EXPECT_EQ(root["scheduler"]["max_batch_size"].as<int>(), 24);
+  EXPECT_EQ(root["kafka"]["brokers"].as<std::string>(), "192.0.2.1:1");
+  EXPECT_EQ(root["model"]["path"].as<std::string>(), "m.pt");
+}
+
+TEST(ConfigBinaryTest, ABadValueExitsTwoNamingTheKey) {
+  auto [rc, out] = RunBinary("serve --print-config --set model.path=m.pt --set memory.margin=0.1x");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("qinfer serve: memory.margin = '0.1x'"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace qinfer::app

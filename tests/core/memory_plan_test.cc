@@ -1,0 +1,98 @@
+// The memory plan's persisted form: JSON round trip, what an unreadable
+// stored plan gives, and which changes make a different key (a stored plan
+// is reused only under the same key).
+#include "qinfer/core/memory_plan.h"
+
+#include <gtest/gtest.h>
+
+namespace qinfer {
+namespace {
+
+MemoryPlan SamplePlan() {
+  MemoryPlan p;
+  p.model_digest = "sha256:abc";
+  p.device = "cpu-budget:128MiB";
+  p.dtype = "float32";
+  p.torch_version = "2.8.0";
+  p.budget_bytes = 128 << 20;
+  p.margin = 0.1;
+  p.max_batch_size = 64;
+  p.bounds = {16, 64, 512};
+  p.entries = {{16, 64, 10'000'000, 0.5, 0}, {64, 24, 90'000'000, 1.25, 32}, {512, 0, 0, 2.0, 0}};
+  p.created_at_ms = 1'796'000'000'000;
+  return p;
+}
+
+TEST(MemoryPlanTest, JsonRoundTripKeepsEveryField) {
+  const MemoryPlan plan = SamplePlan();
+  auto back = PlanFromJson(PlanToJson(plan));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, plan);
+  EXPECT_EQ(back->Key(), plan.Key());
+  EXPECT_EQ(back->entries[1].lowered_from, 32);
+}
+
+TEST(MemoryPlanTest, AnUnreadableStoredPlanIsDataLossNamingWhatIsWrong) {
+  struct Case {
+    std::string json;
+    std::string message;
+  };
+  std::string no_device = PlanToJson(SamplePlan());
+  no_device.replace(no_device.find("\"device\""), 8, "\"devise\"");
+  std::string short_entries = PlanToJson(SamplePlan());
+  short_entries.replace(short_entries.find("\"bounds\":[16,64,512]"), 20, "\"bounds\":[16,64,512,1024]");
+  const std::vector<Case> cases = {
+      {"", "not JSON"},
+      {"{\"model_digest\":", "not JSON"},
+      {"[1,2]", "not JSON"},
+      {no_device, "device"},
+      {R"({"model_digest":1})", "stored plan"},
+      {short_entries, "entries do not match bounds"},
+  };
+  for (const Case& k : cases) {
+    auto plan = PlanFromJson(k.json);
+    ASSERT_FALSE(plan.ok()) << k.json;
+    EXPECT_EQ(plan.status().code(), absl::StatusCode::kDataLoss) << k.json;
+    EXPECT_NE(plan.status().message().find(k.message), std::string::npos) << plan.status();
+  }
+}
+
+TEST(MemoryPlanTest, EveryPartOfTheIdentityChangesTheKey) {
+  const std::string base = SamplePlan().Key();
+  std::vector<std::pair<std::string, MemoryPlan>> changed;
+  auto with = [&](const std::string& what, auto change) {
+    MemoryPlan p = SamplePlan();
+    change(p);
+    changed.emplace_back(what, p);
+  };
+  with("model", [](MemoryPlan& p) { p.model_digest = "sha256:def"; });
+  with("device", [](MemoryPlan& p) { p.device = "cuda:0"; });
+  with("dtype", [](MemoryPlan& p) { p.dtype = "bfloat16"; });
+  with("libtorch", [](MemoryPlan& p) { p.torch_version = "2.9.0"; });
+  with("budget", [](MemoryPlan& p) { p.budget_bytes += 1; });
+  with("margin", [](MemoryPlan& p) { p.margin = 0.2; });
+  with("max batch", [](MemoryPlan& p) { p.max_batch_size = 32; });
+  with("buckets", [](MemoryPlan& p) { p.bounds = {32, 64, 512}; });
+  for (const auto& [what, plan] : changed) {
+    EXPECT_NE(plan.Key(), base) << "a different " << what << " must not reuse the plan";
+  }
+  // What the plan measured, or learned at run time, is not its identity: a
+  // lowered cap is stored under the same key and found again.
+  MemoryPlan lowered = SamplePlan();
+  lowered.entries[0].lowered_from = lowered.entries[0].batch_size;
+  lowered.entries[0].batch_size = 8;
+  lowered.created_at_ms += 1000;
+  EXPECT_EQ(lowered.Key(), base);
+}
+
+TEST(MemoryPlanTest, TheTableSaysWhatDoesNotFitAndWhatWasLowered) {
+  const std::string table = FormatPlan(SamplePlan());
+  EXPECT_NE(table.find("budget 128.0 MiB, margin 10% (plan limit 115.2 MiB), max batch 64"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("lowered from 32 after an OOM"), std::string::npos) << table;
+  EXPECT_NE(table.find("does not fit"), std::string::npos) << table;
+  EXPECT_NE(table.find("1536"), std::string::npos) << "tokens/batch of the 64 bucket: 24 x 64\n" << table;
+}
+
+}  // namespace
+}  // namespace qinfer
