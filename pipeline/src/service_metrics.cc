@@ -67,6 +67,9 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
   for (const char* stage : {"oom", "split", "cap_lowered", "fallback", "failed"}) {
     ladder.Add({{"stage", stage}});
   }
+  for (const char* cause : {fatal_cause::kStore, fatal_cause::kConsumer, fatal_cause::kProducer}) {
+    fatal.Add({{"cause", cause}});
+  }
 }
 
 void ServiceMetrics::OnBatchRecorded(const RecordedBatch& b) {

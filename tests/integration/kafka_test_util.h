@@ -120,6 +120,9 @@ class ServeProcess {
   std::string log_path_;
 };
 
+// Runs a shell command; returns (exit status, stdout).
+std::pair<int, std::string> RunCommand(const std::string& command);
+
 // A config for a test service: the test model, this broker, a fresh group
 // and store under `dir`. `extra` is appended verbatim (YAML).
 std::string ServeYaml(const std::string& brokers, const std::string& topic,

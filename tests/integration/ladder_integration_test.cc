@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,8 @@
 #include <sstream>
 
 #include "kafka_test_util.h"
+#include "qinfer/core/memory_plan.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::testing {
 namespace {
@@ -19,17 +22,6 @@ using std::chrono::seconds;
 
 constexpr int64_t kVocab = 4096;
 constexpr int kMaxTokens = 512;
-
-// Runs a shell command; returns (exit status, stdout).
-std::pair<int, std::string> RunCommand(const std::string& cmd) {
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
 
 class PlanCliTest : public ::testing::Test {
  protected:
@@ -108,6 +100,19 @@ std::map<int, int> StartCaps(const std::string& log) {
   return caps;
 }
 
+// `count` jobs of 200-256 tokens: all in bucket 256.
+std::vector<std::pair<std::string, std::string>> LongJobs(int count) {
+  std::vector<std::pair<std::string, std::string>> jobs;
+  for (int i = 0; i < count; ++i) {
+    const std::string id = "long-" + std::to_string(i);
+    std::string v = R"({"id":")" + id + R"(","input_ids":[)";
+    const int n = 200 + (i * 37) % 57;
+    for (int t = 0; t < n; ++t) v += (t ? "," : "") + std::to_string((i * 131 + t * 7) % kVocab);
+    jobs.emplace_back(id, v + "]}");
+  }
+  return jobs;
+}
+
 class LadderIntegrationTest : public BrokerTest {
  protected:
   void SetUp() override {
@@ -154,14 +159,7 @@ TEST_F(LadderIntegrationTest, CapsThatOomAreSplitLoweredAndNothingIsLost) {
 TEST_F(LadderIntegrationTest, ALoweredCapStopsFurtherOomsInItsBucket) {
   // 640 jobs of 200-256 tokens: ten batches of 64 in bucket 256 if the cap
   // stayed where it was, and 64 x 256 does not fit 96 MiB.
-  std::vector<std::pair<std::string, std::string>> jobs;
-  for (int i = 0; i < 640; ++i) {
-    const std::string id = "long-" + std::to_string(i);
-    std::string v = R"({"id":")" + id + R"(","input_ids":[)";
-    const int n = 200 + (i * 37) % 57;
-    for (int t = 0; t < n; ++t) v += (t ? "," : "") + std::to_string((i * 131 + t * 7) % kVocab);
-    jobs.emplace_back(id, v + "]}");
-  }
+  auto jobs = LongJobs(640);
   auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "memory.plan=false",
                                      "--set", "scheduler.tokens_per_batch=1000000", "--set",
                                      "model.fallback_device=none", "--set", "scheduler.max_batch_delay_ms=200"});
@@ -173,6 +171,63 @@ TEST_F(LadderIntegrationTest, ALoweredCapStopsFurtherOomsInItsBucket) {
   // The scheduler hears of the lowered cap at once: the OOMs stop after the
   // first batches instead of recurring in every batch of the bucket.
   EXPECT_LE(ladder["oom_events"], 4) << "oom_events=" << ladder["oom_events"];
+}
+
+TEST_F(LadderIntegrationTest, ALoweredCapIsStoredInThePlanAndQinferPlanShowsIt) {
+  // A stored plan that promises more than the device holds (measured while
+  // the device had more room, say): bucket 256 gets the largest batch.
+  const std::string config = (dir_ / "plan.yaml").string();
+  std::ofstream(config) << ServeYaml(brokers_, topic_, group_, store_);
+  const std::string plan_cmd = std::string(QINFER_BINARY) + " --log-level warn plan --config " + config +
+                               " --set model.device=cpu-budget:96MiB 2>&1";
+  auto [rc, first] = RunCommand(plan_cmd);
+  ASSERT_EQ(rc, 0) << first;
+  const size_t key_at = first.find("(key ");
+  ASSERT_NE(key_at, std::string::npos) << first;
+  const std::string key = first.substr(key_at + 5, first.find(')', key_at) - key_at - 5);
+  int planned = 0;
+  {
+    auto store = storage::RocksDbOutcomeStore::Open(store_, {});
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto stored = (*store)->GetMeta(key);
+    ASSERT_TRUE(stored.ok() && stored->has_value()) << key;
+    auto plan = PlanFromJson(**stored);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    PlanEntry& e = plan->entries[size_t(std::find(plan->bounds.begin(), plan->bounds.end(), 256) -
+                                        plan->bounds.begin())];
+    planned = e.batch_size;
+    ASSERT_LT(planned, 64) << "64 x 256 tokens does not fit 96 MiB";
+    e.batch_size = 64;
+    ASSERT_TRUE((*store)->PutMeta(key, PlanToJson(*plan)).ok());
+  }
+
+  auto jobs = LongJobs(320);
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set",
+                                     "model.fallback_device=none", "--set", "scheduler.max_batch_delay_ms=200"});
+  ASSERT_EQ(records.size(), jobs.size());
+  for (const auto& [id, o] : records) ASSERT_TRUE(o.ok) << id << ": " << o.error;
+  EXPECT_NE(log.find("event=plan_reused"), std::string::npos) << "the service runs under the stored plan";
+  EXPECT_EQ(StartCaps(log).at(256), 64);
+  auto ladder = LogFields(log, "event=ladder_summary");
+  ASSERT_FALSE(ladder.empty());
+  EXPECT_GE(ladder["cap_lowerings"], 1);
+
+  // The next start, and `qinfer plan`, find the lowered cap in the store.
+  auto [rc2, after] = RunCommand(plan_cmd);
+  ASSERT_EQ(rc2, 0) << after;
+  EXPECT_EQ(after.rfind("reused the stored plan", 0), 0u) << after;
+  std::istringstream table(after);
+  std::string line;
+  int shown = -1;
+  while (std::getline(table, line)) {
+    int bound = 0, batch = 0;
+    if (std::sscanf(line.c_str(), "%d %d", &bound, &batch) == 2 && bound == 256) {
+      shown = batch;
+      EXPECT_NE(line.find("lowered from 64 after an OOM"), std::string::npos) << line;
+    }
+  }
+  EXPECT_GE(shown, 1) << after;
+  EXPECT_LT(shown, 64) << after;
 }
 
 TEST_F(LadderIntegrationTest, UnderAMemoryPlanNothingRunsOutOfMemoryAndNoBatchExceedsItsCap) {

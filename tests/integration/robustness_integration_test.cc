@@ -270,13 +270,10 @@ TEST_F(RobustnessTest, ANaNOutputIsAModelErrorRecordAndTheStoreStaysReadable) {
   }
   for (int i = 0; i < 100; ++i) EXPECT_TRUE(records.at("n-" + std::to_string(i)).ok);
   // Every record reads back through the CLI.
-  const std::string cmd = std::string(QINFER_BINARY) + " --log-level warn results --store " +
-                          store_ + " --export - | wc -l";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  char buf[64] = {0};
-  ASSERT_NE(fgets(buf, sizeof buf, pipe), nullptr);
-  EXPECT_EQ(pclose(pipe), 0);
-  EXPECT_EQ(std::atoi(buf), 104);
+  auto [rc, lines] = RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " + store_ +
+                                " --export - | wc -l");
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(std::atoi(lines.c_str()), 104);
   Check(1, /*complete=*/true);
 }
 

@@ -12,6 +12,7 @@
 
 #include "kafka_test_util.h"
 #include "qinfer/core/outcome_json.h"
+#include "qinfer/executor/torch_model_runner.h"
 
 namespace qinfer::testing {
 namespace {
@@ -58,16 +59,43 @@ TEST_F(ServeIntegrationTest, FiveThousandJobsOverThreePartitionsGetExactlyFiveTh
   auto records = ReadStore(store_);
   ASSERT_EQ(records.size(), 5000u);
   ExpectSound(AuditRun(brokers_, group_, topic_, 3, records), /*complete=*/true);
+
+  // Every output belongs to its id: a sample run alone, unbatched and
+  // unpadded, through the same model gives the same vector.
+  executor::RunnerOptions options;
+  options.model_path = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";
+  auto reference = executor::TorchModelRunner::Load(options);
+  ASSERT_TRUE(reference.ok()) << reference.status();
   std::set<int> buckets;
-  for (const auto& [id, value] : jobs) {
+  size_t batched = 0, compared = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const auto& [id, value] = jobs[i];
     auto it = records.find(id);
     ASSERT_NE(it, records.end()) << id;
-    ASSERT_TRUE(it->second.ok) << id << ": " << it->second.error;
-    EXPECT_EQ(it->second.output.size(), 128u);
-    EXPECT_LE(it->second.input_length, size_t(it->second.bucket));
-    buckets.insert(it->second.bucket);
+    const Outcome& o = it->second;
+    ASSERT_TRUE(o.ok) << id << ": " << o.error;
+    const auto input = nlohmann::json::parse(value).at("input_ids").get<std::vector<int64_t>>();
+    ASSERT_EQ(o.input_length, input.size()) << id << ": the length that ran is the length submitted";
+    ASSERT_EQ(o.output.size(), 128u) << id;
+    EXPECT_LE(o.input_length, size_t(o.bucket));
+    EXPECT_LE(size_t(o.padded_length), size_t(o.bucket)) << id << ": padded to its batch, within its bucket";
+    EXPECT_GE(size_t(o.padded_length), o.input_length) << id;
+    buckets.insert(o.bucket);
+    if (o.batch_size > 1) ++batched;
+    if (i % 50 != 0) continue;
+    auto alone = (*reference)->Forward({input});
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    ASSERT_EQ((*alone)[0].size(), o.output.size());
+    for (size_t d = 0; d < o.output.size(); ++d) {
+      ASSERT_NEAR(o.output[d], (*alone)[0][d], 1e-4) << id << " dim " << d << " (batch of " << o.batch_size << ")";
+    }
+    ++compared;
   }
+  EXPECT_EQ(compared, 100u);
   EXPECT_GE(buckets.size(), 4u) << "long-tailed lengths spread over several buckets";
+  // Everything was waiting in Kafka before the start: nearly every job runs
+  // in a batch with others.
+  EXPECT_GT(batched, jobs.size() * 9 / 10) << "jobs that ran in a batch of more than one";
 }
 
 TEST_F(ServeIntegrationTest, RepliesReadBackByKcatMatchTheStoredResults) {
