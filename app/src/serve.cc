@@ -297,8 +297,8 @@ int Serve(const Config& config, const ServeOptions& options) {
   }
   const consumer::SourceStats& ss = source_stats;
   log->info("event=summary run_seconds={:.1f} messages={} jobs_run={} rejected={} pauses={} "
-            "stored={} published={} acked={} real_tokens={} padded_tokens={}",
-            seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(),
+            "peak_queued={} stored={} published={} acked={} real_tokens={} padded_tokens={}",
+            seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(), queue.peak_queued_jobs(),
             rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
   const pipeline::LoopStats& ls = loop.stats();
   log->info("event=degraded_summary store_errors={} publish_retries={} undeliverable_permanent={} "

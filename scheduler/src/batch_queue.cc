@@ -20,6 +20,7 @@ absl::Status BatchQueue::Push(Job&& job) {
         !s.ok()) {
       return s;
     }
+    peak_queued_jobs_ = std::max(peak_queued_jobs_, scheduler_.queued_jobs());
   }
   changed_.notify_all();
   return absl::OkStatus();
@@ -100,6 +101,11 @@ bool BatchQueue::HasRoomToResume() const {
 size_t BatchQueue::queued_jobs() const {
   std::lock_guard<std::mutex> lock(mu_);
   return scheduler_.queued_jobs();
+}
+
+size_t BatchQueue::peak_queued_jobs() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return peak_queued_jobs_;
 }
 
 size_t BatchQueue::queued_bytes() const {

@@ -60,6 +60,9 @@ class BatchQueue {
   size_t queued_jobs() const;
   size_t queued_tokens() const;
   size_t queued_bytes() const;
+  // The most jobs ever queued at once: what the bound on queued jobs held
+  // the queue to (the consumer's pause keeps it near max_queued_jobs).
+  size_t peak_queued_jobs() const;
   std::vector<BucketStats> Stats() const;
   // Immutable after construction, so no lock is needed.
   const std::vector<int>& bounds() const { return bounds_; }
@@ -73,6 +76,7 @@ class BatchQueue {
   std::condition_variable changed_;  // Push, SetCap or Close happened
   Scheduler scheduler_;              // GUARDED_BY(mu_)
   bool closed_ = false;              // GUARDED_BY(mu_)
+  size_t peak_queued_jobs_ = 0;      // GUARDED_BY(mu_)
 };
 
 }  // namespace qinfer::scheduler
