@@ -100,7 +100,7 @@ MUTANTS = [
     ("forget to pause", "consumer/src/kafka_job_source.cc",
      """    if (want_pause) {
       rd_kafka_pause_partitions(rk, owned.get());""", """    if (want_pause) {""",
-     *integration("FaultTest.ABacklog*")),
+     *integration("ServeIntegrationTest.Sigterm*")),
     ("keep a stale pause after a rebalance", "consumer/src/kafka_job_source.cc",
      """      } else {
         rd_kafka_resume_partitions(rk, parts);
