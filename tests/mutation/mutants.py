@@ -9,6 +9,7 @@ UNIT = {
     "pipeline": ("pipeline_test", "./tests/pipeline/pipeline_test --gtest_brief=1"),
     "scheduler": ("scheduler_test", "./tests/scheduler/scheduler_test --gtest_brief=1"),
     "storage": ("storage_test", "./tests/storage/storage_test --gtest_brief=1"),
+    "app": ("app_test qinfer", "./tests/app/app_test --gtest_brief=1"),
     "executor": ("executor_test memory_ladder_test",
                  "./tests/executor/executor_test --gtest_brief=1 && "
                  "./tests/executor/memory_ladder_test --gtest_brief=1"),
@@ -22,6 +23,15 @@ def integration(filter_):
 
 
 MUTANTS = [
+    ("a number may end in junk ('0.1x')", "app/src/config.cc",
+     "    if (used == v.size()) return d;", "    return d;", *UNIT["app"]),
+    ("--set overrides are ignored", "app/src/config.cc",
+     """  for (const std::string& o : overrides) {""",
+     """  for (const std::string& o : std::vector<std::string>{}) {""", *UNIT["app"]),
+    ("a lowered cap is not stored in the plan", "app/src/plan.cc",
+     "if (absl::Status s = store_.PutMeta(plan_->Key(), PlanToJson(*plan_)); !s.ok()) {",
+     "if (absl::Status s = absl::OkStatus(); !s.ok()) {",
+     *integration("LadderIntegrationTest.ALoweredCapIsStored*")),
     ("commit one offset past the durable prefix", "consumer/src/offset_tracker.cc",
      "p.committable = p.pending.begin()->first + 1;",
      "p.committable = p.pending.begin()->first + 2;", *UNIT["consumer"]),
