@@ -13,7 +13,8 @@ int64_t WallMillis() {
 size_t Job::footprint_bytes() const {
   return sizeof(Job) + input_ids.capacity() * sizeof(int64_t) + id.capacity() +
          reply_to.capacity() + meta_json.capacity() + payload.capacity() +
-         origin.topic.capacity();
+         origin.topic.capacity() + policy.capacity() + device.capacity() +
+         replay_of.topic.capacity();
 }
 
 size_t Batch::total_tokens() const {
@@ -22,18 +23,28 @@ size_t Batch::total_tokens() const {
   return total;
 }
 
-Outcome FailureFor(const Job& job, std::string reason, std::string error) {
+Outcome OutcomeFor(const Job& job) {
   Outcome out;
   out.id = job.id;
-  out.ok = false;
-  out.reason = std::move(reason);
-  out.error = std::move(error);
   out.input_length = job.length();
   out.reply_to = job.reply_to;
   out.meta_json = job.meta_json;
-  out.payload = job.payload;
   out.attempt = job.attempt;
   out.origin = job.origin;
+  out.replay_of = job.replay_of;
+  if (job.original_length > 0) {
+    out.policy = "truncate";
+    out.original_length = job.original_length;
+  }
+  return out;
+}
+
+Outcome FailureFor(const Job& job, std::string reason, std::string error) {
+  Outcome out = OutcomeFor(job);
+  out.ok = false;
+  out.reason = std::move(reason);
+  out.error = std::move(error);
+  out.payload = job.payload;
   out.completed_at_ms = WallMillis();
   return out;
 }

@@ -42,6 +42,14 @@ std::string OutcomeToJson(const Outcome& o) {
                    {"offset", o.origin.offset}};
   }
   if (o.attempt > 0) j["attempt"] = o.attempt;
+  if (!o.replay_of.topic.empty()) {
+    j["replay_of"] = {{"topic", o.replay_of.topic},
+                      {"partition", o.replay_of.partition},
+                      {"offset", o.replay_of.offset}};
+  }
+  if (!o.policy.empty()) j["policy"] = o.policy;
+  if (o.original_length > 0) j["original_length"] = o.original_length;
+  if (o.windows > 0) j["windows"] = o.windows;
   if (!o.delivery_error.empty()) j["delivery_error"] = o.delivery_error;
   if (!o.reply_to.empty()) j["reply_to"] = o.reply_to;
   if (!o.meta_json.empty()) {
@@ -72,6 +80,14 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
     o.attempt = j.value("attempt", 0);
     o.reply_to = j.value("reply_to", std::string());
     o.delivery_error = j.value("delivery_error", std::string());
+    if (j.contains("replay_of")) {
+      o.replay_of.topic = j["replay_of"].value("topic", std::string());
+      o.replay_of.partition = j["replay_of"].value("partition", -1);
+      o.replay_of.offset = j["replay_of"].value("offset", int64_t{-1});
+    }
+    o.policy = j.value("policy", std::string());
+    o.original_length = j.value("original_length", size_t{0});
+    o.windows = j.value("windows", 0);
     if (j.contains("meta")) o.meta_json = j["meta"].dump();
     if (o.ok) {
       o.output = j.at("output").get<std::vector<float>>();

@@ -175,7 +175,7 @@ struct TorchModelRunner::Impl {
       o = FailureFor(job, reason::kModelError, error);
       return;
     }
-    o.id = job.id;
+    o = OutcomeFor(job);
     o.ok = true;
     o.output = std::move(output);
     o.device = model.name;
@@ -188,11 +188,6 @@ struct TorchModelRunner::Impl {
         job.enqueued_at == SteadyTime{} ? 0.0 : SecondsSince(job.enqueued_at, batch_start);
     o.run_seconds = run_seconds;
     o.completed_at_ms = WallMillis();
-    o.input_length = job.length();
-    o.reply_to = job.reply_to;
-    o.meta_json = job.meta_json;
-    o.attempt = job.attempt;
-    o.origin = job.origin;
   }
 
   // Ladder step 3/4 for one job that cannot run on the primary device.

@@ -31,6 +31,19 @@ struct Job {
   std::string meta_json;  // the job's `meta` serialised; empty when absent
   int attempt = 0;        // set by `replay`
   int truncate_to = 0;    // replay override: keep only the first N ids (0: off)
+  // Replay overrides: the over-long policy for this job ("" = the
+  // configured admission.too_long), and the device ("" = as configured;
+  // "cpu" = run alone on the CPU).
+  std::string policy;
+  std::string device;
+  Origin replay_of;       // `replay`: where the failure it retries came from
+  // > 0 when the submitted input was longer than input_ids (truncate).
+  size_t original_length = 0;
+  // Chunk windows: window `window` (from 0) of `windows` of one input; the
+  // window's result is pooled with its siblings' into one outcome for the
+  // job. windows == 0: an ordinary job.
+  int window = 0;
+  int windows = 0;
   std::string payload;    // the original message value, for failure records
   Origin origin;
   SteadyTime enqueued_at{};
@@ -92,6 +105,13 @@ struct Outcome {
   bool payload_truncated = false;
   int attempt = 0;
   Origin origin;
+  Origin replay_of;  // see Job::replay_of
+  // How an over-long input was admitted: "" (it was not over-long),
+  // "truncate" (original_length tokens cut to input_length), "chunk"
+  // (`windows` windows pooled into one output) or "long_lane".
+  std::string policy;
+  size_t original_length = 0;
+  int windows = 0;
   // Set when the outcome's reply or dead-letter message could not be
   // delivered (a permanent Kafka error, or retries spent): the error.
   std::string delivery_error;
@@ -99,7 +119,11 @@ struct Outcome {
   friend bool operator==(const Outcome&, const Outcome&) = default;
 };
 
-// A failure record for `job` (payload, length, reply topic copied from it).
+// What every outcome of `job` carries from it: id, input length, reply
+// topic, meta, attempt, origin, replay_of and how it was admitted.
+Outcome OutcomeFor(const Job& job);
+
+// A failure record for `job` (OutcomeFor plus its payload and the time).
 Outcome FailureFor(const Job& job, std::string reason, std::string error);
 
 }  // namespace qinfer

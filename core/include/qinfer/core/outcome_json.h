@@ -15,7 +15,11 @@ namespace qinfer {
 //          "padded_length","model":{"name","digest"},"timings":{...},
 //          "completed_at_ms","meta"?}
 // Failure: {"id","status":"failed","reason","error","input_length",
-//           "payload","attempt","completed_at_ms","source":{...}}
+//           "payload" (or "payload_base64"),"attempt","completed_at_ms",
+//           "source":{"topic","partition","offset"}}
+// Both, when they apply: "attempt", "replay_of":{"topic","partition",
+// "offset"}, "policy" (truncate | chunk | long_lane), "original_length",
+// "windows", "reply_to", "meta", "delivery_error".
 std::string OutcomeToJson(const Outcome& outcome);
 
 // Parses what OutcomeToJson wrote. Errors name the first bad field.
