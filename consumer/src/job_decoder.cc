@@ -159,6 +159,34 @@ Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
     }
     job.attempt = it->get<int>();
   }
+  if (auto it = doc.find("policy"); it != doc.end() && !it->is_null()) {
+    if (!it->is_string() || !IsTooLongPolicy(it->get_ref<const std::string&>())) {
+      return FailureForMessage(m, id, reason::kInvalid,
+                               "`policy` must be one of reject, truncate, chunk, long_lane", length);
+    }
+    job.policy = it->get<std::string>();
+  }
+  if (auto it = doc.find("device"); it != doc.end() && !it->is_null()) {
+    if (!it->is_string() || it->get_ref<const std::string&>() != "cpu") {
+      return FailureForMessage(m, id, reason::kInvalid, "`device` must be \"cpu\" (or absent)", length);
+    }
+    job.device = "cpu";
+  }
+  if (auto it = doc.find("replay_of"); it != doc.end() && !it->is_null()) {
+    const bool ok = it->is_object() && it->contains("topic") && (*it)["topic"].is_string() &&
+                    (*it)["topic"].get_ref<const std::string&>().size() <= limits.max_id_bytes &&
+                    it->contains("partition") && (*it)["partition"].is_number_integer() &&
+                    it->contains("offset") && (*it)["offset"].is_number_integer();
+    if (!ok) {
+      return FailureForMessage(m, id, reason::kInvalid,
+                               "`replay_of` must be {\"topic\": string, \"partition\": integer, "
+                               "\"offset\": integer}",
+                               length);
+    }
+    job.replay_of.topic = (*it)["topic"].get<std::string>();
+    job.replay_of.partition = (*it)["partition"].get<int32_t>();
+    job.replay_of.offset = (*it)["offset"].get<int64_t>();
+  }
   if (auto it = doc.find("truncate_to"); it != doc.end() && !it->is_null()) {
     if (!it->is_number_integer() || it->get<int64_t>() <= 0 ||
         it->get<int64_t>() > std::numeric_limits<int>::max()) {
@@ -168,8 +196,62 @@ Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
     job.truncate_to = it->get<int>();
   }
 
-  const size_t kept =
-      job.truncate_to > 0 ? std::min(length, size_t(job.truncate_to)) : length;
+  // Failures from here on carry the job's attempt and replay_of, so that a
+  // replay that fails again is told apart from the failure it retried.
+  auto too_long = [&](std::string error, size_t n) {
+    Outcome out = FailureForMessage(m, id, reason::kTooLong, std::move(error), n);
+    out.attempt = job.attempt;
+    out.replay_of = job.replay_of;
+    return out;
+  };
+  // The policy for an over-long input: the job's own, else the configured
+  // one. Decided before the ids are read, so a truncated input's tail is
+  // never parsed into memory.
+  const std::string applied = job.policy.empty() ? limits.too_long_policy : job.policy;
+  job.policy.clear();  // from here: the policy applied, if any
+  size_t kept = job.truncate_to > 0 ? std::min(length, size_t(job.truncate_to)) : length;
+  bool admitted = kept <= limits.max_tokens;
+  if (kept < length) {
+    job.original_length = length;
+    job.policy = policy::kTruncate;
+  }
+  if (!admitted) {
+    admitted = true;
+    if (applied == policy::kTruncate) {
+      kept = limits.max_tokens;
+      job.original_length = length;
+      job.policy = policy::kTruncate;
+    } else if (applied == policy::kChunk) {
+      const size_t windows = WindowCount(kept, limits.max_tokens, limits.chunk_overlap);
+      if (!limits.chunk_allowed) {
+        return too_long("input length " + std::to_string(kept) + " exceeds max_tokens " +
+                                     std::to_string(limits.max_tokens) +
+                                     " and policy chunk needs a model with pooled output",
+                                 kept);
+      }
+      if (windows > limits.max_chunks) {
+        return too_long("input length " + std::to_string(kept) + " needs " +
+                                     std::to_string(windows) + " windows of " +
+                                     std::to_string(limits.max_tokens) + ", more than max_chunks " +
+                                     std::to_string(limits.max_chunks),
+                                 kept);
+      }
+      job.policy = policy::kChunk;
+    } else if (applied == policy::kLongLane) {
+      if (kept > limits.long_lane_max_tokens) {
+        return too_long(
+            "input length " + std::to_string(kept) +
+                (limits.long_lane_max_tokens == 0
+                     ? " exceeds max_tokens " + std::to_string(limits.max_tokens) +
+                           " and this service has no long lane (long_lane.max_tokens is 0)"
+                     : " exceeds long_lane.max_tokens " + std::to_string(limits.long_lane_max_tokens)),
+            kept);
+      }
+      job.policy = policy::kLongLane;
+    } else {
+      admitted = false;
+    }
+  }
   job.input_ids.reserve(kept);
   for (size_t i = 0; i < kept; ++i) {
     const json& v = (*ids)[i];
@@ -191,14 +273,46 @@ Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
     }
     job.input_ids.push_back(is_unsigned ? int64_t(v.get<uint64_t>()) : token);
   }
-  if (kept > limits.max_tokens) {
-    return FailureForMessage(m, id, reason::kTooLong,
-                   "input length " + std::to_string(kept) +
+  if (!admitted) {
+    return too_long("input length " + std::to_string(kept) +
                        " exceeds max_tokens " + std::to_string(limits.max_tokens) +
-                       "; replay with truncate_to, or raise max_tokens",
+                       "; replay it with --policy truncate, chunk or long_lane",
                    kept);
   }
   return job;
+}
+
+bool IsTooLongPolicy(std::string_view name) {
+  return name == policy::kReject || name == policy::kTruncate || name == policy::kChunk ||
+         name == policy::kLongLane;
+}
+
+size_t WindowCount(size_t length, size_t window, size_t overlap) {
+  if (length <= window) return 1;
+  const size_t step = window - overlap;
+  return 1 + (length - window + step - 1) / step;
+}
+
+std::vector<Job> SplitIntoWindows(Job job, size_t window, size_t overlap) {
+  const size_t length = job.length();
+  const size_t count = WindowCount(length, window, overlap);
+  const size_t step = window - overlap;
+  std::vector<Job> windows;
+  windows.reserve(count);
+  std::vector<int64_t> ids = std::move(job.input_ids);
+  std::string payload = std::move(job.payload);
+  for (size_t w = 0; w < count; ++w) {
+    Job part = job;
+    const size_t begin = w * step;
+    const size_t end = std::min(length, begin + window);
+    part.input_ids.assign(ids.begin() + ptrdiff_t(begin), ids.begin() + ptrdiff_t(end));
+    part.window = int(w);
+    part.windows = int(count);
+    part.original_length = length;
+    if (w == 0) part.payload = std::move(payload);
+    windows.push_back(std::move(part));
+  }
+  return windows;
 }
 
 }  // namespace qinfer::consumer

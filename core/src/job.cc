@@ -32,8 +32,8 @@ Outcome OutcomeFor(const Job& job) {
   out.attempt = job.attempt;
   out.origin = job.origin;
   out.replay_of = job.replay_of;
-  if (job.original_length > 0) {
-    out.policy = "truncate";
+  if (job.windows == 0) {  // a window's outcome is pooled into its job's
+    out.policy = job.policy;
     out.original_length = job.original_length;
   }
   return out;

@@ -12,6 +12,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include "kafka_properties.h"
+#include "qinfer/core/dead_letter.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/outcome_json.h"
 
@@ -329,7 +330,20 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, Done done) {
                             : " (no dead-letter topic)")));
     return;
   }
-  const std::string value = OutcomeToJson(outcome);
+  // Results: the record's JSON. Failures: the dead-letter convention, the
+  // original message value with the failure in headers.
+  std::string value;
+  rd_kafka_headers_t* headers = nullptr;
+  if (outcome.ok) {
+    value = OutcomeToJson(outcome);
+  } else {
+    DeadLetter letter = ToDeadLetter(outcome);
+    value = std::move(letter.value);
+    headers = rd_kafka_headers_new(letter.headers.size());
+    for (const auto& [name, text] : letter.headers) {
+      rd_kafka_header_add(headers, name.data(), ssize_t(name.size()), text.data(), ssize_t(text.size()));
+    }
+  }
   Pending* raw = p.get();
   {
     std::lock_guard lock(m.mu);
@@ -341,13 +355,21 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, Done done) {
       std::chrono::steady_clock::now() + m.config.queue_full_timeout;
   rd_kafka_resp_err_t err;
   while (true) {
+    // librdkafka takes the headers only when it takes the message; a
+    // refused attempt leaves them ours, for the next try or to destroy.
+    rd_kafka_headers_t* attempt_headers = headers != nullptr ? rd_kafka_headers_copy(headers) : nullptr;
     err = rd_kafka_producev(
         m.rk, RD_KAFKA_V_TOPIC(raw->topic.c_str()),
         RD_KAFKA_V_KEY(raw->id.data(), raw->id.size()),
         RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
+        RD_KAFKA_V_HEADERS(attempt_headers),
         RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(raw),
         RD_KAFKA_V_END);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR && attempt_headers != nullptr) {
+      rd_kafka_headers_destroy(attempt_headers);
+    }
     if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      if (headers != nullptr) rd_kafka_headers_destroy(headers);
       // librdkafka owns it now; the delivery report takes it back (and may
       // already have).
       (void)p.release();
@@ -359,6 +381,7 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, Done done) {
     }
     std::this_thread::sleep_for(kQueueFullBackoff);
   }
+  if (headers != nullptr) rd_kafka_headers_destroy(headers);
   {
     std::lock_guard lock(m.mu);
     m.held.erase(raw);

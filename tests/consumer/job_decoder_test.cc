@@ -183,5 +183,130 @@ TEST(JobDecoderBoundsTest, AKeyThatIsNotUtf8IsNotUsedAsTheId) {
   EXPECT_EQ(std::get<Job>(DecodeValue(R"({"input_ids":[1]})", key)).id, std::string(511, 'k'));
 }
 
+
+// ---- over-long inputs: policies, windows, replay fields
+
+Decoded DecodeWith(const DecoderLimits& limits, std::string_view value) {
+  RawMessage m;
+  m.value = value;
+  m.origin = {"jobs", 2, 41, 7};
+  return DecodeJob(m, limits);
+}
+
+// {"id":"long","input_ids":[0,1,...,n-1]<extra>}
+std::string LongJob(int n, const std::string& extra = "") {
+  std::string v = R"({"id":"long","input_ids":[)";
+  for (int i = 0; i < n; ++i) v += (i ? "," : "") + std::to_string(i % 100);
+  return v + "]" + extra + "}";
+}
+
+TEST(JobDecoderPolicyTest, RejectIsTheDefaultAndSaysHowToReplay) {
+  ExpectFailure(DecodeWith(kLimits, LongJob(9)), reason::kTooLong, "replay it with --policy truncate, chunk or long_lane");
+}
+
+TEST(JobDecoderPolicyTest, TruncateKeepsTheFirstMaxTokensAndSaysSo) {
+  DecoderLimits limits = kLimits;
+  limits.too_long_policy = policy::kTruncate;
+  const Job job = std::get<Job>(DecodeWith(limits, LongJob(20)));
+  EXPECT_EQ(job.input_ids, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(job.original_length, 20u);
+  EXPECT_EQ(job.policy, policy::kTruncate);
+  const Outcome o = OutcomeFor(job);
+  EXPECT_EQ(o.policy, "truncate");
+  EXPECT_EQ(o.original_length, 20u);
+  EXPECT_EQ(o.input_length, 8u);
+
+  const Job fits = std::get<Job>(DecodeWith(limits, LongJob(8)));
+  EXPECT_TRUE(fits.policy.empty()) << "no policy applies to an input that fits";
+  EXPECT_EQ(fits.original_length, 0u);
+}
+
+TEST(JobDecoderPolicyTest, AJobsOwnPolicyOverridesTheConfiguredOne) {
+  const Job job = std::get<Job>(DecodeWith(kLimits, LongJob(20, R"(,"policy":"truncate")")));
+  EXPECT_EQ(job.length(), 8u);
+  DecoderLimits truncating = kLimits;
+  truncating.too_long_policy = policy::kTruncate;
+  ExpectFailure(DecodeWith(truncating, LongJob(20, R"(,"policy":"reject")")), reason::kTooLong, "exceeds max_tokens 8");
+  ExpectFailure(DecodeWith(kLimits, LongJob(3, R"(,"policy":"cut")")), reason::kInvalid, "`policy` must be one of");
+  ExpectFailure(DecodeWith(kLimits, LongJob(3, R"(,"policy":7)")), reason::kInvalid, "`policy` must be one of");
+}
+
+TEST(JobDecoderPolicyTest, TruncateToCutsFirstAndTheCutIsRecorded) {
+  const Job job = std::get<Job>(DecodeWith(kLimits, LongJob(20, R"(,"truncate_to":5)")));
+  EXPECT_EQ(job.length(), 5u);
+  EXPECT_EQ(job.original_length, 20u);
+  EXPECT_EQ(job.policy, policy::kTruncate);
+  // A cut that still leaves too much is too long under reject.
+  ExpectFailure(DecodeWith(kLimits, LongJob(20, R"(,"truncate_to":12)")), reason::kTooLong, "input length 12");
+}
+
+TEST(JobDecoderPolicyTest, ChunkKeepsTheWholeInputWithinMaxChunks) {
+  DecoderLimits limits = kLimits;
+  limits.too_long_policy = policy::kChunk;
+  limits.max_chunks = 3;
+  const Job job = std::get<Job>(DecodeWith(limits, LongJob(24)));
+  EXPECT_EQ(job.length(), 24u);
+  EXPECT_EQ(job.policy, policy::kChunk);
+  ExpectFailure(DecodeWith(limits, LongJob(25)), reason::kTooLong, "needs 4 windows of 8, more than max_chunks 3");
+  limits.chunk_allowed = false;
+  ExpectFailure(DecodeWith(limits, LongJob(9)), reason::kTooLong, "needs a model with pooled output");
+}
+
+TEST(JobDecoderPolicyTest, LongLaneAdmitsUpToItsOwnBound) {
+  DecoderLimits limits = kLimits;
+  limits.too_long_policy = policy::kLongLane;
+  ExpectFailure(DecodeWith(limits, LongJob(9)), reason::kTooLong, "no long lane (long_lane.max_tokens is 0)");
+  limits.long_lane_max_tokens = 16;
+  const Job job = std::get<Job>(DecodeWith(limits, LongJob(16)));
+  EXPECT_EQ(job.length(), 16u);
+  EXPECT_EQ(job.policy, policy::kLongLane);
+  ExpectFailure(DecodeWith(limits, LongJob(17)), reason::kTooLong, "exceeds long_lane.max_tokens 16");
+}
+
+TEST(JobDecoderPolicyTest, ReplayFieldsAreDecodedAndCarriedIntoFailures) {
+  const std::string replay = R"(,"attempt":2,"device":"cpu","replay_of":{"topic":"jobs","partition":1,"offset":77})";
+  const Job job = std::get<Job>(DecodeWith(kLimits, LongJob(3, replay)));
+  EXPECT_EQ(job.device, "cpu");
+  EXPECT_EQ(job.replay_of, (Origin{"jobs", 1, 77, 0}));
+  EXPECT_EQ(OutcomeFor(job).replay_of, job.replay_of);
+  const Decoded again = DecodeWith(kLimits, LongJob(9, replay));
+  ExpectFailure(again, reason::kTooLong, "exceeds max_tokens");
+  EXPECT_EQ(std::get<Outcome>(again).attempt, 2);
+  EXPECT_EQ(std::get<Outcome>(again).replay_of.offset, 77);
+  ExpectFailure(DecodeWith(kLimits, LongJob(3, R"(,"device":"cuda:0")")), reason::kInvalid, "`device` must be");
+  ExpectFailure(DecodeWith(kLimits, LongJob(3, R"(,"replay_of":{"topic":"t"})")), reason::kInvalid,
+                "`replay_of` must be");
+}
+
+TEST(WindowsTest, WindowsCoverTheInputWithTheirOverlap) {
+  EXPECT_EQ(WindowCount(8, 8, 0), 1u);
+  EXPECT_EQ(WindowCount(9, 8, 0), 2u);
+  EXPECT_EQ(WindowCount(24, 8, 0), 3u);
+  EXPECT_EQ(WindowCount(20, 8, 2), 3u);  // [0,8) [6,14) [12,20)
+  EXPECT_EQ(WindowCount(21, 8, 2), 4u);
+
+  Job job;
+  job.id = "doc";
+  job.payload = "the message";
+  job.origin = {"jobs", 0, 5, 1};
+  job.attempt = 1;
+  for (int i = 0; i < 21; ++i) job.input_ids.push_back(i);
+  const std::vector<Job> windows = SplitIntoWindows(job, 8, 2);
+  ASSERT_EQ(windows.size(), 4u);
+  const std::vector<std::pair<int, int>> spans = {{0, 8}, {6, 14}, {12, 20}, {18, 21}};
+  for (size_t w = 0; w < windows.size(); ++w) {
+    std::vector<int64_t> expected;
+    for (int t = spans[w].first; t < spans[w].second; ++t) expected.push_back(t);
+    EXPECT_EQ(windows[w].input_ids, expected) << "window " << w;
+    EXPECT_EQ(windows[w].window, int(w));
+    EXPECT_EQ(windows[w].windows, 4);
+    EXPECT_EQ(windows[w].original_length, 21u);
+    EXPECT_EQ(windows[w].id, "doc");
+    EXPECT_EQ(windows[w].origin, job.origin);
+    EXPECT_EQ(windows[w].attempt, 1);
+    EXPECT_EQ(windows[w].payload, w == 0 ? "the message" : "") << "only the first window holds the payload";
+  }
+}
+
 }  // namespace
 }  // namespace qinfer::consumer

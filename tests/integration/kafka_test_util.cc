@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
@@ -236,22 +237,25 @@ std::map<std::pair<int, int64_t>, std::string> MessageIds(const std::string& bro
 
 std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string& topic) {
   std::vector<ReadMessage> out;
-  // One message per line: key, headers, value, separated by tabs (no tab
-  // or newline appears in what qinfer writes there, JSON escapes them).
+  // kcat's JSON envelope, one message per line: headers come as a flat
+  // [name, value, ...] array, so values may hold any character.
   for (const std::string& line : CommandLines("kcat -q -b " + brokers + " -C -t " + topic +
-                                              " -o beginning -e -f '%k\\t%h\\t%s\\n'")) {
+                                              " -o beginning -e -J")) {
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) {
+      ADD_FAILURE() << "kcat printed something that is not a JSON object: " << line;
+      continue;
+    }
     ReadMessage m;
-    const size_t t1 = line.find('\t');
-    const size_t t2 = line.find('\t', t1 + 1);
-    if (t1 == std::string::npos || t2 == std::string::npos) continue;
-    m.key = line.substr(0, t1);
-    std::string headers = line.substr(t1 + 1, t2 - t1 - 1);
-    m.value = line.substr(t2 + 1);
-    std::istringstream hs(headers);
-    std::string kv;
-    while (std::getline(hs, kv, ',')) {
-      const size_t eq = kv.find('=');
-      if (eq != std::string::npos) m.headers[kv.substr(0, eq)] = kv.substr(eq + 1);
+    if (j.contains("key") && j["key"].is_string()) m.key = j["key"].get<std::string>();
+    if (j.contains("payload") && j["payload"].is_string()) m.value = j["payload"].get<std::string>();
+    m.partition = j.value("partition", -1);
+    m.offset = j.value("offset", int64_t{-1});
+    if (j.contains("headers") && j["headers"].is_array()) {
+      const auto& h = j["headers"];
+      for (size_t i = 0; i + 1 < h.size(); i += 2) {
+        m.headers[h[i].get<std::string>()] = h[i + 1].is_string() ? h[i + 1].get<std::string>() : "";
+      }
     }
     out.push_back(std::move(m));
   }

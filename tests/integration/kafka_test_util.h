@@ -83,6 +83,8 @@ void ExpectSound(const Audit& audit, bool complete);
 struct ReadMessage {
   std::string key, value;
   std::map<std::string, std::string> headers;
+  int partition = -1;
+  int64_t offset = -1;
 };
 std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string& topic);
 

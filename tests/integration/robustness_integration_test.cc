@@ -103,13 +103,14 @@ TEST_F(RobustnessTest, AFailureRecordTooLargeToPublishIsRecordedAckedAndAnnounce
   const std::string dlq = UniqueName("dlq");
   CreateTopic(brokers_, dlq, 1);
   auto messages = MakeJobs(100, kVocab, kMaxTokens, 12, "ok-");
-  // 600 KB of quotes: not JSON, so an `invalid` record whose JSON escapes
-  // every byte: 1.2 MB, more than the producer's message.max.bytes (1 MB).
+  // 600 KB of quotes: not JSON, so an `invalid` record; its dead letter
+  // carries the 600 KB, more than this producer's message.max.bytes.
   const std::string quotes(600000, '"');
   messages.insert(messages.begin() + 40, {"quotes", quotes});
   Produce(brokers_, topic_, messages);
 
-  ServeProcess serve(dir_.string(), Yaml(), {"--set", "kafka.dead_letter_topic=" + dlq});
+  ServeProcess serve(dir_.string(), Yaml(), {"--set", "kafka.dead_letter_topic=" + dlq, "--set",
+                                             "kafka.producer.message.max.bytes=200000"});
   DrainAndStop(serve, 1);
   auto records = ReadStore(store_);
   const Outcome& q = records.at("quotes");
@@ -119,12 +120,11 @@ TEST_F(RobustnessTest, AFailureRecordTooLargeToPublishIsRecordedAckedAndAnnounce
   std::vector<ReadMessage> dead = ReadTopic(brokers_, dlq);
   ASSERT_EQ(dead.size(), 1u);
   EXPECT_EQ(dead[0].key, "quotes");
-  auto notice = OutcomeFromJson(dead[0].value);
-  ASSERT_TRUE(notice.ok()) << notice.status();
-  EXPECT_TRUE(notice->payload.empty()) << "compact: without the oversized payload";
-  EXPECT_TRUE(notice->payload_truncated);
-  EXPECT_EQ(notice->origin.offset, 40);
-  EXPECT_FALSE(notice->delivery_error.empty());
+  EXPECT_TRUE(dead[0].value.empty()) << "compact: without the oversized payload";
+  EXPECT_EQ(dead[0].headers.at("__qinfer.errors.payload_truncated"), "true");
+  EXPECT_EQ(dead[0].headers.at("__qinfer.errors.offset"), "40") << "where the original is";
+  EXPECT_EQ(dead[0].headers.at("__qinfer.errors.reason"), reason::kInvalid);
+  EXPECT_NE(dead[0].headers.at("__qinfer.errors.delivery_error").find("too large"), std::string::npos);
   EXPECT_NE(serve.Log().find("event=delivery_failed job=quotes class=permanent"), std::string::npos);
   Check(1, /*complete=*/true);
 }
@@ -156,10 +156,10 @@ TEST_F(RobustnessTest, AReplyToATopicThatDoesNotExistIsRecordedAndAcked) {
   std::vector<ReadMessage> dead = ReadTopic(brokers_, dlq);
   ASSERT_EQ(dead.size(), 5u);
   for (const ReadMessage& m : dead) {
-    auto notice = OutcomeFromJson(m.value);
-    ASSERT_TRUE(notice.ok());
-    EXPECT_EQ(notice->reason, reason::kUndeliverable);
-    EXPECT_TRUE(notice->output.empty());
+    EXPECT_EQ(m.headers.at("__qinfer.errors.reason"), reason::kUndeliverable);
+    EXPECT_EQ(m.key.rfind("lost-reply-", 0), 0u) << m.key;
+    EXPECT_TRUE(m.value.empty()) << "a notice: the result is in the store";
+    EXPECT_FALSE(m.headers.at("__qinfer.errors.delivery_error").empty());
   }
   Check(2, /*complete=*/true);
 }

@@ -185,6 +185,30 @@ TEST_F(ServeIntegrationTest, InvalidMessagesGetFailureRecordsAndValidJobsAllGetR
     EXPECT_FALSE(o.payload.empty()) << "payload kept for replay";
   }
   EXPECT_EQ(EndOffsetTotal(brokers_, dead_letters, 1), 100) << "every failure on the dead-letter topic";
+
+  // The dead letters, read by an independent client (kcat): the value is
+  // the original message, the headers say where it came from and why.
+  const auto coordinates = MessageIds(brokers_, topic_, 3);
+  std::map<std::string, std::pair<int, int64_t>> where;
+  for (const auto& [at, id] : coordinates) where[id] = at;
+  std::map<std::string, std::string> sent(messages.begin(), messages.end());
+  std::set<std::string> seen;
+  for (const ReadMessage& m : ReadTopic(brokers_, dead_letters)) {
+    const std::string id = m.headers.at("__qinfer.errors.id");
+    EXPECT_EQ(m.key, id);
+    EXPECT_TRUE(seen.insert(id).second) << "dead-lettered twice: " << id;
+    ASSERT_TRUE(expected_reason.count(id)) << id << " is not one of the bad messages";
+    EXPECT_EQ(m.value, sent.at(id)) << id << ": the value is the original message";
+    EXPECT_EQ(m.headers.at("__qinfer.errors.reason"), expected_reason.at(id)) << id;
+    EXPECT_EQ(m.headers.at("__qinfer.errors.message"), records.at(id).error) << id;
+    EXPECT_EQ(m.headers.at("__qinfer.errors.topic"), topic_);
+    EXPECT_EQ(m.headers.at("__qinfer.errors.partition"), std::to_string(where.at(id).first)) << id;
+    EXPECT_EQ(m.headers.at("__qinfer.errors.offset"), std::to_string(where.at(id).second)) << id;
+    EXPECT_EQ(m.headers.at("__qinfer.errors.attempt"), "0") << id;
+    EXPECT_GT(std::atoll(m.headers.at("__qinfer.errors.timestamp").c_str()), 1'700'000'000'000LL) << id;
+    EXPECT_EQ(m.headers.count("__qinfer.errors.payload_truncated"), 0u) << id;
+  }
+  EXPECT_EQ(seen.size(), 100u);
 }
 
 TEST_F(ServeIntegrationTest, SigtermMidRunThenRestartGivesEveryJobExactlyOneRecord) {

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "qinfer/core/job.h"
 
@@ -29,7 +31,29 @@ struct DecoderLimits {
   size_t max_meta_bytes = size_t{64} << 10;
   // Longest `id` and `reply_to`. Default: 512 bytes.
   size_t max_id_bytes = 512;
+  // What becomes of an input longer than max_tokens (a job's `policy`
+  // overrides it): kReject (a `too_long` record), kTruncate (its first
+  // max_tokens ids), kChunk (windows of max_tokens overlapping by
+  // chunk_overlap, see SplitIntoWindows; at most max_chunks of them) or
+  // kLongLane (whole, up to long_lane_max_tokens, alone on the fallback
+  // device).
+  std::string too_long_policy = "reject";
+  size_t chunk_overlap = 0;
+  size_t max_chunks = 64;
+  bool chunk_allowed = true;        // false: the model's output cannot be pooled
+  size_t long_lane_max_tokens = 0;  // 0: there is no long lane
 };
+
+// Over-long input policies (DecoderLimits::too_long_policy, a job's `policy`).
+namespace policy {
+inline constexpr const char* kReject = "reject";
+inline constexpr const char* kTruncate = "truncate";
+inline constexpr const char* kChunk = "chunk";
+inline constexpr const char* kLongLane = "long_lane";
+}  // namespace policy
+
+// True for one of the four policies above.
+bool IsTooLongPolicy(std::string_view name);
 
 // How much of an over-large message a failure record keeps.
 inline constexpr size_t kPayloadPrefixBytes = 4096;
@@ -51,8 +75,22 @@ struct RawMessage {
 // that carries the original payload so that `replay` can re-publish it.
 using Decoded = std::variant<Job, Outcome>;
 
-// Pure function; thread-safe.
+// Pure function; thread-safe. A job longer than limits.max_tokens comes
+// back only under a policy that admits it, with `policy` set to the one
+// applied: truncated (original_length set), whole for kChunk (split it with
+// SplitIntoWindows) or whole for kLongLane.
 Decoded DecodeJob(const RawMessage& message, const DecoderLimits& limits);
+
+// The number of windows of at most `window` tokens, each starting
+// `window - overlap` after the previous one, that cover `length` tokens.
+// REQUIRES: overlap < window.
+size_t WindowCount(size_t length, size_t window, size_t overlap);
+
+// Splits `job` into WindowCount(...) jobs of at most `window` tokens. Each
+// keeps the job's id, origin and fields, with `window`/`windows` set and
+// original_length = the whole input's length; only window 0 keeps the
+// payload (for the failure record, should one be needed).
+std::vector<Job> SplitIntoWindows(Job job, size_t window, size_t overlap);
 
 // A failure record for `message` (its payload and origin kept for replay).
 Outcome FailureForMessage(const RawMessage& message, std::string id,

@@ -31,13 +31,15 @@ struct Job {
   std::string meta_json;  // the job's `meta` serialised; empty when absent
   int attempt = 0;        // set by `replay`
   int truncate_to = 0;    // replay override: keep only the first N ids (0: off)
-  // Replay overrides: the over-long policy for this job ("" = the
-  // configured admission.too_long), and the device ("" = as configured;
-  // "cpu" = run alone on the CPU).
+  // The over-long policy: in a message, the job's own choice ("" = the
+  // configured admission.too_long); once decoded, the one applied ("" when
+  // the input was not over-long: truncate, chunk or long_lane).
   std::string policy;
+  // Replay override: "" = as configured; "cpu" = run alone on the CPU.
   std::string device;
   Origin replay_of;       // `replay`: where the failure it retries came from
-  // > 0 when the submitted input was longer than input_ids (truncate).
+  // > 0 when the submitted input was longer than input_ids (truncate), and
+  // in every chunk window: the whole input's length.
   size_t original_length = 0;
   // Chunk windows: window `window` (from 0) of `windows` of one input; the
   // window's result is pooled with its siblings' into one outcome for the

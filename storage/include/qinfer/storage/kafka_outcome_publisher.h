@@ -1,5 +1,8 @@
-// KafkaOutcomePublisher: sends results to their reply topic and failure
-// records to the dead-letter topic (key = job id, value = OutcomeToJson).
+// KafkaOutcomePublisher: sends results to their reply topic (key = job id,
+// value = OutcomeToJson) and failure records to the dead-letter topic in
+// the dead-letter convention (qinfer/core/dead_letter.h: key = job id,
+// value = the original message value, the failure in `__qinfer.errors.*`
+// headers).
 // librdkafka stays out of this header; users need only qinfer::core.
 #pragma once
 
