@@ -88,9 +88,11 @@ void ExecutorLoop::RunOne(Batch batch) {
   Batch fresh{batch.bucket_bound, {}};
   std::vector<std::pair<int, Job>> suspects;  // (attempts so far, job)
   std::vector<Outcome> crashed;
+  std::vector<Job> crashed_jobs;
   for (size_t i = 0; i < batch.jobs.size(); ++i) {
     Job& job = batch.jobs[i];
-    const int seen = (*counts)[i];
+    // This life's own attempt (a chunk's earlier window) is not a crash.
+    const int seen = (*counts)[i] - (begun_.contains(KeyOf(job.origin)) ? 1 : 0);
     if (seen >= options_.max_attempts) {
       log->warn("event=crash_isolated job={} partition={} offset={} attempts={}", job.id,
                 job.origin.partition, job.origin.offset, seen);
@@ -98,6 +100,7 @@ void ExecutorLoop::RunOne(Batch batch) {
           job, reason::kCrash,
           "the process died " + std::to_string(seen) +
               " times while this job was running; it is not run again (publish it again to retry)"));
+      crashed_jobs.push_back(std::move(job));
     } else if (seen > 0) {
       suspects.emplace_back(seen, std::move(job));
     } else {
@@ -106,11 +109,15 @@ void ExecutorLoop::RunOne(Batch batch) {
   }
   if (!crashed.empty()) {
     const size_t n = crashed.size();
-    if (recorder_.Record(std::move(crashed)).ok()) stats_.crash_isolated += n;
+    if (Record(crashed_jobs, std::move(crashed), nullptr).ok()) stats_.crash_isolated += n;
   }
   auto run = [&](Batch b) {
     if (b.jobs.empty() || health_.fatal()) return;
-    if (absl::Status s = attempts_->BeginAttempts(OriginsOf(b.jobs)); !s.ok()) {
+    std::vector<Origin> first;  // once per message and life
+    for (const Job& job : b.jobs) {
+      if (begun_.insert(KeyOf(job.origin)).second) first.push_back(job.origin);
+    }
+    if (absl::Status s = attempts_->BeginAttempts(first); !s.ok()) {
       if (health_.RaiseFatal(fatal_cause::kStore,
                              "attempt log unwritable: " + std::string(s.message()))) {
         log->error("event=fatal cause=store error=\"attempt log: {}\"", std::string(s.message()));
@@ -153,19 +160,17 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
                             batch.jobs.size(), batch.total_tokens());
   // Summarised before the recorder consumes the outcomes; counted only once
   // they are durable.
+  // Tokens are what ran on the device (chunk windows included); ok and
+  // failed count the outcomes recorded (a chunked job once, when whole).
   RecordedBatch summary;
   summary.bucket = batch.bucket_bound;
   summary.jobs = batch.jobs.size();
   for (const Outcome& o : records) {
-    if (!o.ok) {
-      summary.failed[o.reason]++;
-      continue;
-    }
-    summary.ok++;
+    if (!o.ok) continue;
     summary.real_tokens += o.input_length;
     summary.padded_tokens += uint64_t(o.padded_length);
   }
-  if (!recorder_.Record(std::move(records)).ok()) {
+  if (!Record(batch.jobs, std::move(records), &summary).ok()) {
     // The recorder raised the fatal condition; Run() stops on it.
     Logger("pipeline")->error("event=record_failed bucket={} batch={} (jobs stay unacked)",
                               batch.bucket_bound, batch.jobs.size());
@@ -180,6 +185,29 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
     t.padded_tokens += summary.padded_tokens;
   }
   if (observer_ != nullptr) observer_->OnBatchRecorded(summary);
+}
+
+absl::Status ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes,
+                                  RecordedBatch* summary) {
+  std::vector<Outcome> records;
+  records.reserve(outcomes.size());
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (i < jobs.size() && jobs[i].windows > 0) {
+      if (std::optional<Outcome> whole = chunks_.Add(jobs[i], std::move(outcomes[i]))) {
+        records.push_back(*std::move(whole));
+      }
+      continue;
+    }
+    records.push_back(std::move(outcomes[i]));
+  }
+  if (records.empty()) return absl::OkStatus();
+  for (const Outcome& o : records) {
+    begun_.erase(KeyOf(o.origin));
+    if (summary == nullptr) continue;
+    if (o.ok) summary->ok++;
+    else summary->failed[o.reason]++;
+  }
+  return recorder_.Record(std::move(records));
 }
 
 std::map<int, BucketTotals> ExecutorLoop::totals() const {

@@ -214,5 +214,58 @@ TEST_F(ExecutorLoopTest, TheObserverCountsOnlyDurableOutcomesByStatusAndReason) 
   EXPECT_EQ(observer.seen.size(), 1u) << "a batch whose write failed is not counted";
 }
 
+TEST_F(ExecutorLoopTest, AChunkedJobIsRecordedAndAckedOnceAfterItsLastWindow) {
+  // Three windows of one message in three batches (cap 1): one attempt per
+  // life, not per window, so the later windows are not taken for suspects.
+  Job doc = MakeJob("doc", 7, 20);
+  std::vector<Job> windows;
+  for (int w = 0; w < 3; ++w) {
+    Job part = doc;
+    part.input_ids.assign(w < 2 ? 8 : 4, 1);
+    part.window = w;
+    part.windows = 3;
+    part.original_length = 20;
+    if (w > 0) part.payload.clear();
+    windows.push_back(part);
+  }
+  Process p(store_, runner_, clock_, log_, options_, /*cap=*/1);
+  p.Push(windows);
+  EXPECT_EQ(p.RunToEnd(), "");
+  EXPECT_EQ(runner_.batch_sizes, (std::vector<size_t>{1, 1, 1}));
+  EXPECT_EQ(log_.events(), (Events{"put:doc", "ack:7"}));
+  const Outcome& o = store_.records.at("doc");
+  ASSERT_TRUE(o.ok);
+  EXPECT_EQ(o.windows, 3);
+  EXPECT_EQ(o.input_length, 20u);
+  ASSERT_EQ(o.output.size(), 1u);
+  EXPECT_FLOAT_EQ(o.output[0], (8.0f * 8 + 8.0f * 8 + 4.0f * 4) / 20.0f);
+  EXPECT_EQ(p.loop_.stats().suspects_run_alone.load(), 0u);
+  EXPECT_EQ(p.loop_.stats().crash_isolated.load(), 0u);
+  EXPECT_TRUE(store_.attempts.empty());
+}
+
+TEST_F(ExecutorLoopTest, AChunkedJobThatCrashesIsIsolatedAfterMaxAttemptsLives) {
+  // Each life reads the message again and runs its windows; the process
+  // dies on the last one. The count rises once per life.
+  runner_.crash_on = {"doc"};
+  Job doc = MakeJob("doc", 7, 8);
+  doc.windows = 2;
+  doc.original_length = 16;
+  Job second = doc;
+  second.window = 1;
+  second.payload.clear();
+  int lives = 0;
+  for (; lives < 6 && !store_.records.contains("doc"); ++lives) {
+    Process p(store_, runner_, clock_, log_, options_, /*cap=*/1);
+    p.Push({doc, second});
+    p.RunToEnd();
+  }
+  EXPECT_EQ(lives, 4) << "three crashes, then the crash record";
+  const Outcome& o = store_.records.at("doc");
+  EXPECT_EQ(o.reason, reason::kCrash);
+  EXPECT_EQ(o.error.rfind("window 1 of 2: the process died 3 times", 0), 0u) << o.error;
+  EXPECT_EQ(o.payload, doc.payload) << "the whole message, for replay";
+}
+
 }  // namespace
 }  // namespace qinfer::pipeline

@@ -9,6 +9,9 @@
 // alone, so a poison job cannot take its batch-mates down with it again. A
 // job whose attempts reached max_attempts gets a `crash` failure record
 // (payload kept, so it can be published again) and is never run again.
+// Attempts count lives of the process, not runs: the windows of a chunked
+// input (see ChunkAssembler) share their message's count, which each life
+// raises once.
 #pragma once
 
 #include <atomic>
@@ -16,12 +19,15 @@
 #include <map>
 #include <string>
 #include <mutex>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "qinfer/core/clock.h"
 #include "qinfer/core/health.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/recorder.h"
+#include "qinfer/pipeline/chunk_assembler.h"
 #include "qinfer/scheduler/batch_queue.h"
 
 namespace qinfer::pipeline {
@@ -89,8 +95,16 @@ class ExecutorLoop {
   const LoopStats& stats() const { return stats_; }
 
  private:
+  using OriginKey = std::tuple<std::string, int32_t, int64_t>;
+  static OriginKey KeyOf(const Origin& o) { return {o.topic, o.partition, o.offset}; }
+
   void RunOne(Batch batch);
   void RunAndRecord(Batch batch);
+  // Window outcomes go to the assembler; what is left (and the jobs it
+  // completes) is recorded and counted in `summary` (may be null). The
+  // recorder's status.
+  absl::Status Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes,
+                      RecordedBatch* summary);
   void Abandon(size_t jobs, const char* why);
 
   scheduler::BatchQueue& queue_;
@@ -102,6 +116,10 @@ class ExecutorLoop {
   const LoopOptions options_;
   BatchObserver* observer_;
   LoopStats stats_;
+  ChunkAssembler chunks_;
+  // Messages whose attempt this life has already recorded (and not yet
+  // their outcome): their windows add no further attempts.
+  std::set<OriginKey> begun_;
   mutable std::mutex mu_;
   std::map<int, BucketTotals> totals_;  // GUARDED_BY(mu_)
 };

@@ -1,0 +1,49 @@
+// ChunkAssembler: pools the windows of a chunked input (policy `chunk`)
+// back into one outcome for the job. Windows run as ordinary jobs in their
+// buckets; each window's outcome comes here instead of to the recorder, and
+// the job's outcome leaves once every window has one:
+//  - all windows ok: a result whose output is the length-weighted mean of
+//    the windows' pooled outputs (weights: each window's token count, so
+//    tokens in an overlap count once per window that holds them);
+//    input_length = the whole input, policy "chunk", windows = n;
+//  - any window failed: a failure record for the job with the first failed
+//    window's reason, its error prefixed "window i of n: ", and the job's
+//    payload (which window 0 carries).
+// Nothing is acked before that, so a crash re-reads the message and runs
+// every window again. Used by the executor thread only.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "qinfer/core/job.h"
+
+namespace qinfer::pipeline {
+
+class ChunkAssembler {
+ public:
+  // Takes the outcome of `window` (a job with windows > 0). Returns the
+  // job's outcome once all its windows are in, else nullopt.
+  std::optional<Outcome> Add(const Job& window, Outcome outcome);
+
+  // Jobs with some windows in and some still to come.
+  size_t pending() const { return partial_.size(); }
+
+ private:
+  struct Partial {
+    int received = 0;
+    Outcome pooled;              // the job's outcome as it builds up
+    std::vector<double> sum;     // weighted sum of outputs
+    double weight = 0;
+    std::optional<Outcome> failed;  // the first failed window's outcome
+    int failed_window = -1;
+    std::string payload;
+  };
+  // A window belongs to the job with its id at its message's coordinates.
+  using Key = std::tuple<std::string, std::string, int32_t, int64_t>;
+  std::map<Key, Partial> partial_;
+};
+
+}  // namespace qinfer::pipeline

@@ -1,0 +1,65 @@
+#include "qinfer/pipeline/chunk_assembler.h"
+
+#include <algorithm>
+
+namespace qinfer::pipeline {
+
+std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
+  const Key key{window.id, window.origin.topic, window.origin.partition, window.origin.offset};
+  Partial& p = partial_[key];
+  if (p.received == 0) {
+    p.pooled = OutcomeFor(window);
+    p.pooled.input_length = window.original_length;
+    p.pooled.policy = "chunk";
+    p.pooled.windows = window.windows;
+    p.pooled.padded_length = 0;
+  }
+  p.received++;
+  if (window.window == 0) p.payload = window.payload;
+  if (!outcome.ok) {
+    if (!p.failed || window.window < p.failed_window) {
+      p.failed = std::move(outcome);
+      p.failed_window = window.window;
+    }
+  } else if (!p.failed) {
+    const double w = double(window.length());
+    if (p.sum.empty()) p.sum.assign(outcome.output.size(), 0.0);
+    for (size_t d = 0; d < std::min(p.sum.size(), outcome.output.size()); ++d) {
+      p.sum[d] += w * double(outcome.output[d]);
+    }
+    p.weight += w;
+    // The job ran where its windows ran; batch figures are the largest.
+    p.pooled.device = outcome.device;
+    p.pooled.bucket = std::max(p.pooled.bucket, outcome.bucket);
+    p.pooled.batch_size = std::max(p.pooled.batch_size, outcome.batch_size);
+    p.pooled.padded_length += outcome.padded_length;
+    p.pooled.model_name = outcome.model_name;
+    p.pooled.model_digest = outcome.model_digest;
+    p.pooled.queue_seconds = std::max(p.pooled.queue_seconds, outcome.queue_seconds);
+    p.pooled.run_seconds += outcome.run_seconds;
+  }
+  if (p.received < window.windows) return std::nullopt;
+
+  Partial done = std::move(p);
+  partial_.erase(key);
+  if (done.failed) {
+    Outcome f = std::move(*done.failed);
+    Outcome job = done.pooled;
+    job.ok = false;
+    job.reason = f.reason;
+    job.error = "window " + std::to_string(done.failed_window + 1) + " of " + std::to_string(window.windows) +
+                ": " + f.error;
+    job.payload = std::move(done.payload);
+    job.completed_at_ms = f.completed_at_ms;
+    job.output.clear();
+    return job;
+  }
+  Outcome job = std::move(done.pooled);
+  job.ok = true;
+  job.output.resize(done.sum.size());
+  for (size_t d = 0; d < done.sum.size(); ++d) job.output[d] = float(done.sum[d] / done.weight);
+  job.completed_at_ms = WallMillis();
+  return job;
+}
+
+}  // namespace qinfer::pipeline
