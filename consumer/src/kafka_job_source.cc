@@ -141,7 +141,19 @@ struct KafkaJobSource::Impl {
     if (Job* job = std::get_if<Job>(&decoded)) {
       std::string id = job->id;
       size_t length = job->length();
-      absl::Status pushed = queue.Push(std::move(*job));
+      absl::Status pushed;
+      if (job->policy == policy::kChunk) {
+        // Windows run as ordinary jobs; the executor pools them back.
+        std::vector<Job> windows =
+            SplitIntoWindows(std::move(*job), config.limits.max_tokens, config.limits.chunk_overlap);
+        log->debug("event=chunked job={} length={} windows={}", id, length, windows.size());
+        for (Job& window : windows) {
+          pushed = queue.Push(std::move(window));
+          if (!pushed.ok()) break;
+        }
+      } else {
+        pushed = queue.Push(std::move(*job));
+      }
       if (pushed.ok()) {
         log->trace("event=queued job={} partition={} offset={} length={}", id,
                    raw.origin.partition, raw.origin.offset, length);

@@ -1,0 +1,99 @@
+#include "qinfer/replay/replay.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace qinfer::replay {
+
+using nlohmann::json;
+
+bool Selected(const Outcome& f, const Selection& s) {
+  if (f.ok) return false;
+  if (!s.reasons.empty() && !s.reasons.contains(f.reason)) return false;
+  if (!s.ids.empty() && !s.ids.contains(f.id)) return false;
+  return f.completed_at_ms >= s.since_ms && f.completed_at_ms <= s.until_ms;
+}
+
+absl::Status CheckOverrides(const Overrides& o) {
+  if (!o.policy.empty() && o.policy != "truncate" && o.policy != "chunk" && o.policy != "long_lane" &&
+      o.policy != "reject") {
+    return absl::InvalidArgumentError("--policy " + o.policy + ": expected truncate, chunk, long_lane or reject");
+  }
+  if (!o.device.empty() && o.device != "cpu") {
+    return absl::InvalidArgumentError("--device " + o.device + ": expected cpu");
+  }
+  if (o.truncate_to < 0) return absl::InvalidArgumentError("--truncate-to must be positive");
+  if (o.max_tokens < 0) return absl::InvalidArgumentError("--max-tokens must be positive");
+  if (o.max_tokens > 0 && !o.policy.empty() && o.policy != "long_lane") {
+    return absl::InvalidArgumentError("--max-tokens runs long inputs in the long lane; it cannot go with --policy " +
+                                      o.policy);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReplayMessage(const Outcome& f, const Overrides& o, const Limits& limits) {
+  if (f.ok) return absl::InvalidArgumentError("job " + f.id + " has a result, not a failure record");
+  const int attempt = f.attempt + 1;
+  if (attempt > limits.max_attempts && !limits.force) {
+    return absl::FailedPreconditionError("job " + f.id + ": attempt " + std::to_string(attempt) +
+                                         " would pass --max-attempts " + std::to_string(limits.max_attempts) +
+                                         " (--force replays it anyway)");
+  }
+  if (f.payload_truncated) {
+    return absl::FailedPreconditionError(
+        "job " + f.id + ": the record keeps only a prefix of its message (" + f.origin.topic + "/" +
+        std::to_string(f.origin.partition) + "/" + std::to_string(f.origin.offset) +
+        "); publish the original again");
+  }
+  json job = json::parse(f.payload, nullptr, /*allow_exceptions=*/false);
+  if (job.is_discarded() || !job.is_object() || !job.contains("input_ids") || !job["input_ids"].is_array()) {
+    return absl::FailedPreconditionError("job " + f.id + " (" + f.reason +
+                                         "): its message is not a job with input_ids; fix it and submit it again");
+  }
+  const size_t length = job["input_ids"].size();
+  if (o.max_tokens > 0 && length > size_t(o.max_tokens)) {
+    return absl::FailedPreconditionError("job " + f.id + ": " + std::to_string(length) +
+                                         " tokens, more than --max-tokens " + std::to_string(o.max_tokens));
+  }
+  job["id"] = f.id;
+  job["attempt"] = attempt;
+  const Origin& first = f.replay_of.topic.empty() ? f.origin : f.replay_of;
+  job["replay_of"] = {{"topic", first.topic}, {"partition", first.partition}, {"offset", first.offset}};
+  if (!o.policy.empty()) job["policy"] = o.policy;
+  if (o.max_tokens > 0) job["policy"] = "long_lane";
+  if (o.truncate_to > 0) job["truncate_to"] = o.truncate_to;
+  if (!o.device.empty()) job["device"] = o.device;
+  return job.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Progress::Progress(const Clock& clock, uint64_t total, std::chrono::milliseconds interval)
+    : clock_(clock), total_(total), interval_(interval), start_(clock.Now()), last_(start_) {}
+
+double Progress::seconds() const { return std::chrono::duration<double>(clock_.Now() - start_).count(); }
+
+std::optional<std::string> Progress::Update(uint64_t done) {
+  const SteadyTime now = clock_.Now();
+  if (now - last_ < interval_) return std::nullopt;
+  last_ = now;
+  const double s = seconds();
+  const double rate = s > 0 ? double(done) / s : 0;
+  char line[160];
+  if (total_ > 0) {
+    const double eta = rate > 0 ? double(total_ - std::min(done, total_)) / rate : 0;
+    std::snprintf(line, sizeof line, "%llu/%llu (%.0f%%), %.0f/s, ETA %.0f s", (unsigned long long)done,
+                  (unsigned long long)total_, 100.0 * double(done) / double(total_), rate, eta);
+  } else {
+    std::snprintf(line, sizeof line, "%llu, %.0f/s", (unsigned long long)done, rate);
+  }
+  return std::string(line);
+}
+
+std::string Progress::Final(uint64_t done) const {
+  const double s = seconds();
+  char line[120];
+  std::snprintf(line, sizeof line, "%llu in %.1f s (%.0f/s)", (unsigned long long)done, s,
+                s > 0 ? double(done) / s : 0.0);
+  return line;
+}
+
+}  // namespace qinfer::replay

@@ -1,0 +1,152 @@
+#include "qinfer/replay/replay.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "fakes/fake_clock.h"
+
+namespace qinfer::replay {
+namespace {
+
+using nlohmann::json;
+
+Outcome Failure(const std::string& id, const char* why, int attempt = 0) {
+  Outcome f;
+  f.id = id;
+  f.ok = false;
+  f.reason = why;
+  f.payload = R"({"input_ids":[1,2,3,4,5],"meta":{"k":"v"},"reply_to":"out"})";
+  f.origin = {"jobs", 2, 40, 3};
+  f.attempt = attempt;
+  f.completed_at_ms = 1000;
+  return f;
+}
+
+Selection Reasons(std::set<std::string> reasons) {
+  Selection s;
+  s.reasons = std::move(reasons);
+  return s;
+}
+Selection Ids(std::set<std::string> ids) {
+  Selection s;
+  s.ids = std::move(ids);
+  return s;
+}
+Selection Between(int64_t since, int64_t until) {
+  Selection s;
+  s.since_ms = since;
+  s.until_ms = until;
+  return s;
+}
+Overrides With(std::string policy, int truncate_to = 0, std::string device = "", int max_tokens = 0) {
+  Overrides o;
+  o.policy = std::move(policy);
+  o.truncate_to = truncate_to;
+  o.device = std::move(device);
+  o.max_tokens = max_tokens;
+  return o;
+}
+Limits UpTo(int max_attempts, bool force = false) {
+  Limits l;
+  l.max_attempts = max_attempts;
+  l.force = force;
+  return l;
+}
+
+TEST(ReplaySelectionTest, SelectsByReasonIdAndTime) {
+  const Outcome f = Failure("a", reason::kTooLong);
+  EXPECT_TRUE(Selected(f, {}));
+  EXPECT_TRUE(Selected(f, Reasons({"too_long", "oom"})));
+  EXPECT_FALSE(Selected(f, Reasons({"oom"})));
+  EXPECT_TRUE(Selected(f, Ids({"a", "b"})));
+  EXPECT_FALSE(Selected(f, Ids({"b"})));
+  EXPECT_TRUE(Selected(f, Between(1000, 1000)));
+  EXPECT_FALSE(Selected(f, Between(1001, INT64_MAX)));
+  EXPECT_FALSE(Selected(f, Between(0, 999)));
+  Outcome result = f;
+  result.ok = true;
+  EXPECT_FALSE(Selected(result, {})) << "results are never replayed";
+}
+
+TEST(ReplayMessageTest, TheOriginalMessageWithTheNextAttemptItsOriginAndTheOverrides) {
+  auto text = ReplayMessage(Failure("key-id", reason::kTooLong), With("truncate", 0, "cpu"), {});
+  ASSERT_TRUE(text.ok()) << text.status();
+  const json j = json::parse(*text);
+  EXPECT_EQ(j["id"], "key-id") << "the id, even when it came from the message key";
+  EXPECT_EQ(j["attempt"], 1);
+  EXPECT_EQ(j["replay_of"], (json{{"topic", "jobs"}, {"partition", 2}, {"offset", 40}}));
+  EXPECT_EQ(j["policy"], "truncate");
+  EXPECT_EQ(j["device"], "cpu");
+  EXPECT_EQ(j["input_ids"], (json{1, 2, 3, 4, 5}));
+  EXPECT_EQ(j["meta"], (json{{"k", "v"}})) << "everything else as it was";
+  EXPECT_EQ(j["reply_to"], "out");
+  EXPECT_FALSE(j.contains("truncate_to"));
+}
+
+TEST(ReplayMessageTest, AReplayOfAReplayPointsAtTheFirstMessage) {
+  Outcome again = Failure("a", reason::kOom, 1);
+  again.replay_of = {"jobs", 0, 7, 0};
+  auto text = ReplayMessage(again, With("", 3), {});
+  ASSERT_TRUE(text.ok()) << text.status();
+  const json j = json::parse(*text);
+  EXPECT_EQ(j["attempt"], 2);
+  EXPECT_EQ(j["replay_of"]["offset"], 7);
+  EXPECT_EQ(j["truncate_to"], 3);
+}
+
+TEST(ReplayMessageTest, TheAttemptLimitHoldsUnlessForced) {
+  auto refused = ReplayMessage(Failure("a", reason::kOom, 3), {}, UpTo(3));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.status().message().find("attempt 4 would pass --max-attempts 3"), std::string::npos);
+  auto forced = ReplayMessage(Failure("a", reason::kOom, 3), {}, UpTo(3, true));
+  ASSERT_TRUE(forced.ok());
+  EXPECT_EQ(json::parse(*forced)["attempt"], 4);
+}
+
+TEST(ReplayMessageTest, WhatCannotBeReplayedSaysWhy) {
+  Outcome invalid = Failure("bad", reason::kInvalid);
+  invalid.payload = "not json";
+  auto a = ReplayMessage(invalid, {}, {});
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("not a job with input_ids; fix it and submit it again"), std::string::npos);
+
+  Outcome cut = Failure("big", reason::kInvalid);
+  cut.payload_truncated = true;
+  auto b = ReplayMessage(cut, {}, {});
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("only a prefix"), std::string::npos);
+
+  auto c = ReplayMessage(Failure("long", reason::kTooLong), With("", 0, "", 4), {});
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("5 tokens, more than --max-tokens 4"), std::string::npos);
+  auto d = ReplayMessage(Failure("long", reason::kTooLong), With("", 0, "", 8), {});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(json::parse(*d)["policy"], "long_lane");
+}
+
+TEST(ReplayMessageTest, OverridesAreChecked) {
+  EXPECT_TRUE(CheckOverrides(With("chunk")).ok());
+  EXPECT_FALSE(CheckOverrides(With("split")).ok());
+  EXPECT_FALSE(CheckOverrides(With("", 0, "cuda:0")).ok());
+  EXPECT_FALSE(CheckOverrides(With("truncate", 0, "", 1024)).ok());
+}
+
+TEST(ReplayProgressTest, ReportsCountRateAndEtaAtMostOncePerInterval) {
+  testing::FakeClock clock;
+  Progress progress(clock, 1000, std::chrono::seconds(1));
+  EXPECT_FALSE(progress.Update(10)) << "not yet: less than an interval";
+  clock.Advance(std::chrono::seconds(2));
+  auto line = progress.Update(400);
+  ASSERT_TRUE(line);
+  EXPECT_EQ(*line, "400/1000 (40%), 200/s, ETA 3 s");
+  EXPECT_FALSE(progress.Update(401));
+  clock.Advance(std::chrono::seconds(3));
+  EXPECT_EQ(progress.Final(1000), "1000 in 5.0 s (200/s)");
+}
+
+}  // namespace
+}  // namespace qinfer::replay
