@@ -9,7 +9,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
+
+#include "qinfer/executor/model_manifest.h"
 
 namespace qinfer::executor {
 namespace {
@@ -290,6 +294,54 @@ TEST(TorchModelRunnerFaultTest, TheAbortModelLoadsWithItsOpLibraryAndRunsMarkerF
     ASSERT_TRUE(o.ok) << "job " << i << ": " << o.error;
     EXPECT_LT(MaxAbsDiff(o.output, (*expected)[i]), 1e-5f) << "job " << i;
   }
+}
+
+TEST(ModelManifestTest, TheDefaultModelsPositionsEndAtItsMaxTokens) {
+  auto manifest = ModelManifest::Load(std::string(QINFER_TEST_MODEL_DIR) + "/manifest.json");
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(manifest->max_tokens, 512);
+  EXPECT_EQ(manifest->max_positions, 512);
+  auto long_model = ModelManifest::Load(std::string(QINFER_TEST_MODEL_LONG_DIR) + "/manifest.json");
+  ASSERT_TRUE(long_model.ok()) << long_model.status();
+  EXPECT_EQ(long_model->max_tokens, 512);
+  EXPECT_EQ(long_model->max_positions, 1024);
+}
+
+// A manifest.json with `body` in a fresh temporary directory, removed with
+// the object.
+class ManifestFile {
+ public:
+  explicit ManifestFile(const std::string& body) {
+    std::string dir = (std::filesystem::path(::testing::TempDir()) / "manifest-test-XXXXXX").string();
+    if (mkdtemp(dir.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << dir;
+    dir_ = dir;
+    std::ofstream(path()) << body;
+  }
+  ~ManifestFile() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string path() const { return (dir_ / "manifest.json").string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+TEST(ModelManifestTest, AbsentMaxPositionsDefaultsToMaxTokens) {
+  ManifestFile file(R"({"vocab_size": 100, "max_tokens": 64})");
+  auto manifest = ModelManifest::Load(file.path());
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(manifest->max_positions, 64);
+}
+
+TEST(ModelManifestTest, MaxPositionsBelowMaxTokensIsRefusedNamingTheFileAndTheField) {
+  ManifestFile file(R"({"vocab_size": 100, "max_tokens": 64, "max_positions": 32})");
+  auto manifest = ModelManifest::Load(file.path());
+  ASSERT_FALSE(manifest.ok());
+  EXPECT_EQ(manifest.status().code(), absl::StatusCode::kInvalidArgument) << manifest.status();
+  EXPECT_NE(manifest.status().message().find(file.path()), std::string::npos) << manifest.status();
+  EXPECT_NE(manifest.status().message().find("max_positions 32 is below max_tokens 64"), std::string::npos)
+      << manifest.status();
 }
 
 // The body of the death test below, in the child process: loads the model,
