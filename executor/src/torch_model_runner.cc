@@ -215,12 +215,12 @@ struct TorchModelRunner::Impl {
     out[i] = FailureFor(job, reason::kOom, error);
   }
 
-  // Runs jobs [begin, end) of `batch` on the primary device; on failure
-  // splits and retries each half (ladder step 1).
-  void RunSpan(const Batch& batch, size_t begin, size_t end, Clock::time_point batch_start,
-               std::vector<Outcome>& out) {
+  // Runs the jobs of `batch` numbered jobs[begin, end) as one batch on the
+  // primary device; on failure splits and retries each half (ladder step 1).
+  void RunSpan(const Batch& batch, const std::vector<size_t>& jobs, size_t begin, size_t end,
+               Clock::time_point batch_start, std::vector<Outcome>& out) {
     std::vector<const std::vector<int64_t>*> rows;
-    for (size_t i = begin; i < end; ++i) rows.push_back(&batch.jobs[i].input_ids);
+    for (size_t k = begin; k < end; ++k) rows.push_back(&batch.jobs[jobs[k]].input_ids);
     const auto start = Clock::now();
     std::string error;
     bool oom = false;
@@ -229,9 +229,9 @@ struct TorchModelRunner::Impl {
       int64_t padded = 0;
       std::vector<std::vector<float>> outputs = ForwardRows(primary, rows, 0, &padded);
       const double run_seconds = SecondsSince(start, Clock::now());
-      for (size_t i = begin; i < end; ++i) {
-        FillResult(batch, i, std::move(outputs[i - begin]), primary, end - begin, padded,
-                   batch_start, run_seconds, out[i]);
+      for (size_t k = begin; k < end; ++k) {
+        FillResult(batch, jobs[k], std::move(outputs[k - begin]), primary, end - begin, padded,
+                   batch_start, run_seconds, out[jobs[k]]);
       }
       largest_primary_ok = std::max(largest_primary_ok, end - begin);
       return;
@@ -249,19 +249,19 @@ struct TorchModelRunner::Impl {
       const size_t mid = begin + (end - begin) / 2;
       log::Debug(absl::StrFormat("event=split bucket=%d batch=%d oom=%v error=\"%s\"",
                                  batch.bucket_bound, end - begin, oom, error));
-      RunSpan(batch, begin, mid, batch_start, out);
-      RunSpan(batch, mid, end, batch_start, out);
+      RunSpan(batch, jobs, begin, mid, batch_start, out);
+      RunSpan(batch, jobs, mid, end, batch_start, out);
       return;
     }
     if (oom) {
-      RunAlone(batch, begin, batch_start, error, out);
+      RunAlone(batch, jobs[begin], batch_start, error, out);
       return;
     }
-    const Job& job = batch.jobs[begin];
+    const Job& job = batch.jobs[jobs[begin]];
     stats.model_errors++;
     log::Warn(absl::StrFormat("event=job_failed job=%s reason=model_error length=%d error=\"%s\"",
                               job.id, job.length(), error));
-    out[begin] = FailureFor(job, reason::kModelError, error);
+    out[jobs[begin]] = FailureFor(job, reason::kModelError, error);
   }
 
   absl::StatusOr<LoadedModel> LoadModel(const std::string& name, const std::string& device_text, bool charged,
@@ -375,24 +375,48 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
   std::vector<Outcome> out(batch.jobs.size());
   if (batch.jobs.empty()) return out;
   const auto batch_start = Clock::now();
-  if (s.unfit.count(batch.bucket_bound) > 0) {
-    for (size_t i = 0; i < batch.jobs.size(); ++i) {
-      s.RunAlone(batch, i, batch_start, "bucket " + std::to_string(batch.bucket_bound) +
-                                            " does not fit the memory budget even for one job", out);
+  // The jobs the model's positions can take; the others are refused here.
+  std::vector<size_t> runnable;
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    const Job& job = batch.jobs[i];
+    if (job.length() <= size_t(s.manifest.max_positions)) {
+      runnable.push_back(i);
+      continue;
     }
+    const std::string error = absl::StrFormat("input length %d exceeds the model's max_positions %d",
+                                              job.length(), s.manifest.max_positions);
+    log::Warn(absl::StrFormat("event=job_failed job=%s reason=too_long length=%d error=\"%s\"", job.id,
+                              job.length(), error));
+    out[i] = FailureFor(job, reason::kTooLong, error);
+  }
+  const bool long_lane = batch.bucket_bound > s.manifest.max_tokens;
+  if (long_lane && !s.fallback && !runnable.empty()) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "bucket %d is a long lane (above the model's max_tokens %d): its jobs run alone on the "
+        "fallback device, and none is configured; set model.fallback_device: cpu",
+        batch.bucket_bound, s.manifest.max_tokens));
+  }
+  if (runnable.empty()) return out;
+  if (long_lane || s.unfit.count(batch.bucket_bound) > 0) {
+    const std::string why =
+        long_lane ? absl::StrFormat("bucket %d is a long lane (above max_tokens %d)", batch.bucket_bound,
+                                    s.manifest.max_tokens)
+                  : absl::StrFormat("bucket %d does not fit the memory budget even for one job",
+                                    batch.bucket_bound);
+    for (size_t i : runnable) s.RunAlone(batch, i, batch_start, why, out);
     return out;
   }
   s.batch_had_oom = false;
   s.largest_primary_ok = 0;
-  s.RunSpan(batch, 0, batch.jobs.size(), batch_start, out);
+  s.RunSpan(batch, runnable, 0, runnable.size(), batch_start, out);
   if (s.batch_had_oom) {
     // Ladder step 2: the largest size that succeeded becomes the cap.
     const int new_cap = int(std::max<size_t>(1, s.largest_primary_ok));
-    if (size_t(new_cap) < batch.jobs.size()) {
+    if (size_t(new_cap) < runnable.size()) {
       s.stats.cap_lowerings++;
       log::Warn(absl::StrFormat("event=cap_lowered bucket=%d from_batch=%d new_cap=%d", batch.bucket_bound,
-                                batch.jobs.size(), new_cap));
-      if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, int(batch.jobs.size()));
+                                runnable.size(), new_cap));
+      if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, int(runnable.size()));
     }
   }
   return out;

@@ -344,6 +344,75 @@ TEST(ModelManifestTest, MaxPositionsBelowMaxTokensIsRefusedNamingTheFileAndTheFi
       << manifest.status();
 }
 
+// A batch of one bucket above max_tokens: the long lane.
+Batch LongLaneBatch(std::mt19937& rng, const std::vector<size_t>& lengths, int64_t vocab) {
+  Batch batch;
+  batch.bucket_bound = 1024;
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    batch.jobs.push_back(MakeJob("long" + std::to_string(i), RandomIds(rng, lengths[i], vocab), int64_t(i)));
+  }
+  return batch;
+}
+
+TEST(LongLaneTest, ALongLaneJobRunsAloneOnTheFallbackCpuPastMaxTokens) {
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_LONG_DIR);
+  options.device = "cpu-budget:256MiB";
+  options.fallback_device = "cpu";
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  auto reference = TorchModelRunner::Load(OptionsFor(QINFER_TEST_MODEL_LONG_DIR));
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  std::mt19937 rng(11);
+  const Batch batch = LongLaneBatch(rng, {900, 600}, (*runner)->manifest().vocab_size);
+
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  ASSERT_EQ(outcomes->size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << "job " << i << ": " << o.error;
+    EXPECT_EQ(o.id, batch.jobs[i].id);
+    EXPECT_EQ(o.device, "cpu") << "the fallback device, not the primary";
+    EXPECT_EQ(o.batch_size, 1);
+    EXPECT_EQ(o.bucket, 1024);
+    EXPECT_EQ(o.padded_length, int(batch.jobs[i].length()));
+    ASSERT_EQ(o.output.size(), 128u);
+    for (float v : o.output) ASSERT_TRUE(std::isfinite(v));
+    auto alone = (*reference)->Forward({batch.jobs[i].input_ids});
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    EXPECT_LT(MaxAbsDiff(o.output, (*alone)[0]), kTolerance) << "job " << i;
+  }
+  EXPECT_EQ((*runner)->stats().fallback_runs, 2u);
+  EXPECT_EQ((*runner)->stats().oom_events, 0u) << "no attempt on the primary device";
+}
+
+TEST(LongLaneTest, ALongLaneBatchWithoutAFallbackIsRefusedBeforeAnyJobRuns) {
+  auto runner = TorchModelRunner::Load(OptionsFor(QINFER_TEST_MODEL_LONG_DIR));
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  std::mt19937 rng(12);
+  const Batch batch = LongLaneBatch(rng, {900, 700}, (*runner)->manifest().vocab_size);
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_FALSE(outcomes.ok());
+  EXPECT_EQ(outcomes.status().code(), absl::StatusCode::kFailedPrecondition) << outcomes.status();
+  EXPECT_NE(outcomes.status().message().find("model.fallback_device"), std::string::npos)
+      << outcomes.status();
+}
+
+TEST(LongLaneTest, AJobPastTheModelsMaxPositionsGetsTooLongAndItsBatchMatesRun) {
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_LONG_DIR);
+  options.fallback_device = "cpu";
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  std::mt19937 rng(13);
+  const Batch batch = LongLaneBatch(rng, {1025, 800}, (*runner)->manifest().vocab_size);
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  EXPECT_FALSE((*outcomes)[0].ok);
+  EXPECT_EQ((*outcomes)[0].reason, reason::kTooLong);
+  EXPECT_EQ((*outcomes)[0].error, "input length 1025 exceeds the model's max_positions 1024");
+  EXPECT_TRUE((*outcomes)[1].ok) << (*outcomes)[1].error;
+}
+
 // The body of the death test below, in the child process: loads the model,
 // says so on stderr, runs the batch, and exits 0 if the process survives.
 [[noreturn]] void LoadAndRunThenExit(const RunnerOptions& options, const Batch& batch) {

@@ -14,6 +14,12 @@
 // An error that is not an OOM never lowers a cap: the batch is bisected to
 // isolate the job that fails, which alone gets `model_error`.
 //
+// Outside the ladder:
+//   - a job longer than the manifest's max_positions gets `too_long`;
+//   - a batch whose bucket_bound is above the manifest's max_tokens is a
+//     long lane: its jobs (up to max_positions tokens) run alone on the
+//     fallback device, as in an unfit bucket.
+//
 // A row of the model's output that holds NaN or Inf is not a result either:
 // that job alone gets `model_error` ("model output has a non-finite value
 // (NaN/Inf) at position P of D"), on the primary and the fallback device
@@ -84,7 +90,9 @@ class TorchModelRunner final : public ModelRunner {
   static absl::StatusOr<std::unique_ptr<TorchModelRunner>> Load(RunnerOptions options);
   ~TorchModelRunner() override;
 
-  // One outcome per job, in order (see the ladder above).
+  // One outcome per job, in order (see the ladder above). FailedPrecondition,
+  // before any job runs, for a long-lane batch with a job to run on the
+  // fallback device when there is none.
   absl::StatusOr<std::vector<Outcome>> Run(const Batch& batch) override;
 
   // Runs `rows` as one padded batch of length max(len) (or `padded_length`
