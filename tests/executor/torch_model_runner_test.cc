@@ -125,6 +125,29 @@ TEST_F(TorchModelRunnerTest, RunGivesEachJobItsOwnRowWithProvenance) {
   }
 }
 
+TEST_F(TorchModelRunnerTest, ADeviceOverrideOnAPlainCpuRunnerRunsTheJobAlone) {
+  Batch batch;
+  batch.bucket_bound = 64;
+  for (int i = 0; i < 3; ++i) {
+    batch.jobs.push_back(
+        MakeJob("j" + std::to_string(i), RandomIds(rng_, 20 + i, runner_->manifest().vocab_size), i));
+  }
+  batch.jobs[0].device = "cpu";
+  auto outcomes = runner_->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  const std::vector<int> batch_sizes = {1, 2, 2};
+  for (size_t i = 0; i < 3; ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << i << ": " << o.error;
+    EXPECT_EQ(o.device, "cpu");
+    EXPECT_EQ(o.batch_size, batch_sizes[i]) << i;
+    auto alone = runner_->Forward({batch.jobs[i].input_ids});
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    EXPECT_LT(MaxAbsDiff(o.output, (*alone)[0]), kTolerance) << i;
+  }
+  EXPECT_EQ(runner_->stats().override_runs, 1u);
+}
+
 TEST_F(TorchModelRunnerTest, AJobThatMakesTheModelFailFailsAloneAndItsBatchMatesSucceed) {
   // An id past the embedding table makes the model's own forward raise (on
   // the CPU a catchable index error; the consumer rejects such ids before
@@ -390,12 +413,14 @@ TEST(LongLaneTest, ALongLaneBatchWithoutAFallbackIsRefusedBeforeAnyJobRuns) {
   auto runner = TorchModelRunner::Load(OptionsFor(QINFER_TEST_MODEL_LONG_DIR));
   ASSERT_TRUE(runner.ok()) << runner.status();
   std::mt19937 rng(12);
-  const Batch batch = LongLaneBatch(rng, {900, 700}, (*runner)->manifest().vocab_size);
+  Batch batch = LongLaneBatch(rng, {900, 700}, (*runner)->manifest().vocab_size);
+  batch.jobs[0].device = "cpu";
   auto outcomes = (*runner)->Run(batch);
   ASSERT_FALSE(outcomes.ok());
   EXPECT_EQ(outcomes.status().code(), absl::StatusCode::kFailedPrecondition) << outcomes.status();
   EXPECT_NE(outcomes.status().message().find("model.fallback_device"), std::string::npos)
       << outcomes.status();
+  EXPECT_EQ((*runner)->stats().override_runs, 0u) << "refused before the override ran";
 }
 
 TEST(LongLaneTest, AJobPastTheModelsMaxPositionsGetsTooLongAndItsBatchMatesRun) {
@@ -411,6 +436,28 @@ TEST(LongLaneTest, AJobPastTheModelsMaxPositionsGetsTooLongAndItsBatchMatesRun) 
   EXPECT_EQ((*outcomes)[0].reason, reason::kTooLong);
   EXPECT_EQ((*outcomes)[0].error, "input length 1025 exceeds the model's max_positions 1024");
   EXPECT_TRUE((*outcomes)[1].ok) << (*outcomes)[1].error;
+}
+
+TEST(DeviceOverrideTest, AnOverrideOnABf16RunnerRunsOnAFloat32CpuCopy) {
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_DIR);
+  options.autocast = "bf16";
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  auto reference = LoadTestModel();
+  ASSERT_NE(reference, nullptr);
+  std::mt19937 rng(14);
+  Batch batch = FourJobs(rng);
+  batch.jobs[3].device = "cpu";
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  const Outcome& o = (*outcomes)[3];
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_EQ(o.device, "cpu");
+  EXPECT_EQ(o.batch_size, 1);
+  auto alone = reference->Forward({batch.jobs[3].input_ids});
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  EXPECT_LT(MaxAbsDiff(o.output, (*alone)[0]), 1e-5f) << "float32, not bf16";
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ((*outcomes)[i].batch_size, 3) << i;
 }
 
 // The body of the death test below, in the child process: loads the model,
