@@ -198,6 +198,7 @@ struct TorchModelRunner::Impl {
                 const std::string& primary_error, std::vector<Outcome>& out) {
     const Job& job = batch.jobs[i];
     std::string error = primary_error;
+    const char* failure = reason::kOom;
     if (fallback) {
       const auto start = Clock::now();
       try {
@@ -210,12 +211,14 @@ struct TorchModelRunner::Impl {
         return;
       } catch (const std::exception& e) {
         error = "primary: " + primary_error + "; fallback " + fallback->device.str() + ": " + FirstLine(e);
+        // More memory would not help a job the model itself fails on.
+        if (!IsOutOfMemory(e)) failure = reason::kModelError;
       }
     }
-    stats.oom_failures++;
-    log::Warn(absl::StrFormat("event=job_failed job=%s reason=oom bucket=%d length=%d error=\"%s\"",
-                              job.id, batch.bucket_bound, job.length(), error));
-    out[i] = FailureFor(job, reason::kOom, error);
+    (failure == reason::kOom ? stats.oom_failures : stats.model_errors)++;
+    log::Warn(absl::StrFormat("event=job_failed job=%s reason=%s bucket=%d length=%d error=\"%s\"",
+                              job.id, failure, batch.bucket_bound, job.length(), error));
+    out[i] = FailureFor(job, failure, error);
   }
 
   // Runs the jobs of `batch` numbered jobs[begin, end) as one batch on the

@@ -230,6 +230,22 @@ TEST(OomLadderTest, UnfitBucketGoesStraightToTheFallback) {
   EXPECT_EQ(runner->stats().fallback_runs, 2u);
 }
 
+TEST(OomLadderTest, AJobTheModelFailsOnTheFallbackGetsModelErrorNotOom) {
+  auto runner = Load("cpu-budget:10MiB", "cpu");
+  ASSERT_NE(runner, nullptr);
+  runner->SetUnfitBuckets({512});
+  Batch batch = MakeBatch(512, 2, 300, 400, 15, runner->manifest().vocab_size);
+  batch.jobs[0].input_ids[7] = runner->manifest().vocab_size + 3;
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  EXPECT_FALSE((*outcomes)[0].ok);
+  EXPECT_EQ((*outcomes)[0].reason, reason::kModelError) << (*outcomes)[0].error;
+  EXPECT_NE((*outcomes)[0].error.find("fallback cpu: "), std::string::npos) << (*outcomes)[0].error;
+  EXPECT_TRUE((*outcomes)[1].ok) << (*outcomes)[1].error;
+  EXPECT_EQ(runner->stats().model_errors, 1u);
+  EXPECT_EQ(runner->stats().oom_failures, 0u);
+}
+
 TEST(OomLadderTest, ModelErrorNeverLowersACap) {
   auto runner = Load("cpu-budget:256MiB");
   ASSERT_NE(runner, nullptr);

@@ -9,7 +9,9 @@
 //      bucket's cap is lowered for the batches that follow;
 //   3. a single job that still does not fit runs on the fallback device (a
 //      separate model instance on the CPU) when one is configured;
-//   4. otherwise it gets a failure record with reason `oom`.
+//   4. otherwise (no fallback, or an OOM there too) it gets a failure record
+//      with reason `oom`; an error there that is not an OOM gives
+//      `model_error`.
 //
 // An error that is not an OOM never lowers a cap: the batch is bisected to
 // isolate the job that fails, which alone gets `model_error`.
