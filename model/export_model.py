@@ -2,7 +2,7 @@
 """Export qinfer's test model: a small, deterministic BERT-style encoder.
 
     .venv/bin/python model/export_model.py --out models/tiny \
-        [--vocab 4096 --max-tokens 512 --dim 128 --layers 2 --heads 4 --seed 1234]
+        [--vocab 4096 --max-tokens 512 --max-positions 512 --dim 128 --layers 2 ...]
 
 Writes
   OUT/model.pt       TorchScript (torch.jit.script), loadable with torch::jit::load
@@ -11,18 +11,18 @@ Writes
 Model contract (what the C++ executor relies on):
   forward(input_ids: int64 [B, L], attention_mask: int64 [B, L]) -> float32 [B, dim]
   the mean of the last hidden states over positions where attention_mask == 1.
-  Any B >= 1 and 1 <= L <= max_tokens; ids in [0, vocab). Padded positions are
-  computed like real ones (padding costs real compute, as in BERT) but cannot
-  change a row's output: the mask is an additive bias on the attention keys
-  and the pooling ignores them. A row with no valid token yields zeros.
+  Any B >= 1 and 1 <= L <= max_positions (default max_tokens); ids in [0, vocab).
+  Padded positions are computed like real ones (padding costs real compute, as
+  in BERT) but cannot change a row's output: the mask is an additive bias on the
+  attention keys and the pooling ignores them. A row with no valid token: zeros.
 
 The encoder layers are written out by hand on purpose: nn.TransformerEncoder's
 inference fast path turns padded batches into nested tensors and skips the
 padding, which would hide exactly the cost the scheduler has to plan for.
 
 After saving, the script reloads model.pt with torch.jit.load and checks that
-a padded batch gives each row the same output as that row run alone; it
-exits non-zero if not.
+a padded batch (with a row past max_tokens when max_positions allows) gives
+each row the same output as that row run alone; it exits non-zero if not.
 """
 
 import argparse
@@ -84,12 +84,12 @@ class EncoderLayer(nn.Module):
 
 
 class TinyEncoder(nn.Module):
-    def __init__(self, vocab: int, max_tokens: int, dim: int, layers: int, heads: int):
+    def __init__(self, vocab: int, max_tokens: int, max_positions: int, dim: int, layers: int, heads: int):
         super().__init__()
         self.max_tokens = max_tokens
         self.mask_bias = MASK_BIAS  # TorchScript cannot read module globals
         self.tok = nn.Embedding(vocab, dim)
-        self.pos = nn.Embedding(max_tokens, dim)
+        self.pos = nn.Embedding(max_positions, dim)
         self.emb_norm = nn.LayerNorm(dim)
         self.layers = nn.ModuleList([EncoderLayer(dim, heads, 4 * dim) for _ in range(layers)])
         # BERT-like initialization: small embeddings, so that no single
@@ -170,7 +170,7 @@ def sha256_file(path: str) -> str:
     return h.hexdigest()
 
 
-def self_check(path: str, vocab: int, max_tokens: int, dim: int, seed: int,
+def self_check(path: str, vocab: int, max_tokens: int, max_positions: int, dim: int, seed: int,
                nan_marker: int | None = None, abort_marker: int | None = None) -> None:
     """Reload the saved file and check shapes, dtype and padding invariance."""
     model = torch.jit.load(path, map_location="cpu").eval()
@@ -178,14 +178,16 @@ def self_check(path: str, vocab: int, max_tokens: int, dim: int, seed: int,
     markers = {m for m in (nan_marker, abort_marker) if m is not None}
     # Marker-free stand-in ids: the top of the vocabulary, else the next free one.
     free = [t for t in range(vocab - 1, -1, -1) if t not in markers]
-    # Short, medium, single-token, and (if room) a full-length row; padded
-    # to max_tokens so the last position embedding is exercised too.
-    lengths = sorted({1, min(7, max_tokens), min(33, max_tokens), max_tokens}, reverse=True)
+    # Short, medium, single-token, a full-length row and, when the positions
+    # reach past max_tokens, a row of max_positions; padded to max_positions
+    # so the last position embedding is exercised too.
+    lengths = sorted({1, min(7, max_tokens), min(33, max_tokens), max_tokens, max_positions},
+                     reverse=True)
     rows = [torch.randint(0, vocab, (n,), generator=gen) for n in lengths]
     for r in rows:
         for m in markers:
             r[r == m] = free[0]
-    width = max_tokens
+    width = max_positions
     ids = torch.zeros(len(rows), width, dtype=torch.int64)
     mask = torch.zeros(len(rows), width, dtype=torch.int64)
     for i, r in enumerate(rows):
@@ -236,6 +238,9 @@ def main() -> None:
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--vocab", type=int, default=4096)
     ap.add_argument("--max-tokens", type=int, default=512)
+    ap.add_argument("--max-positions", type=int, metavar="N",
+                    help="rows of the learned position embedding: the longest input the model "
+                         "accepts, for a long lane above max-tokens (default: max-tokens)")
     ap.add_argument("--dim", type=int, default=128)
     ap.add_argument("--layers", type=int, default=2)
     ap.add_argument("--heads", type=int, default=4)
@@ -251,6 +256,10 @@ def main() -> None:
     a = ap.parse_args()
     if a.vocab < 2 or a.max_tokens < 1 or a.layers < 1 or a.heads < 1 or a.dim % a.heads:
         ap.error("need vocab >= 2, max-tokens >= 1, layers >= 1, and dim divisible by heads")
+    if a.max_positions is None:
+        a.max_positions = a.max_tokens
+    if a.max_positions < a.max_tokens:
+        ap.error(f"--max-positions {a.max_positions}: must be at least --max-tokens {a.max_tokens}")
     for flag, marker in (("--nan-marker", a.nan_marker), ("--abort-marker", a.abort_marker)):
         if marker is not None and not 0 <= marker < a.vocab:
             ap.error(f"{flag} {marker}: must be a token id in [0, {a.vocab})")
@@ -262,7 +271,7 @@ def main() -> None:
 
     t0 = time.monotonic()
     torch.manual_seed(a.seed)
-    model = TinyEncoder(a.vocab, a.max_tokens, a.dim, a.layers, a.heads).eval()
+    model = TinyEncoder(a.vocab, a.max_tokens, a.max_positions, a.dim, a.layers, a.heads).eval()
     # Wrappers only when asked: the plain model's file (and digest) stay as they are.
     if a.nan_marker is not None:
         model = NanOnMarker(model, a.nan_marker).eval()
@@ -276,13 +285,15 @@ def main() -> None:
     scripted.save(tmp)
     os.replace(tmp, path)  # readers never see a half-written model
 
-    self_check(path, a.vocab, a.max_tokens, a.dim, a.seed, a.nan_marker, a.abort_marker)
+    self_check(path, a.vocab, a.max_tokens, a.max_positions, a.dim, a.seed, a.nan_marker,
+               a.abort_marker)
 
     manifest = {
         "name": NAME,
         "format": "torchscript",
         "vocab_size": a.vocab,
         "max_tokens": a.max_tokens,
+        "max_positions": a.max_positions,
         "output": "pooled",
         "dim": a.dim,
         "layers": a.layers,

@@ -18,6 +18,7 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
     m.digest = j.value("digest", std::string());
     m.vocab_size = j.at("vocab_size").get<int64_t>();
     m.max_tokens = j.at("max_tokens").get<int>();
+    m.max_positions = j.value("max_positions", m.max_tokens);
     m.dim = j.value("dim", 0);
     m.output = j.value("output", std::string("pooled"));
     m.format = j.value("format", std::string("torchscript"));
@@ -27,6 +28,13 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
   if (m.vocab_size <= 0 || m.max_tokens <= 0) {
     return absl::InvalidArgumentError("model manifest " + path +
                                       ": vocab_size and max_tokens must be positive");
+  }
+  if (m.max_positions < m.max_tokens) {
+    return absl::InvalidArgumentError(
+        "model manifest " + path + ": max_positions " + std::to_string(m.max_positions) +
+        " is below max_tokens " + std::to_string(m.max_tokens) +
+        ": the model must accept every length it serves; set max_positions >= max_tokens, "
+        "or drop it (default: max_tokens)");
   }
   if (m.output != "pooled") {
     return absl::UnimplementedError("model manifest " + path + ": output '" + m.output +

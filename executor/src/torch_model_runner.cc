@@ -109,6 +109,9 @@ struct TorchModelRunner::Impl {
   std::string dtype = "float32";
   LoadedModel primary;
   std::optional<LoadedModel> fallback;
+  // Serves `device: cpu` overrides when neither the fallback nor the primary
+  // is a plain CPU model: loaded on the first such job, then kept.
+  std::optional<LoadedModel> cpu_copy;
   std::unique_ptr<DeviceMemory> memory;
   CapListener* cap_listener = nullptr;
   std::set<int> unfit;
@@ -195,6 +198,7 @@ struct TorchModelRunner::Impl {
                 const std::string& primary_error, std::vector<Outcome>& out) {
     const Job& job = batch.jobs[i];
     std::string error = primary_error;
+    const char* failure = reason::kOom;
     if (fallback) {
       const auto start = Clock::now();
       try {
@@ -207,20 +211,22 @@ struct TorchModelRunner::Impl {
         return;
       } catch (const std::exception& e) {
         error = "primary: " + primary_error + "; fallback " + fallback->device.str() + ": " + FirstLine(e);
+        // More memory would not help a job the model itself fails on.
+        if (!IsOutOfMemory(e)) failure = reason::kModelError;
       }
     }
-    stats.oom_failures++;
-    log::Warn(absl::StrFormat("event=job_failed job=%s reason=oom bucket=%d length=%d error=\"%s\"",
-                              job.id, batch.bucket_bound, job.length(), error));
-    out[i] = FailureFor(job, reason::kOom, error);
+    (failure == reason::kOom ? stats.oom_failures : stats.model_errors)++;
+    log::Warn(absl::StrFormat("event=job_failed job=%s reason=%s bucket=%d length=%d error=\"%s\"",
+                              job.id, failure, batch.bucket_bound, job.length(), error));
+    out[i] = FailureFor(job, failure, error);
   }
 
-  // Runs jobs [begin, end) of `batch` on the primary device; on failure
-  // splits and retries each half (ladder step 1).
-  void RunSpan(const Batch& batch, size_t begin, size_t end, Clock::time_point batch_start,
-               std::vector<Outcome>& out) {
+  // Runs the jobs of `batch` numbered jobs[begin, end) as one batch on the
+  // primary device; on failure splits and retries each half (ladder step 1).
+  void RunSpan(const Batch& batch, const std::vector<size_t>& jobs, size_t begin, size_t end,
+               Clock::time_point batch_start, std::vector<Outcome>& out) {
     std::vector<const std::vector<int64_t>*> rows;
-    for (size_t i = begin; i < end; ++i) rows.push_back(&batch.jobs[i].input_ids);
+    for (size_t k = begin; k < end; ++k) rows.push_back(&batch.jobs[jobs[k]].input_ids);
     const auto start = Clock::now();
     std::string error;
     bool oom = false;
@@ -229,9 +235,9 @@ struct TorchModelRunner::Impl {
       int64_t padded = 0;
       std::vector<std::vector<float>> outputs = ForwardRows(primary, rows, 0, &padded);
       const double run_seconds = SecondsSince(start, Clock::now());
-      for (size_t i = begin; i < end; ++i) {
-        FillResult(batch, i, std::move(outputs[i - begin]), primary, end - begin, padded,
-                   batch_start, run_seconds, out[i]);
+      for (size_t k = begin; k < end; ++k) {
+        FillResult(batch, jobs[k], std::move(outputs[k - begin]), primary, end - begin, padded,
+                   batch_start, run_seconds, out[jobs[k]]);
       }
       largest_primary_ok = std::max(largest_primary_ok, end - begin);
       return;
@@ -249,19 +255,70 @@ struct TorchModelRunner::Impl {
       const size_t mid = begin + (end - begin) / 2;
       log::Debug(absl::StrFormat("event=split bucket=%d batch=%d oom=%v error=\"%s\"",
                                  batch.bucket_bound, end - begin, oom, error));
-      RunSpan(batch, begin, mid, batch_start, out);
-      RunSpan(batch, mid, end, batch_start, out);
+      RunSpan(batch, jobs, begin, mid, batch_start, out);
+      RunSpan(batch, jobs, mid, end, batch_start, out);
       return;
     }
     if (oom) {
-      RunAlone(batch, begin, batch_start, error, out);
+      RunAlone(batch, jobs[begin], batch_start, error, out);
       return;
     }
-    const Job& job = batch.jobs[begin];
+    const Job& job = batch.jobs[jobs[begin]];
     stats.model_errors++;
     log::Warn(absl::StrFormat("event=job_failed job=%s reason=model_error length=%d error=\"%s\"",
                               job.id, job.length(), error));
-    out[begin] = FailureFor(job, reason::kModelError, error);
+    out[jobs[begin]] = FailureFor(job, reason::kModelError, error);
+  }
+
+  // The plain float32 CPU model that `device: cpu` overrides run on: the
+  // fallback when it is the CPU, else the primary when it is, else a copy of
+  // the model loaded on first use.
+  absl::StatusOr<LoadedModel*> CpuModel() {
+    auto plain_cpu = [](const LoadedModel& m) {
+      return m.device.is_cpu() && !m.charged && !m.autocast.has_value();
+    };
+    if (fallback && plain_cpu(*fallback)) return &*fallback;
+    if (plain_cpu(primary)) return &primary;
+    if (!cpu_copy) {
+      const auto start = Clock::now();
+      absl::StatusOr<LoadedModel> loaded = LoadModel("cpu", "cpu", /*charged=*/false, std::nullopt);
+      if (!loaded.ok()) return loaded.status();
+      cpu_copy = *std::move(loaded);
+      log::Info(absl::StrFormat("event=model_loaded name=%s digest=%s device=cpu purpose=device_override "
+                                "load_seconds=%.2f",
+                                manifest.name, manifest.digest, SecondsSince(start, Clock::now())));
+    }
+    return &*cpu_copy;
+  }
+
+  // A job's `device: cpu` override: the job runs alone on the CPU model,
+  // outside the ladder; a failure there is the job's failure record.
+  void RunOverride(const Batch& batch, size_t i, Clock::time_point batch_start,
+                   std::vector<Outcome>& out) {
+    const Job& job = batch.jobs[i];
+    std::string error;
+    const char* failure = reason::kModelError;
+    if (absl::StatusOr<LoadedModel*> model = CpuModel(); !model.ok()) {
+      error = "device override cpu: " + std::string(model.status().message());
+    } else {
+      const auto start = Clock::now();
+      try {
+        auto outputs = ForwardRows(**model, {&job.input_ids}, 0);
+        stats.override_runs++;
+        log::Info(absl::StrFormat("event=device_override_run job=%s bucket=%d length=%d device=cpu",
+                                  job.id, batch.bucket_bound, job.length()));
+        FillResult(batch, i, std::move(outputs[0]), **model, 1, int64_t(job.length()), batch_start,
+                   SecondsSince(start, Clock::now()), out[i]);
+        return;
+      } catch (const std::exception& e) {
+        error = "device override cpu: " + FirstLine(e);
+        if (IsOutOfMemory(e)) failure = reason::kOom;
+      }
+    }
+    (failure == reason::kOom ? stats.oom_failures : stats.model_errors)++;
+    log::Warn(absl::StrFormat("event=job_failed job=%s reason=%s length=%d device=cpu error=\"%s\"",
+                              job.id, failure, job.length(), error));
+    out[i] = FailureFor(job, failure, error);
   }
 
   absl::StatusOr<LoadedModel> LoadModel(const std::string& name, const std::string& device_text, bool charged,
@@ -375,24 +432,57 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
   std::vector<Outcome> out(batch.jobs.size());
   if (batch.jobs.empty()) return out;
   const auto batch_start = Clock::now();
-  if (s.unfit.count(batch.bucket_bound) > 0) {
-    for (size_t i = 0; i < batch.jobs.size(); ++i) {
-      s.RunAlone(batch, i, batch_start, "bucket " + std::to_string(batch.bucket_bound) +
-                                            " does not fit the memory budget even for one job", out);
+  // Split before anything runs: jobs refused here, jobs with a device
+  // override, and the jobs that run as configured (`configured`).
+  std::vector<size_t> overridden;
+  std::vector<size_t> configured;
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    const Job& job = batch.jobs[i];
+    std::string error;
+    const char* failure = reason::kInvalid;
+    if (!job.device.empty() && job.device != "cpu") {
+      error = "unknown device override '" + job.device + "': expected cpu";
+    } else if (job.length() > size_t(s.manifest.max_positions)) {
+      error = absl::StrFormat("input length %d exceeds the model's max_positions %d", job.length(),
+                              s.manifest.max_positions);
+      failure = reason::kTooLong;
+    } else {
+      (job.device.empty() ? configured : overridden).push_back(i);
+      continue;
     }
+    log::Warn(absl::StrFormat("event=job_failed job=%s reason=%s length=%d error=\"%s\"", job.id, failure,
+                              job.length(), error));
+    out[i] = FailureFor(job, failure, error);
+  }
+  const bool long_lane = batch.bucket_bound > s.manifest.max_tokens;
+  if (long_lane && !s.fallback && !configured.empty()) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "bucket %d is a long lane (above the model's max_tokens %d): its jobs run alone on the "
+        "fallback device, and none is configured; set model.fallback_device: cpu",
+        batch.bucket_bound, s.manifest.max_tokens));
+  }
+  for (size_t i : overridden) s.RunOverride(batch, i, batch_start, out);
+  if (configured.empty()) return out;
+  if (long_lane || s.unfit.count(batch.bucket_bound) > 0) {
+    const std::string why =
+        long_lane ? absl::StrFormat("bucket %d is a long lane (above max_tokens %d)", batch.bucket_bound,
+                                    s.manifest.max_tokens)
+                  : absl::StrFormat("bucket %d does not fit the memory budget even for one job",
+                                    batch.bucket_bound);
+    for (size_t i : configured) s.RunAlone(batch, i, batch_start, why, out);
     return out;
   }
   s.batch_had_oom = false;
   s.largest_primary_ok = 0;
-  s.RunSpan(batch, 0, batch.jobs.size(), batch_start, out);
+  s.RunSpan(batch, configured, 0, configured.size(), batch_start, out);
   if (s.batch_had_oom) {
     // Ladder step 2: the largest size that succeeded becomes the cap.
     const int new_cap = int(std::max<size_t>(1, s.largest_primary_ok));
-    if (size_t(new_cap) < batch.jobs.size()) {
+    if (size_t(new_cap) < configured.size()) {
       s.stats.cap_lowerings++;
       log::Warn(absl::StrFormat("event=cap_lowered bucket=%d from_batch=%d new_cap=%d", batch.bucket_bound,
-                                batch.jobs.size(), new_cap));
-      if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, int(batch.jobs.size()));
+                                configured.size(), new_cap));
+      if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, int(configured.size()));
     }
   }
   return out;

@@ -230,6 +230,22 @@ TEST(OomLadderTest, UnfitBucketGoesStraightToTheFallback) {
   EXPECT_EQ(runner->stats().fallback_runs, 2u);
 }
 
+TEST(OomLadderTest, AJobTheModelFailsOnTheFallbackGetsModelErrorNotOom) {
+  auto runner = Load("cpu-budget:10MiB", "cpu");
+  ASSERT_NE(runner, nullptr);
+  runner->SetUnfitBuckets({512});
+  Batch batch = MakeBatch(512, 2, 300, 400, 15, runner->manifest().vocab_size);
+  batch.jobs[0].input_ids[7] = runner->manifest().vocab_size + 3;
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  EXPECT_FALSE((*outcomes)[0].ok);
+  EXPECT_EQ((*outcomes)[0].reason, reason::kModelError) << (*outcomes)[0].error;
+  EXPECT_NE((*outcomes)[0].error.find("fallback cpu: "), std::string::npos) << (*outcomes)[0].error;
+  EXPECT_TRUE((*outcomes)[1].ok) << (*outcomes)[1].error;
+  EXPECT_EQ(runner->stats().model_errors, 1u);
+  EXPECT_EQ(runner->stats().oom_failures, 0u);
+}
+
 TEST(OomLadderTest, ModelErrorNeverLowersACap) {
   auto runner = Load("cpu-budget:256MiB");
   ASSERT_NE(runner, nullptr);
@@ -242,6 +258,81 @@ TEST(OomLadderTest, ModelErrorNeverLowersACap) {
   EXPECT_EQ((*outcomes)[2].reason, reason::kModelError);
   EXPECT_TRUE(caps.lowered.empty());
   EXPECT_EQ(runner->stats().oom_events, 0u);
+}
+
+// A failed `oom` job replayed with `device: "cpu"`: it runs alone on the CPU
+// even where the service has no fallback device.
+TEST(DeviceOverrideTest, ALongJobThatDoesNotFitRunsOnTheCpuByItsOverrideWithOrWithoutAFallback) {
+  for (const std::string fallback : {"", "cpu"}) {
+    SCOPED_TRACE("fallback '" + fallback + "'");
+    auto runner = Load("cpu-budget:10MiB", fallback);
+    ASSERT_NE(runner, nullptr);
+    Batch batch = MakeBatch(512, 1, 500, 512, 8, runner->manifest().vocab_size);
+    if (fallback.empty()) {
+      auto failed = runner->Run(batch);
+      ASSERT_TRUE(failed.ok()) << failed.status();
+      EXPECT_EQ((*failed)[0].reason, reason::kOom) << "without the override it does not fit";
+    }
+    batch.jobs[0].device = "cpu";
+    auto outcomes = runner->Run(batch);
+    ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+    const Outcome& o = (*outcomes)[0];
+    ASSERT_TRUE(o.ok) << o.error;
+    EXPECT_EQ(o.device, "cpu");
+    EXPECT_EQ(o.batch_size, 1);
+    EXPECT_EQ(o.bucket, 512);
+    EXPECT_LT(MaxAbsDiff(o.output, Alone(batch)[0]), 1e-5f) << "the unbatched CPU output";
+    EXPECT_EQ(runner->stats().override_runs, 1u);
+    EXPECT_EQ(runner->stats().fallback_runs, 0u) << "an override is not a ladder step";
+    EXPECT_EQ(runner->stats().oom_events, fallback.empty() ? 1u : 0u)
+        << "the override never tries the primary device";
+  }
+}
+
+TEST(DeviceOverrideTest, OverriddenJobsRunAloneAndTheirBatchMatesRunBatchedInOrder) {
+  auto runner = Load("cpu-budget:64MiB");
+  ASSERT_NE(runner, nullptr);
+  Batch batch = MakeBatch(64, 6, 20, 64, 9, runner->manifest().vocab_size);
+  batch.jobs[1].device = "cpu";
+  batch.jobs[4].device = "cpu";
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  ASSERT_EQ(outcomes->size(), 6u);
+  auto alone = Alone(batch);
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << i << ": " << o.error;
+    EXPECT_EQ(o.id, batch.jobs[i].id);
+    EXPECT_EQ(o.origin.offset, int64_t(i));
+    if (i == 1 || i == 4) {
+      EXPECT_EQ(o.device, "cpu") << i;
+      EXPECT_EQ(o.batch_size, 1) << i;
+      EXPECT_LT(MaxAbsDiff(o.output, alone[i]), 1e-5f) << i;
+    } else {
+      EXPECT_EQ(o.device, "cpu-budget:64MiB") << i;
+      EXPECT_EQ(o.batch_size, 4) << i << ": the other jobs ran as one batch";
+      EXPECT_LT(MaxAbsDiff(o.output, alone[i]), kTolerance) << i;
+    }
+  }
+  EXPECT_EQ(runner->stats().override_runs, 2u);
+}
+
+TEST(DeviceOverrideTest, AnUnknownDeviceOverrideGetsAnInvalidRecordAndItsBatchMatesRun) {
+  auto runner = Load("cpu-budget:64MiB");
+  ASSERT_NE(runner, nullptr);
+  Batch batch = MakeBatch(32, 3, 10, 32, 10, runner->manifest().vocab_size);
+  batch.jobs[0].device = "cuda:0";
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  EXPECT_FALSE((*outcomes)[0].ok);
+  EXPECT_EQ((*outcomes)[0].reason, reason::kInvalid);
+  EXPECT_EQ((*outcomes)[0].error, "unknown device override 'cuda:0': expected cpu");
+  EXPECT_EQ((*outcomes)[0].origin.offset, 0) << "replayable: the source is kept";
+  for (size_t i = 1; i < 3; ++i) {
+    ASSERT_TRUE((*outcomes)[i].ok) << (*outcomes)[i].error;
+    EXPECT_EQ((*outcomes)[i].batch_size, 2);
+  }
+  EXPECT_EQ(runner->stats().override_runs, 0u);
 }
 
 }  // namespace

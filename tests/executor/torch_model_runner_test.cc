@@ -9,7 +9,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
+
+#include "qinfer/executor/model_manifest.h"
 
 namespace qinfer::executor {
 namespace {
@@ -119,6 +123,29 @@ TEST_F(TorchModelRunnerTest, RunGivesEachJobItsOwnRowWithProvenance) {
     ASSERT_TRUE(alone.ok());
     EXPECT_LT(MaxAbsDiff(o.output, (*alone)[0]), kTolerance);
   }
+}
+
+TEST_F(TorchModelRunnerTest, ADeviceOverrideOnAPlainCpuRunnerRunsTheJobAlone) {
+  Batch batch;
+  batch.bucket_bound = 64;
+  for (int i = 0; i < 3; ++i) {
+    batch.jobs.push_back(
+        MakeJob("j" + std::to_string(i), RandomIds(rng_, 20 + i, runner_->manifest().vocab_size), i));
+  }
+  batch.jobs[0].device = "cpu";
+  auto outcomes = runner_->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  const std::vector<int> batch_sizes = {1, 2, 2};
+  for (size_t i = 0; i < 3; ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << i << ": " << o.error;
+    EXPECT_EQ(o.device, "cpu");
+    EXPECT_EQ(o.batch_size, batch_sizes[i]) << i;
+    auto alone = runner_->Forward({batch.jobs[i].input_ids});
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    EXPECT_LT(MaxAbsDiff(o.output, (*alone)[0]), kTolerance) << i;
+  }
+  EXPECT_EQ(runner_->stats().override_runs, 1u);
 }
 
 TEST_F(TorchModelRunnerTest, AJobThatMakesTheModelFailFailsAloneAndItsBatchMatesSucceed) {
@@ -290,6 +317,147 @@ TEST(TorchModelRunnerFaultTest, TheAbortModelLoadsWithItsOpLibraryAndRunsMarkerF
     ASSERT_TRUE(o.ok) << "job " << i << ": " << o.error;
     EXPECT_LT(MaxAbsDiff(o.output, (*expected)[i]), 1e-5f) << "job " << i;
   }
+}
+
+TEST(ModelManifestTest, TheDefaultModelsPositionsEndAtItsMaxTokens) {
+  auto manifest = ModelManifest::Load(std::string(QINFER_TEST_MODEL_DIR) + "/manifest.json");
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(manifest->max_tokens, 512);
+  EXPECT_EQ(manifest->max_positions, 512);
+  auto long_model = ModelManifest::Load(std::string(QINFER_TEST_MODEL_LONG_DIR) + "/manifest.json");
+  ASSERT_TRUE(long_model.ok()) << long_model.status();
+  EXPECT_EQ(long_model->max_tokens, 512);
+  EXPECT_EQ(long_model->max_positions, 1024);
+}
+
+// A manifest.json with `body` in a fresh temporary directory, removed with
+// the object.
+class ManifestFile {
+ public:
+  explicit ManifestFile(const std::string& body) {
+    std::string dir = (std::filesystem::path(::testing::TempDir()) / "manifest-test-XXXXXX").string();
+    if (mkdtemp(dir.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << dir;
+    dir_ = dir;
+    std::ofstream(path()) << body;
+  }
+  ~ManifestFile() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string path() const { return (dir_ / "manifest.json").string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+TEST(ModelManifestTest, AbsentMaxPositionsDefaultsToMaxTokens) {
+  ManifestFile file(R"({"vocab_size": 100, "max_tokens": 64})");
+  auto manifest = ModelManifest::Load(file.path());
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(manifest->max_positions, 64);
+}
+
+TEST(ModelManifestTest, MaxPositionsBelowMaxTokensIsRefusedNamingTheFileAndTheField) {
+  ManifestFile file(R"({"vocab_size": 100, "max_tokens": 64, "max_positions": 32})");
+  auto manifest = ModelManifest::Load(file.path());
+  ASSERT_FALSE(manifest.ok());
+  EXPECT_EQ(manifest.status().code(), absl::StatusCode::kInvalidArgument) << manifest.status();
+  EXPECT_NE(manifest.status().message().find(file.path()), std::string::npos) << manifest.status();
+  EXPECT_NE(manifest.status().message().find("max_positions 32 is below max_tokens 64"), std::string::npos)
+      << manifest.status();
+}
+
+// A batch of one bucket above max_tokens: the long lane.
+Batch LongLaneBatch(std::mt19937& rng, const std::vector<size_t>& lengths, int64_t vocab) {
+  Batch batch;
+  batch.bucket_bound = 1024;
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    batch.jobs.push_back(MakeJob("long" + std::to_string(i), RandomIds(rng, lengths[i], vocab), int64_t(i)));
+  }
+  return batch;
+}
+
+TEST(LongLaneTest, ALongLaneJobRunsAloneOnTheFallbackCpuPastMaxTokens) {
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_LONG_DIR);
+  options.device = "cpu-budget:256MiB";
+  options.fallback_device = "cpu";
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  auto reference = TorchModelRunner::Load(OptionsFor(QINFER_TEST_MODEL_LONG_DIR));
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  std::mt19937 rng(11);
+  const Batch batch = LongLaneBatch(rng, {900, 600}, (*runner)->manifest().vocab_size);
+
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  ASSERT_EQ(outcomes->size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << "job " << i << ": " << o.error;
+    EXPECT_EQ(o.id, batch.jobs[i].id);
+    EXPECT_EQ(o.device, "cpu") << "the fallback device, not the primary";
+    EXPECT_EQ(o.batch_size, 1);
+    EXPECT_EQ(o.bucket, 1024);
+    EXPECT_EQ(o.padded_length, int(batch.jobs[i].length()));
+    ASSERT_EQ(o.output.size(), 128u);
+    for (float v : o.output) ASSERT_TRUE(std::isfinite(v));
+    auto alone = (*reference)->Forward({batch.jobs[i].input_ids});
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    EXPECT_LT(MaxAbsDiff(o.output, (*alone)[0]), kTolerance) << "job " << i;
+  }
+  EXPECT_EQ((*runner)->stats().fallback_runs, 2u);
+  EXPECT_EQ((*runner)->stats().oom_events, 0u) << "no attempt on the primary device";
+}
+
+TEST(LongLaneTest, ALongLaneBatchWithoutAFallbackIsRefusedBeforeAnyJobRuns) {
+  auto runner = TorchModelRunner::Load(OptionsFor(QINFER_TEST_MODEL_LONG_DIR));
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  std::mt19937 rng(12);
+  Batch batch = LongLaneBatch(rng, {900, 700}, (*runner)->manifest().vocab_size);
+  batch.jobs[0].device = "cpu";
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_FALSE(outcomes.ok());
+  EXPECT_EQ(outcomes.status().code(), absl::StatusCode::kFailedPrecondition) << outcomes.status();
+  EXPECT_NE(outcomes.status().message().find("model.fallback_device"), std::string::npos)
+      << outcomes.status();
+  EXPECT_EQ((*runner)->stats().override_runs, 0u) << "refused before the override ran";
+}
+
+TEST(LongLaneTest, AJobPastTheModelsMaxPositionsGetsTooLongAndItsBatchMatesRun) {
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_LONG_DIR);
+  options.fallback_device = "cpu";
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  std::mt19937 rng(13);
+  const Batch batch = LongLaneBatch(rng, {1025, 800}, (*runner)->manifest().vocab_size);
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  EXPECT_FALSE((*outcomes)[0].ok);
+  EXPECT_EQ((*outcomes)[0].reason, reason::kTooLong);
+  EXPECT_EQ((*outcomes)[0].error, "input length 1025 exceeds the model's max_positions 1024");
+  EXPECT_TRUE((*outcomes)[1].ok) << (*outcomes)[1].error;
+}
+
+TEST(DeviceOverrideTest, AnOverrideOnABf16RunnerRunsOnAFloat32CpuCopy) {
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_DIR);
+  options.autocast = "bf16";
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  auto reference = LoadTestModel();
+  ASSERT_NE(reference, nullptr);
+  std::mt19937 rng(14);
+  Batch batch = FourJobs(rng);
+  batch.jobs[3].device = "cpu";
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  const Outcome& o = (*outcomes)[3];
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_EQ(o.device, "cpu");
+  EXPECT_EQ(o.batch_size, 1);
+  auto alone = reference->Forward({batch.jobs[3].input_ids});
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  EXPECT_LT(MaxAbsDiff(o.output, (*alone)[0]), 1e-5f) << "float32, not bf16";
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ((*outcomes)[i].batch_size, 3) << i;
 }
 
 // The body of the death test below, in the child process: loads the model,

@@ -13,7 +13,11 @@ struct ModelManifest {
   std::string name;
   std::string digest;  // "sha256:<hex>" of the model file
   int64_t vocab_size = 0;
-  int max_tokens = 0;
+  int max_tokens = 0;  // the longest input batched in a length bucket
+  // The longest input the model's positions accept at all (>= max_tokens):
+  // room above max_tokens is what a long lane may use. manifest.json field
+  // `max_positions`; default: max_tokens.
+  int max_positions = 0;
   int dim = 0;
   std::string output = "pooled";
   std::string format = "torchscript";

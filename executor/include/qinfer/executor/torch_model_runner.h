@@ -9,10 +9,25 @@
 //      bucket's cap is lowered for the batches that follow;
 //   3. a single job that still does not fit runs on the fallback device (a
 //      separate model instance on the CPU) when one is configured;
-//   4. otherwise it gets a failure record with reason `oom`.
+//   4. otherwise (no fallback, or an OOM there too) it gets a failure record
+//      with reason `oom`; an error there that is not an OOM gives
+//      `model_error`.
 //
 // An error that is not an OOM never lowers a cap: the batch is bisected to
 // isolate the job that fails, which alone gets `model_error`.
+//
+// Outside the ladder:
+//   - a job with the override `device: "cpu"` (Job::device) runs alone on a
+//     plain float32 CPU model: the fallback, else the primary when it is
+//     one, else a CPU copy of the model loaded the first time such a job
+//     comes and then kept. So a runner without a fallback still serves it.
+//     Its result says device "cpu", batch_size 1; an error there is its
+//     `oom` or `model_error` record. Any other non-empty override gets an
+//     `invalid` record;
+//   - a job longer than the manifest's max_positions gets `too_long`;
+//   - a batch whose bucket_bound is above the manifest's max_tokens is a
+//     long lane: its jobs (up to max_positions tokens) run alone on the
+//     fallback device, as in an unfit bucket.
 //
 // A row of the model's output that holds NaN or Inf is not a result either:
 // that job alone gets `model_error` ("model output has a non-finite value
@@ -65,6 +80,7 @@ struct RunnerStats {
   std::atomic<uint64_t> fallback_runs{0};   // jobs run on the fallback device
   std::atomic<uint64_t> oom_failures{0};    // jobs failed with `oom`
   std::atomic<uint64_t> model_errors{0};    // jobs failed alone with `model_error`
+  std::atomic<uint64_t> override_runs{0};   // jobs run on the CPU by a `device: cpu` override
 };
 
 // Told when an OOM shows that a bucket's cap is too high.
@@ -84,7 +100,10 @@ class TorchModelRunner final : public ModelRunner {
   static absl::StatusOr<std::unique_ptr<TorchModelRunner>> Load(RunnerOptions options);
   ~TorchModelRunner() override;
 
-  // One outcome per job, in order (see the ladder above).
+  // One outcome per job, in order (see the ladder above); the jobs without
+  // an override run batched, as configured. FailedPrecondition, before any
+  // job runs, for a long-lane batch with a job to run on the fallback device
+  // when there is none.
   absl::StatusOr<std::vector<Outcome>> Run(const Batch& batch) override;
 
   // Runs `rows` as one padded batch of length max(len) (or `padded_length`
