@@ -92,6 +92,23 @@ std::map<std::string, Setter> Setters() {
   s["limits.max_meta_bytes"] = integer("limits.max_meta_bytes", 0, [](Config& c, long long n) {
     c.limits.max_meta_bytes = size_t(n);
   });
+  s["admission.too_long"] = [](Config& c, const std::string& v) -> absl::Status {
+    if (v != "reject" && v != "truncate" && v != "chunk" && v != "long_lane") {
+      return absl::InvalidArgumentError("admission.too_long = '" + v +
+                                        "': expected reject, truncate, chunk or long_lane");
+    }
+    c.admission.too_long = v;
+    return absl::OkStatus();
+  };
+  s["admission.chunk_overlap"] = integer("admission.chunk_overlap", 0, [](Config& c, long long n) {
+    c.admission.chunk_overlap = int(std::min<long long>(n, 1 << 30));
+  });
+  s["admission.max_chunks"] = integer("admission.max_chunks", 1, [](Config& c, long long n) {
+    c.admission.max_chunks = int(std::min<long long>(n, 1 << 20));
+  });
+  s["long_lane.max_tokens"] = integer("long_lane.max_tokens", 0, [](Config& c, long long n) {
+    c.long_lane.max_tokens = int(std::min<long long>(n, 1 << 30));
+  });
   s["recovery.max_attempts"] = integer("recovery.max_attempts", 1, [](Config& c, long long n) {
     c.recovery.max_attempts = int(std::min<long long>(n, 1000));
   });
@@ -329,6 +346,12 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "max_message_bytes" << YAML::Value << c.limits.max_message_bytes
       << YAML::Key << "max_depth" << YAML::Value << c.limits.max_depth
       << YAML::Key << "max_meta_bytes" << YAML::Value << c.limits.max_meta_bytes << YAML::EndMap;
+  out << YAML::Key << "admission" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "too_long" << YAML::Value << c.admission.too_long
+      << YAML::Key << "chunk_overlap" << YAML::Value << c.admission.chunk_overlap
+      << YAML::Key << "max_chunks" << YAML::Value << c.admission.max_chunks << YAML::EndMap;
+  out << YAML::Key << "long_lane" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "max_tokens" << YAML::Value << c.long_lane.max_tokens << YAML::EndMap;
   out << YAML::Key << "recovery" << YAML::Value << YAML::BeginMap
       << YAML::Key << "max_attempts" << YAML::Value << c.recovery.max_attempts << YAML::EndMap;
   out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap

@@ -53,6 +53,20 @@ struct Config {
     int max_depth = 32;
     size_t max_meta_bytes = size_t{64} << 10;
   } limits;
+  // Inputs longer than scheduler.max_tokens (a job's `policy` overrides
+  // too_long): reject (a `too_long` record), truncate, chunk (windows
+  // overlapping by chunk_overlap tokens, at most max_chunks, pooled into one
+  // result) or long_lane (see LongLane).
+  struct Admission {
+    std::string too_long = "reject";
+    int chunk_overlap = 0;
+    int max_chunks = 64;
+  } admission;
+  // Over-long inputs up to max_tokens (0: no long lane) run whole, alone, on
+  // the fallback device, when the model's positions allow that length.
+  struct LongLane {
+    int max_tokens = 0;
+  } long_lane;
   struct Recovery {
     // Attempts a job may take without an outcome (the process died while it
     // ran) before it gets a `crash` record instead of running again.

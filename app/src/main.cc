@@ -3,10 +3,16 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
+#include <tuple>
 
 #include "config.h"
 #include "qinfer/core/logging.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
 #include "plan.h"
+#include "replay.h"
 #include "results.h"
 #include "serve.h"
 #include "submit.h"
@@ -67,6 +73,39 @@ int main(int argc, char** argv) {
   by_id->excludes(exp)->excludes(count)->excludes(summary);
   exp->excludes(count)->excludes(summary);
 
+  // replay
+  qinfer::app::ReplayOptions replay_options;
+  std::vector<std::string> replay_reasons, replay_ids, replay_props;
+  std::string since, until;
+  bool replay_no_progress = false;
+  CLI::App* replay = app.add_subcommand(
+      "replay", "Publish failed jobs again, with a policy or device override, from the store or the dead-letter topic");
+  replay->add_option("--store,-s", replay_options.store, "Select failures from this result store");
+  replay->add_option("--dead-letter-topic", replay_options.dead_letter_topic,
+                     "Select failures from this dead-letter topic instead");
+  replay->add_option("--partition", replay_options.partition, "With --dead-letter-topic: only this partition");
+  replay->add_option("--from-offset", replay_options.from_offset, "With --dead-letter-topic: first offset");
+  replay->add_option("--to-offset", replay_options.to_offset, "With --dead-letter-topic: last offset (default: the end)");
+  replay->add_option("--brokers,-b", replay_options.brokers, "Kafka bootstrap servers");
+  replay->add_option("--topic,-t", replay_options.topic, "Where the replayed jobs go");
+  replay->add_option("--reason", replay_reasons, "Only these reasons (comma-separated or repeated): "
+                                                 "invalid, too_long, oom, model_error, crash");
+  replay->add_option("--id", replay_ids, "Only these job ids (repeatable)");
+  replay->add_option("--ids-file", replay_options.ids_file, "Only the job ids in this file, one per line");
+  replay->add_option("--since", since, "Only failures recorded at or after this time (RFC 3339, or ms since the epoch)");
+  replay->add_option("--until", until, "Only failures recorded at or before this time");
+  replay->add_option("--policy", replay_options.overrides.policy, "Over-long input policy: truncate, chunk or long_lane");
+  replay->add_option("--truncate-to", replay_options.overrides.truncate_to, "Keep only the first N tokens");
+  replay->add_option("--device", replay_options.overrides.device, "Run on this device: cpu");
+  replay->add_option("--max-tokens", replay_options.overrides.max_tokens,
+                     "Admit inputs up to N tokens, in the service's long lane");
+  replay->add_option("--max-attempts", replay_options.limits.max_attempts,
+                     "Refuse to replay past this attempt (default 3)");
+  replay->add_flag("--force", replay_options.limits.force, "Replay past --max-attempts");
+  replay->add_flag("--dry-run", replay_options.dry_run, "List what would be sent; publish nothing");
+  replay->add_flag("--no-progress", replay_no_progress, "Do not print progress");
+  replay->add_option("-X", replay_props, "librdkafka property key=value (repeatable)");
+
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(log_level));
 
@@ -103,5 +142,43 @@ int main(int argc, char** argv) {
     return qinfer::app::Submit(submit_options);
   }
   if (*results) return qinfer::app::Results(results_options);
+  if (*replay) {
+    for (const std::string& r : replay_reasons) {
+      for (absl::string_view one : absl::StrSplit(r, ',', absl::SkipEmpty())) {
+        replay_options.selection.reasons.insert(std::string(one));
+      }
+    }
+    replay_options.selection.ids.insert(replay_ids.begin(), replay_ids.end());
+    // RFC 3339 or milliseconds since the epoch.
+    auto millis = [](const std::string& text) -> std::optional<int64_t> {
+      int64_t ms = 0;
+      if (absl::SimpleAtoi(text, &ms)) return ms;
+      absl::Time t;
+      std::string err;
+      if (absl::ParseTime(absl::RFC3339_full, text, &t, &err)) return absl::ToUnixMillis(t);
+      return std::nullopt;
+    };
+    for (auto [text, field, flag] : {std::tuple{&since, &replay_options.selection.since_ms, "--since"},
+                                     std::tuple{&until, &replay_options.selection.until_ms, "--until"}}) {
+      if (text->empty()) continue;
+      auto ms = millis(*text);
+      if (!ms) {
+        std::cerr << "qinfer replay: " << flag << " " << *text
+                  << ": expected RFC 3339 (2026-11-30T12:00:00Z) or milliseconds since the epoch\n";
+        return 2;
+      }
+      *field = *ms;
+    }
+    for (const std::string& kv : replay_props) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos) {
+        std::cerr << "qinfer replay: -X " << kv << ": expected key=value\n";
+        return 2;
+      }
+      replay_options.properties[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    replay_options.progress = !replay_no_progress;
+    return qinfer::app::Replay(replay_options);
+  }
   return 0;
 }

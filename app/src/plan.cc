@@ -50,6 +50,48 @@ absl::StatusOr<std::vector<int>> BucketBounds(const Config& config,
   return bounds;
 }
 
+absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest,
+                            int max_tokens) {
+  const std::string& too_long = config.admission.too_long;
+  if (too_long == "chunk" && manifest.output != "pooled") {
+    return absl::InvalidArgumentError("admission.too_long=chunk pools window outputs, but the model's output is '" +
+                                      manifest.output + "', not 'pooled': choose reject, truncate or long_lane");
+  }
+  if (config.admission.chunk_overlap >= max_tokens) {
+    return absl::InvalidArgumentError("admission.chunk_overlap=" + std::to_string(config.admission.chunk_overlap) +
+                                      " must be below max_tokens " + std::to_string(max_tokens));
+  }
+  const int lane = config.long_lane.max_tokens;
+  if (lane == 0) {
+    if (too_long == "long_lane") {
+      return absl::InvalidArgumentError(
+          "admission.too_long=long_lane needs long_lane.max_tokens: set it above max_tokens " +
+          std::to_string(max_tokens) + ", up to what the model's positions allow (" +
+          std::to_string(manifest.max_positions) + ")");
+    }
+    return absl::OkStatus();
+  }
+  if (lane <= max_tokens) {
+    return absl::InvalidArgumentError("long_lane.max_tokens=" + std::to_string(lane) +
+                                      " must be above max_tokens " + std::to_string(max_tokens) +
+                                      " (or 0: no long lane)");
+  }
+  if (lane > manifest.max_positions) {
+    return absl::InvalidArgumentError(
+        "long_lane.max_tokens=" + std::to_string(lane) + ": the model's positions allow at most " +
+        std::to_string(manifest.max_positions) + " tokens (manifest max_positions" +
+        (manifest.max_positions == manifest.max_tokens ? ", the same as its max_tokens: it has no long lane" : "") +
+        "); lower it or set it to 0");
+  }
+  const bool fallback = config.model.fallback_device == "cpu" ||
+                        (config.model.fallback_device == "auto" && config.model.device != "cpu");
+  if (!fallback) {
+    return absl::InvalidArgumentError(
+        "long_lane.max_tokens needs a fallback device to run long inputs on: set model.fallback_device=cpu");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner,
                                                storage::RocksDbOutcomeStore& store,
                                                const Config& config,
@@ -115,7 +157,7 @@ void PlanKeeper::OnCapLowered(int bound, int new_cap, int failed_size) {
   if (absl::Status s = queue_.SetCap(index, new_cap); !s.ok()) return;
   log->warn("event=cap_lowered bucket={} from={} to={} failed_batch={}", bound, old_cap, new_cap,
             failed_size);
-  if (!plan_) return;
+  if (!plan_ || size_t(index) >= plan_->entries.size()) return;  // not a planned bucket
   PlanEntry& e = plan_->entries[size_t(index)];
   if (e.lowered_from == 0) e.lowered_from = e.batch_size;
   e.batch_size = new_cap;

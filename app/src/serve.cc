@@ -82,6 +82,9 @@ int Serve(const Config& config, const ServeOptions& options) {
   const executor::ModelManifest& manifest = (*runner)->manifest();
   auto bounds = BucketBounds(config, manifest);
   if (!bounds.ok()) return StartFailed(std::string(bounds.status().message()));
+  if (absl::Status s = CheckAdmission(config, manifest, bounds->back()); !s.ok()) {
+    return StartFailed(std::string(s.message()));
+  }
 
   storage::RocksDbStoreOptions store_options;
   store_options.sync = config.storage.sync;
@@ -104,11 +107,18 @@ int Serve(const Config& config, const ServeOptions& options) {
       policy.caps[i] = std::clamp(e.batch_size, 1, config.scheduler.max_batch_size);
       if (!e.fits()) unfit.insert(e.bound);
     }
-    (*runner)->SetUnfitBuckets(unfit);
     for (const std::string& line : std::vector<std::string>(absl::StrSplit(FormatPlan(*plan->plan), '\n'))) {
       if (!line.empty()) log->info("plan: {}", line);
     }
   }
+  if (config.long_lane.max_tokens > 0) {
+    // The long lane: one bucket above max_tokens whose jobs run one at a
+    // time on the fallback device.
+    policy.bucket_bounds.push_back(config.long_lane.max_tokens);
+    policy.caps.push_back(1);
+    unfit.insert(config.long_lane.max_tokens);
+  }
+  (*runner)->SetUnfitBuckets(unfit);
   policy.max_batch_delay = config.scheduler.max_batch_delay;
   policy.max_queued_jobs = std::max(config.scheduler.max_queued_jobs,
                                     size_t(*std::max_element(policy.caps.begin(), policy.caps.end())));
@@ -164,6 +174,11 @@ int Serve(const Config& config, const ServeOptions& options) {
   source_config.limits.max_message_bytes = config.limits.max_message_bytes;
   source_config.limits.max_depth = config.limits.max_depth;
   source_config.limits.max_meta_bytes = config.limits.max_meta_bytes;
+  source_config.limits.too_long_policy = config.admission.too_long;
+  source_config.limits.chunk_overlap = size_t(config.admission.chunk_overlap);
+  source_config.limits.max_chunks = size_t(config.admission.max_chunks);
+  source_config.limits.chunk_allowed = manifest.output == "pooled";
+  source_config.limits.long_lane_max_tokens = size_t(config.long_lane.max_tokens);
   auto source = consumer::KafkaJobSource::Create(source_config, source_queue, recorder, tracker);
   if (!source.ok()) return StartFailed(std::string(source.status().message()));
 

@@ -147,6 +147,9 @@ TEST(ConfigTest, NumbersMustBeWholeNumbersInRange) {
       {"memory.plan=maybe", "memory.plan = 'maybe': expected true or false"},
       {"model.fallback_device=gpu", "expected auto, cpu or none"},
       {"model.autocast=int8", "expected bf16, fp16 or empty"},
+      {"admission.too_long=split", "expected reject, truncate, chunk or long_lane"},
+      {"admission.max_chunks=0", "admission.max_chunks = 0: must be >= 1"},
+      {"long_lane.max_tokens=-5", "must be >= 0"},
   };
   for (const Case& k : cases) {
     auto c = LoadConfig("", {"model.path=m.pt", k.set});
@@ -252,6 +255,10 @@ std::vector<std::string> EveryKeyChanged() {
           "limits.max_depth=8",
           "limits.max_meta_bytes=100",
           "recovery.max_attempts=5",
+          "admission.too_long=chunk",
+          "admission.chunk_overlap=16",
+          "admission.max_chunks=8",
+          "long_lane.max_tokens=1024",
           "scheduler.bucket_bounds=32,128",
           "scheduler.max_tokens=128",
           "scheduler.tokens_per_batch=4096",

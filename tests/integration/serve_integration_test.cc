@@ -188,7 +188,7 @@ TEST_F(ServeIntegrationTest, InvalidMessagesGetFailureRecordsAndValidJobsAllGetR
 
   // The dead letters, read by an independent client (kcat): the value is
   // the original message, the headers say where it came from and why.
-  const auto coordinates = MessageIds(brokers_, topic_, 3);
+  const auto coordinates = MessageIds(brokers_, topic_);
   std::map<std::string, std::pair<int, int64_t>> where;
   for (const auto& [at, id] : coordinates) where[id] = at;
   std::map<std::string, std::string> sent(messages.begin(), messages.end());

@@ -1,0 +1,233 @@
+// Replay what failed, through the real binary: jobs fail (too long, out of
+// memory), `qinfer replay` publishes them again with a policy or device
+// override, the service turns them into results, and the store ends with one
+// final record per id, the failure kept as history.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "kafka_test_util.h"
+#include "qinfer/executor/torch_model_runner.h"
+
+namespace qinfer::testing {
+namespace {
+
+using std::chrono::seconds;
+
+constexpr int64_t kVocab = 4096;
+constexpr int kMaxTokens = 512;
+
+// A job message of `ids`.
+std::string Job(const std::string& id, const std::vector<int64_t>& ids) {
+  std::string v = R"({"id":")" + id + R"(","input_ids":[)";
+  for (size_t i = 0; i < ids.size(); ++i) v += (i ? "," : "") + std::to_string(ids[i]);
+  return v + "]}";
+}
+
+std::vector<int64_t> Tokens(size_t n, int seed) {
+  std::vector<int64_t> ids(n);
+  for (size_t t = 0; t < n; ++t) ids[t] = int64_t((seed * 131 + t * 7 + t * t) % kVocab);
+  return ids;
+}
+
+class ReplayTest : public BrokerTest {
+ protected:
+  void SetUp() override {
+    BrokerTest::SetUp();
+    if (IsSkipped()) return;
+    CreateTopic(brokers_, topic_, 2);
+    dlq_ = UniqueName("dlq");
+    CreateTopic(brokers_, dlq_, 1);
+  }
+
+  // Serves everything published so far, then stops cleanly; the log.
+  std::string ServeAll(const std::vector<std::string>& args = {}) {
+    ServeProcess serve(dir_.string(),
+                       ServeYaml(brokers_, topic_, group_, store_, "kafka:\n  dead_letter_topic: " + dlq_ + "\n"),
+                       args);
+    EXPECT_TRUE(WaitForCommitted(brokers_, group_, topic_, 2, seconds(240))) << serve.LogTail();
+    EXPECT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
+    return serve.Log();
+  }
+
+  // `qinfer replay <args>` against this broker and jobs topic: (exit
+  // status, stdout + stderr).
+  std::pair<int, std::string> Replay(const std::string& args) {
+    return RunCommand(std::string(QINFER_BINARY) + " --log-level warn replay --no-progress --brokers " + brokers_ +
+                      " --topic " + topic_ + " " + args + " 2>&1");
+  }
+
+  std::string Results(const std::string& args) {
+    auto [rc, out] = RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " + store_ + " " + args);
+    EXPECT_EQ(rc, 0) << out;
+    return out;
+  }
+
+  std::string dlq_;
+};
+
+TEST_F(ReplayTest, TooLongJobsReplayedWithTruncateAllEndAsResultsWithOneRecordPerId) {
+  auto jobs = MakeJobs(200, kVocab, kMaxTokens, 31, "ok-");
+  std::map<std::string, size_t> long_lengths;
+  for (int i = 0; i < 20; ++i) {
+    const std::string id = "long-" + std::to_string(i);
+    long_lengths[id] = 600 + 15 * size_t(i);
+    jobs.emplace_back(id, Job(id, Tokens(long_lengths[id], i)));
+  }
+  Produce(brokers_, topic_, jobs);
+  ServeAll();
+  auto first = ReadStore(store_);
+  ASSERT_EQ(first.size(), 220u);
+  for (const auto& [id, n] : long_lengths) {
+    ASSERT_EQ(first.at(id).reason, reason::kTooLong) << id;
+  }
+  const int64_t published = EndOffsetTotal(brokers_, topic_, 2);
+  ASSERT_EQ(published, 220);
+
+  // A dry run lists the 20 and publishes nothing.
+  auto [dry_rc, dry] = Replay("--store " + store_ + " --reason too_long --policy truncate --dry-run");
+  EXPECT_EQ(dry_rc, 0) << dry;
+  EXPECT_NE(dry.find("replay: dry run, nothing published: selected 20, would send 20"), std::string::npos) << dry;
+  size_t listed = 0;
+  for (const auto& [id, n] : long_lengths) listed += dry.find(id + "\ttoo_long\t{") != std::string::npos;
+  EXPECT_EQ(listed, 20u) << dry;
+  EXPECT_EQ(EndOffsetTotal(brokers_, topic_, 2), published) << "a dry run publishes nothing";
+
+  // The attempt limit: these would be attempt 1.
+  auto [limit_rc, limited] = Replay("--store " + store_ + " --reason too_long --policy truncate --max-attempts 0");
+  EXPECT_EQ(limit_rc, 1) << limited;
+  EXPECT_NE(limited.find("attempt 1 would pass --max-attempts 0"), std::string::npos) << limited;
+  EXPECT_NE(limited.find("sent 0"), std::string::npos) << limited;
+  EXPECT_EQ(EndOffsetTotal(brokers_, topic_, 2), published) << "refused: nothing published";
+
+  // Replayed twice before the service runs: 40 messages for 20 ids.
+  const auto start = std::chrono::steady_clock::now();
+  for (int round = 0; round < 2; ++round) {
+    auto [rc, out] = Replay("--store " + store_ + " --reason too_long --policy truncate");
+    ASSERT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("selected 20, sent 20 to " + topic_ + " (20 acknowledged)"), std::string::npos) << out;
+  }
+  EXPECT_EQ(EndOffsetTotal(brokers_, topic_, 2), published + 40);
+  ServeAll();
+  const double seconds_taken = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("[ replay ] 20 too_long jobs selected, replayed twice with --policy truncate, 20 results; %.1f s "
+              "from the first replay to the stop\n",
+              seconds_taken);
+
+  auto records = ReadStore(store_);  // fails on two records for one id
+  ASSERT_EQ(records.size(), 220u);
+  for (const auto& [id, n] : long_lengths) {
+    const Outcome& o = records.at(id);
+    ASSERT_TRUE(o.ok) << id << ": " << o.error;
+    EXPECT_EQ(o.policy, "truncate") << id;
+    EXPECT_EQ(o.original_length, n) << id;
+    EXPECT_EQ(o.input_length, size_t(kMaxTokens)) << id;
+    EXPECT_EQ(o.attempt, 1) << id;
+    EXPECT_EQ(o.replay_of.topic, topic_) << id;
+    EXPECT_EQ(o.replay_of.offset, first.at(id).origin.offset) << id << ": points at the message that failed";
+    EXPECT_EQ(o.replay_of.partition, first.at(id).origin.partition) << id;
+  }
+  EXPECT_EQ(Results(""), "results 220\nfailures 0\nsuperseded 20\n");
+  const std::string summary = Results("--summary");
+  EXPECT_EQ(summary.rfind("records: 220 results, 0 failures (final states); 20 superseded failures", 0), 0u)
+      << summary;
+  // One id: the result and its history.
+  const nlohmann::json one = nlohmann::json::parse(Results("--id long-3"));
+  EXPECT_EQ(one["status"], "ok");
+  ASSERT_TRUE(one.contains("history")) << one.dump();
+  ASSERT_EQ(one["history"].size(), 1u);
+  EXPECT_EQ(one["history"][0]["reason"], "too_long");
+  EXPECT_EQ(one["history"][0].value("attempt", 0), 0);
+
+  // Nothing is left to replay.
+  auto [again_rc, again] = Replay("--store " + store_ + " --reason too_long --policy truncate");
+  EXPECT_EQ(again_rc, 0) << again;
+  EXPECT_NE(again.find("selected 0, sent 0"), std::string::npos) << again;
+}
+
+TEST_F(ReplayTest, LongDocumentsReplayedFromTheDeadLetterTopicWithChunkBecomeOnePooledResultEach) {
+  // Documents made of one 512-token window repeated 2 or 3 times, and one of
+  // 1,100 varied tokens; the service rejects them as too long.
+  const std::vector<int64_t> window = Tokens(kMaxTokens, 5);
+  std::vector<std::pair<std::string, std::string>> jobs = MakeJobs(100, kVocab, kMaxTokens, 32, "ok-");
+  for (int copies : {2, 3}) {
+    std::vector<int64_t> doc;
+    for (int c = 0; c < copies; ++c) doc.insert(doc.end(), window.begin(), window.end());
+    jobs.emplace_back("repeat-" + std::to_string(copies), Job("repeat-" + std::to_string(copies), doc));
+  }
+  jobs.emplace_back("varied", Job("varied", Tokens(1100, 9)));
+  Produce(brokers_, topic_, jobs);
+  ServeAll();
+  ASSERT_EQ(EndOffsetTotal(brokers_, dlq_, 1), 3) << "three dead letters";
+
+  auto [rc, out] = Replay("--dead-letter-topic " + dlq_ + " --reason too_long --from-offset 0 --policy chunk");
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("selected 3, sent 3"), std::string::npos) << out;
+  ServeAll();
+
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 103u);
+  executor::RunnerOptions options;
+  options.model_path = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";
+  auto reference = executor::TorchModelRunner::Load(options);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  auto alone = (*reference)->Forward({window});
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  for (int copies : {2, 3}) {
+    const Outcome& o = records.at("repeat-" + std::to_string(copies));
+    ASSERT_TRUE(o.ok) << o.error;
+    EXPECT_EQ(o.policy, "chunk");
+    EXPECT_EQ(o.windows, copies);
+    EXPECT_EQ(o.input_length, size_t(copies * kMaxTokens));
+    ASSERT_EQ(o.output.size(), (*alone)[0].size());
+    for (size_t d = 0; d < o.output.size(); ++d) {
+      ASSERT_NEAR(o.output[d], (*alone)[0][d], 1e-5) << "dim " << d << " of " << copies << " copies";
+    }
+  }
+  const Outcome& varied = records.at("varied");
+  ASSERT_TRUE(varied.ok) << varied.error;
+  EXPECT_EQ(varied.windows, 3);
+  EXPECT_EQ(varied.input_length, 1100u);
+  EXPECT_EQ(varied.attempt, 1);
+}
+
+TEST_F(ReplayTest, OomFailuresReplayedOnTheCpuAllEndAsResults) {
+  // 10 MiB and no fallback: the longest jobs cannot run anywhere.
+  const std::vector<std::string> tiny = {"--set", "model.device=cpu-budget:10MiB", "--set",
+                                         "model.fallback_device=none"};
+  auto jobs = MakeJobs(300, kVocab, kMaxTokens, 33, "m-");
+  Produce(brokers_, topic_, jobs);
+  ServeAll(tiny);
+  std::set<std::string> oom;
+  for (const auto& [id, o] : ReadStore(store_)) {
+    if (!o.ok) {
+      ASSERT_EQ(o.reason, reason::kOom) << id << ": " << o.error;
+      oom.insert(id);
+    }
+  }
+  ASSERT_FALSE(oom.empty()) << "the longest jobs do not fit 10 MiB";
+  auto [rc, out] = Replay("--store " + store_ + " --reason oom --device cpu");
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("selected " + std::to_string(oom.size()) + ", sent " + std::to_string(oom.size())),
+            std::string::npos)
+      << out;
+  ServeAll(tiny);
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 300u);
+  for (const std::string& id : oom) {
+    const Outcome& o = records.at(id);
+    ASSERT_TRUE(o.ok) << id << ": " << o.error;
+    EXPECT_EQ(o.device, "cpu") << id;
+    EXPECT_EQ(o.batch_size, 1) << id;
+  }
+  for (const auto& [id, o] : records) EXPECT_TRUE(o.ok) << id;
+}
+
+}  // namespace
+}  // namespace qinfer::testing
