@@ -63,10 +63,12 @@ int main(int argc, char** argv) {
   qinfer::app::ResultsOptions results_options;
   CLI::App* results = app.add_subcommand("results", "Read results and failure records");
   results->add_option("--store,-s", results_options.store, "Result store directory")->required();
-  auto* by_id = results->add_option("--id", results_options.id, "Print the record of one job");
+  auto* by_id = results->add_option("--id", results_options.id,
+                                    "Print the record of one job, with the failures it superseded");
   auto* exp = results->add_option("--export", results_options.export_to,
                                   "Write all records as JSONL to FILE ('-': stdout)");
-  auto* count = results->add_flag("--count", results_options.count, "Print record counts (default)");
+  auto* count = results->add_flag("--count", results_options.count,
+                                  "Print counts of results, failures and superseded failures (default)");
   auto* summary = results->add_flag("--summary", results_options.summary,
                                     "Throughput and per-bucket batching figures");
   results->add_flag("--failures", results_options.failures_only, "With --export: failures only");

@@ -30,7 +30,12 @@ int Results(const ResultsOptions& o) {
       std::cerr << "results: no record for id " << o.id << "\n";
       return 1;
     }
-    std::cout << OutcomeToJson(**found) << "\n";
+    auto history = (*store)->History(o.id);
+    if (!history.ok()) {
+      std::cerr << "results: " << history.status().message() << "\n";
+      return 2;
+    }
+    std::cout << OutcomeWithHistoryToJson(**found, *history) << "\n";
     return 0;
   }
   if (!o.export_to.empty()) {
@@ -58,6 +63,12 @@ int Results(const ResultsOptions& o) {
     }
     if (o.export_to != "-") std::cerr << "results: wrote " << n << " records to " << o.export_to << "\n";
     return 0;
+  }
+  auto superseded = (*store)->CountSuperseded();
+  if (!superseded.ok()) {
+    std::cerr << "results: cannot count superseded failures: " << superseded.status().message()
+              << "\n";
+    return 2;
   }
   if (o.summary) {
     // Everything the summary needs is in the records themselves.
@@ -90,8 +101,9 @@ int Results(const ResultsOptions& o) {
       return 2;
     }
     const double seconds = results > 0 ? std::max(1, int(last_ms - first_ms)) / 1000.0 : 0;
-    std::printf("records: %llu results, %llu failures\n", (unsigned long long)results,
-                (unsigned long long)failures);
+    std::printf("records: %llu results, %llu failures (final states); %llu superseded failures\n",
+                (unsigned long long)results, (unsigned long long)failures,
+                (unsigned long long)*superseded);
     for (const auto& [reason, n] : reasons) {
       std::printf("  failed %-12s %llu\n", reason.c_str(), (unsigned long long)n);
     }
@@ -109,10 +121,12 @@ int Results(const ResultsOptions& o) {
   auto results = (*store)->CountResults();
   auto failures = (*store)->CountFailures();
   if (!results.ok() || !failures.ok()) {
-    std::cerr << "results: cannot count records\n";
+    std::cerr << "results: cannot count records: "
+              << (results.ok() ? failures.status() : results.status()).message() << "\n";
     return 2;
   }
-  std::cout << "results " << *results << "\nfailures " << *failures << "\n";
+  std::cout << "results " << *results << "\nfailures " << *failures << "\nsuperseded "
+            << *superseded << "\n";
   return 0;
 }
 

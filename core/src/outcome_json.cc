@@ -9,7 +9,9 @@ namespace qinfer {
 
 using nlohmann::json;
 
-std::string OutcomeToJson(const Outcome& o) {
+namespace {
+
+json ToJson(const Outcome& o) {
   json j;
   j["id"] = o.id;
   j["completed_at_ms"] = o.completed_at_ms;
@@ -60,9 +62,27 @@ std::string OutcomeToJson(const Outcome& o) {
     // is kept as a string.
     j["meta"] = meta.is_discarded() ? json(o.meta_json) : std::move(meta);
   }
-  // Every string above is UTF-8 (parsed JSON, checked keys, base64); should
-  // one not be, it is replaced rather than thrown on.
+  return j;
+}
+
+std::string Dump(const json& j) {
+  // Every string in a record is UTF-8 (parsed JSON, checked keys, base64);
+  // should one not be, it is replaced rather than thrown on.
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string OutcomeToJson(const Outcome& o) { return Dump(ToJson(o)); }
+
+std::string OutcomeWithHistoryToJson(const Outcome& outcome,
+                                     std::span<const Outcome> history) {
+  json j = ToJson(outcome);
+  if (!history.empty()) {
+    json& records = j["history"] = json::array();
+    for (const Outcome& o : history) records.push_back(ToJson(o));
+  }
+  return Dump(j);
 }
 
 absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {

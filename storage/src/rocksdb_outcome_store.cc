@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <mutex>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -26,6 +27,30 @@ constexpr const char* kResultsCf = "results";
 constexpr const char* kFailedCf = "failed";
 constexpr const char* kMetaCf = "meta";
 constexpr const char* kAttemptsCf = "attempts";
+constexpr const char* kHistoryCf = "history";
+
+// Digits of the attempt in a history key: any non-negative int fits, and
+// zero-padding makes an id's entries sort by attempt.
+constexpr size_t kAttemptDigits = 10;
+
+std::string HistoryPrefix(std::string_view id) {
+  std::string key(id);
+  key.push_back('\0');
+  return key;
+}
+
+// REQUIRES: attempt >= 0 (Put rejects negative ones).
+std::string HistoryKey(std::string_view id, int attempt) {
+  const std::string digits = std::to_string(attempt);
+  return HistoryPrefix(id) + std::string(kAttemptDigits - digits.size(), '0') +
+         digits;
+}
+
+// A failure record as Put finds it: its attempt and its stored form.
+struct FailureRecord {
+  int attempt = 0;
+  std::string json;
+};
 
 std::string AttemptKey(const Origin& o) {
   return o.topic + "/" + std::to_string(o.partition) + "/" + std::to_string(o.offset);
@@ -77,6 +102,7 @@ struct RocksDbOutcomeStore::Impl {
   rocksdb::ColumnFamilyHandle* failed = nullptr;
   rocksdb::ColumnFamilyHandle* meta = nullptr;
   rocksdb::ColumnFamilyHandle* attempts = nullptr;  // null: an older read-only store
+  rocksdb::ColumnFamilyHandle* history = nullptr;   // null: an older read-only store
   std::mutex write_mu;  // serialises Put and PutMeta
   // A write failed: the log may hold a partial record, and syncing it again
   // trips an assertion inside RocksDB. Recovery at the next open handles it.
@@ -132,6 +158,18 @@ struct RocksDbOutcomeStore::Impl {
     if (s.IsNotFound()) return false;
     if (!s.ok()) return FromRocks(s, "get", dir);
     return true;
+  }
+
+  // X's failure record in the store, if it has one.
+  absl::StatusOr<std::optional<FailureRecord>> StoredFailure(
+      const rocksdb::ReadOptions& ro, const std::string& id) const {
+    rocksdb::PinnableSlice value;
+    rocksdb::Status s = db->Get(ro, failed, id, &value);
+    if (s.IsNotFound()) return std::nullopt;
+    if (!s.ok()) return FromRocks(s, "get", dir);
+    absl::StatusOr<Outcome> o = OutcomeFromJson(value.ToStringView());
+    if (!o.ok()) return Unparsable(failed, id, o.status());
+    return FailureRecord{o->attempt, value.ToString()};
   }
 
   absl::StatusOr<std::optional<Outcome>> GetFrom(
@@ -216,10 +254,15 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     if (options.read_only) return FromRocks(listed, "open read-only", dir);
     names = {rocksdb::kDefaultColumnFamilyName};  // a new database
   }
-  for (const char* ours : {kResultsCf, kFailedCf, kMetaCf, kAttemptsCf}) {
+  for (const char* ours :
+       {kResultsCf, kFailedCf, kMetaCf, kAttemptsCf, kHistoryCf}) {
     if (std::find(names.begin(), names.end(), ours) != names.end()) continue;
-    // Stores written before attempts were kept are still outcome stores.
-    if (options.read_only && std::string_view(ours) == kAttemptsCf) continue;
+    // Stores written before attempts or history were kept are still outcome
+    // stores.
+    if (options.read_only && (std::string_view(ours) == kAttemptsCf ||
+                              std::string_view(ours) == kHistoryCf)) {
+      continue;
+    }
     if (options.read_only) {
       return absl::FailedPreconditionError(
           "store path=" + dir + " is not an outcome store: column family " +
@@ -264,6 +307,7 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     if (h->GetName() == kFailedCf) impl->failed = h;
     if (h->GetName() == kMetaCf) impl->meta = h;
     if (h->GetName() == kAttemptsCf) impl->attempts = h;
+    if (h->GetName() == kHistoryCf) impl->history = h;
   }
   impl->log->info("store opened path={} read_only={} sync={}", dir,
                   options.read_only, options.sync);
@@ -279,6 +323,12 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
           "store path=" + impl_->dir + ": outcome " + std::to_string(i) +
           " has an empty id; nothing written");
     }
+    if (outcomes[i].attempt < 0) {
+      return absl::InvalidArgumentError(
+          "store path=" + impl_->dir + ": outcome " + std::to_string(i) +
+          " (id " + outcomes[i].id + ") has a negative attempt " +
+          std::to_string(outcomes[i].attempt) + "; nothing written");
+    }
   }
   if (outcomes.empty()) return absl::OkStatus();
 
@@ -288,10 +338,21 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
   std::lock_guard lock(impl_->write_mu);
   const rocksdb::ReadOptions ro;
   rocksdb::WriteBatch batch;
-  // Ids this batch already gave a result / a failure record.
+  // Ids this batch already gave a result.
   std::unordered_set<std::string_view> results_here;
-  std::unordered_set<std::string_view> failures_here;
+  // Ids whose failure record this batch already wrote or moved away: the
+  // record as the batch leaves it (nullopt: moved to history by a result).
+  std::unordered_map<std::string_view, std::optional<FailureRecord>>
+      failed_here;
+  auto current_failure = [&](const std::string& id)
+      -> absl::StatusOr<std::optional<FailureRecord>> {
+    if (auto it = failed_here.find(id); it != failed_here.end()) {
+      return it->second;
+    }
+    return impl_->StoredFailure(ro, id);
+  };
   size_t dropped = 0;
+  size_t superseded = 0;
   for (const Outcome& o : outcomes) {
     // A crash record keeps the count: if its message is delivered again
     // (its offset was not committed yet) it is isolated again, not run.
@@ -301,15 +362,19 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
     if (o.ok) {
       batch.Put(impl_->results, o.id, OutcomeToJson(o));
       results_here.insert(o.id);
-      // Delete only what exists: a tombstone per result would fill the
-      // (usually tiny) failed column family that `replay` scans.
-      bool had_failure = failures_here.erase(o.id) > 0;
-      if (!had_failure) {
-        absl::StatusOr<bool> exists = impl_->Exists(impl_->failed, ro, o.id);
-        if (!exists.ok()) return exists.status();
-        had_failure = *exists;
+      absl::StatusOr<std::optional<FailureRecord>> prior =
+          current_failure(o.id);
+      if (!prior.ok()) return prior.status();
+      // Only an existing failure record is moved: a tombstone per result
+      // would fill the (usually tiny) failed column family that `replay`
+      // scans.
+      if (prior->has_value()) {
+        batch.Put(impl_->history, HistoryKey(o.id, (*prior)->attempt),
+                  (*prior)->json);
+        batch.Delete(impl_->failed, o.id);
+        ++superseded;
       }
-      if (had_failure) batch.Delete(impl_->failed, o.id);
+      failed_here[o.id] = std::nullopt;
       continue;
     }
     bool has_result = results_here.contains(o.id);
@@ -325,16 +390,32 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
                         o.id, o.reason);
       continue;
     }
-    batch.Put(impl_->failed, o.id, OutcomeToJson(o));
-    failures_here.insert(o.id);
+    absl::StatusOr<std::optional<FailureRecord>> prior = current_failure(o.id);
+    if (!prior.ok()) return prior.status();
+    FailureRecord record{o.attempt, OutcomeToJson(o)};
+    if (prior->has_value() && (*prior)->attempt > o.attempt) {
+      // The later attempt stays the final state whatever order the tries
+      // arrive in, which also makes a repeated Put leave the same state.
+      batch.Put(impl_->history, HistoryKey(o.id, o.attempt), record.json);
+      ++superseded;
+      continue;
+    }
+    if (prior->has_value() && (*prior)->attempt < o.attempt) {
+      batch.Put(impl_->history, HistoryKey(o.id, (*prior)->attempt),
+                (*prior)->json);
+      ++superseded;
+    }
+    batch.Put(impl_->failed, o.id, record.json);
+    failed_here[o.id] = std::move(record);
   }
   rocksdb::Status s = impl_->db->Write(impl_->WriteOpts(), &batch);
   if (!s.ok()) {
     impl_->write_failed = true;
     return FromRocks(s, "write", impl_->dir);
   }
-  impl_->log->debug("store put outcomes={} dropped_failures={}",
-                    outcomes.size(), dropped);
+  impl_->log->debug("store put outcomes={} dropped_failures={} "
+                    "superseded_failures={}",
+                    outcomes.size(), dropped, superseded);
   return absl::OkStatus();
 }
 
@@ -388,12 +469,46 @@ absl::StatusOr<std::optional<Outcome>> RocksDbOutcomeStore::Get(
   return impl_->GetFrom(impl_->failed, ro, id);
 }
 
+absl::StatusOr<std::vector<Outcome>> RocksDbOutcomeStore::History(
+    const std::string& id) const {
+  std::vector<Outcome> history;
+  if (impl_->history == nullptr) return history;
+  const std::string prefix = HistoryPrefix(id);
+  rocksdb::ReadOptions ro;
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(ro, impl_->history));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
+    // An id may itself hold a NUL byte: keys of such an id that extends
+    // `id` share the prefix but are longer.
+    if (it->key().size() != prefix.size() + kAttemptDigits) continue;
+    absl::StatusOr<Outcome> o = OutcomeFromJson(it->value().ToStringView());
+    if (!o.ok()) {
+      return impl_->Unparsable(
+          impl_->history,
+          id + " attempt=" +
+              std::string(it->key().ToStringView().substr(prefix.size())),
+          o.status());
+    }
+    history.push_back(*std::move(o));
+  }
+  if (!it->status().ok()) {
+    return FromRocks(it->status(), "iterate history", impl_->dir);
+  }
+  return history;
+}
+
 absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountResults() const {
   return impl_->Count(impl_->results);
 }
 
 absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountFailures() const {
   return impl_->Count(impl_->failed);
+}
+
+absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountSuperseded() const {
+  if (impl_->history == nullptr) return 0;
+  return impl_->Count(impl_->history);
 }
 
 absl::Status RocksDbOutcomeStore::ForEach(

@@ -2,6 +2,7 @@
 #include "qinfer/core/utf8.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace qinfer {
 namespace {
@@ -98,6 +99,40 @@ TEST(OutcomeJsonTest, MetaThatIsNotJsonIsKeptAsAString) {
   auto back = OutcomeFromJson(OutcomeToJson(o));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->meta_json, "\"{not json\"");
+}
+
+TEST(OutcomeJsonTest, HistoryIsAnArrayOfTheSupersededRecordsInOrder) {
+  Outcome result;
+  result.id = "doc-1";
+  result.ok = true;
+  result.output = {0.5f};
+  result.attempt = 2;
+  Outcome too_long;
+  too_long.id = "doc-1";
+  too_long.reason = reason::kTooLong;
+  too_long.payload = R"({"id":"doc-1"})";
+  too_long.origin = {"jobs", 0, 5, 0};
+  Outcome oom = too_long;
+  oom.reason = reason::kOom;
+  oom.attempt = 1;
+  const std::vector<Outcome> history = {too_long, oom};
+
+  const std::string line = OutcomeWithHistoryToJson(result, history);
+  EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+  nlohmann::json j = nlohmann::json::parse(line);
+  ASSERT_TRUE(j["history"].is_array()) << line;
+  ASSERT_EQ(j["history"].size(), 2u) << line;
+  EXPECT_EQ(OutcomeFromJson(j["history"][0].dump()).value(), too_long);
+  EXPECT_EQ(OutcomeFromJson(j["history"][1].dump()).value(), oom);
+  j.erase("history");
+  EXPECT_EQ(j.dump(), OutcomeToJson(result)) << "the record itself as before";
+}
+
+TEST(OutcomeJsonTest, NoHistoryLeavesTheRecordAsOutcomeToJsonWritesIt) {
+  Outcome o;
+  o.id = "x";
+  o.reason = reason::kOom;
+  EXPECT_EQ(OutcomeWithHistoryToJson(o, {}), OutcomeToJson(o));
 }
 
 TEST(OutcomeJsonTest, RejectsGarbage) {

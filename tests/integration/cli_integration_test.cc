@@ -127,7 +127,7 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
 
   auto [count_rc, counts] = RunCommand(Qinfer("results --store " + store_));
   EXPECT_EQ(count_rc, 0);
-  EXPECT_EQ(counts, "results 300\nfailures 0\n");
+  EXPECT_EQ(counts, "results 300\nfailures 0\nsuperseded 0\n");
 
   auto [id_rc, one] = RunCommand(Qinfer("results --store " + store_ + " --id cli-7"));
   ASSERT_EQ(id_rc, 0) << one;
@@ -162,7 +162,8 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
 
   auto [summary_rc, summary] = RunCommand(Qinfer("results --store " + store_ + " --summary"));
   ASSERT_EQ(summary_rc, 0) << summary;
-  EXPECT_EQ(summary.rfind("records: 300 results, 0 failures\n", 0), 0u) << summary;
+  EXPECT_EQ(summary.rfind("records: 300 results, 0 failures (final states); 0 superseded failures\n", 0), 0u)
+      << summary;
   EXPECT_NE(summary.find("padding_eff"), std::string::npos) << summary;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <rocksdb/db.h>
 
 namespace qinfer::storage {
 namespace {
@@ -45,6 +46,11 @@ Outcome Failure(std::string id, std::string reason = reason::kOom) {
   o.origin.partition = 3;
   o.origin.offset = 42;
   o.completed_at_ms = 1700000000001;
+  return o;
+}
+
+Outcome Attempt(Outcome o, int attempt) {
+  o.attempt = attempt;
   return o;
 }
 
@@ -86,8 +92,34 @@ class RocksDbOutcomeStoreTest : public ::testing::Test {
     return got.ok() ? *got : std::nullopt;
   }
 
+  std::vector<Outcome> HistoryOrDie(const std::string& id) {
+    auto history = store().History(id);
+    EXPECT_TRUE(history.ok()) << history.status();
+    return history.ok() ? *history : std::vector<Outcome>{};
+  }
+
   uint64_t Results() { return store().CountResults().value(); }
   uint64_t Failures() { return store().CountFailures().value(); }
+  uint64_t Superseded() { return store().CountSuperseded().value(); }
+
+  // Everything a reader can see of `ids`: final state, history and counts.
+  struct State {
+    std::map<std::string, std::optional<Outcome>> records;
+    std::map<std::string, std::vector<Outcome>> history;
+    uint64_t results = 0, failures = 0, superseded = 0;
+    friend bool operator==(const State&, const State&) = default;
+  };
+  State StateOf(const std::vector<std::string>& ids) {
+    State state;
+    for (const std::string& id : ids) {
+      state.records[id] = GetOrDie(id);
+      state.history[id] = HistoryOrDie(id);
+    }
+    state.results = Results();
+    state.failures = Failures();
+    state.superseded = Superseded();
+    return state;
+  }
 
   std::string root_;
   std::string dir_;
@@ -134,6 +166,133 @@ TEST_F(RocksDbOutcomeStoreTest, ResultAfterFailureReplacesTheFailure) {
 TEST_F(RocksDbOutcomeStoreTest, ResultAfterFailureInOneBatchReplacesIt) {
   PutOrDie({Failure("a"), Result("a")});
   EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Failures(), 0u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ResultOfAReplayMovesTheFailureToHistory) {
+  const Outcome failed = Attempt(Failure("a", reason::kTooLong), 0);
+  PutOrDie({failed});
+  PutOrDie({Attempt(Result("a", {4.0f}), 1)});
+  std::optional<Outcome> got = GetOrDie("a");
+  ASSERT_TRUE(got.has_value());
+  EXPECT_TRUE(got->ok);
+  EXPECT_EQ(got->attempt, 1);
+  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{failed});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Failures(), 0u);
+  EXPECT_EQ(Superseded(), 1u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, FailuresOfLaterAttemptsKeepTheEarlierOnesInOrder) {
+  const Outcome a0 = Attempt(Failure("a", reason::kTooLong), 0);
+  const Outcome a1 = Attempt(Failure("a", reason::kOom), 1);
+  PutOrDie({a0});
+  PutOrDie({a1});
+  EXPECT_EQ(GetOrDie("a"), a1);
+  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{a0});
+  EXPECT_EQ(Failures(), 1u);
+  EXPECT_EQ(Superseded(), 1u);
+
+  PutOrDie({Attempt(Result("a"), 2)});
+  EXPECT_TRUE(GetOrDie("a")->ok);
+  EXPECT_EQ(HistoryOrDie("a"), (std::vector<Outcome>{a0, a1}));
+  EXPECT_EQ(Failures(), 0u);
+  EXPECT_EQ(Superseded(), 2u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, HistoryIteratesByAttemptNotByDigitsWritten) {
+  // 2 < 10 as numbers but "10" < "2" as text: the key is zero-padded.
+  PutOrDie({Attempt(Failure("a"), 2)});
+  PutOrDie({Attempt(Failure("a"), 10)});
+  PutOrDie({Attempt(Failure("a"), 11)});
+  std::vector<Outcome> history = HistoryOrDie("a");
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_EQ(history[0].attempt, 2);
+  EXPECT_EQ(history[1].attempt, 10);
+  EXPECT_EQ(GetOrDie("a")->attempt, 11);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, TheSamePutTwiceLeavesTheSameState) {
+  const std::vector<std::string> ids = {"a", "b", "c"};
+  const std::vector<std::vector<Outcome>> puts = {
+      {Attempt(Failure("a", reason::kTooLong), 0)},
+      {Attempt(Failure("a", reason::kOom), 1)},
+      {Attempt(Failure("b"), 0), Attempt(Failure("b"), 1)},
+      {Attempt(Result("a"), 2), Attempt(Failure("c"), 3)},
+      {Attempt(Failure("c"), 0), Attempt(Result("b"), 2)},
+  };
+  for (const std::vector<Outcome>& put : puts) {
+    PutOrDie(put);
+    const State once = StateOf(ids);
+    PutOrDie(put);
+    EXPECT_EQ(StateOf(ids), once) << "after a Put of " << put.size()
+                                  << " outcomes, starting with "
+                                  << put.front().id;
+  }
+  EXPECT_EQ(Superseded(), 5u) << "a: 0 and 1; b: 0 and 1; c: 0";
+}
+
+TEST_F(RocksDbOutcomeStoreTest, AFailureOfTheSameAttemptOverwritesWithoutHistory) {
+  PutOrDie({Attempt(Failure("a", reason::kOom), 1)});
+  PutOrDie({Attempt(Failure("a", reason::kModelError), 1)});
+  EXPECT_EQ(GetOrDie("a")->reason, reason::kModelError);
+  EXPECT_TRUE(HistoryOrDie("a").empty());
+  EXPECT_EQ(Failures(), 1u);
+  EXPECT_EQ(Superseded(), 0u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, AnEarlierAttemptArrivingLateGoesToHistory) {
+  // The original message redelivered after its replay already failed.
+  const Outcome a0 = Attempt(Failure("a", reason::kTooLong), 0);
+  const Outcome a1 = Attempt(Failure("a", reason::kOom), 1);
+  PutOrDie({a1});
+  PutOrDie({a0});
+  EXPECT_EQ(GetOrDie("a"), a1);
+  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{a0});
+  EXPECT_EQ(Failures(), 1u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, AFailureAfterAResultIsDroppedNotKeptInHistory) {
+  PutOrDie({Attempt(Result("a"), 0)});
+  PutOrDie({Attempt(Failure("a"), 1)});
+  EXPECT_TRUE(GetOrDie("a")->ok);
+  EXPECT_TRUE(HistoryOrDie("a").empty());
+  EXPECT_EQ(Superseded(), 0u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, OneSpanAppliesTheRulesInOrder) {
+  const Outcome a0 = Attempt(Failure("a", reason::kTooLong), 0);
+  const Outcome a1 = Attempt(Failure("a", reason::kOom), 1);
+  const Outcome b1 = Attempt(Failure("b", reason::kOom), 1);
+  const Outcome b0 = Attempt(Failure("b", reason::kTooLong), 0);
+  PutOrDie({a0, b1, a1, Attempt(Result("a"), 2), Attempt(Failure("a"), 3),
+            b0, Attempt(Failure("b", reason::kModelError), 1)});
+  EXPECT_TRUE(GetOrDie("a")->ok);
+  EXPECT_EQ(HistoryOrDie("a"), (std::vector<Outcome>{a0, a1}))
+      << "attempt 3 came after the result: dropped";
+  EXPECT_EQ(GetOrDie("b")->reason, reason::kModelError)
+      << "the same attempt overwrites";
+  EXPECT_EQ(HistoryOrDie("b"), std::vector<Outcome>{b0});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Failures(), 1u);
+  EXPECT_EQ(Superseded(), 3u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, HistoryOfAnIdHoldsNoEntriesOfIdsThatExtendIt) {
+  // Ids may hold a NUL byte, the separator in history keys.
+  const std::string longer("a\0" "0000000001", 12);
+  PutOrDie({Attempt(Failure("a"), 0), Attempt(Failure(longer), 0)});
+  PutOrDie({Attempt(Result("a"), 1), Attempt(Result(longer), 1)});
+  EXPECT_EQ(HistoryOrDie("a").size(), 1u);
+  EXPECT_EQ(HistoryOrDie(longer).size(), 1u);
+  EXPECT_TRUE(HistoryOrDie("missing").empty());
+}
+
+TEST_F(RocksDbOutcomeStoreTest, OutcomeWithANegativeAttemptRejectsTheWholeBatch) {
+  absl::Status s = store().Put(
+      std::vector<Outcome>{Failure("a"), Attempt(Failure("b"), -1)});
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("id b"), std::string::npos) << s;
   EXPECT_EQ(Failures(), 0u);
 }
 
@@ -325,6 +484,79 @@ TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenSeesDataAndRejectsWrites) {
   EXPECT_EQ(ro->PutMeta("k", "w").code(),
             absl::StatusCode::kFailedPrecondition);
   EXPECT_FALSE(ro->Get("r2").value().has_value());
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenSeesHistory) {
+  const Outcome failed = Attempt(Failure("a"), 0);
+  PutOrDie({failed, Attempt(Result("a"), 1)});
+  auto ro = OpenOrDie({.read_only = true});
+  ASSERT_NE(ro, nullptr);
+  EXPECT_EQ(ro->History("a").value(), std::vector<Outcome>{failed});
+  EXPECT_EQ(ro->CountSuperseded().value(), 1u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenOfAStoreWithoutHistoryWorks) {
+  // A store as written before attempts and history were kept.
+  {
+    rocksdb::DBOptions options;
+    options.create_if_missing = true;
+    options.create_missing_column_families = true;
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    for (const char* name :
+         {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed", "meta"}) {
+      cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[1], "r1",
+                        R"({"id":"r1","status":"ok","output":[1.0]})")
+                    .ok());
+    for (rocksdb::ColumnFamilyHandle* h : handles) {
+      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    }
+    ASSERT_TRUE(db->Close().ok());
+  }
+  auto ro = OpenOrDie({.read_only = true});
+  ASSERT_NE(ro, nullptr);
+  EXPECT_TRUE(ro->Get("r1").value().has_value());
+  EXPECT_TRUE(ro->History("r1").value().empty());
+  EXPECT_EQ(ro->CountSuperseded().value(), 0u);
+  ro.reset();
+
+  // A read-write open adds the column family.
+  PutOrDie({Attempt(Failure("f"), 0), Attempt(Result("f"), 1)});
+  EXPECT_EQ(HistoryOrDie("f").size(), 1u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, AFailureRecordThatDoesNotParseStopsPutWithItsId) {
+  {
+    ASSERT_TRUE(store().PutMeta("k", "v").ok());  // creates the store
+    store_.reset();
+    rocksdb::DBOptions options;
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    std::vector<std::string> names;
+    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(options, dir_, &names).ok());
+    for (const std::string& name : names) {
+      cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    for (rocksdb::ColumnFamilyHandle* h : handles) {
+      if (h->GetName() == "failed") {
+        ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), h, "a", "{not json").ok());
+      }
+      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    }
+    ASSERT_TRUE(db->Close().ok());
+  }
+  absl::Status s = store().Put(std::vector<Outcome>{Result("a")});
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+  EXPECT_NE(s.message().find("id=a"), std::string::npos) << s;
+  EXPECT_EQ(Results(), 0u) << "nothing written";
 }
 
 TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenWorksWhileAWriterHoldsTheStore) {

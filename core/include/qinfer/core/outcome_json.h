@@ -3,6 +3,7 @@
 // message value are the same bytes.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,12 @@ namespace qinfer {
 // "offset"}, "policy" (truncate | chunk | long_lane), "original_length",
 // "windows", "reply_to", "meta", "delivery_error".
 std::string OutcomeToJson(const Outcome& outcome);
+
+// OutcomeToJson(outcome) plus, when `history` is not empty, "history": the
+// OutcomeToJson objects of `history` in the order given (the failure records
+// the outcome superseded, oldest first). One line, like OutcomeToJson.
+std::string OutcomeWithHistoryToJson(const Outcome& outcome,
+                                     std::span<const Outcome> history);
 
 // Parses what OutcomeToJson wrote. Errors name the first bad field.
 absl::StatusOr<Outcome> OutcomeFromJson(std::string_view json);

@@ -1,7 +1,11 @@
 // RocksDbOutcomeStore: the durable record of every job's outcome, keyed by
-// job id, in a RocksDB database with four column families:
+// job id, in a RocksDB database with five column families:
 //   results  ok outcomes        key = job id, value = OutcomeToJson(outcome)
 //   failed   failure records    key = job id, value = OutcomeToJson(outcome)
+//            (results and failed together hold one final state per id)
+//   history  superseded failure records, key = job id + '\0' + attempt as 10
+//            zero-padded digits (an id's entries sort oldest attempt first),
+//            value = OutcomeToJson(outcome)
 //   meta     small string values (e.g. the calibrated memory plan)
 //   attempts attempt counts of jobs that ran without an outcome yet
 //            (AttemptLog), key = "topic/partition/offset", value = count
@@ -14,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -61,19 +66,30 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
   RocksDbOutcomeStore& operator=(const RocksDbOutcomeStore&) = delete;
 
   // Writes all of `outcomes` in one atomic batch; OK means all are durable
-  // (see Options::sync), an error means none were written. Idempotent: an id
-  // never has two records.
-  //  - ok outcome for X: replaces X's result and deletes X from `failed`.
-  //  - failure for X: replaces X's failure record, unless X already has a
-  //    result (in the store or earlier in `outcomes`); then the failure is
-  //    dropped and the result kept (e.g. a job re-run after a crash that
-  //    ran out of memory this time).
-  // Within `outcomes`, later entries for the same id win as above.
+  // (see Options::sync), an error means none were written. An id never has
+  // more than one final state (a result or a failure record); the failure
+  // records it replaces are kept in `history`. Idempotent: writing the same
+  // outcomes again leaves the same state.
+  //  - ok outcome for X: replaces X's result; X's failure record, if any,
+  //    moves to history.
+  //  - failure for X when X already has a result (in the store or earlier in
+  //    `outcomes`): dropped, not kept in history, and the result kept (e.g. a
+  //    job re-run after a crash that ran out of memory this time).
+  //  - failure for X otherwise, against X's failure record F:
+  //      no F, or F has the same attempt (a redelivery re-running the same
+  //      try): replaces F, nothing goes to history;
+  //      F has a lower attempt (a replay failed again): F moves to history
+  //      and the new failure replaces it;
+  //      F has a higher attempt (a redelivery of a try that a replay already
+  //      superseded): the new failure goes to history and F stays.
+  // Within `outcomes`, the entries apply in order as above.
   // Each outcome's origin (when it has a topic) loses its attempt count in
   // the same write, except for a `crash` record: a redelivery of that
   // message is then isolated again rather than run.
   // Errors: FailedPrecondition when read-only; InvalidArgument for an
-  // outcome with an empty id (nothing is written); RocksDB errors otherwise.
+  // outcome with an empty id or a negative attempt (nothing is written);
+  // DataLoss naming the id when X's stored failure record does not parse;
+  // RocksDB errors otherwise.
   absl::Status Put(std::span<const Outcome> outcomes) override;
 
   // AttemptLog. Origins without a topic are counted 0 and never written.
@@ -87,9 +103,18 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
   // results and no origin.epoch for failures: those come back defaulted.
   absl::StatusOr<std::optional<Outcome>> Get(const std::string& id) const;
 
+  // The failure records of X that later outcomes superseded (see Put),
+  // oldest attempt first; empty when there are none (and on a read-only open
+  // of a store written before history was kept). A record that does not
+  // parse is DataLoss naming its id.
+  absl::StatusOr<std::vector<Outcome>> History(const std::string& id) const;
+
   // Exact counts, by iterating over the column family (O(records)).
+  // CountResults + CountFailures are the final states; CountSuperseded counts
+  // the history entries of all ids.
   absl::StatusOr<uint64_t> CountResults() const;
   absl::StatusOr<uint64_t> CountFailures() const;
+  absl::StatusOr<uint64_t> CountSuperseded() const;
 
   // Calls `fn` once per record of `kind`, in byte order of id (kAll: all
   // results, then all failures), over one consistent view of the store;
