@@ -229,5 +229,54 @@ TEST_F(ReplayTest, OomFailuresReplayedOnTheCpuAllEndAsResults) {
   for (const auto& [id, o] : records) EXPECT_TRUE(o.ok) << id;
 }
 
+TEST_F(ReplayTest, TheLongLaneRunsLongInputsAloneOnTheFallbackWhereTheModelAllowsIt) {
+  // The default model's positions end at its max_tokens: no long lane.
+  {
+    ServeProcess refused(dir_.string(), ServeYaml(brokers_, topic_, group_, store_),
+                         {"--set", "long_lane.max_tokens=1024", "--set", "model.fallback_device=cpu"});
+    EXPECT_EQ(refused.Wait(seconds(60)), 2) << refused.LogTail();
+    EXPECT_NE(refused.Log().find("long_lane.max_tokens=1024: the model's positions allow at most 512 tokens"),
+              std::string::npos)
+        << refused.LogTail();
+  }
+  // A model with 1,024 positions, served at 512, the lane up to 1,024, and
+  // long_lane as the configured policy (no replay needed).
+  auto jobs = MakeJobs(100, kVocab, kMaxTokens, 34, "ok-");
+  for (int i = 0; i < 5; ++i) {
+    const std::string id = "lane-" + std::to_string(i);
+    jobs.emplace_back(id, Job(id, Tokens(600 + 100 * size_t(i), i)));
+  }
+  jobs.emplace_back("too-long-even-so", Job("too-long-even-so", Tokens(1100, 7)));
+  Produce(brokers_, topic_, jobs);
+  const std::string long_model = std::string(QINFER_TEST_MODEL_LONG_DIR) + "/model.pt";
+  ServeAll({"--set", "model.path=" + long_model, "--set", "long_lane.max_tokens=1024", "--set",
+            "admission.too_long=long_lane", "--set", "model.fallback_device=cpu"});
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), jobs.size());
+  executor::RunnerOptions options;
+  options.model_path = long_model;
+  auto reference = executor::TorchModelRunner::Load(options);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  for (int i = 0; i < 5; ++i) {
+    const Outcome& o = records.at("lane-" + std::to_string(i));
+    ASSERT_TRUE(o.ok) << o.id << ": " << o.error;
+    EXPECT_EQ(o.policy, "long_lane");
+    EXPECT_EQ(o.bucket, 1024);
+    EXPECT_EQ(o.batch_size, 1);
+    EXPECT_EQ(o.input_length, 600 + 100 * size_t(i));
+    auto alone = (*reference)->Forward({Tokens(600 + 100 * size_t(i), i)});
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    for (size_t d = 0; d < o.output.size(); ++d) ASSERT_NEAR(o.output[d], (*alone)[0][d], 1e-4) << o.id;
+  }
+  const Outcome& over = records.at("too-long-even-so");
+  EXPECT_EQ(over.reason, reason::kTooLong);
+  EXPECT_NE(over.error.find("exceeds long_lane.max_tokens 1024"), std::string::npos) << over.error;
+  for (const auto& [id, value] : jobs) {
+    if (id.rfind("ok-", 0) == 0) {
+      EXPECT_TRUE(records.at(id).ok) << id;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace qinfer::testing
