@@ -9,7 +9,9 @@
 # 4. JOBS jobs with long-tailed lengths plus a few invalid and too-long ones,
 #    published with `qinfer submit`
 # 5. `qinfer serve` until every job has a record (--idle-exit), then the
-#    summary from `qinfer results --summary`; the broker is stopped at the end.
+#    summary from `qinfer results --summary`
+# 6. `qinfer replay` of the too_long failures with --policy truncate, served
+#    too, so they end as results; the broker is stopped at the end.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -44,6 +46,12 @@ build/qinfer serve --config deploy/quickstart.yaml --idle-exit 3
 
 log "summary"
 build/qinfer results --store "$RUN/results" --summary
+
+log "replaying the too_long failures with --policy truncate, then serving them"
+build/qinfer replay --store "$RUN/results" --reason too_long --policy truncate \
+  --brokers 127.0.0.1:9092 --topic jobs --no-progress
+build/qinfer serve --config deploy/quickstart.yaml --idle-exit 3
+build/qinfer results --store "$RUN/results"
 cat <<EOT
 
 Results are in the RocksDB store $RUN/results:
@@ -51,4 +59,5 @@ Results are in the RocksDB store $RUN/results:
   build/qinfer results --store $RUN/results --export -          all, as JSONL
   build/qinfer results --store $RUN/results --export - --failures
 Replies went to the Kafka topic 'results', failure records to 'jobs-failed'.
+Replay failures: build/qinfer replay --store $RUN/results --reason oom --device cpu --dry-run
 EOT

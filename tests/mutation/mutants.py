@@ -10,6 +10,7 @@ UNIT = {
     "scheduler": ("scheduler_test", "./tests/scheduler/scheduler_test --gtest_brief=1"),
     "storage": ("storage_test", "./tests/storage/storage_test --gtest_brief=1"),
     "app": ("app_test qinfer", "./tests/app/app_test --gtest_brief=1"),
+    "replay": ("replay_test", "./tests/replay/replay_test --gtest_brief=1"),
     "executor": ("executor_test memory_ladder_test",
                  "./tests/executor/executor_test --gtest_brief=1 && "
                  "./tests/executor/memory_ladder_test --gtest_brief=1"),
@@ -23,6 +24,15 @@ def integration(filter_):
 
 
 MUTANTS = [
+    ("a replay keeps the failed attempt's number", "replay/src/replay.cc",
+     "const int attempt = f.attempt + 1;", "const int attempt = f.attempt;", *UNIT["replay"]),
+    ("chunk windows pooled without their lengths", "pipeline/src/chunk_assembler.cc",
+     "const double w = double(window.length());", "const double w = 1.0;", *UNIT["pipeline"]),
+    ("every chunk window adds an attempt", "pipeline/src/executor_loop.cc",
+     "if (begun_.insert(KeyOf(job.origin)).second) first.push_back(job.origin);",
+     "begun_.insert(KeyOf(job.origin)); first.push_back(job.origin);", *UNIT["pipeline"]),
+    ("truncate keeps the whole input", "consumer/src/job_decoder.cc",
+     "      kept = limits.max_tokens;\n", "", *UNIT["consumer"]),
     ("a number may end in junk ('0.1x')", "app/src/config.cc",
      "    if (used == v.size()) return d;", "    return d;", *UNIT["app"]),
     ("--set overrides are ignored", "app/src/config.cc",
@@ -63,7 +73,7 @@ MUTANTS = [
     ("no message byte bound", "consumer/src/job_decoder.cc",
      "if (m.value.size() > limits.max_message_bytes) {", "if (false) {", *UNIT["consumer"]),
     ("no attempt recorded before a run", "pipeline/src/executor_loop.cc",
-     "if (absl::Status s = attempts_->BeginAttempts(OriginsOf(b.jobs)); !s.ok()) {",
+     "if (absl::Status s = attempts_->BeginAttempts(first); !s.ok()) {",
      "if (absl::Status s = absl::OkStatus(); !s.ok()) {", *UNIT["pipeline"]),
     ("suspects run with the batch, not alone", "pipeline/src/executor_loop.cc",
      "    } else if (seen > 0) {", "    } else if (false) {", *UNIT["pipeline"]),
@@ -75,7 +85,7 @@ MUTANTS = [
      "if ((false && clock_.Now() > deadline) || health_.fatal()) {",
      *UNIT["pipeline"]),
     ("a result does not replace the failure record", "storage/src/rocksdb_outcome_store.cc",
-     "if (had_failure) batch.Delete(impl_->failed, o.id);", "(void)had_failure;",
+     "        batch.Delete(impl_->failed, o.id);\n", "",
      *UNIT["storage"]),
     ("a failure overwrites a result", "storage/src/rocksdb_outcome_store.cc",
      """    if (has_result) {
