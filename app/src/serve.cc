@@ -324,9 +324,10 @@ int Serve(const Config& config, const ServeOptions& options) {
             ls.suspects_run_alone.load(), ls.crash_isolated.load(), ls.abandoned.load());
   const executor::RunnerStats& ladder = (*runner)->stats();
   log->info("event=ladder_summary oom_events={} splits={} cap_lowerings={} fallback_runs={} "
-            "oom_failures={} model_errors={}",
+            "oom_failures={} model_errors={} device_override_runs={}",
             ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(),
-            ladder.fallback_runs.load(), ladder.oom_failures.load(), ladder.model_errors.load());
+            ladder.fallback_runs.load(), ladder.oom_failures.load(), ladder.model_errors.load(),
+            ladder.override_runs.load());
   if (fatal) {
     log->error("event=exit code=1 cause={} error=\"{}\"", health.cause(), health.reason());
     return 1;

@@ -217,7 +217,9 @@ TEST_F(ReplayTest, OomFailuresReplayedOnTheCpuAllEndAsResults) {
   EXPECT_NE(out.find("selected " + std::to_string(oom.size()) + ", sent " + std::to_string(oom.size())),
             std::string::npos)
       << out;
-  ServeAll(tiny);
+  const std::string log = ServeAll(tiny);
+  EXPECT_NE(log.find("device_override_runs=" + std::to_string(oom.size())), std::string::npos)
+      << "each replayed job ran alone on the CPU";
   auto records = ReadStore(store_);
   ASSERT_EQ(records.size(), 300u);
   for (const std::string& id : oom) {
