@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <map>
 #include <optional>
 #include <tuple>
 
@@ -16,6 +17,24 @@
 #include "results.h"
 #include "serve.h"
 #include "submit.h"
+
+namespace {
+
+// `-X key=value` flags into `out`; false (having said why) on one without '='.
+bool ParseProperties(const char* command, const std::vector<std::string>& flags,
+                     std::map<std::string, std::string>& out) {
+  for (const std::string& kv : flags) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "qinfer " << command << ": -X " << kv << ": expected key=value\n";
+      return false;
+    }
+    out[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"qinfer: batch/offline inference from Kafka with length-bucketed batches"};
@@ -132,14 +151,7 @@ int main(int argc, char** argv) {
     return qinfer::app::PlanCommand(*config, recalibrate);
   }
   if (*submit) {
-    for (const std::string& kv : submit_props) {
-      const size_t eq = kv.find('=');
-      if (eq == std::string::npos) {
-        std::cerr << "qinfer submit: -X " << kv << ": expected key=value\n";
-        return 2;
-      }
-      submit_options.properties[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
+    if (!ParseProperties("submit", submit_props, submit_options.properties)) return 2;
     submit_options.progress = !no_progress;
     return qinfer::app::Submit(submit_options);
   }
@@ -171,14 +183,7 @@ int main(int argc, char** argv) {
       }
       *field = *ms;
     }
-    for (const std::string& kv : replay_props) {
-      const size_t eq = kv.find('=');
-      if (eq == std::string::npos) {
-        std::cerr << "qinfer replay: -X " << kv << ": expected key=value\n";
-        return 2;
-      }
-      replay_options.properties[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
+    if (!ParseProperties("replay", replay_props, replay_options.properties)) return 2;
     replay_options.progress = !replay_no_progress;
     return qinfer::app::Replay(replay_options);
   }

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "plan.h"
+#include "util/run_command.h"
 
 namespace qinfer::app {
 namespace {
@@ -303,13 +304,7 @@ TEST(ConfigTest, TheDumpNamesEveryKeyAndReadsBackToTheSameConfiguration) {
 // The binary: `serve --print-config` prints the effective configuration and
 // exits 0 without touching Kafka; a bad key exits 2 with the message.
 std::pair<int, std::string> RunBinary(const std::string& args) {
-  FILE* pipe = ::popen((std::string(QINFER_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  const int status = ::pclose(pipe);
-  return {WEXITSTATUS(status), out};
+  return testing::RunCommand(std::string(QINFER_BINARY) + " " + args + " 2>&1");
 }
 
 TEST(ConfigBinaryTest, PrintConfigShowsTheEffectiveConfigurationAndExits) {

@@ -418,17 +418,6 @@ std::string ServeProcess::LogTail(size_t bytes) const {
   return s.size() > bytes ? s.substr(s.size() - bytes) : s;
 }
 
-std::pair<int, std::string> RunCommand(const std::string& command) {
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  const int status = ::pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
-
 std::string ServeYaml(const std::string& brokers, const std::string& topic,
                       const std::string& group, const std::string& store_dir,
                       const std::string& extra) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "qinfer/core/job.h"
+#include "util/run_command.h"
 
 namespace qinfer::testing {
 
@@ -121,9 +122,6 @@ class ServeProcess {
   pid_t pid_ = -1;
   std::string log_path_;
 };
-
-// Runs a shell command; returns (exit status, stdout).
-std::pair<int, std::string> RunCommand(const std::string& command);
 
 // A config for a test service: the test model, this broker, a fresh group
 // and store under `dir`. `extra` is appended verbatim (YAML).
