@@ -25,7 +25,8 @@
 //   ladder_bench --model build/test-model/model.pt [--budget 128MiB]
 //                [--jobs 3000] [--fixed-batch 32] [--max-batch 64]
 //                [--arrival upfront stream] [--chunk 256]
-//                [--max-batch-delay-ms 50] [--rounds 3] [--out FILE]
+//                [--max-batch-delay-ms 50] [--threads 0] [--rounds 3]
+//                [--out FILE]
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -65,7 +66,7 @@ struct ArmResult {
   double calibration_seconds = 0;  // qinfer: building the plan; fixed: none
   uint64_t batches = 0;            // batches formed and run
   uint64_t jobs_ok = 0;
-  uint64_t jobs_lost = 0;  // no result: failed with their batch, or oom records
+  uint64_t jobs_lost = 0;  // no result: failed with their batch, or failure records
   uint64_t oom_events = 0;
   uint64_t splits = 0;
   uint64_t fallback_runs = 0;
@@ -81,6 +82,7 @@ struct ArmResult {
   double tokens_per_second_incl_calibration() const {
     return Ratio(double(ok_tokens), seconds + calibration_seconds);
   }
+  double tokens_per_cpu_second() const { return Ratio(double(ok_tokens), cpu_seconds); }
 };
 
 std::vector<Job> MakeJobSet(int count, int64_t vocab, int max_tokens, uint32_t seed) {
@@ -262,6 +264,7 @@ nlohmann::json ToJson(const ArmResult& r, int64_t budget) {
           {"tokens_per_second", r.tokens_per_second()},
           {"attempted_tokens_per_second", r.attempted_tokens_per_second()},
           {"tokens_per_second_incl_calibration", r.tokens_per_second_incl_calibration()},
+          {"tokens_per_cpu_second", r.tokens_per_cpu_second()},
           {"padding_efficiency", ArmResult::Ratio(double(r.tokens), double(r.padded_tokens))},
           {"padding_efficiency_ok", ArmResult::Ratio(double(r.ok_tokens), double(r.ok_padded_tokens))},
           {"peak_bytes", r.peak_bytes},
@@ -278,6 +281,8 @@ const nlohmann::json kDefinitions = {
     {"attempted_tokens_per_second", "input tokens of every job of the set / seconds"},
     {"tokens_per_second_incl_calibration", "input tokens of the jobs that got a result / "
                                            "(seconds + calibration_seconds)"},
+    {"tokens_per_cpu_second", "input tokens of the jobs that got a result / cpu_seconds: with --threads 1, "
+                              "little affected by other processes on the machine"},
     {"padding_efficiency", "input tokens of every job of the set / padded tokens (rows x padded length) of "
                            "every forward that ran. fixed: every batch, failed ones included. qinfer: the "
                            "forwards that produced results; a forward that failed inside the runner (OOM, "
@@ -285,7 +290,7 @@ const nlohmann::json kDefinitions = {
                            "forward only in runs with oom_events = 0 and jobs_lost = 0"},
     {"padding_efficiency_ok", "input tokens of the jobs that got a result / padded tokens of the forwards "
                               "that produced results"},
-    {"jobs_lost", "jobs without a result: failed with their batch (fixed) or oom records (qinfer)"},
+    {"jobs_lost", "jobs without a result: failed with their batch (fixed), failure records (qinfer)"},
     {"medians", "per figure, the median over the rounds (the upper one for an even number)"}};
 
 }  // namespace
@@ -392,7 +397,8 @@ int main(int argc, char** argv) {
   }
   auto ratios = [&](const std::string& a, const std::string& b) {
     nlohmann::json j;
-    for (const char* key : {"tokens_per_second", "attempted_tokens_per_second", "tokens_per_second_incl_calibration"}) {
+    for (const char* key : {"tokens_per_second", "attempted_tokens_per_second", "tokens_per_second_incl_calibration",
+                            "tokens_per_cpu_second"}) {
       j[key] = ArmResult::Ratio(report[a]["medians"][key].get<double>(), report[b]["medians"][key].get<double>());
     }
     return j;
@@ -401,26 +407,27 @@ int main(int argc, char** argv) {
   if (arms.size() == 3) report["ratios"]["qinfer_stream_over_qinfer_upfront"] = ratios(arms[2], arms[1]);
   std::ofstream(out) << report.dump(2) << "\n";
 
-  std::printf("medians over %d rounds (%d jobs, %llu tokens, budget %s, model %s)\n", rounds, jobs,
-              static_cast<unsigned long long>(set_tokens), budget_text.c_str(), digest.c_str());
-  std::printf("%-15s %10s %12s %12s %8s %10s %6s %8s %8s %8s %8s\n", "arm", "tok/s", "attempted/s",
-              "incl_calib/s", "calib_s", "jobs_lost", "oom", "batches", "pad_eff", "pad_ok", "peak/bud");
+  std::printf("medians over %d rounds (%d jobs, %llu tokens, budget %s, threads %d, model %s)\n", rounds, jobs,
+              static_cast<unsigned long long>(set_tokens), budget_text.c_str(), threads, digest.c_str());
+  std::printf("%-15s %8s %11s %12s %9s %7s %9s %4s %7s %7s %7s %8s\n", "arm", "tok/s", "attempted/s",
+              "incl_calib/s", "tok/cpu_s", "calib_s", "jobs_lost", "oom", "batches", "pad_eff", "pad_ok",
+              "peak/bud");
   for (const std::string& arm : arms) {
     const auto& m = report[arm]["medians"];
-    std::printf("%-15s %10.0f %12.0f %12.0f %8.2f %10.0f %6.0f %8.0f %8.3f %8.3f %8.3f\n", arm.c_str(),
+    std::printf("%-15s %8.0f %11.0f %12.0f %9.0f %7.2f %9.0f %4.0f %7.0f %7.3f %7.3f %8.3f\n", arm.c_str(),
                 m["tokens_per_second"].get<double>(), m["attempted_tokens_per_second"].get<double>(),
-                m["tokens_per_second_incl_calibration"].get<double>(), m["calibration_seconds"].get<double>(),
-                m["jobs_lost"].get<double>(), m["oom_events"].get<double>(), m["batches"].get<double>(),
-                m["padding_efficiency"].get<double>(), m["padding_efficiency_ok"].get<double>(),
-                report[arm]["max_peak_over_budget"].get<double>());
+                m["tokens_per_second_incl_calibration"].get<double>(), m["tokens_per_cpu_second"].get<double>(),
+                m["calibration_seconds"].get<double>(), m["jobs_lost"].get<double>(), m["oom_events"].get<double>(),
+                m["batches"].get<double>(), m["padding_efficiency"].get<double>(),
+                m["padding_efficiency_ok"].get<double>(), report[arm]["max_peak_over_budget"].get<double>());
   }
   for (const auto& [name, r] : report["ratios"].items()) {
-    std::printf("%-40s tok/s %.2f  attempted/s %.2f  incl_calib/s %.2f\n", name.c_str(),
+    std::printf("%-34s tok/s %.2f  attempted/s %.2f  incl_calib/s %.2f  tok/cpu_s %.2f\n", name.c_str(),
                 r["tokens_per_second"].get<double>(), r["attempted_tokens_per_second"].get<double>(),
-                r["tokens_per_second_incl_calibration"].get<double>());
+                r["tokens_per_second_incl_calibration"].get<double>(), r["tokens_per_cpu_second"].get<double>());
   }
-  std::printf("tok/s: tokens of jobs that got a result; attempted/s: all tokens of the set; peak/bud: the "
-              "largest over the rounds\nfigures written to %s\n",
+  std::printf("tok/s: tokens of jobs that got a result; attempted/s: all tokens of the set; "
+              "peak/bud: the largest over the rounds; definitions in the JSON\nfigures written to %s\n",
               out.c_str());
   return 0;
 }

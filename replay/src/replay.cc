@@ -39,6 +39,11 @@ absl::StatusOr<std::string> ReplayMessage(const Outcome& f, const Overrides& o, 
                                          " would pass --max-attempts " + std::to_string(limits.max_attempts) +
                                          " (--force replays it anyway)");
   }
+  if (f.reason == reason::kInvalid && !limits.force) {
+    return absl::FailedPreconditionError("job " + f.id + " is invalid (" + f.error +
+                                         "): a replay would fail the same way; fix the message and submit it "
+                                         "again (--force replays it, e.g. after raising the limit it broke)");
+  }
   if (f.payload_truncated) {
     return absl::FailedPreconditionError(
         "job " + f.id + ": the record keeps only a prefix of its message (" + f.origin.topic + "/" +

@@ -109,12 +109,20 @@ TEST(ReplayMessageTest, TheAttemptLimitHoldsUnlessForced) {
 
 TEST(ReplayMessageTest, WhatCannotBeReplayedSaysWhy) {
   Outcome invalid = Failure("bad", reason::kInvalid);
+  invalid.error = "`input_ids[1]` = 4096 is outside [0, 4096)";
+  auto refused = ReplayMessage(invalid, {}, {});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("is invalid (`input_ids[1]` = 4096 is outside [0, 4096)): a replay "
+                                            "would fail the same way"),
+            std::string::npos)
+      << refused.status();
+  EXPECT_TRUE(ReplayMessage(invalid, {}, UpTo(3, true)).ok()) << "--force, after raising a limit";
   invalid.payload = "not json";
-  auto a = ReplayMessage(invalid, {}, {});
+  auto a = ReplayMessage(invalid, {}, UpTo(3, true));
   ASSERT_FALSE(a.ok());
   EXPECT_NE(a.status().message().find("not a job with input_ids; fix it and submit it again"), std::string::npos);
 
-  Outcome cut = Failure("big", reason::kInvalid);
+  Outcome cut = Failure("big", reason::kOom);
   cut.payload_truncated = true;
   auto b = ReplayMessage(cut, {}, {});
   ASSERT_FALSE(b.ok());

@@ -48,10 +48,11 @@ struct Limits {
 // `attempt` = failure.attempt + 1, `replay_of` = the coordinates of the
 // first message of this job (the failure's own replay_of, else its
 // origin), and the overrides. Errors:
-//  - FailedPrecondition: the attempt would pass max_attempts (unless
-//    force); the record keeps only a prefix of its message; the message is
-//    not a JSON object with input_ids (an `invalid` record: fix it and
-//    submit it again); it is longer than overrides.max_tokens.
+//  - FailedPrecondition: the attempt would pass max_attempts, or the
+//    failure is `invalid` (the same message fails the same way), unless
+//    force; the record keeps only a prefix of its message; the message is
+//    not a JSON object with input_ids; it is longer than
+//    overrides.max_tokens.
 //  - InvalidArgument: failure is a result, not a failure record.
 absl::StatusOr<std::string> ReplayMessage(const Outcome& failure, const Overrides& overrides,
                                           const Limits& limits);
