@@ -2,6 +2,8 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "qinfer/storage/kafka_properties.h"
+
 namespace qinfer::app {
 
 absl::StatusOr<std::unique_ptr<JobProducer>> JobProducer::Create(
@@ -12,11 +14,9 @@ absl::StatusOr<std::unique_ptr<JobProducer>> JobProducer::Create(
   std::map<std::string, std::string> props = {
       {"bootstrap.servers", brokers}, {"enable.idempotence", "true"}, {"linger.ms", "10"}};
   for (const auto& [k, v] : properties) props[k] = v;
-  for (const auto& [k, v] : props) {
-    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      return absl::InvalidArgumentError("kafka property " + k + ": " + err);
-    }
+  if (absl::Status s = storage::ApplyKafkaProperties(conf, props); !s.ok()) {
+    rd_kafka_conf_destroy(conf);
+    return s;
   }
   rd_kafka_conf_set_dr_msg_cb(conf, &JobProducer::OnDelivery);
   rd_kafka_conf_set_opaque(conf, &p->delivery_);

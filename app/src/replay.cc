@@ -16,6 +16,7 @@
 #include "job_producer.h"
 #include "qinfer/core/clock.h"
 #include "qinfer/core/dead_letter.h"
+#include "qinfer/storage/kafka_properties.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::app {
@@ -53,11 +54,9 @@ absl::Status FromDeadLetters(const ReplayOptions& o, uint64_t* total,
                                               {"enable.auto.commit", "false"},
                                               {"enable.partition.eof", "true"}};
   for (const auto& [k, v] : o.properties) props[k] = v;
-  for (const auto& [k, v] : props) {
-    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      return absl::InvalidArgumentError("kafka property " + k + ": " + err);
-    }
+  if (absl::Status s = storage::ApplyKafkaProperties(conf, props); !s.ok()) {
+    rd_kafka_conf_destroy(conf);
+    return s;
   }
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
   if (rk == nullptr) return absl::InvalidArgumentError(std::string("cannot create consumer: ") + err);

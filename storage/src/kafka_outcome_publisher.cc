@@ -11,7 +11,7 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include "kafka_properties.h"
+#include "qinfer/storage/kafka_properties.h"
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/outcome_json.h"

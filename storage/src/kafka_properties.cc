@@ -1,4 +1,4 @@
-#include "kafka_properties.h"
+#include "qinfer/storage/kafka_properties.h"
 
 namespace qinfer::storage {
 

@@ -1,5 +1,6 @@
-// librdkafka configuration helpers shared inside storage (the consumer module
-// keeps its own copy until one moves to a shared place).
+// librdkafka configuration helpers, for the producers and consumers that
+// storage and the CLI (`submit`, `replay`) create. The consumer module keeps
+// its own copy: it does not depend on storage.
 #pragma once
 
 #include <map>
