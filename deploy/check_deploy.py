@@ -138,8 +138,7 @@ def dashboard_queries(dashboard):
     for p in dashboard_panels(dashboard):
         for t in p.get("targets", []) or []:
             if "expr" in t:
-                out.append((f"panel {p.get('id')} \"{p.get('title', '')}\" {t.get('refId', '')}",
-                            t["expr"]))
+                out.append((f"panel {p.get('id')} \"{p.get('title', '')}\"", t["expr"]))
     return out
 
 
@@ -254,7 +253,7 @@ def cmd_scrape(alerts_path, dashboard_path, scrape_path):
         for base, name, where in sorted(missing):
             shown = base if base == name else f"{base} (used as {name})"
             print(f"FAIL {shown} is not in {scrape_path}; used by: {'; '.join(sorted(set(where)))}")
-        print(f"FAIL {len({m[0] for m in missing})} of {len(checked)} metric names missing "
+        print(f"     => {len({m[0] for m in missing})} of {len(checked)} metric names missing "
               f"from {scrape_path}")
         return 1
     print(f"ok   all {len(checked)} metric names are in {scrape_path}")
@@ -408,7 +407,8 @@ def cmd_k8s(directory, config_cc):
     for kind in ("Deployment", "ConfigMap", "PodDisruptionBudget", "ScaledObject"):
         expect(len(by_kind.get(kind, [])) == 1, f"one {kind}",
                f"expected exactly one {kind}, found {len(by_kind.get(kind, []))}")
-    if problems:
+    if any(len(by_kind.get(k, [])) != 1
+           for k in ("Deployment", "ConfigMap", "PodDisruptionBudget", "ScaledObject")):
         for p in problems:
             print(f"FAIL {directory}: {p}")
         return 1
