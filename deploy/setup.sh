@@ -5,7 +5,8 @@
 #
 # Steps (each one is skipped when its result is already there, so re-running
 # is cheap and safe):
-#   1. apt packages (toolchain, C++ libraries, kcat, JDK + Maven)
+#   1. apt packages (toolchain, C++ libraries, kcat, JDK + Maven; Prometheus,
+#      promtool, yamllint and jq for the operations tests and deploy checks)
 #   2. Python venv <repo>/.venv with torch + numpy (libtorch for the C++ build
 #      and the model-export scripts come from this one wheel)
 #   3. Kafka broker jars from Maven Central into $QINFER_CACHE/kafka-<ver>/libs
@@ -62,6 +63,7 @@ APT_PACKAGES=(
   libcpp-httplib-dev libabsl-dev
   clang libclang-rt-14-dev
   kcat default-jdk-headless maven python3-venv
+  prometheus yamllint jq
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

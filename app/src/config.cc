@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
+#include <set>
 #include <sstream>
 
 #include "absl/strings/str_join.h"
+#include "qinfer/core/secrets.h"
 
 namespace qinfer::app {
 namespace {
@@ -196,6 +199,9 @@ std::map<std::string, Setter> Setters() {
   s["shutdown.drain_timeout_s"] = integer("shutdown.drain_timeout_s", 0, [](Config& c, long long n) {
     c.shutdown.drain_timeout = std::chrono::seconds(n);
   });
+  s["health.executor_stall_s"] = integer("health.executor_stall_s", 1, [](Config& c, long long n) {
+    c.health.executor_stall = std::chrono::seconds(std::min<long long>(n, 1LL << 31));
+  });
   return s;
 }
 
@@ -252,6 +258,21 @@ absl::Status Flatten(const YAML::Node& node, const std::string& prefix,
   return absl::OkStatus();
 }
 
+// Makes the relative paths among `keys` (those the config file set)
+// relative to `dir`, the file's directory.
+void ResolveAgainst(const std::filesystem::path& dir, const std::set<std::string>& keys, Config& c) {
+  auto resolve = [&](const char* key, std::string& p) {
+    if (keys.contains(key) && !p.empty() && std::filesystem::path(p).is_relative()) {
+      p = (dir / p).lexically_normal().string();
+    }
+  };
+  if (dir.empty()) return;
+  resolve("model.path", c.model.path);
+  resolve("model.manifest", c.model.manifest);
+  for (std::string& lib : c.model.op_libraries) resolve("model.op_libraries", lib);
+  resolve("storage.path", c.storage.path);
+}
+
 std::string EnvName(const std::string& key) {
   std::string name = "QINFER_";
   for (char ch : key) name += ch == '.' ? '_' : char(std::toupper(static_cast<unsigned char>(ch)));
@@ -285,6 +306,9 @@ absl::StatusOr<Config> LoadConfig(const std::string& path,
     for (const auto& [k, v] : flat) {
       if (absl::Status s = Apply(c, setters, k, v, path); !s.ok()) return s;
     }
+    std::set<std::string> from_file;
+    for (const auto& [k, _] : flat) from_file.insert(k);
+    ResolveAgainst(std::filesystem::path(path).parent_path(), from_file, c);
   }
   // Environment: only the scalar keys (librdkafka properties go in the file
   // or in --set).
@@ -338,7 +362,7 @@ std::string DumpConfig(const Config& c) {
                                          std::pair{"producer", &c.kafka.producer}}) {
     if (properties->empty()) continue;
     out << YAML::Key << name << YAML::Value << YAML::BeginMap;
-    for (const auto& [k, v] : *properties) out << YAML::Key << k << YAML::Value << v;
+    for (const auto& [k, v] : *properties) out << YAML::Key << k << YAML::Value << ShownValue(k, v);
     out << YAML::EndMap;
   }
   out << YAML::EndMap;
@@ -371,8 +395,93 @@ std::string DumpConfig(const Config& c) {
   out << YAML::Key << "shutdown" << YAML::Value << YAML::BeginMap
       << YAML::Key << "drain_timeout_s" << YAML::Value << c.shutdown.drain_timeout.count()
       << YAML::EndMap;
+  out << YAML::Key << "health" << YAML::Value << YAML::BeginMap
+      << YAML::Key << "executor_stall_s" << YAML::Value << c.health.executor_stall.count()
+      << YAML::EndMap;
   out << YAML::EndMap;
   return out.c_str();
+}
+
+namespace {
+
+// One line on each key, for DefaultConfigFile. A key missing here fails the
+// config test that prints the defaults.
+const std::map<std::string, std::string>& KeyDocs() {
+  static const auto* docs = new std::map<std::string, std::string>{
+      {"model.path", "TorchScript model.pt (required; model/export_model.py writes one)"},
+      {"model.manifest", "the model's manifest; empty: manifest.json beside model.path"},
+      {"model.device", "cpu | cuda:N | cpu-budget:<size> (a CPU with a memory budget, e.g. 2GiB)"},
+      {"model.fallback_device", "where single jobs that do not fit the device run: auto | cpu | none"},
+      {"model.autocast", "empty (float32) | bf16 | fp16"},
+      {"model.threads", "torch intra-op threads; 0: libtorch's default (one per core)"},
+      {"model.op_libraries", "shared libraries with TorchScript custom ops, loaded before the model"},
+      {"memory.plan", "calibrate (or load) a memory plan when the device has a budget"},
+      {"memory.margin", "plan within budget * (1 - margin)"},
+      {"memory.cuda_memory_fraction", "(0, 1]: cap the CUDA allocator (emulate a smaller card); 0: no cap"},
+      {"memory.cuda_budget", "plan within this on CUDA (e.g. 20GiB); empty: the (capped) card"},
+      {"kafka.brokers", "bootstrap servers, host:port[,host:port...]"},
+      {"kafka.group_id", "consumer group: instances in one group share the jobs topic's partitions"},
+      {"kafka.jobs_topic", "where jobs are read"},
+      {"kafka.reply_topic", "results of jobs without reply_to; empty: none"},
+      {"kafka.dead_letter_topic", "failure records; empty: none"},
+      {"kafka.create_topics", "create missing topics at start-up instead of refusing to start"},
+      {"kafka.topic_partitions", "partitions of topics created by create_topics"},
+      {"limits.max_message_bytes", "largest job message; a larger one is an `invalid` record"},
+      {"limits.max_depth", "deepest JSON nesting of a job message"},
+      {"limits.max_meta_bytes", "largest `meta` object of a job"},
+      {"admission.too_long", "inputs over scheduler.max_tokens: reject | truncate | chunk | long_lane"},
+      {"admission.chunk_overlap", "with chunk: tokens shared by neighbouring windows"},
+      {"admission.max_chunks", "with chunk: most windows per input; beyond it `too_long`"},
+      {"long_lane.max_tokens", "inputs up to this many tokens run alone on the fallback device; 0: off"},
+      {"recovery.max_attempts", "attempts a job may take without an outcome before a `crash` record"},
+      {"scheduler.bucket_bounds", "length buckets, e.g. [32, 128, 512]; empty: powers of two to max_tokens"},
+      {"scheduler.max_tokens", "longest input admitted; 0: the model manifest's max_tokens"},
+      {"scheduler.tokens_per_batch", "batch cap = tokens_per_batch / bucket bound, where no memory plan applies"},
+      {"scheduler.max_batch_size", "most jobs in one batch"},
+      {"scheduler.max_batch_delay_ms", "longest a job waits for its batch to fill"},
+      {"scheduler.max_queued_jobs", "jobs held before the consumer pauses"},
+      {"scheduler.max_queued_tokens", "tokens held before the consumer pauses"},
+      {"scheduler.max_queued_bytes", "bytes held (ids, payloads, meta) before the consumer pauses"},
+      {"storage.path", "the RocksDB result store"},
+      {"storage.sync", "fsync every store write"},
+      {"http.listen", "host:port of /healthz, /readyz, /metrics and /status; empty: off"},
+      {"shutdown.drain_timeout_s", "on SIGTERM, how long queued batches may still run"},
+      {"health.executor_stall_s", "/healthz fails once the executor has not beaten for this long"},
+  };
+  return *docs;
+}
+
+}  // namespace
+
+std::string DefaultConfigFile() {
+  std::ostringstream out;
+  out << "# qinfer configuration, every key at its default (qinfer config --print-defaults).\n"
+         "# Override with QINFER_<SECTION>_<KEY> environment variables or --set section.key=value.\n"
+         "# Relative paths resolve against this file's directory.\n"
+         "# librdkafka properties go under kafka.consumer and kafka.producer, passed through unchanged.\n";
+  Config defaults;
+  const YAML::Node root = YAML::Load(DumpConfig(defaults));
+  const auto& docs = KeyDocs();
+  for (const auto& section : root) {
+    const std::string name = section.first.as<std::string>();
+    out << name << ":\n";
+    for (const auto& kv : section.second) {
+      const std::string key = name + "." + kv.first.as<std::string>();
+      auto doc = docs.find(key);
+      out << "  # " << (doc == docs.end() ? std::string("(undocumented)") : doc->second) << "\n";
+      YAML::Emitter value;
+      if (kv.second.IsSequence()) value << YAML::Flow;
+      value << kv.second;
+      out << "  " << kv.first.as<std::string>() << ": " << value.c_str() << "\n";
+    }
+    if (name == "kafka") {
+      out << "  # consumer:            # librdkafka consumer properties, e.g.\n"
+             "  #   fetch.max.bytes: 1048576\n"
+             "  # producer:            # librdkafka producer properties, e.g.\n"
+             "  #   linger.ms: 5\n";
+    }
+  }
+  return out.str();
 }
 
 }  // namespace qinfer::app

@@ -92,10 +92,18 @@ struct Config {
   struct Shutdown {
     std::chrono::seconds drain_timeout{30};
   } shutdown;
+  struct HealthChecks {
+    // /healthz fails once the started executor has not beaten for this long
+    // (stuck in a forward pass, or blocked).
+    std::chrono::seconds executor_stall{120};
+  } health;
 };
 
 // Loads `path` ("" = defaults only), then environment, then `overrides`
-// ("section.key=value"). Errors name the key and say how to fix it.
+// ("section.key=value"). Errors name the key and say how to fix it. Relative
+// paths in the file (model.path, model.manifest, model.op_libraries,
+// storage.path) resolve against the file's directory; those from the
+// environment or --set against the current directory.
 absl::StatusOr<Config> LoadConfig(const std::string& path,
                                   const std::vector<std::string>& overrides);
 
@@ -104,7 +112,12 @@ absl::StatusOr<Config> LoadConfig(const std::string& path,
 std::vector<std::string> ConfigKeys();
 
 // The effective configuration as YAML (`serve --print-config`); LoadConfig
-// reads it back to the same configuration.
+// reads it back to the same configuration. Secret librdkafka properties
+// (passwords, keys) are shown as <redacted>.
 std::string DumpConfig(const Config& config);
+
+// A complete configuration file with every key at its default, each with a
+// comment that says what it does (`qinfer config --print-defaults`).
+std::string DefaultConfigFile();
 
 }  // namespace qinfer::app

@@ -16,6 +16,7 @@
 #include "replay.h"
 #include "results.h"
 #include "serve.h"
+#include "status.h"
 #include "submit.h"
 
 namespace {
@@ -127,6 +128,31 @@ int main(int argc, char** argv) {
   replay->add_flag("--no-progress", replay_no_progress, "Do not print progress");
   replay->add_option("-X", replay_props, "librdkafka property key=value (repeatable)");
 
+  // status
+  qinfer::app::StatusOptions status_options;
+  std::string status_config_path;
+  CLI::App* status = app.add_subcommand("status", "Ask a running instance how it is doing");
+  auto* status_address = status->add_option("--address,-a", status_options.address,
+                                            "host:port of its http.listen (default 127.0.0.1:9400)");
+  status->add_option("--config,-c", status_config_path, "Take the address from this configuration's http.listen")
+      ->check(CLI::ExistingFile)
+      ->excludes(status_address);
+  status->add_flag("--json", status_options.json, "Print the instance's JSON instead of a table");
+  status->add_option("--timeout", status_options.timeout_seconds, "Seconds to wait for an answer");
+
+  // config
+  std::string config_config_path;
+  std::vector<std::string> config_overrides;
+  bool print_defaults = false, print_effective = false;
+  CLI::App* config_cmd = app.add_subcommand("config", "Print the default or the effective configuration");
+  auto* defaults_flag = config_cmd->add_flag("--print-defaults", print_defaults,
+                                             "A complete configuration file with every key at its default, commented");
+  auto* effective_flag = config_cmd->add_flag("--print-config", print_effective,
+                                              "The effective configuration: file, environment and --set applied");
+  defaults_flag->excludes(effective_flag);
+  config_cmd->add_option("--config,-c", config_config_path, "YAML configuration file")->check(CLI::ExistingFile);
+  config_cmd->add_option("--set", config_overrides, "Override a key: section.key=value (repeatable)");
+
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(log_level));
 
@@ -156,6 +182,41 @@ int main(int argc, char** argv) {
     return qinfer::app::Submit(submit_options);
   }
   if (*results) return qinfer::app::Results(results_options);
+  if (*status) {
+    if (!status_config_path.empty()) {
+      // Only http.listen matters here: a configuration without model.path
+      // still names the address.
+      std::vector<std::string> sets = {"model.path=-"};
+      auto config = qinfer::app::LoadConfig(status_config_path, sets);
+      if (!config.ok()) {
+        std::cerr << "qinfer status: " << config.status().message() << "\n";
+        return 2;
+      }
+      status_options.address = config->http.listen;
+      if (status_options.address.empty()) {
+        std::cerr << "qinfer status: " << status_config_path << " sets no http.listen: the instance serves no status\n";
+        return 2;
+      }
+    }
+    return qinfer::app::Status(status_options);
+  }
+  if (*config_cmd) {
+    if (print_defaults) {
+      std::cout << qinfer::app::DefaultConfigFile();
+      return 0;
+    }
+    if (!print_effective) {
+      std::cerr << "qinfer config: say --print-defaults or --print-config\n";
+      return 2;
+    }
+    auto config = qinfer::app::LoadConfig(config_config_path, config_overrides);
+    if (!config.ok()) {
+      std::cerr << "qinfer config: " << config.status().message() << "\n";
+      return 2;
+    }
+    std::cout << qinfer::app::DumpConfig(*config) << "\n";
+    return 0;
+  }
   if (*replay) {
     for (const std::string& r : replay_reasons) {
       for (absl::string_view one : absl::StrSplit(r, ',', absl::SkipEmpty())) {

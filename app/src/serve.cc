@@ -7,9 +7,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_split.h"
 #include "plan.h"
 #include "qinfer/consumer/kafka_job_source.h"
@@ -47,8 +53,40 @@ class QueueForSource final : public JobQueue {
 std::atomic<bool> g_stop_requested{false};
 void OnSignal(int) { g_stop_requested = true; }
 
-// How long the executor may go without a heartbeat before /healthz fails.
-constexpr std::chrono::seconds kExecutorStall{120};
+// QINFER_TEST_HOLD_FILE (tests only): while that file exists, start-up
+// waits before it loads the model and the executor waits before each batch,
+// as a forward pass that hangs would. Returns "" when unset.
+std::string HoldFile() {
+  const char* path = std::getenv("QINFER_TEST_HOLD_FILE");
+  return path == nullptr ? std::string() : std::string(path);
+}
+
+void WaitWhileExists(const std::string& path, const std::atomic<bool>& give_up) {
+  if (path.empty()) return;
+  while (std::filesystem::exists(path) && !give_up.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+// What the HTTP handlers read: the health probes from the start, the
+// service's figures once it is built. Thread-safe.
+class LiveView {
+ public:
+  void Set(std::function<pipeline::ServiceSnapshot()> snapshot) {
+    std::lock_guard lock(mu_);
+    snapshot_ = std::move(snapshot);
+  }
+  // nullopt while the service is still being built.
+  std::optional<pipeline::ServiceSnapshot> Snapshot() const {
+    std::lock_guard lock(mu_);
+    if (!snapshot_) return std::nullopt;
+    return snapshot_();
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::function<pipeline::ServiceSnapshot()> snapshot_;
+};
 
 // One line of a `start_failed` event, and the start-up exit code.
 int StartFailed(const std::string& what) {
@@ -75,6 +113,69 @@ int Serve(const Config& config, const ServeOptions& options) {
   SystemClock clock;
   Health health;
   health.Beat(clock.Now());
+
+  // HTTP first, so that /healthz and /readyz answer during start-up (not
+  // ready while the model loads and the plan calibrates).
+  prometheus::Registry registry;
+  pipeline::ServiceMetrics metrics(registry);
+  LiveView view;
+  const std::chrono::nanoseconds stall = config.health.executor_stall;
+  httplib::Server http;
+  std::thread http_thread;
+  // The consumer's figures, once it exists.
+  std::atomic<const consumer::SourceStats*> consumer_stats{nullptr};
+  auto assigned = [&consumer_stats] {
+    const consumer::SourceStats* s = consumer_stats.load();
+    return s == nullptr ? 0 : s->assigned_partitions.load();
+  };
+  if (!config.http.listen.empty()) {
+    const size_t colon = config.http.listen.rfind(':');
+    if (colon == std::string::npos) {
+      return StartFailed("http.listen='" + config.http.listen + "': expected host:port");
+    }
+    const std::string host = config.http.listen.substr(0, colon);
+    const int port = std::atoi(config.http.listen.c_str() + colon + 1);
+    auto answer = [](httplib::Response& res, const ProbeResult& probe) {
+      res.status = probe.ok ? 200 : 503;
+      res.set_content(probe.text + "\n", "text/plain");
+    };
+    http.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
+      answer(res, Liveness(health, clock.Now(), stall));
+    });
+    http.Get("/readyz", [&](const httplib::Request&, httplib::Response& res) {
+      answer(res, Readiness(health, assigned()));
+    });
+    http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
+      if (auto snapshot = view.Snapshot()) metrics.Update(*snapshot);
+      res.set_content(prometheus::TextSerializer().Serialize(registry.Collect()),
+                      "text/plain; version=0.0.4");
+    });
+    http.Get("/status", [&](const httplib::Request&, httplib::Response& res) {
+      auto snapshot = view.Snapshot();
+      if (!snapshot) {
+        res.status = 503;
+        res.set_content("{\"error\":\"" + Readiness(health, 0).text + "\"}", "application/json");
+        return;
+      }
+      res.set_content(pipeline::SnapshotToJson(*snapshot), "application/json");
+    });
+    if (!http.bind_to_port(host.c_str(), port)) {
+      return StartFailed("http.listen=" + config.http.listen +
+                         ": cannot bind (port in use?); set http.listen to a free host:port or "
+                         "to \\\"\\\" to disable");
+    }
+    http_thread = std::thread([&http] { http.listen_after_bind(); });
+    log->info("event=http_listening address={}", config.http.listen);
+  }
+  // Stops the HTTP server on every return from here on.
+  absl::Cleanup stop_http = [&] {
+    if (http_thread.joinable()) {
+      http.stop();
+      http_thread.join();
+    }
+  };
+  const std::string hold_file = HoldFile();
+  WaitWhileExists(hold_file, g_stop_requested);
 
   // ---- build
   auto runner = LoadRunner(config);
@@ -161,7 +262,9 @@ int Serve(const Config& config, const ServeOptions& options) {
   if (!publisher.ok()) return StartFailed("kafka.producer: " + std::string(publisher.status().message()));
 
   consumer::OffsetTracker tracker;
-  OutcomeRecorder recorder(**store, publisher->get(), tracker, health, OutcomeRecorder::Options{});
+  OutcomeRecorder::Options recorder_options;
+  recorder_options.observer = &metrics;
+  OutcomeRecorder recorder(**store, publisher->get(), tracker, health, recorder_options);
   QueueForSource source_queue(queue);
 
   consumer::SourceConfig source_config;
@@ -181,12 +284,17 @@ int Serve(const Config& config, const ServeOptions& options) {
   source_config.limits.long_lane_max_tokens = size_t(config.long_lane.max_tokens);
   auto source = consumer::KafkaJobSource::Create(source_config, source_queue, recorder, tracker);
   if (!source.ok()) return StartFailed(std::string(source.status().message()));
+  consumer_stats = &(*source)->stats();
+  absl::Cleanup forget_consumer = [&consumer_stats] { consumer_stats = nullptr; };
 
-  prometheus::Registry registry;
-  pipeline::ServiceMetrics metrics(registry);
   pipeline::LoopOptions loop_options;
   loop_options.drain_timeout = config.shutdown.drain_timeout;
   loop_options.max_attempts = config.recovery.max_attempts;
+  if (!hold_file.empty()) {
+    // Not released by SIGTERM: a test holds the drain with it.
+    static const std::atomic<bool> never{false};
+    loop_options.before_batch = [&hold_file] { WaitWhileExists(hold_file, never); };
+  }
   pipeline::ExecutorLoop loop(queue, **runner, recorder, store->get(), health, clock, loop_options,
                               &metrics);
 
@@ -194,65 +302,81 @@ int Serve(const Config& config, const ServeOptions& options) {
   const executor::RunnerStats& runner_stats = (*runner)->stats();
   executor::DeviceMemory& device_memory = (*runner)->memory();
 
-  // HTTP: /healthz (alive: no fatal condition, executor not stalled),
-  // /readyz (partitions assigned), /metrics (Prometheus text).
-  httplib::Server http;
-  std::thread http_thread;
-  if (!config.http.listen.empty()) {
-    const size_t colon = config.http.listen.rfind(':');
-    if (colon == std::string::npos) {
-      return StartFailed("http.listen='" + config.http.listen + "': expected host:port");
-    }
-    const std::string host = config.http.listen.substr(0, colon);
-    const int port = std::atoi(config.http.listen.c_str() + colon + 1);
-    http.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
-      if (health.fatal()) {
-        res.status = 503;
-        res.set_content("fatal: " + health.cause() + ": " + health.reason() + "\n", "text/plain");
-      } else if (clock.Now() - health.last_beat() > kExecutorStall) {
-        res.status = 503;
-        res.set_content("executor stalled: no heartbeat for over " +
-                            std::to_string(kExecutorStall.count()) + " s\n",
-                        "text/plain");
-      } else {
-        res.set_content("ok\n", "text/plain");
+  // What /metrics and /status report.
+  pipeline::ServiceSnapshot identity;
+  identity.version = QINFER_VERSION;
+  identity.libtorch = executor::TorchVersion();
+  identity.model = manifest.name;
+  identity.model_digest = manifest.digest;
+  identity.device = config.model.device;
+  identity.fallback_device = (*runner)->has_fallback() ? "cpu" : "";
+  const executor::TorchThreads threads = executor::CurrentTorchThreads();
+  identity.intra_op_threads = threads.intra_op;
+  identity.inter_op_threads = threads.inter_op;
+  metrics.SetIdentity(identity);
+  log->info("event=torch_threads intra_op={} inter_op={} (model.threads={})", threads.intra_op,
+            threads.inter_op, config.model.threads);
+  view.Set([&, identity]() {
+    pipeline::ServiceSnapshot s = identity;
+    s.uptime_seconds = std::chrono::duration<double>(steady_clock::now() - started).count();
+    const ProbeResult ready = Readiness(health, source_stats.assigned_partitions.load());
+    const ProbeResult live = Liveness(health, clock.Now(), stall);
+    s.ready = ready.ok;
+    s.readiness = ready.text;
+    s.live = live.ok;
+    s.liveness = live.text;
+    s.heartbeat_age_seconds = std::chrono::duration<double>(clock.Now() - health.last_beat()).count();
+    if (health.fatal()) s.fatal_cause = health.cause();
+    const std::map<int, pipeline::BucketTotals> totals = loop.totals();
+    for (const scheduler::BucketStats& b : queue.Stats()) {
+      pipeline::BucketSnapshot bucket;
+      bucket.bound = b.bound;
+      bucket.cap = b.cap;
+      bucket.unfit = unfit.contains(b.bound);
+      bucket.queued_jobs = b.queued_jobs;
+      bucket.queued_bytes = b.queued_bytes;
+      if (auto t = totals.find(b.bound); t != totals.end()) {
+        bucket.batches = t->second.batches;
+        bucket.jobs = t->second.jobs;
+        bucket.real_tokens = t->second.real_tokens;
+        bucket.padded_tokens = t->second.padded_tokens;
       }
-    });
-    http.Get("/readyz", [&](const httplib::Request&, httplib::Response& res) {
-      const bool ready = !health.fatal() && source_stats.assigned_partitions.load() > 0;
-      res.status = ready ? 200 : 503;
-      res.set_content(ready ? "ready\n" : "not ready: no partitions assigned, or fatal\n", "text/plain");
-    });
-    http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
-      metrics.queued_jobs.Set(double(queue.queued_jobs()));
-      metrics.queued_bytes.Set(double(queue.queued_bytes()));
-      metrics.paused.Set(source_stats.paused.load() ? 1 : 0);
-      metrics.Sync(recorder.stats(), loop.stats(), health);
-      metrics.SetTotal(metrics.rejected, {}, source_stats.rejected.load());
-      const std::pair<const char*, uint64_t> stages[] = {
-          {"oom", runner_stats.oom_events.load()},
-          {"split", runner_stats.splits.load()},
-          {"cap_lowered", runner_stats.cap_lowerings.load()},
-          {"fallback", runner_stats.fallback_runs.load()},
-          {"failed", runner_stats.oom_failures.load()}};
-      for (const auto& [stage, total] : stages) metrics.SetTotal(metrics.ladder, {{"stage", stage}}, total);
-      metrics.device_bytes.Add({{"kind", "allocated"}}).Set(double(device_memory.allocated_bytes()));
-      metrics.device_bytes.Add({{"kind", "peak"}}).Set(double(device_memory.peak_bytes()));
-      metrics.device_bytes.Add({{"kind", "reserved"}}).Set(double(device_memory.reserved_bytes()));
-      metrics.device_bytes.Add({{"kind", "budget"}}).Set(double(device_memory.budget_bytes()));
-      res.set_content(prometheus::TextSerializer().Serialize(registry.Collect()),
-                      "text/plain; version=0.0.4");
-    });
-    if (!http.bind_to_port(host.c_str(), port)) {
-      return StartFailed("http.listen=" + config.http.listen +
-                         ": cannot bind (port in use?); set http.listen to a free host:port or "
-                         "to \\\"\\\" to disable");
+      s.buckets.push_back(bucket);
     }
-    http_thread = std::thread([&http] { http.listen_after_bind(); });
-    log->info("event=http_listening address={}", config.http.listen);
-  }
+    for (const consumer::PartitionProgress& p : (*source)->partitions()) {
+      s.partitions.push_back({p.partition, p.committed_offset, p.lag});
+    }
+    s.assigned_partitions = source_stats.assigned_partitions.load();
+    s.paused = source_stats.paused.load();
+    s.messages = source_stats.messages.load();
+    s.replays = source_stats.replays.load();
+    s.rejected = source_stats.rejected.load();
+    s.pauses = source_stats.pauses.load();
+    s.records = metrics.records();
+    s.memory_allocated = device_memory.allocated_bytes();
+    s.memory_reserved = device_memory.reserved_bytes();
+    s.memory_peak = device_memory.peak_bytes();
+    s.memory_budget = device_memory.budget_bytes();
+    s.ladder = {{"oom", runner_stats.oom_events.load()},
+                {"split", runner_stats.splits.load()},
+                {"cap_lowered", runner_stats.cap_lowerings.load()},
+                {"fallback", runner_stats.fallback_runs.load()},
+                {"failed", runner_stats.oom_failures.load()},
+                {"device_override", runner_stats.override_runs.load()}};
+    const RecorderStats& rs = recorder.stats();
+    const pipeline::LoopStats& ls = loop.stats();
+    s.degraded = {{"store_errors", rs.store_errors.load()},
+                  {"publish_retries", rs.publish_retries.load()},
+                  {"undeliverable_permanent", rs.undeliverable_permanent.load()},
+                  {"undeliverable_exhausted", rs.undeliverable_exhausted.load()},
+                  {"dead_letter_notices", rs.dead_letter_notices.load()},
+                  {"crash_isolated", ls.crash_isolated.load()},
+                  {"abandoned", ls.abandoned.load()}};
+    return s;
+  });
 
   // ---- start
+  health.SetStarted();
   std::atomic<bool> stop_fetching{false};
   std::thread consumer_thread([&] {
     absl::Status s = (*source)->Run(stop_fetching);
@@ -282,6 +406,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   // what is durable. The publisher goes before the recorder and tracker its
   // delivery callbacks call into.
   log->info("event=shutdown phase=stop_fetching fatal={}", fatal);
+  health.SetDraining();
   stop_fetching = true;
   consumer_thread.join();
   queue.Close();

@@ -2,9 +2,11 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <mutex>
 #include <variant>
 
 #include "qinfer/core/logging.h"
+#include "qinfer/core/secrets.h"
 
 namespace qinfer::consumer {
 namespace {
@@ -33,6 +35,8 @@ struct KafkaJobSource::Impl {
   bool paused = false;
   bool closed = false;
   std::chrono::steady_clock::time_point last_store{};
+  mutable std::mutex progress_mu;
+  std::vector<PartitionProgress> progress;  // GUARDED_BY(progress_mu)
 
   Impl(SourceConfig c, JobQueue& q, OutcomeRecorder& r, OffsetTracker& t)
       : config(std::move(c)), queue(q), recorder(r), tracker(t) {}
@@ -42,6 +46,28 @@ struct KafkaJobSource::Impl {
       if (!closed) rd_kafka_consumer_close(rk);
       rd_kafka_destroy(rk);
     }
+  }
+
+  // Served by rd_kafka_consumer_poll, on the consumer thread.
+  static int OnStatistics(rd_kafka_t*, char* json, size_t len, void* opaque) {
+    static_cast<Impl*>(opaque)->Statistics(std::string_view(json, len));
+    return 0;  // librdkafka frees json
+  }
+
+  void Statistics(std::string_view json) {
+    std::vector<PartitionProgress> mine;
+    for (const std::string& topic : config.topics) {
+      auto parsed = ParsePartitionProgress(json, topic);
+      if (!parsed.ok()) {
+        log->warn("event=statistics_unreadable error=\"{}\"", std::string(parsed.status().message()));
+        return;
+      }
+      for (const PartitionProgress& p : *parsed) {
+        if (epochs.contains({topic, p.partition})) mine.push_back(p);
+      }
+    }
+    std::lock_guard lock(progress_mu);
+    progress = std::move(mine);
   }
 
   static void OnRebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
@@ -76,6 +102,10 @@ struct KafkaJobSource::Impl {
       const auto& tp = parts->elems[i];
       tracker.Revoke(tp.topic, tp.partition);
       epochs.erase({tp.topic, tp.partition});
+      {
+        std::lock_guard lock(progress_mu);
+        std::erase_if(progress, [&](const PartitionProgress& p) { return p.partition == tp.partition; });
+      }
       log->info("event=revoked topic={} partition={}", tp.topic, tp.partition);
     }
     rd_kafka_assign(rk, nullptr);
@@ -139,6 +169,7 @@ struct KafkaJobSource::Impl {
 
     Decoded decoded = DecodeJob(raw, config.limits);
     if (Job* job = std::get_if<Job>(&decoded)) {
+      if (job->replay_of.offset >= 0) stats.replays++;
       std::string id = job->id;
       size_t length = job->length();
       absl::Status pushed;
@@ -217,13 +248,15 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
       // librdkafka's prefetch is memory outside the scheduler's byte bound:
       // 16 MiB instead of its 64 MiB default.
       {"queued.max.messages.kbytes", "16384"},
+      // Lag and committed offsets per partition, for /metrics and /status.
+      {"statistics.interval.ms", "5000"},
   };
   for (const auto& [k, v] : c.properties) props[k] = v;
   for (const auto& [k, v] : props) {
     if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) !=
         RD_KAFKA_CONF_OK) {
       rd_kafka_conf_destroy(conf);
-      return absl::InvalidArgumentError("kafka property " + k + "=" + v + ": " + err);
+      return absl::InvalidArgumentError(PropertyError(k, v, err));
     }
   }
   if (props["enable.auto.offset.store"] != "false") {
@@ -233,6 +266,7 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
         "stored only after results are durable");
   }
   rd_kafka_conf_set_rebalance_cb(conf, &Impl::OnRebalance);
+  rd_kafka_conf_set_stats_cb(conf, &Impl::OnStatistics);
   rd_kafka_conf_set_opaque(conf, impl.get());
   impl->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
   if (impl->rk == nullptr) {
@@ -274,6 +308,11 @@ absl::Status KafkaJobSource::Run(const std::atomic<bool>& stop) {
     s.StoreOffsets(/*force=*/false);
   }
   return absl::OkStatus();
+}
+
+std::vector<PartitionProgress> KafkaJobSource::partitions() const {
+  std::lock_guard lock(impl_->progress_mu);
+  return impl_->progress;
 }
 
 absl::Status KafkaJobSource::Close() {

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_join.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/core/secrets.h"
 
 namespace qinfer::consumer {
 namespace {
@@ -72,7 +73,7 @@ absl::Status EnsureTopics(const TopicCheck& check) {
   for (const auto& [k, v] : props) {
     if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) != RD_KAFKA_CONF_OK) {
       rd_kafka_conf_destroy(conf);
-      return absl::InvalidArgumentError("kafka property " + k + ": " + err);
+      return absl::InvalidArgumentError(PropertyError(k, v, err));
     }
   }
   KafkaHandle rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err)));

@@ -21,4 +21,24 @@ std::string Health::reason() const {
   return reason_;
 }
 
+ProbeResult Liveness(const Health& health, SteadyTime now, std::chrono::nanoseconds stall) {
+  if (health.fatal()) return {false, "fatal: " + health.cause() + ": " + health.reason()};
+  if (health.started() && !health.draining() && now - health.last_beat() > stall) {
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now - health.last_beat());
+    return {false, "executor stalled: no heartbeat for " + std::to_string(seconds.count()) +
+                       " s (limit health.executor_stall_s = " +
+                       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(stall).count()) +
+                       " s)"};
+  }
+  return {true, "ok"};
+}
+
+ProbeResult Readiness(const Health& health, int assigned_partitions) {
+  if (health.fatal()) return {false, "not ready: fatal: " + health.cause()};
+  if (health.draining()) return {false, "not ready: draining"};
+  if (!health.started()) return {false, "not ready: starting (loading the model, memory plan)"};
+  if (assigned_partitions <= 0) return {false, "not ready: no partitions assigned"};
+  return {true, "ready"};
+}
+
 }  // namespace qinfer

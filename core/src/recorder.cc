@@ -50,8 +50,12 @@ absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes) {
 
 absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
   if (outcomes.empty()) return absl::OkStatus();
+  const auto start = std::chrono::steady_clock::now();
   if (absl::Status s = Store(outcomes); !s.ok()) return s;
   stats_.stored += outcomes.size();
+  if (options_.observer != nullptr) {
+    options_.observer->OnStored(outcomes, std::chrono::steady_clock::now() - start);
+  }
   for (Outcome& outcome : outcomes) {
     if (publisher_ != nullptr && publisher_->WantsToPublish(outcome)) {
       PublishThenAck(std::make_shared<const Outcome>(std::move(outcome)), 1);

@@ -367,8 +367,17 @@ std::string TorchVersion() {
   return QINFER_TORCH_VERSION;
 }
 
+TorchThreads CurrentTorchThreads() {
+  return {int(at::get_num_threads()), int(at::get_num_interop_threads())};
+}
+
 absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerOptions options) {
   namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(options.model_path, ec)) {
+    return absl::NotFoundError("model.path " + options.model_path +
+                               ": no such file (a TorchScript model.pt; model/export_model.py writes one)");
+  }
   if (options.manifest_path.empty()) {
     options.manifest_path = (fs::path(options.model_path).parent_path() / "manifest.json").string();
   }

@@ -144,7 +144,10 @@ void ExecutorLoop::RunOne(Batch batch) {
 }
 
 void ExecutorLoop::RunAndRecord(Batch batch) {
+  if (options_.before_batch) options_.before_batch();
+  const SteadyTime started = clock_.Now();
   absl::StatusOr<std::vector<Outcome>> outcomes = runner_.Run(batch);
+  const std::chrono::nanoseconds run_time = clock_.Now() - started;
   std::vector<Outcome> records;
   if (outcomes.ok()) {
     records = *std::move(outcomes);
@@ -165,6 +168,7 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
   RecordedBatch summary;
   summary.bucket = batch.bucket_bound;
   summary.jobs = batch.jobs.size();
+  summary.run_time = run_time;
   for (const Outcome& o : records) {
     if (!o.ok) continue;
     summary.real_tokens += o.input_length;
@@ -175,6 +179,11 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
     Logger("pipeline")->error("event=record_failed bucket={} batch={} (jobs stay unacked)",
                               batch.bucket_bound, batch.jobs.size());
     return;
+  }
+  const SteadyTime durable = clock_.Now();
+  for (const Job& job : batch.jobs) {
+    if (job.windows > 0) continue;  // a chunk window, not a whole job
+    summary.latencies.push_back(durable - job.enqueued_at);
   }
   {
     std::lock_guard lock(mu_);

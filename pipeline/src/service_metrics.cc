@@ -1,90 +1,234 @@
 #include "qinfer/pipeline/service_metrics.h"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "qinfer/core/health.h"
+
 namespace qinfer::pipeline {
 namespace {
+
+using prometheus::Labels;
 
 prometheus::Family<prometheus::Counter>& Counter(prometheus::Registry& r, const char* name,
                                                  const char* help) {
   return prometheus::BuildCounter().Name(name).Help(help).Register(r);
 }
+prometheus::Family<prometheus::Gauge>& Gauge(prometheus::Registry& r, const char* name,
+                                             const char* help) {
+  return prometheus::BuildGauge().Name(name).Help(help).Register(r);
+}
+prometheus::Family<prometheus::Histogram>& Histogram(prometheus::Registry& r, const char* name,
+                                                     const char* help) {
+  return prometheus::BuildHistogram().Name(name).Help(help).Register(r);
+}
+
+// Seconds, from 1 ms to about 2 minutes.
+const prometheus::Histogram::BucketBoundaries& TimeBuckets() {
+  static const auto* b = new prometheus::Histogram::BucketBoundaries{
+      0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120};
+  return *b;
+}
+const prometheus::Histogram::BucketBoundaries& BatchSizeBuckets() {
+  static const auto* b =
+      new prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+  return *b;
+}
+
+// The failure reasons a record can carry: a fixed set, exported from 0.
+constexpr const char* kReasons[] = {reason::kInvalid, reason::kTooLong, reason::kOom,
+                                    reason::kModelError, reason::kCrash};
+constexpr const char* kStages[] = {"oom", "split", "cap_lowered", "fallback", "failed"};
+constexpr const char* kDevice[] = {"allocated", "reserved", "peak", "budget"};
+
+struct ProcessStats {
+  double cpu_seconds = 0;
+  double resident_bytes = 0;
+  double start_time_seconds = 0;
+  double open_fds = 0;
+};
+
+// From /proc/self (Linux): zeros where it cannot be read.
+ProcessStats ReadProcessStats() {
+  ProcessStats p;
+  const double ticks = double(::sysconf(_SC_CLK_TCK));
+  const double page = double(::sysconf(_SC_PAGESIZE));
+  std::ifstream stat_file("/proc/self/stat");
+  std::string stat((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
+  // Fields after the command name, which is in parentheses and may hold
+  // spaces: state is field 3, utime 14, stime 15, starttime 22, rss 24.
+  const size_t close = stat.rfind(')');
+  if (close != std::string::npos && ticks > 0) {
+    std::istringstream in(stat.substr(close + 2));
+    std::vector<std::string> f((std::istream_iterator<std::string>(in)), std::istream_iterator<std::string>());
+    auto field = [&f](size_t n) { return n - 3 < f.size() ? std::stod(f[n - 3]) : 0.0; };
+    p.cpu_seconds = (field(14) + field(15)) / ticks;
+    p.resident_bytes = field(24) * page;
+    std::ifstream boot("/proc/stat");
+    std::string key;
+    double btime = 0;
+    while (boot >> key) {
+      if (key == "btime") {
+        boot >> btime;
+        break;
+      }
+    }
+    p.start_time_seconds = btime + field(22) / ticks;
+  }
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    p.open_fds++;
+  }
+  return p;
+}
 
 }  // namespace
 
 ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
-    : outcomes(Counter(r, "qinfer_outcomes_total",
-                       "Jobs run by the executor with a durable record, by status and reason")),
-      batches(Counter(r, "qinfer_batches_total", "Batches with durable records, by bucket bound")),
-      tokens(Counter(r, "qinfer_tokens_total", "Tokens of results, real or padded, by bucket bound")),
-      store_errors(Counter(r, "qinfer_store_errors_total", "Failed store write attempts")),
-      publish_retries(Counter(r, "qinfer_publish_retries_total",
-                              "Transient delivery failures published again")),
-      undeliverable(Counter(r, "qinfer_undeliverable_total",
-                            "Outcomes whose reply or dead letter could not be delivered, by class "
-                            "(permanent, retries_exhausted); recorded and acked")),
-      dead_letter_notices(Counter(r, "qinfer_dead_letter_notices_total",
-                                  "Compact dead-letter notices of undeliverable outcomes")),
-      crash_isolated(Counter(r, "qinfer_crash_isolated_total",
-                             "Jobs given a crash record after taking the process down")),
-      abandoned(Counter(r, "qinfer_abandoned_jobs_total",
-                        "Jobs left unacked at a drain timeout or a fatal condition")),
-      rejected(Counter(r, "qinfer_rejected_messages_total",
-                       "Messages the consumer turned into invalid or too_long records")),
-      ladder(Counter(r, "qinfer_oom_ladder_total",
-                     "OOM ladder events by stage: oom (caught), split, cap_lowered, fallback "
-                     "(job run on the fallback device), failed (oom record)")),
-      fatal(prometheus::BuildGauge()
-                  .Name("qinfer_fatal")
-                  .Help("1 once a fatal condition was raised, by cause (the instance then exits)")
-                  .Register(r)),
-      queued_jobs(prometheus::BuildGauge()
-                      .Name("qinfer_queued_jobs")
-                      .Help("Jobs waiting in the scheduler")
-                      .Register(r)
-                      .Add({})),
-      queued_bytes(prometheus::BuildGauge()
-                       .Name("qinfer_queued_bytes")
-                       .Help("Bytes held by jobs waiting in the scheduler")
-                       .Register(r)
-                       .Add({})),
-      paused(prometheus::BuildGauge()
-                 .Name("qinfer_consumer_paused")
-                 .Help("1 while the consumer is paused for backpressure")
-                 .Register(r)
-                 .Add({})),
-      device_bytes(prometheus::BuildGauge()
-                       .Name("qinfer_device_memory_bytes")
-                       .Help("Primary device memory: allocated, peak, reserved, budget")
-                       .Register(r)) {
-  // Degraded modes start at 0, so that a rate over them is defined.
-  store_errors.Add({});
-  publish_retries.Add({});
-  undeliverable.Add({{"class", "permanent"}});
-  undeliverable.Add({{"class", "retries_exhausted"}});
-  dead_letter_notices.Add({});
-  crash_isolated.Add({});
-  abandoned.Add({});
-  rejected.Add({});
-  for (const char* stage : {"oom", "split", "cap_lowered", "fallback", "failed"}) {
-    ladder.Add({{"stage", stage}});
-  }
+    : messages_(Counter(r, "qinfer_messages_consumed_total", "Messages read from the jobs topic")),
+      replays_(Counter(r, "qinfer_replayed_jobs_total",
+                       "Messages read from the jobs topic that replay a failure (replay_of)")),
+      outcomes_(Counter(r, "qinfer_outcomes_total",
+                        "Durable records by status (ok, failed) and failure reason, including the "
+                        "consumer's invalid and too_long records")),
+      batches_(Counter(r, "qinfer_batches_total", "Batches with durable records, by bucket bound")),
+      tokens_(Counter(r, "qinfer_tokens_total",
+                      "Tokens of successful jobs by bucket bound and kind (real, padded)")),
+      ladder_(Counter(r, "qinfer_oom_ladder_total",
+                      "OOM ladder events by stage: oom (caught), split, cap_lowered, fallback (a job "
+                      "run on the fallback device), failed (oom record)")),
+      override_runs_(Counter(r, "qinfer_device_override_runs_total",
+                             "Jobs run on the device their replay asked for")),
+      pauses_(Counter(r, "qinfer_consumer_pauses_total", "Backpressure pauses of the consumer")),
+      store_errors_(Counter(r, "qinfer_store_errors_total", "Failed store write attempts")),
+      publish_retries_(Counter(r, "qinfer_publish_retries_total",
+                               "Transient delivery failures published again")),
+      undeliverable_(Counter(r, "qinfer_undeliverable_total",
+                             "Outcomes whose reply or dead letter could not be delivered, by class "
+                             "(permanent, retries_exhausted); recorded and acked")),
+      dead_letter_notices_(Counter(r, "qinfer_dead_letter_notices_total",
+                                   "Compact dead-letter notices of undeliverable outcomes")),
+      crash_isolated_(Counter(r, "qinfer_crash_isolated_total",
+                              "Jobs given a crash record after taking the process down")),
+      abandoned_(Counter(r, "qinfer_abandoned_jobs_total",
+                         "Jobs left unacked at a drain timeout or a fatal condition")),
+      rejected_(Counter(r, "qinfer_rejected_messages_total",
+                        "Messages the consumer turned into invalid or too_long records")),
+      queued_jobs_(Gauge(r, "qinfer_queued_jobs", "Jobs waiting in the scheduler, by bucket bound")),
+      queued_bytes_(Gauge(r, "qinfer_queued_bytes", "Bytes held by waiting jobs, by bucket bound")),
+      batch_cap_(Gauge(r, "qinfer_batch_cap", "Most jobs per batch, by bucket bound")),
+      padding_(Gauge(r, "qinfer_padding_efficiency",
+                     "Real / padded tokens of the batches run so far, by bucket bound")),
+      device_bytes_(Gauge(r, "qinfer_device_memory_bytes",
+                          "Primary device memory: allocated, reserved, peak, budget (0: none)")),
+      lag_(Gauge(r, "qinfer_consumer_lag",
+                 "Messages after the committed offset, by assigned partition of the jobs topic")),
+      committed_(Gauge(r, "qinfer_committed_offset",
+                       "Committed offset, by assigned partition of the jobs topic")),
+      assigned_(Gauge(r, "qinfer_assigned_partitions", "Partitions of the jobs topic assigned here")),
+      paused_(Gauge(r, "qinfer_consumer_paused", "1 while the consumer is paused for backpressure")),
+      fatal_(Gauge(r, "qinfer_fatal",
+                   "1 once a fatal condition was raised, by cause (the instance then exits)")),
+      ready_(Gauge(r, "qinfer_ready", "1 while /readyz answers ready")),
+      heartbeat_age_(Gauge(r, "qinfer_executor_heartbeat_age_seconds",
+                           "Seconds since the executor thread last beat")),
+      build_info_(Gauge(r, "qinfer_build_info",
+                        "1, labelled with the qinfer version, libtorch version, model, model digest "
+                        "and device")),
+      torch_threads_(Gauge(r, "qinfer_torch_threads", "libtorch threads by pool (intra_op, inter_op)")),
+      process_cpu_(Counter(r, "process_cpu_seconds_total", "User and system CPU time, seconds")),
+      process_rss_(Gauge(r, "process_resident_memory_bytes", "Resident memory, bytes")),
+      process_start_(Gauge(r, "process_start_time_seconds", "Start time, seconds since the epoch")),
+      process_fds_(Gauge(r, "process_open_fds", "Open file descriptors")),
+      batch_size_(Histogram(r, "qinfer_batch_size", "Jobs per batch, by bucket bound")),
+      inference_seconds_(Histogram(r, "qinfer_inference_seconds",
+                                   "Time of one batch through the model (the OOM ladder included), "
+                                   "by bucket bound")),
+      latency_seconds_(Histogram(r, "qinfer_job_latency_seconds",
+                                 "From a job's arrival in the scheduler to its durable record")),
+      store_write_seconds_(Histogram(r, "qinfer_store_write_seconds",
+                                     "One store write of a batch of records, retries included")),
+      latency_(latency_seconds_.Add({}, TimeBuckets())),
+      store_write_(store_write_seconds_.Add({}, TimeBuckets())) {
+  // Everything with a fixed label set starts at 0, so that rates and alerts
+  // are defined before the first event.
+  messages_.Add({});
+  replays_.Add({});
+  outcomes_.Add({{"status", "ok"}, {"reason", ""}});
+  for (const char* reason : kReasons) outcomes_.Add({{"status", "failed"}, {"reason", reason}});
+  for (const char* stage : kStages) ladder_.Add({{"stage", stage}});
+  override_runs_.Add({});
+  pauses_.Add({});
+  store_errors_.Add({});
+  publish_retries_.Add({});
+  undeliverable_.Add({{"class", "permanent"}});
+  undeliverable_.Add({{"class", "retries_exhausted"}});
+  dead_letter_notices_.Add({});
+  crash_isolated_.Add({});
+  abandoned_.Add({});
+  rejected_.Add({});
+  for (const char* kind : kDevice) device_bytes_.Add({{"kind", kind}});
+  assigned_.Add({});
+  paused_.Add({});
   for (const char* cause : {fatal_cause::kStore, fatal_cause::kConsumer, fatal_cause::kProducer}) {
-    fatal.Add({{"cause", cause}});
+    fatal_.Add({{"cause", cause}});
   }
+  ready_.Add({});
+  heartbeat_age_.Add({});
+  process_cpu_.Add({});
+  process_rss_.Add({});
+  process_start_.Add({});
+  process_fds_.Add({});
+}
+
+void ServiceMetrics::SetIdentity(const ServiceSnapshot& s) {
+  build_info_
+      .Add({{"version", s.version},
+            {"libtorch", s.libtorch},
+            {"model", s.model},
+            {"model_digest", s.model_digest},
+            {"device", s.device}})
+      .Set(1);
+  torch_threads_.Add({{"kind", "intra_op"}}).Set(s.intra_op_threads);
+  torch_threads_.Add({{"kind", "inter_op"}}).Set(s.inter_op_threads);
+}
+
+void ServiceMetrics::OnStored(std::span<const Outcome> outcomes, std::chrono::nanoseconds write_time) {
+  store_write_.Observe(std::chrono::duration<double>(write_time).count());
+  std::map<std::string, uint64_t> counts;
+  for (const Outcome& o : outcomes) counts[o.ok ? "ok" : o.reason]++;
+  for (const auto& [what, n] : counts) {
+    const bool ok = what == "ok";
+    outcomes_.Add({{"status", ok ? "ok" : "failed"}, {"reason", ok ? "" : what}}).Increment(double(n));
+  }
+  std::lock_guard lock(mu_);
+  for (const auto& [what, n] : counts) records_[what] += n;
 }
 
 void ServiceMetrics::OnBatchRecorded(const RecordedBatch& b) {
   const std::string bucket = std::to_string(b.bucket);
-  batches.Add({{"bucket", bucket}}).Increment();
-  tokens.Add({{"bucket", bucket}, {"kind", "real"}}).Increment(double(b.real_tokens));
-  tokens.Add({{"bucket", bucket}, {"kind", "padded"}}).Increment(double(b.padded_tokens));
-  if (b.ok > 0) outcomes.Add({{"status", "ok"}, {"reason", ""}}).Increment(double(b.ok));
-  for (const auto& [reason, n] : b.failed) {
-    outcomes.Add({{"status", "failed"}, {"reason", reason}}).Increment(double(n));
+  batches_.Add({{"bucket", bucket}}).Increment();
+  tokens_.Add({{"bucket", bucket}, {"kind", "real"}}).Increment(double(b.real_tokens));
+  tokens_.Add({{"bucket", bucket}, {"kind", "padded"}}).Increment(double(b.padded_tokens));
+  batch_size_.Add({{"bucket", bucket}}, BatchSizeBuckets()).Observe(double(b.jobs));
+  inference_seconds_.Add({{"bucket", bucket}}, TimeBuckets())
+      .Observe(std::chrono::duration<double>(b.run_time).count());
+  for (std::chrono::nanoseconds latency : b.latencies) {
+    latency_.Observe(std::chrono::duration<double>(latency).count());
   }
 }
 
-void ServiceMetrics::SetTotal(prometheus::Family<prometheus::Counter>& family,
-                              const prometheus::Labels& labels, uint64_t total) {
+std::map<std::string, uint64_t> ServiceMetrics::records() const {
+  std::lock_guard lock(mu_);
+  return records_;
+}
+
+void ServiceMetrics::SetTotal(prometheus::Family<prometheus::Counter>& family, const Labels& labels,
+                              uint64_t total) {
   prometheus::Counter& c = family.Add(labels);
   std::lock_guard lock(mu_);
   uint64_t& seen = seen_[&c];
@@ -92,15 +236,77 @@ void ServiceMetrics::SetTotal(prometheus::Family<prometheus::Counter>& family,
   seen = total;
 }
 
-void ServiceMetrics::Sync(const RecorderStats& rs, const LoopStats& loop, const Health& health) {
-  SetTotal(store_errors, {}, rs.store_errors.load());
-  SetTotal(publish_retries, {}, rs.publish_retries.load());
-  SetTotal(undeliverable, {{"class", "permanent"}}, rs.undeliverable_permanent.load());
-  SetTotal(undeliverable, {{"class", "retries_exhausted"}}, rs.undeliverable_exhausted.load());
-  SetTotal(dead_letter_notices, {}, rs.dead_letter_notices.load());
-  SetTotal(crash_isolated, {}, loop.crash_isolated.load());
-  SetTotal(abandoned, {}, loop.abandoned.load());
-  if (health.fatal()) fatal.Add({{"cause", health.cause()}}).Set(1);
+void ServiceMetrics::Update(const ServiceSnapshot& s) {
+  for (const BucketSnapshot& b : s.buckets) {
+    const Labels bucket{{"bucket", std::to_string(b.bound)}};
+    queued_jobs_.Add(bucket).Set(double(b.queued_jobs));
+    queued_bytes_.Add(bucket).Set(double(b.queued_bytes));
+    batch_cap_.Add(bucket).Set(b.cap);
+    padding_.Add(bucket).Set(b.padding_efficiency());
+  }
+  {
+    // A partition revoked since the last scrape leaves the lag series, so
+    // that a sum over instances counts each partition once.
+    std::lock_guard lock(mu_);
+    std::map<int32_t, bool> now;
+    for (const PartitionSnapshot& p : s.partitions) now[p.partition] = true;
+    for (const auto& [partition, _] : partitions_) {
+      if (now.contains(partition)) continue;
+      const Labels gone{{"partition", std::to_string(partition)}};
+      lag_.Remove(&lag_.Add(gone));
+      committed_.Remove(&committed_.Add(gone));
+    }
+    partitions_ = std::move(now);
+  }
+  for (const PartitionSnapshot& p : s.partitions) {
+    const Labels partition{{"partition", std::to_string(p.partition)}};
+    if (p.lag >= 0) lag_.Add(partition).Set(double(p.lag));
+    committed_.Add(partition).Set(double(p.committed_offset));
+  }
+  assigned_.Add({}).Set(s.assigned_partitions);
+  paused_.Add({}).Set(s.paused ? 1 : 0);
+  ready_.Add({}).Set(s.ready ? 1 : 0);
+  if (!s.fatal_cause.empty()) fatal_.Add({{"cause", s.fatal_cause}}).Set(1);
+  heartbeat_age_.Add({}).Set(s.heartbeat_age_seconds);
+  device_bytes_.Add({{"kind", "allocated"}}).Set(double(s.memory_allocated));
+  device_bytes_.Add({{"kind", "reserved"}}).Set(double(s.memory_reserved));
+  device_bytes_.Add({{"kind", "peak"}}).Set(double(s.memory_peak));
+  device_bytes_.Add({{"kind", "budget"}}).Set(double(s.memory_budget));
+
+  SetTotal(messages_, {}, s.messages);
+  SetTotal(replays_, {}, s.replays);
+  SetTotal(rejected_, {}, s.rejected);
+  SetTotal(pauses_, {}, s.pauses);
+  for (const char* stage : kStages) {
+    auto it = s.ladder.find(stage);
+    if (it != s.ladder.end()) SetTotal(ladder_, {{"stage", stage}}, it->second);
+  }
+  auto total = [&s](const char* key) -> uint64_t {
+    auto it = s.degraded.find(key);
+    return it == s.degraded.end() ? 0 : it->second;
+  };
+  if (auto it = s.ladder.find("device_override"); it != s.ladder.end()) {
+    SetTotal(override_runs_, {}, it->second);
+  }
+  SetTotal(store_errors_, {}, total("store_errors"));
+  SetTotal(publish_retries_, {}, total("publish_retries"));
+  SetTotal(undeliverable_, {{"class", "permanent"}}, total("undeliverable_permanent"));
+  SetTotal(undeliverable_, {{"class", "retries_exhausted"}}, total("undeliverable_exhausted"));
+  SetTotal(dead_letter_notices_, {}, total("dead_letter_notices"));
+  SetTotal(crash_isolated_, {}, total("crash_isolated"));
+  SetTotal(abandoned_, {}, total("abandoned"));
+
+  const ProcessStats p = ReadProcessStats();
+  {
+    std::lock_guard lock(mu_);
+    if (p.cpu_seconds > process_cpu_seen_) {
+      process_cpu_.Add({}).Increment(p.cpu_seconds - process_cpu_seen_);
+      process_cpu_seen_ = p.cpu_seconds;
+    }
+  }
+  process_rss_.Add({}).Set(p.resident_bytes);
+  process_start_.Add({}).Set(p.start_time_seconds);
+  process_fds_.Add({}).Set(p.open_fds);
 }
 
 }  // namespace qinfer::pipeline

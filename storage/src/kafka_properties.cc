@@ -1,5 +1,7 @@
 #include "qinfer/storage/kafka_properties.h"
 
+#include "qinfer/core/secrets.h"
+
 namespace qinfer::storage {
 
 absl::Status ApplyKafkaProperties(
@@ -8,8 +10,7 @@ absl::Status ApplyKafkaProperties(
   for (const auto& [key, value] : props) {
     if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr,
                           sizeof(errstr)) != RD_KAFKA_CONF_OK) {
-      return absl::InvalidArgumentError("kafka property " + key + ": " +
-                                        errstr);
+      return absl::InvalidArgumentError(PropertyError(key, value, errstr));
     }
   }
   return absl::OkStatus();

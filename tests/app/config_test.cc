@@ -271,7 +271,8 @@ std::vector<std::string> EveryKeyChanged() {
           "storage.path=/data/store",
           "storage.sync=true",
           "http.listen=0.0.0.0:9500",
-          "shutdown.drain_timeout_s=9"};
+          "shutdown.drain_timeout_s=9",
+          "health.executor_stall_s=7"};
 }
 
 TEST(ConfigTest, TheDumpNamesEveryKeyAndReadsBackToTheSameConfiguration) {
@@ -315,7 +316,60 @@ TEST(ConfigBinaryTest, PrintConfigShowsTheEffectiveConfigurationAndExits) {
   const YAML::Node root = YAML::Load(out);
   EXPECT_EQ(root["scheduler"]["max_batch_size"].as<int>(), 24);
   EXPECT_EQ(root["kafka"]["brokers"].as<std::string>(), "192.0.2.1:1");
-  EXPECT_EQ(root["model"]["path"].as<std::string>(), "m.pt");
+  EXPECT_EQ(root["model"]["path"].as<std::string>(),
+            (std::filesystem::path(file.path()).parent_path() / "m.pt").string())
+      << "a path in the file resolves against the file";
+}
+
+TEST(ConfigBinaryTest, PrintDefaultsPrintsACommentedFileThatLoadsToTheDefaults) {
+  auto [rc, out] = RunBinary("config --print-defaults");
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_EQ(out.find("(undocumented)"), std::string::npos) << "every key has a comment:\n" << out;
+  for (const std::string& key : ConfigKeys()) {
+    const std::string name = key.substr(key.find('.') + 1);
+    EXPECT_NE(out.find("\n  " + name + ": "), std::string::npos) << key << " missing from:\n" << out;
+  }
+  ConfigFile file(out);
+  auto loaded = LoadConfig(file.path(), {"model.path=/m.pt", "storage.path=/store"});
+  auto defaults = LoadConfig("", {"model.path=/m.pt", "storage.path=/store"});
+  ASSERT_TRUE(loaded.ok()) << ErrorOf(loaded) << "\n" << out;
+  ASSERT_TRUE(defaults.ok()) << ErrorOf(defaults);
+  EXPECT_EQ(DumpConfig(*loaded), DumpConfig(*defaults));
+}
+
+TEST(ConfigBinaryTest, ConfigPrintConfigShowsTheEffectiveConfigurationWithSecretsRedacted) {
+  ConfigFile file(
+      "model:\n  path: m.pt\nkafka:\n  consumer:\n    sasl.username: alice\n    sasl.password: hunter2\n"
+      "  producer:\n    ssl.key.password: swordfish\n");
+  auto [rc, out] = RunBinary("config --print-config --config " + file.path());
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_EQ(out.find("hunter2"), std::string::npos) << out;
+  EXPECT_EQ(out.find("swordfish"), std::string::npos) << out;
+  const YAML::Node root = YAML::Load(out);
+  EXPECT_EQ(root["kafka"]["consumer"]["sasl.password"].as<std::string>(), "<redacted>");
+  EXPECT_EQ(root["kafka"]["producer"]["ssl.key.password"].as<std::string>(), "<redacted>");
+  EXPECT_EQ(root["kafka"]["consumer"]["sasl.username"].as<std::string>(), "alice");
+}
+
+TEST(ConfigTest, PathsInAFileResolveAgainstTheFileAndOthersAgainstTheCurrentDirectory) {
+  ConfigFile file(
+      "model:\n  path: models/m.pt\n  manifest: models/manifest.json\n  op_libraries: [ops/a.so, /abs/b.so]\n"
+      "storage:\n  path: ../store\n");
+  const std::filesystem::path dir = std::filesystem::path(file.path()).parent_path();
+  auto c = LoadConfig(file.path(), {});
+  ASSERT_TRUE(c.ok()) << ErrorOf(c);
+  EXPECT_EQ(c->model.path, (dir / "models/m.pt").string());
+  EXPECT_EQ(c->model.manifest, (dir / "models/manifest.json").string());
+  EXPECT_EQ(c->model.op_libraries, (std::vector<std::string>{(dir / "ops/a.so").string(), "/abs/b.so"}));
+  EXPECT_EQ(c->storage.path, (dir.parent_path() / "store").string());
+
+  auto unset = LoadConfig(file.path(), {"storage.path=rel/store"});
+  ASSERT_TRUE(unset.ok()) << ErrorOf(unset);
+  EXPECT_EQ(unset->storage.path, "rel/store") << "--set is relative to the current directory";
+  ConfigFile bare("model:\n  path: /m.pt\n");
+  auto defaults = LoadConfig(bare.path(), {});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->storage.path, "run/results") << "a default the file does not set stays as documented";
 }
 
 TEST(ConfigBinaryTest, ABadValueExitsTwoNamingTheKey) {

@@ -27,7 +27,7 @@ class RecorderTest : public ::testing::Test {
   testing::RecordingAcks acks_{log_};
   Health health_;
   OutcomeRecorder recorder_{store_, &publisher_, acks_, health_,
-                            {/*store_attempts=*/3, std::chrono::milliseconds(1), 2}};
+                            {/*store_attempts=*/3, std::chrono::milliseconds(1), 2, /*observer=*/nullptr}};
 };
 
 TEST_F(RecorderTest, AcksOnlyAfterTheStoreWrite) {

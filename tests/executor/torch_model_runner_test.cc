@@ -188,7 +188,8 @@ TEST(TorchModelRunnerLoadTest, MissingModelFileIsAClearError) {
 
 TEST(TorchModelRunnerLoadTest, MissingManifestIsAClearError) {
   RunnerOptions options;
-  options.model_path = "/nonexistent/model.pt";
+  options.model_path = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";
+  options.manifest_path = "/nonexistent/manifest.json";
   auto runner = TorchModelRunner::Load(options);
   ASSERT_FALSE(runner.ok());
   EXPECT_NE(runner.status().message().find("manifest"), std::string::npos) << runner.status();

@@ -1,6 +1,8 @@
 #include "kafka_test_util.h"
 
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
 #include <signal.h>
@@ -416,6 +418,38 @@ std::string ServeProcess::Log() const {
 std::string ServeProcess::LogTail(size_t bytes) const {
   std::string s = Log();
   return s.size() > bytes ? s.substr(s.size() - bytes) : s;
+}
+
+// A TCP port nothing listens on right now (the kernel's pick).
+int FreePort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// The sum of the samples of `family` whose label text contains `labels`
+// (e.g. Sample(text, "qinfer_outcomes_total", "status=\"ok\"")); -1 when
+// the family has no sample.
+double Sample(const std::string& metrics, const std::string& family, const std::string& labels) {
+  std::istringstream in(metrics);
+  std::string line;
+  double sum = 0;
+  bool found = false;
+  while (std::getline(in, line)) {
+    if (line.rfind(family, 0) != 0) continue;
+    const char next = line.size() > family.size() ? line[family.size()] : '\0';
+    if (next != '{' && next != ' ') continue;
+    if (!labels.empty() && line.find(labels) == std::string::npos) continue;
+    sum += std::atof(line.c_str() + line.rfind(' ') + 1);
+    found = true;
+  }
+  return found ? sum : -1;
 }
 
 std::string ServeYaml(const std::string& brokers, const std::string& topic,

@@ -123,6 +123,14 @@ class ServeProcess {
   std::string log_path_;
 };
 
+// A TCP port nothing listens on right now (the kernel's pick).
+int FreePort();
+
+// The sum of the samples of `family` in a Prometheus text scrape whose label
+// text contains `labels` (e.g. Sample(text, "qinfer_outcomes_total",
+// "status=\"ok\"")); -1 when the family has no sample.
+double Sample(const std::string& metrics, const std::string& family, const std::string& labels = "");
+
 // A config for a test service: the test model, this broker, a fresh group
 // and store under `dir`. `extra` is appended verbatim (YAML).
 std::string ServeYaml(const std::string& brokers, const std::string& topic,

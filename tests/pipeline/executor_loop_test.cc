@@ -49,7 +49,7 @@ class Process {
       : queue_(MakeQueue(clock, cap)),
         acks_(log),
         recorder_(store, nullptr, acks_, health_,
-                  {/*store_attempts=*/2, std::chrono::milliseconds(0), 1}),
+                  {/*store_attempts=*/2, std::chrono::milliseconds(0), 1, /*observer=*/nullptr}),
         loop_(queue_, runner, recorder_, &store, health_, clock, options, observer) {}
 
   void Push(std::vector<Job> jobs) {
@@ -90,7 +90,12 @@ class ExecutorLoopTest : public ::testing::Test {
   MemoryStore store_{log_};
   ScriptedRunner runner_;
   testing::FakeClock clock_;
-  LoopOptions options_{.drain_timeout = std::chrono::seconds(30), .max_attempts = 3};
+  LoopOptions options_ = [] {
+    LoopOptions o;
+    o.drain_timeout = std::chrono::seconds(30);
+    o.max_attempts = 3;
+    return o;
+  }();
 };
 
 TEST_F(ExecutorLoopTest, RecordsEveryJobThenAcksItAndForgetsItsAttempts) {
@@ -212,6 +217,48 @@ TEST_F(ExecutorLoopTest, TheObserverCountsOnlyDurableOutcomesByStatusAndReason) 
   q.Push({MakeJob("x", 7)});
   q.RunToEnd();
   EXPECT_EQ(observer.seen.size(), 1u) << "a batch whose write failed is not counted";
+}
+
+TEST_F(ExecutorLoopTest, TheObserverGetsTheRunTimeAndEachJobsLatencyFromArrivalToRecord) {
+  struct Counting : BatchObserver {
+    void OnBatchRecorded(const RecordedBatch& b) override { seen.push_back(b); }
+    std::vector<RecordedBatch> seen;
+  } observer;
+  Process p(store_, runner_, clock_, log_, options_, /*cap=*/8, &observer);
+  p.Push({MakeJob("a", 1)});  // arrives now
+  clock_.Advance(std::chrono::milliseconds(200));
+  p.Push({MakeJob("b", 2)});  // arrives 200 ms later
+  clock_.Advance(std::chrono::milliseconds(100));
+  runner_.before_run = [this](const Batch&) { clock_.Advance(std::chrono::milliseconds(40)); };
+  p.RunToEnd();
+  ASSERT_EQ(observer.seen.size(), 1u);
+  EXPECT_EQ(observer.seen[0].run_time, std::chrono::milliseconds(40));
+  EXPECT_EQ(observer.seen[0].latencies,
+            (std::vector<std::chrono::nanoseconds>{std::chrono::milliseconds(340),
+                                                   std::chrono::milliseconds(140)}));
+}
+
+TEST_F(ExecutorLoopTest, TheBeforeBatchHookRunsBeforeEachBatchWithoutAHeartbeat) {
+  LoopOptions options = options_;
+  options.drain_timeout = std::chrono::hours(1);
+  int calls = 0;
+  Process* process = nullptr;
+  options.before_batch = [&] {
+    ++calls;
+    // A hook that hangs for 3 minutes: the heartbeat stays where it was, so
+    // the liveness probe fails.
+    const SteadyTime beat = process->health_.last_beat();
+    clock_.Advance(std::chrono::minutes(3));
+    EXPECT_EQ(process->health_.last_beat(), beat);
+    EXPECT_FALSE(Liveness(process->health_, clock_.Now(), std::chrono::seconds(120)).ok);
+  };
+  Process p(store_, runner_, clock_, log_, options, /*cap=*/1);
+  process = &p;
+  p.health_.SetStarted();
+  p.Push({MakeJob("a", 1), MakeJob("b", 2)});
+  p.RunToEnd();
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(store_.records.size(), 2u);
 }
 
 TEST_F(ExecutorLoopTest, AChunkedJobIsRecordedAndAckedOnceAfterItsLastWindow) {

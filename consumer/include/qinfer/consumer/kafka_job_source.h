@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "qinfer/consumer/consumer_statistics.h"
 #include "qinfer/consumer/job_decoder.h"
 #include "qinfer/consumer/offset_tracker.h"
 #include "qinfer/core/interfaces.h"
@@ -38,6 +39,7 @@ struct SourceConfig {
 struct SourceStats {
   std::atomic<uint64_t> messages{0};
   std::atomic<uint64_t> rejected{0};  // invalid or too long
+  std::atomic<uint64_t> replays{0};   // messages that replay a failure
   std::atomic<uint64_t> pauses{0};    // backpressure pauses
   std::atomic<uint64_t> refused{0};   // the queue was closed: left unacked
   std::atomic<int> assigned_partitions{0};
@@ -67,6 +69,10 @@ class KafkaJobSource {
 
   // Thread-safe.
   const SourceStats& stats() const { return stats_; }
+  // Thread-safe. The assigned partitions' committed offsets and lag, from
+  // librdkafka's latest statistics (every statistics.interval.ms, 5 s unless
+  // kafka.consumer sets it); empty until the first.
+  std::vector<PartitionProgress> partitions() const;
 
   struct Impl;
 

@@ -38,12 +38,37 @@ class Health {
     return SteadyTime(SteadyTime::duration(last_beat_ns_.load()));
   }
 
+  // Start-up is done: the model is loaded and warmed and the memory plan is
+  // ready. Set once, before the executor starts.
+  void SetStarted() { started_.store(true); }
+  bool started() const { return started_.load(); }
+  // The instance stopped fetching and is draining. Never cleared.
+  void SetDraining() { draining_.store(true); }
+  bool draining() const { return draining_.load(); }
+
  private:
   std::atomic<bool> fatal_{false};
+  std::atomic<bool> started_{false};
+  std::atomic<bool> draining_{false};
   std::atomic<SteadyTime::rep> last_beat_ns_{0};
   mutable std::mutex mu_;
   std::string cause_ ABSL_GUARDED_BY(mu_);
   std::string reason_ ABSL_GUARDED_BY(mu_);
 };
+
+// What a probe answers: ok or not, and a line that says why.
+struct ProbeResult {
+  bool ok = false;
+  std::string text;
+};
+
+// /healthz: fails on a fatal condition, or when the executor, once started,
+// has not beaten for longer than `stall` (stuck inside a forward pass or
+// blocked). Start-up (loading, calibrating) never fails it.
+ProbeResult Liveness(const Health& health, SteadyTime now, std::chrono::nanoseconds stall);
+
+// /readyz: true only once started, with partitions assigned, no fatal
+// condition and not draining.
+ProbeResult Readiness(const Health& health, int assigned_partitions);
 
 }  // namespace qinfer

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "qinfer/core/health.h"
@@ -43,6 +44,16 @@ struct RecorderStats {
 // PermissionDenied (authorization), FailedPrecondition (no topic).
 bool IsPermanentDeliveryError(const absl::Status& status);
 
+// Told about every write that made outcomes durable (for metrics): the
+// outcomes and how long the write took, retries included. Called on the
+// recording thread, before any of them is published or acked.
+class RecordObserver {
+ public:
+  virtual ~RecordObserver() = default;
+  virtual void OnStored(std::span<const Outcome> outcomes,
+                        std::chrono::nanoseconds write_time) = 0;
+};
+
 // Thread-safe: the consumer thread (invalid messages) and the executor thread
 // (results) both record. Does not own its collaborators; they must outlive it.
 class OutcomeRecorder {
@@ -54,6 +65,7 @@ class OutcomeRecorder {
     // delivery already includes the producer's own retries with backoff
     // (librdkafka's retry.backoff.ms, up to message.timeout.ms).
     int publish_attempts = 3;
+    RecordObserver* observer = nullptr;  // not owned; may be null
   };
 
   // `publisher` may be null (no Kafka output configured).

@@ -140,6 +140,14 @@ class TorchModelRunner final : public ModelRunner {
 // The libtorch version this binary was built against (for plan keys).
 std::string TorchVersion();
 
+// libtorch's thread pools as they are now: intra-op (model.threads, or one
+// per core) and inter-op.
+struct TorchThreads {
+  int intra_op = 0;
+  int inter_op = 0;
+};
+TorchThreads CurrentTorchThreads();
+
 // CUDA devices this build of libtorch can use: 0 on a machine without one,
 // and 0 for a CPU-only build even where a GPU exists.
 int CudaDeviceCount();

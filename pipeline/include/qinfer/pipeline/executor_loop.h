@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <mutex>
@@ -41,6 +42,9 @@ struct LoopOptions {
   int max_attempts = 3;
   // How long one wait for a batch blocks (bounds how late a stop is seen).
   std::chrono::milliseconds poll{100};
+  // Called on the executor thread before each batch runs, with no heartbeat
+  // while it runs: a test hook that stands for a forward pass that hangs.
+  std::function<void()> before_batch;
 };
 
 // Per-bucket figures for the run summary and /metrics.
@@ -67,6 +71,10 @@ struct RecordedBatch {
   uint64_t padded_tokens = 0;  // of the results
   size_t ok = 0;
   std::map<std::string, size_t> failed;  // reason -> jobs
+  std::chrono::nanoseconds run_time{0};  // the runner's Run, ladder included
+  // Arrival in the scheduler to durable record, for each job of the batch
+  // (chunk windows left out: they are parts of a job).
+  std::vector<std::chrono::nanoseconds> latencies;
 };
 
 // Told about each batch whose outcomes are durable (for metrics). Called on

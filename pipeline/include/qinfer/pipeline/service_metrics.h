@@ -1,61 +1,105 @@
 // The service's metrics, declared in one place and built from the registry
-// that main owns (no global registry). Counters that other modules keep as
-// atomics are brought up to date by Sync/SetTotal before each scrape.
+// that main owns (no global registry). Events are counted as they happen
+// (records when durable, batches, timings); figures other modules keep
+// (queues, lag, memory, ladder and degraded-mode totals) are copied from a
+// ServiceSnapshot before each scrape.
+//
+// Names: prefix qinfer_, base units (seconds, bytes), counters end in
+// _total, labels only from small fixed sets (bucket bounds, partitions,
+// statuses and reasons, ladder stages). Process metrics use the standard
+// process_* names.
 #pragma once
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
 #include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
 #include <map>
 #include <mutex>
 #include <string>
 
-#include "qinfer/core/health.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/pipeline/executor_loop.h"
+#include "qinfer/pipeline/service_snapshot.h"
 
 namespace qinfer::pipeline {
 
 // Thread-safe.
-class ServiceMetrics final : public BatchObserver {
+class ServiceMetrics final : public BatchObserver, public RecordObserver {
  public:
   explicit ServiceMetrics(prometheus::Registry& registry);
 
-  // Batches, tokens and outcomes, counted once durable.
+  // qinfer_build_info and qinfer_torch_threads, from the snapshot's
+  // identity fields. Call once the model is loaded.
+  void SetIdentity(const ServiceSnapshot& identity);
+
+  // Durable records by status and reason (every record: the consumer's
+  // invalid and too_long ones too), and the store write time.
+  void OnStored(std::span<const Outcome> outcomes, std::chrono::nanoseconds write_time) override;
+
+  // Batches, tokens, batch sizes, inference time and job latency.
   void OnBatchRecorded(const RecordedBatch& batch) override;
 
-  // Degraded modes and recorder totals: store errors, publish retries,
-  // undeliverable outcomes by class, dead-letter notices, crash-isolated
-  // jobs, abandoned jobs, fatal conditions.
-  void Sync(const RecorderStats& recorder, const LoopStats& loop, const Health& health);
+  // Brings the gauges and the totals kept elsewhere up to `snapshot`, and
+  // reads the process metrics. Call before each scrape.
+  void Update(const ServiceSnapshot& snapshot);
 
-  // Sets the counter `labels` of `family` to `total` (a monotonic count kept
-  // elsewhere).
-  void SetTotal(prometheus::Family<prometheus::Counter>& family,
-                const prometheus::Labels& labels, uint64_t total);
-
-  prometheus::Family<prometheus::Counter>& outcomes;
-  prometheus::Family<prometheus::Counter>& batches;
-  prometheus::Family<prometheus::Counter>& tokens;
-  prometheus::Family<prometheus::Counter>& store_errors;
-  prometheus::Family<prometheus::Counter>& publish_retries;
-  prometheus::Family<prometheus::Counter>& undeliverable;
-  prometheus::Family<prometheus::Counter>& dead_letter_notices;
-  prometheus::Family<prometheus::Counter>& crash_isolated;
-  prometheus::Family<prometheus::Counter>& abandoned;
-  prometheus::Family<prometheus::Counter>& rejected;
-  prometheus::Family<prometheus::Counter>& ladder;
-  prometheus::Family<prometheus::Gauge>& fatal;
-  prometheus::Gauge& queued_jobs;
-  prometheus::Gauge& queued_bytes;
-  prometheus::Gauge& paused;
-  prometheus::Family<prometheus::Gauge>& device_bytes;
+  // Durable records so far: "ok" and each failure reason.
+  std::map<std::string, uint64_t> records() const;
 
  private:
-  std::mutex mu_;
+  // Sets the counter `labels` of `family` to `total` (a monotonic count kept
+  // elsewhere).
+  void SetTotal(prometheus::Family<prometheus::Counter>& family, const prometheus::Labels& labels,
+                uint64_t total);
+
+  prometheus::Family<prometheus::Counter>& messages_;
+  prometheus::Family<prometheus::Counter>& replays_;
+  prometheus::Family<prometheus::Counter>& outcomes_;
+  prometheus::Family<prometheus::Counter>& batches_;
+  prometheus::Family<prometheus::Counter>& tokens_;
+  prometheus::Family<prometheus::Counter>& ladder_;
+  prometheus::Family<prometheus::Counter>& override_runs_;
+  prometheus::Family<prometheus::Counter>& pauses_;
+  prometheus::Family<prometheus::Counter>& store_errors_;
+  prometheus::Family<prometheus::Counter>& publish_retries_;
+  prometheus::Family<prometheus::Counter>& undeliverable_;
+  prometheus::Family<prometheus::Counter>& dead_letter_notices_;
+  prometheus::Family<prometheus::Counter>& crash_isolated_;
+  prometheus::Family<prometheus::Counter>& abandoned_;
+  prometheus::Family<prometheus::Counter>& rejected_;
+  prometheus::Family<prometheus::Gauge>& queued_jobs_;
+  prometheus::Family<prometheus::Gauge>& queued_bytes_;
+  prometheus::Family<prometheus::Gauge>& batch_cap_;
+  prometheus::Family<prometheus::Gauge>& padding_;
+  prometheus::Family<prometheus::Gauge>& device_bytes_;
+  prometheus::Family<prometheus::Gauge>& lag_;
+  prometheus::Family<prometheus::Gauge>& committed_;
+  prometheus::Family<prometheus::Gauge>& assigned_;
+  prometheus::Family<prometheus::Gauge>& paused_;
+  prometheus::Family<prometheus::Gauge>& fatal_;
+  prometheus::Family<prometheus::Gauge>& ready_;
+  prometheus::Family<prometheus::Gauge>& heartbeat_age_;
+  prometheus::Family<prometheus::Gauge>& build_info_;
+  prometheus::Family<prometheus::Gauge>& torch_threads_;
+  prometheus::Family<prometheus::Counter>& process_cpu_;
+  prometheus::Family<prometheus::Gauge>& process_rss_;
+  prometheus::Family<prometheus::Gauge>& process_start_;
+  prometheus::Family<prometheus::Gauge>& process_fds_;
+  prometheus::Family<prometheus::Histogram>& batch_size_;
+  prometheus::Family<prometheus::Histogram>& inference_seconds_;
+  prometheus::Family<prometheus::Histogram>& latency_seconds_;
+  prometheus::Family<prometheus::Histogram>& store_write_seconds_;
+  prometheus::Histogram& latency_;
+  prometheus::Histogram& store_write_;
+
+  mutable std::mutex mu_;
   std::map<const prometheus::Counter*, uint64_t> seen_;  // GUARDED_BY(mu_)
+  std::map<std::string, uint64_t> records_;             // GUARDED_BY(mu_)
+  std::map<int32_t, bool> partitions_;                   // GUARDED_BY(mu_): exported lag series
+  double process_cpu_seen_ = 0;                          // GUARDED_BY(mu_)
 };
 
 }  // namespace qinfer::pipeline

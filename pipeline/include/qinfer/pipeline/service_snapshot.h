@@ -1,0 +1,87 @@
+// ServiceSnapshot: what a running instance reports about itself at one
+// moment: the figures behind /metrics, and the JSON /status serves and
+// `qinfer status` prints as a table. Plain data: app gathers it from the
+// modules, this module turns it into JSON and text.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace qinfer::pipeline {
+
+struct BucketSnapshot {
+  int bound = 0;  // tokens
+  int cap = 0;    // jobs per batch
+  bool unfit = false;  // its jobs run alone on the fallback device
+  uint64_t queued_jobs = 0;
+  uint64_t queued_bytes = 0;
+  uint64_t batches = 0;  // with durable records, this run
+  uint64_t jobs = 0;
+  uint64_t real_tokens = 0;
+  uint64_t padded_tokens = 0;
+  // real / padded tokens; 0 before the first batch.
+  double padding_efficiency() const {
+    return padded_tokens ? double(real_tokens) / double(padded_tokens) : 0.0;
+  }
+};
+
+struct PartitionSnapshot {
+  int32_t partition = -1;
+  int64_t committed_offset = -1;
+  int64_t lag = -1;  // -1: not known yet
+};
+
+struct ServiceSnapshot {
+  // Who and where.
+  std::string version;
+  std::string libtorch;
+  std::string model;
+  std::string model_digest;
+  std::string device;
+  std::string fallback_device;  // "" = none
+  int intra_op_threads = 0;
+  int inter_op_threads = 0;
+  double uptime_seconds = 0;
+  // Health.
+  bool ready = false;
+  std::string readiness;  // why (not) ready
+  bool live = true;
+  std::string liveness;
+  double heartbeat_age_seconds = 0;
+  std::string fatal_cause;  // "" = none; else store, consumer or producer
+  // Work.
+  std::vector<BucketSnapshot> buckets;
+  std::vector<PartitionSnapshot> partitions;
+  int assigned_partitions = 0;
+  bool paused = false;
+  uint64_t messages = 0;
+  uint64_t replays = 0;
+  uint64_t rejected = 0;
+  uint64_t pauses = 0;
+  // Durable records this run: "ok" and each failure reason.
+  std::map<std::string, uint64_t> records;
+  // Device memory, bytes (budget 0: none).
+  uint64_t memory_allocated = 0;
+  uint64_t memory_reserved = 0;
+  uint64_t memory_peak = 0;
+  uint64_t memory_budget = 0;
+  // The OOM ladder: oom, split, cap_lowered, fallback, failed, device_override.
+  std::map<std::string, uint64_t> ladder;
+  // Degraded modes: store_errors, publish_retries, undeliverable_permanent,
+  // undeliverable_exhausted, dead_letter_notices, crash_isolated, abandoned.
+  std::map<std::string, uint64_t> degraded;
+};
+
+std::string SnapshotToJson(const ServiceSnapshot& snapshot);
+absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& json);
+
+// A readable report for a terminal: the instance, buckets (queue, cap,
+// batches, padding efficiency), memory against the budget, lag per
+// partition, records by status and reason, the ladder and degraded modes.
+std::string FormatSnapshot(const ServiceSnapshot& snapshot);
+
+}  // namespace qinfer::pipeline

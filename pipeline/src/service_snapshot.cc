@@ -1,0 +1,197 @@
+#include "qinfer/pipeline/service_snapshot.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+#include "absl/strings/str_format.h"
+
+namespace qinfer::pipeline {
+namespace {
+
+using nlohmann::json;
+
+std::string Bytes(uint64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(n);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return u == 0 ? absl::StrFormat("%d B", n) : absl::StrFormat("%.1f %s", v, units[u]);
+}
+
+std::string Duration(double seconds) {
+  const int64_t s = int64_t(seconds);
+  if (s < 60) return absl::StrFormat("%ds", s);
+  if (s < 3600) return absl::StrFormat("%dm%02ds", s / 60, s % 60);
+  return absl::StrFormat("%dh%02dm", s / 3600, (s / 60) % 60);
+}
+
+}  // namespace
+
+std::string SnapshotToJson(const ServiceSnapshot& s) {
+  json j;
+  j["version"] = s.version;
+  j["libtorch"] = s.libtorch;
+  j["model"] = {{"name", s.model}, {"digest", s.model_digest}};
+  j["device"] = s.device;
+  j["fallback_device"] = s.fallback_device;
+  j["threads"] = {{"intra_op", s.intra_op_threads}, {"inter_op", s.inter_op_threads}};
+  j["uptime_seconds"] = s.uptime_seconds;
+  j["ready"] = {{"ok", s.ready}, {"text", s.readiness}};
+  j["live"] = {{"ok", s.live}, {"text", s.liveness}};
+  j["heartbeat_age_seconds"] = s.heartbeat_age_seconds;
+  j["fatal_cause"] = s.fatal_cause;
+  j["buckets"] = json::array();
+  for (const BucketSnapshot& b : s.buckets) {
+    j["buckets"].push_back({{"bound", b.bound},
+                            {"cap", b.cap},
+                            {"unfit", b.unfit},
+                            {"queued_jobs", b.queued_jobs},
+                            {"queued_bytes", b.queued_bytes},
+                            {"batches", b.batches},
+                            {"jobs", b.jobs},
+                            {"real_tokens", b.real_tokens},
+                            {"padded_tokens", b.padded_tokens},
+                            {"padding_efficiency", b.padding_efficiency()}});
+  }
+  j["partitions"] = json::array();
+  for (const PartitionSnapshot& p : s.partitions) {
+    j["partitions"].push_back(
+        {{"partition", p.partition}, {"committed_offset", p.committed_offset}, {"lag", p.lag}});
+  }
+  j["consumer"] = {{"assigned_partitions", s.assigned_partitions},
+                   {"paused", s.paused},
+                   {"messages", s.messages},
+                   {"replays", s.replays},
+                   {"rejected", s.rejected},
+                   {"pauses", s.pauses}};
+  j["records"] = s.records;
+  j["memory"] = {{"allocated", s.memory_allocated},
+                 {"reserved", s.memory_reserved},
+                 {"peak", s.memory_peak},
+                 {"budget", s.memory_budget}};
+  j["ladder"] = s.ladder;
+  j["degraded"] = s.degraded;
+  return j.dump();
+}
+
+absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return absl::InvalidArgumentError("status: not a JSON object");
+  ServiceSnapshot s;
+  try {
+    s.version = j.at("version").get<std::string>();
+    s.libtorch = j.at("libtorch").get<std::string>();
+    s.model = j.at("model").at("name").get<std::string>();
+    s.model_digest = j.at("model").at("digest").get<std::string>();
+    s.device = j.at("device").get<std::string>();
+    s.fallback_device = j.at("fallback_device").get<std::string>();
+    s.intra_op_threads = j.at("threads").at("intra_op").get<int>();
+    s.inter_op_threads = j.at("threads").at("inter_op").get<int>();
+    s.uptime_seconds = j.at("uptime_seconds").get<double>();
+    s.ready = j.at("ready").at("ok").get<bool>();
+    s.readiness = j.at("ready").at("text").get<std::string>();
+    s.live = j.at("live").at("ok").get<bool>();
+    s.liveness = j.at("live").at("text").get<std::string>();
+    s.heartbeat_age_seconds = j.at("heartbeat_age_seconds").get<double>();
+    s.fatal_cause = j.at("fatal_cause").get<std::string>();
+    for (const json& b : j.at("buckets")) {
+      BucketSnapshot bucket;
+      bucket.bound = b.at("bound").get<int>();
+      bucket.cap = b.at("cap").get<int>();
+      bucket.unfit = b.at("unfit").get<bool>();
+      bucket.queued_jobs = b.at("queued_jobs").get<uint64_t>();
+      bucket.queued_bytes = b.at("queued_bytes").get<uint64_t>();
+      bucket.batches = b.at("batches").get<uint64_t>();
+      bucket.jobs = b.at("jobs").get<uint64_t>();
+      bucket.real_tokens = b.at("real_tokens").get<uint64_t>();
+      bucket.padded_tokens = b.at("padded_tokens").get<uint64_t>();
+      s.buckets.push_back(bucket);
+    }
+    for (const json& p : j.at("partitions")) {
+      s.partitions.push_back({p.at("partition").get<int32_t>(), p.at("committed_offset").get<int64_t>(),
+                              p.at("lag").get<int64_t>()});
+    }
+    const json& c = j.at("consumer");
+    s.assigned_partitions = c.at("assigned_partitions").get<int>();
+    s.paused = c.at("paused").get<bool>();
+    s.messages = c.at("messages").get<uint64_t>();
+    s.replays = c.at("replays").get<uint64_t>();
+    s.rejected = c.at("rejected").get<uint64_t>();
+    s.pauses = c.at("pauses").get<uint64_t>();
+    s.records = j.at("records").get<std::map<std::string, uint64_t>>();
+    const json& m = j.at("memory");
+    s.memory_allocated = m.at("allocated").get<uint64_t>();
+    s.memory_reserved = m.at("reserved").get<uint64_t>();
+    s.memory_peak = m.at("peak").get<uint64_t>();
+    s.memory_budget = m.at("budget").get<uint64_t>();
+    s.ladder = j.at("ladder").get<std::map<std::string, uint64_t>>();
+    s.degraded = j.at("degraded").get<std::map<std::string, uint64_t>>();
+  } catch (const json::exception& e) {
+    return absl::InvalidArgumentError(std::string("status: ") + e.what());
+  }
+  return s;
+}
+
+std::string FormatSnapshot(const ServiceSnapshot& s) {
+  std::ostringstream out;
+  out << absl::StrFormat("qinfer %s  up %s  libtorch %s  threads %d intra-op / %d inter-op\n", s.version,
+                         Duration(s.uptime_seconds), s.libtorch, s.intra_op_threads, s.inter_op_threads);
+  out << absl::StrFormat("model   %s  digest %s\n", s.model, s.model_digest.substr(0, 16));
+  out << absl::StrFormat("device  %s  fallback %s\n", s.device,
+                         s.fallback_device.empty() ? "none" : s.fallback_device);
+  out << absl::StrFormat("health  %s; %s\n", s.liveness, s.readiness);
+
+  out << "\nbuckets\n";
+  out << absl::StrFormat("  %8s %5s %8s %10s %9s %9s %8s\n", "bound", "cap", "queued", "queued_B", "batches",
+                         "jobs", "padding");
+  for (const BucketSnapshot& b : s.buckets) {
+    out << absl::StrFormat("  %8d %5d %8d %10s %9d %9d %8.3f%s\n", b.bound, b.cap, b.queued_jobs,
+                           Bytes(b.queued_bytes), b.batches, b.jobs, b.padding_efficiency(),
+                           b.unfit ? "  (unfit: runs alone on the fallback)" : "");
+  }
+
+  out << "\nmemory\n";
+  if (s.memory_budget > 0) {
+    out << absl::StrFormat("  allocated %s  reserved %s  peak %s  budget %s  (peak %.0f%% of budget)\n",
+                           Bytes(s.memory_allocated), Bytes(s.memory_reserved), Bytes(s.memory_peak),
+                           Bytes(s.memory_budget), 100.0 * double(s.memory_peak) / double(s.memory_budget));
+  } else {
+    out << absl::StrFormat("  allocated %s  reserved %s  peak %s  (no budget on this device)\n",
+                           Bytes(s.memory_allocated), Bytes(s.memory_reserved), Bytes(s.memory_peak));
+  }
+
+  out << absl::StrFormat("\nconsumer  assigned %d  %s  messages %d  replays %d  rejected %d  pauses %d\n",
+                         s.assigned_partitions, s.paused ? "PAUSED" : "fetching", s.messages, s.replays,
+                         s.rejected, s.pauses);
+  if (s.partitions.empty()) {
+    out << "  lag: not known yet (librdkafka statistics arrive every statistics.interval.ms)\n";
+  } else {
+    out << absl::StrFormat("  %9s %10s %8s\n", "partition", "committed", "lag");
+    for (const PartitionSnapshot& p : s.partitions) {
+      out << absl::StrFormat("  %9d %10d %8s\n", p.partition, p.committed_offset,
+                             p.lag < 0 ? std::string("?") : std::to_string(p.lag));
+    }
+  }
+
+  out << "\nrecords (durable, this run)\n";
+  if (s.records.empty()) out << "  none yet\n";
+  for (const auto& [what, n] : s.records) out << absl::StrFormat("  %-14s %d\n", what, n);
+
+  auto nonzero = [&out](const char* title, const std::map<std::string, uint64_t>& m) {
+    std::string line;
+    for (const auto& [k, v] : m) {
+      if (v > 0) line += absl::StrFormat("  %s %d", k, v);
+    }
+    out << absl::StrFormat("\n%s%s\n", title, line.empty() ? std::string("  none") : line);
+  };
+  nonzero("oom ladder", s.ladder);
+  nonzero("degraded", s.degraded);
+  return out.str();
+}
+
+}  // namespace qinfer::pipeline

@@ -1,0 +1,32 @@
+// Secret librdkafka properties are never shown.
+#include "qinfer/core/secrets.h"
+
+#include <gtest/gtest.h>
+
+namespace qinfer {
+namespace {
+
+TEST(SecretsTest, PasswordsKeysAndClientSecretsAreSecret) {
+  for (const char* key : {"sasl.password", "ssl.key.password", "ssl.keystore.password", "ssl.key.pem",
+                          "ssl_key", "sasl.oauthbearer.client.secret", "sasl.oauthbearer.config",
+                          "SASL.PASSWORD"}) {
+    EXPECT_TRUE(IsSecretProperty(key)) << key;
+  }
+  for (const char* key : {"sasl.username", "bootstrap.servers", "ssl.key.location", "linger.ms"}) {
+    EXPECT_FALSE(IsSecretProperty(key)) << key;
+  }
+  EXPECT_EQ(ShownValue("sasl.password", "hunter2"), "<redacted>");
+  EXPECT_EQ(ShownValue("sasl.username", "alice"), "alice");
+}
+
+TEST(SecretsTest, APropertyErrorNeverRepeatsASecretValue) {
+  const std::string error =
+      PropertyError("ssl.key.password", "hunter2", "Invalid value \"hunter2\" for property");
+  EXPECT_EQ(error.find("hunter2"), std::string::npos) << error;
+  EXPECT_EQ(error, "kafka property ssl.key.password=<redacted>: Invalid value \"<redacted>\" for property");
+  EXPECT_EQ(PropertyError("linger.ms", "x", "Invalid value \"x\""),
+            "kafka property linger.ms=x: Invalid value \"x\"");
+}
+
+}  // namespace
+}  // namespace qinfer

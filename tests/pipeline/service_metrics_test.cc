@@ -1,0 +1,208 @@
+// The metrics an instance exports, read back through prometheus-cpp's text
+// serializer (what a scrape sees), and the status snapshot's JSON and table.
+#include "qinfer/pipeline/service_metrics.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+#include "qinfer/pipeline/service_snapshot.h"
+
+namespace qinfer::pipeline {
+namespace {
+
+std::string Scrape(prometheus::Registry& registry) {
+  return prometheus::TextSerializer().Serialize(registry.Collect());
+}
+
+bool HasLine(const std::string& text, const std::string& line) {
+  return text.find("\n" + line + "\n") != std::string::npos;
+}
+
+Outcome Record(std::string id, bool ok, std::string reason = "") {
+  Outcome o;
+  o.id = std::move(id);
+  o.ok = ok;
+  o.reason = std::move(reason);
+  return o;
+}
+
+ServiceSnapshot Snapshot() {
+  ServiceSnapshot s;
+  s.version = "0.5.0";
+  s.libtorch = "2.8.0";
+  s.model = "tiny";
+  s.model_digest = "sha256:abc";
+  s.device = "cpu-budget:1GiB";
+  s.fallback_device = "cpu";
+  s.intra_op_threads = 2;
+  s.inter_op_threads = 1;
+  s.uptime_seconds = 75;
+  s.ready = true;
+  s.readiness = "ready";
+  s.live = true;
+  s.liveness = "ok";
+  BucketSnapshot b16;
+  b16.bound = 16;
+  b16.cap = 64;
+  b16.queued_jobs = 3;
+  b16.queued_bytes = 300;
+  b16.batches = 10;
+  b16.jobs = 500;
+  b16.real_tokens = 900;
+  b16.padded_tokens = 1000;
+  BucketSnapshot b512;
+  b512.bound = 512;
+  b512.cap = 2;
+  b512.unfit = true;
+  s.buckets = {b16, b512};
+  s.partitions = {{0, 90, 10}, {1, 50, 0}};
+  s.assigned_partitions = 2;
+  s.messages = 510;
+  s.replays = 4;
+  s.rejected = 10;
+  s.pauses = 1;
+  s.records = {{"ok", 500}, {"too_long", 10}};
+  s.memory_allocated = 1 << 20;
+  s.memory_peak = 3 << 20;
+  s.memory_budget = 1 << 30;
+  s.ladder = {{"oom", 2}, {"split", 2}, {"cap_lowered", 1}, {"fallback", 0}, {"failed", 0}, {"device_override", 3}};
+  s.degraded = {{"store_errors", 0}, {"publish_retries", 5}, {"undeliverable_permanent", 1},
+                {"undeliverable_exhausted", 0}, {"dead_letter_notices", 1}, {"crash_isolated", 0},
+                {"abandoned", 0}};
+  return s;
+}
+
+TEST(ServiceMetricsTest, EveryFixedSeriesIsExportedFromZeroBeforeTheFirstEvent) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  const std::string text = Scrape(registry);
+  for (const char* line : {
+           "qinfer_outcomes_total{reason=\"\",status=\"ok\"} 0",
+           "qinfer_outcomes_total{reason=\"invalid\",status=\"failed\"} 0",
+           "qinfer_outcomes_total{reason=\"too_long\",status=\"failed\"} 0",
+           "qinfer_outcomes_total{reason=\"oom\",status=\"failed\"} 0",
+           "qinfer_outcomes_total{reason=\"model_error\",status=\"failed\"} 0",
+           "qinfer_outcomes_total{reason=\"crash\",status=\"failed\"} 0",
+           "qinfer_oom_ladder_total{stage=\"oom\"} 0",
+           "qinfer_oom_ladder_total{stage=\"failed\"} 0",
+           "qinfer_undeliverable_total{class=\"permanent\"} 0",
+           "qinfer_store_errors_total 0",
+           "qinfer_messages_consumed_total 0",
+           "qinfer_fatal{cause=\"store\"} 0",
+           "qinfer_ready 0",
+           "qinfer_job_latency_seconds_count 0",
+           "qinfer_store_write_seconds_count 0",
+       }) {
+    EXPECT_TRUE(HasLine(text, line)) << line << " missing from:\n" << text;
+  }
+}
+
+TEST(ServiceMetricsTest, RecordsAreCountedWhenDurableByStatusAndReasonIncludingTheConsumers) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  std::vector<Outcome> batch = {Record("a", true), Record("b", true), Record("c", false, "oom")};
+  metrics.OnStored(batch, std::chrono::milliseconds(3));
+  std::vector<Outcome> rejected = {Record("d", false, "invalid")};
+  metrics.OnStored(rejected, std::chrono::milliseconds(1));
+  const std::string text = Scrape(registry);
+  EXPECT_TRUE(HasLine(text, "qinfer_outcomes_total{reason=\"\",status=\"ok\"} 2")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_outcomes_total{reason=\"oom\",status=\"failed\"} 1")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_outcomes_total{reason=\"invalid\",status=\"failed\"} 1")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_store_write_seconds_count 2")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_store_write_seconds_sum 0.004")) << text;
+  EXPECT_EQ(metrics.records(), (std::map<std::string, uint64_t>{{"ok", 2}, {"oom", 1}, {"invalid", 1}}));
+}
+
+TEST(ServiceMetricsTest, ABatchFeedsTheBatchSizeInferenceAndLatencyHistograms) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  RecordedBatch b;
+  b.bucket = 32;
+  b.jobs = 5;
+  b.real_tokens = 100;
+  b.padded_tokens = 160;
+  b.run_time = std::chrono::milliseconds(20);
+  b.latencies = {std::chrono::milliseconds(30), std::chrono::milliseconds(600)};
+  metrics.OnBatchRecorded(b);
+  const std::string text = Scrape(registry);
+  EXPECT_TRUE(HasLine(text, "qinfer_batches_total{bucket=\"32\"} 1")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_tokens_total{bucket=\"32\",kind=\"padded\"} 160")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_batch_size_bucket{bucket=\"32\",le=\"4\"} 0")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_batch_size_bucket{bucket=\"32\",le=\"8\"} 1")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_inference_seconds_sum{bucket=\"32\"} 0.02")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_job_latency_seconds_count 2")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_job_latency_seconds_bucket{le=\"0.05\"} 1")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_job_latency_seconds_bucket{le=\"1\"} 2")) << text;
+}
+
+TEST(ServiceMetricsTest, ASnapshotSetsQueuesCapsLagMemoryAndTotalsWithoutCountingTwice) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  ServiceSnapshot s = Snapshot();
+  metrics.SetIdentity(s);
+  metrics.Update(s);
+  metrics.Update(s);  // a second scrape of the same totals adds nothing
+  const std::string text = Scrape(registry);
+  for (const char* line : {
+           "qinfer_queued_jobs{bucket=\"16\"} 3",
+           "qinfer_queued_bytes{bucket=\"16\"} 300",
+           "qinfer_batch_cap{bucket=\"512\"} 2",
+           "qinfer_padding_efficiency{bucket=\"16\"} 0.9",
+           "qinfer_consumer_lag{partition=\"0\"} 10",
+           "qinfer_consumer_lag{partition=\"1\"} 0",
+           "qinfer_committed_offset{partition=\"0\"} 90",
+           "qinfer_assigned_partitions 2",
+           "qinfer_ready 1",
+           "qinfer_device_memory_bytes{kind=\"budget\"} 1073741824",
+           "qinfer_device_memory_bytes{kind=\"peak\"} 3145728",
+           "qinfer_messages_consumed_total 510",
+           "qinfer_replayed_jobs_total 4",
+           "qinfer_oom_ladder_total{stage=\"cap_lowered\"} 1",
+           "qinfer_device_override_runs_total 3",
+           "qinfer_publish_retries_total 5",
+           "qinfer_undeliverable_total{class=\"permanent\"} 1",
+           "qinfer_build_info{device=\"cpu-budget:1GiB\",libtorch=\"2.8.0\",model=\"tiny\",model_digest=\"sha256:abc\",version=\"0.5.0\"} 1",
+           "qinfer_torch_threads{kind=\"intra_op\"} 2",
+       }) {
+    EXPECT_TRUE(HasLine(text, line)) << line << " missing from:\n" << text;
+  }
+  EXPECT_NE(text.find("\nprocess_resident_memory_bytes "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nprocess_open_fds "), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nprocess_open_fds 0\n"), std::string::npos) << "the test holds open files";
+}
+
+TEST(ServiceMetricsTest, ARevokedPartitionLeavesTheLagSeries) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  ServiceSnapshot s = Snapshot();
+  metrics.Update(s);
+  s.partitions = {{1, 50, 0}};
+  metrics.Update(s);
+  const std::string text = Scrape(registry);
+  EXPECT_EQ(text.find("qinfer_consumer_lag{partition=\"0\"}"), std::string::npos) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_consumer_lag{partition=\"1\"} 0")) << text;
+}
+
+TEST(ServiceSnapshotTest, JsonReadsBackToTheSameSnapshot) {
+  const ServiceSnapshot s = Snapshot();
+  auto back = SnapshotFromJson(SnapshotToJson(s));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(SnapshotToJson(*back), SnapshotToJson(s));
+  EXPECT_EQ(back->buckets.size(), 2u);
+  EXPECT_EQ(back->partitions[0].lag, 10);
+  EXPECT_FALSE(SnapshotFromJson("{\"version\": 1}").ok());
+  EXPECT_FALSE(SnapshotFromJson("not json").ok());
+}
+
+TEST(ServiceSnapshotTest, TheTableNamesEveryBucketTheMemoryLagAndFailures) {
+  const std::string table = FormatSnapshot(Snapshot());
+  for (const char* part : {"qinfer 0.5.0  up 1m15s", "device  cpu-budget:1GiB  fallback cpu",
+                           "ready", "      16    64        3", "     512     2", "(unfit",
+                           "0.900", "budget 1.0 GiB", "partition", "too_long       10", "ok             500",
+                           "oom 2", "publish_retries 5"}) {
+    EXPECT_NE(table.find(part), std::string::npos) << "'" << part << "' missing from:\n" << table;
+  }
+}
+
+}  // namespace
+}  // namespace qinfer::pipeline
