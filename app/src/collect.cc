@@ -162,7 +162,15 @@ int Collect(const CollectOptions& o) {
   check.brokers = o.brokers;
   check.properties = o.properties;
   check.topics = topics;
-  if (absl::Status s = consumer::EnsureTopics(check); !s.ok()) return StartFailed(std::string(s.message()));
+  if (absl::Status s = consumer::EnsureTopics(check); !s.ok()) {
+    std::string why(s.message());
+    // EnsureTopics's fix names serve's configuration; collect has flags.
+    if (absl::IsNotFound(s)) {
+      why = why.substr(0, why.find(": create them")) +
+            ": create them, or fix the names given to --reply-topic and --dead-letter-topic";
+    }
+    return StartFailed(why);
+  }
 
   auto store = storage::RocksDbOutcomeStore::Open(o.store);
   if (!store.ok()) return StartFailed(std::string(store.status().message()));
