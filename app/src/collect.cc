@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -136,6 +137,32 @@ collect::Message ToMessage(const rd_kafka_message_t* m, size_t max_bytes) {
   return out;
 }
 
+// True when every assigned partition has been read up to its end, the high
+// watermark the broker reports now. A partition not read from in this run
+// starts at its committed offset, else (auto.offset.reset) at its low
+// watermark, or at its end when `starts_at_end`.
+bool CaughtUp(rd_kafka_t* rk, bool starts_at_end) {
+  constexpr int kTimeoutMs = 5000;
+  rd_kafka_topic_partition_list_t* raw = nullptr;
+  if (rd_kafka_assignment(rk, &raw) != RD_KAFKA_RESP_ERR_NO_ERROR) return false;
+  TopicPartitionList position(raw, rd_kafka_topic_partition_list_destroy);
+  TopicPartitionList committed(rd_kafka_topic_partition_list_copy(raw), rd_kafka_topic_partition_list_destroy);
+  if (rd_kafka_position(rk, position.get()) != RD_KAFKA_RESP_ERR_NO_ERROR) return false;
+  if (rd_kafka_committed(rk, committed.get(), kTimeoutMs) != RD_KAFKA_RESP_ERR_NO_ERROR) return false;
+  for (int i = 0; i < position->cnt; ++i) {
+    const rd_kafka_topic_partition_t& p = position->elems[i];
+    int64_t low = 0, high = 0;
+    if (rd_kafka_query_watermark_offsets(rk, p.topic, p.partition, &low, &high, kTimeoutMs) !=
+        RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return false;
+    }
+    int64_t at = p.offset >= 0 ? p.offset : committed->elems[i].offset;
+    if (at < 0) at = starts_at_end ? high : low;
+    if (at < high) return false;
+  }
+  return true;
+}
+
 int StartFailed(const std::string& what) {
   Logger("collect")->error("event=start_failed error=\"{}\"", what);
   return 2;
@@ -224,16 +251,27 @@ int Collect(const CollectOptions& o) {
             o.group, o.reply_topic, o.dead_letter_topic, o.store);
 
   SystemClock clock;
-  pipeline::RunControl control(clock, std::chrono::seconds(o.idle_exit_seconds));
+  std::optional<pipeline::RunControl> control;
+  control.emplace(clock, std::chrono::seconds(o.idle_exit_seconds));
+  const std::string reset = props["auto.offset.reset"];
+  const bool starts_at_end = reset == "latest" || reset == "largest" || reset == "end";
   pipeline::RunDecision decision;
   const auto started = steady_clock::now();
   auto first_held = steady_clock::now();
   auto next_progress = started + kProgressEvery;
   uint64_t progress_shown = 0;
   bool consumer_fatal = false;
-  while ((decision = control.Tick({collector.stats().messages, collector.held(), 0, c.assigned},
-                                  g_collect_stop.load(), c.fatal || consumer_fatal)) ==
-         pipeline::RunDecision::kContinue) {
+  while (true) {
+    decision = control->Tick({collector.stats().messages, collector.held(), 0, c.assigned},
+                             g_collect_stop.load(), c.fatal || consumer_fatal);
+    if (decision == pipeline::RunDecision::kIdleExit && !CaughtUp(c.rk, starts_at_end)) {
+      // Quiet, but not at the end of every partition (a slow fetch): wait
+      // for another idle period.
+      log->info("event=idle_not_caught_up idle_seconds={}", o.idle_exit_seconds);
+      control.emplace(clock, std::chrono::seconds(o.idle_exit_seconds));
+      continue;
+    }
+    if (decision != pipeline::RunDecision::kContinue) break;
     rd_kafka_message_t* m = rd_kafka_consumer_poll(c.rk, 100);
     if (m != nullptr) {
       std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> hold(m, rd_kafka_message_destroy);
