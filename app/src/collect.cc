@@ -181,6 +181,8 @@ int Collect(const CollectOptions& o) {
   if (o.reply_topic.empty() && o.dead_letter_topic.empty()) {
     return StartFailed("name a topic to collect: --reply-topic, --dead-letter-topic, or both");
   }
+  if (o.idle_exit_seconds < 0) return StartFailed("--idle-exit must be 0 (off) or a number of seconds");
+  if (o.max_message_bytes == 0) return StartFailed("--max-message-bytes must be positive");
   std::vector<std::string> topics;
   for (const std::string& t : {o.reply_topic, o.dead_letter_topic}) {
     if (!t.empty() && (topics.empty() || topics.front() != t)) topics.push_back(t);
