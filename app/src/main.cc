@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "collect.h"
 #include "config.h"
 #include "qinfer/core/logging.h"
 #include "absl/strings/numbers.h"
@@ -153,6 +154,24 @@ int main(int argc, char** argv) {
   config_cmd->add_option("--config,-c", config_config_path, "YAML configuration file")->check(CLI::ExistingFile);
   config_cmd->add_option("--set", config_overrides, "Override a key: section.key=value (repeatable)");
 
+  // collect
+  qinfer::app::CollectOptions collect_options;
+  std::vector<std::string> collect_props;
+  bool collect_no_progress = false;
+  CLI::App* collect = app.add_subcommand(
+      "collect", "Fold the reply and dead-letter topics into one result store (the results of every instance)");
+  collect->add_option("--brokers,-b", collect_options.brokers, "Kafka bootstrap servers");
+  collect->add_option("--reply-topic", collect_options.reply_topic, "Reply topic to collect");
+  collect->add_option("--dead-letter-topic", collect_options.dead_letter_topic, "Dead-letter topic to collect");
+  collect->add_option("--store,-s", collect_options.store, "Result store directory it writes")->required();
+  collect->add_option("--group", collect_options.group, "Consumer group of its own (default qinfer-collect)");
+  collect->add_option("--idle-exit", collect_options.idle_exit_seconds,
+                      "Exit once everything read is stored and nothing arrived for N s");
+  collect->add_option("--max-message-bytes", collect_options.max_message_bytes,
+                      "Larger messages are counted as unreadable and skipped (default 64 MiB)");
+  collect->add_option("-X", collect_props, "librdkafka property key=value (repeatable)");
+  collect->add_flag("--no-progress", collect_no_progress, "Do not log progress lines");
+
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(log_level));
 
@@ -216,6 +235,11 @@ int main(int argc, char** argv) {
     }
     std::cout << qinfer::app::DumpConfig(*config) << "\n";
     return 0;
+  }
+  if (*collect) {
+    if (!ParseProperties("collect", collect_props, collect_options.properties)) return 2;
+    collect_options.progress = !collect_no_progress;
+    return qinfer::app::Collect(collect_options);
   }
   if (*replay) {
     for (const std::string& r : replay_reasons) {
