@@ -435,6 +435,21 @@ class Client:
         finally:
             consumer.close()
 
+    def replay(self, store: str | None = None, dead_letter_topic: str | None = None, **options
+               ) -> subprocess.CompletedProcess:
+        """`qinfer replay` (see replay() below) to this client's brokers and jobs topic.
+
+        Unless it is a dry run, results() afterwards reads from where the reply
+        and dead-letter topics ended before the replay, so the replayed jobs'
+        new outcomes are what it returns, not their earlier failures.
+        """
+        options.setdefault("brokers", self.brokers)
+        options.setdefault("topic", self.jobs_topic)
+        if not options.get("dry_run"):
+            self._start_offsets = None
+            self._remember_start_offsets()
+        return replay(store, dead_letter_topic, **options)
+
     def close(self) -> None:
         if self._producer is not None:
             self._producer.flush(10)
