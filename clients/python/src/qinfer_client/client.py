@@ -14,6 +14,7 @@ The message formats are qinfer's (DESIGN.md, "Messages"):
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -24,6 +25,12 @@ from typing import Any, Iterable, Iterator, Sequence
 
 DLQ_PREFIX = "__qinfer.errors."
 REASONS = ("invalid", "too_long", "oom", "model_error", "crash")
+
+# librdkafka's own log lines (e.g. every refused connection to an unreachable
+# broker) go to this logger instead of stderr; what matters reaches the caller
+# as an exception. Configure logging to see them.
+KAFKA_LOG = logging.getLogger("qinfer_client.kafka")
+KAFKA_LOG.addHandler(logging.NullHandler())
 
 
 class QinferError(Exception):
@@ -229,7 +236,7 @@ class Client:
     # -- connection
 
     def _base_config(self) -> dict[str, Any]:
-        return {"bootstrap.servers": self.brokers, **self._kafka_config}
+        return {"bootstrap.servers": self.brokers, "logger": KAFKA_LOG, **self._kafka_config}
 
     def _metadata(self, client) -> Any:
         from confluent_kafka import KafkaException
