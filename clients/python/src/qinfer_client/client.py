@@ -480,26 +480,30 @@ def _check_ids(x: Any, i: int) -> list[int]:
 
 
 class _Progress:
-    """A progress line on stderr, at most twice a second."""
+    """Progress on stderr: one line redrawn twice a second on a terminal, else a line every 10 s."""
 
     def __init__(self, what: str, total: int, enabled: bool):
         self.what, self.total, self.enabled = what, total, enabled
+        self.tty = enabled and sys.stderr.isatty()
+        self.every = 0.5 if self.tty else 10.0
         self.t0 = self.last = time.monotonic()
+
+    def _write(self, line: str, final: bool) -> None:
+        sys.stderr.write(("\r" + line + ("\n" if final else "")) if self.tty else line + "\n")
+        sys.stderr.flush()
 
     def update(self, done: int, acked: int) -> None:
         now = time.monotonic()
-        if self.enabled and now - self.last >= 0.5:
+        if self.enabled and now - self.last >= self.every:
             self.last = now
             rate = done / max(now - self.t0, 1e-9)
             label = "acknowledged" if self.what == "submit" else "received"
-            sys.stderr.write(f"\rqinfer {self.what}: {done}/{self.total}, {acked} {label}, {rate:.0f}/s")
-            sys.stderr.flush()
+            self._write(f"qinfer {self.what}: {done}/{self.total}, {acked} {label}, {rate:.0f}/s", False)
 
     def done(self, done: int, acked: int) -> None:
         if self.enabled:
             rate = done / max(time.monotonic() - self.t0, 1e-9)
-            sys.stderr.write(f"\rqinfer {self.what}: {done}/{self.total}, {acked} done, {rate:.0f}/s\n")
-            sys.stderr.flush()
+            self._write(f"qinfer {self.what}: {done}/{self.total}, {acked} done, {rate:.0f}/s", True)
 
 
 # ----------------------------------------------------------------- replay
