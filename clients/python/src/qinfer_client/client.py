@@ -128,8 +128,8 @@ def read_export(path: str, ids: Iterable[str] | None = None, on_failure: str = "
                 ) -> Iterator[Result | Failure]:
     """Results from a store export (`qinfer results --export FILE`), one record per line.
 
-    ids: only these (a QinferTimeout-free check: a QinferError names the ids the
-    file lacks once it is read). on_failure: "raise" (QinferJobFailed) or "yield".
+    ids: only these; once the whole file is read, a QinferError names the ids
+    it has no record for. on_failure: "raise" (QinferJobFailed) or "yield".
     """
     _check_on_failure(on_failure)
     wanted = None if ids is None else list(dict.fromkeys(ids))
