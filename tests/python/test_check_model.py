@@ -1,0 +1,101 @@
+"""model/check_model.py: a contract-breaking model is refused naming the problem; MiniLM passes.
+
+The broken models are small scripted encoders made here; MiniLM is the real
+export in $QINFER_MINILM_DIR (build/minilm; ctest sets it).
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+from torch import Tensor, nn
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CHECK = os.path.join(REPO, "model", "check_model.py")
+sys.path.insert(0, os.path.join(REPO, "model"))
+from qinfer_model import sha256_file  # noqa: E402
+
+
+class Encoder(nn.Module):
+    """Embeddings (100 ids, 64 positions) + one linear layer; pools as told."""
+
+    def __init__(self, pooling: str):
+        super().__init__()
+        torch.manual_seed(0)
+        self.pooling = pooling
+        self.tok = nn.Embedding(100, 16)
+        self.pos = nn.Embedding(64, 16)
+        self.mix = nn.Linear(16, 16)
+
+    def forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor:
+        positions = torch.arange(input_ids.size(1))
+        # A sequence-wide term, so that padding could leak into every position.
+        x = self.tok(input_ids) + self.pos(positions).unsqueeze(0)
+        mask = attention_mask.to(x.dtype).unsqueeze(-1)
+        if self.pooling == "leaky":
+            context = x.mean(dim=1, keepdim=True)  # padded positions included
+        else:
+            context = (x * mask).sum(dim=1, keepdim=True) / mask.sum(dim=1, keepdim=True).clamp(min=1.0)
+        h = torch.tanh(self.mix(x + context))
+        if self.pooling == "none":
+            return h  # [B, T, D]: per-token rows, not one vector per row
+        return (h * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
+
+
+def save(tmp_path, pooling):
+    path = tmp_path / pooling / "model.pt"
+    path.parent.mkdir()
+    torch.jit.script(Encoder(pooling).eval()).save(str(path))
+    return path
+
+
+def check(*args):
+    return subprocess.run([sys.executable, CHECK, *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+def test_a_well_behaved_model_passes_with_measured_limits(tmp_path):
+    path = save(tmp_path, "masked")
+    done = check(path)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((path.parent / "manifest.json").read_text())
+    assert (manifest["vocab_size"], manifest["max_positions"], manifest["max_tokens"], manifest["dim"]) == \
+        (100, 64, 64, 16)
+    assert manifest["output"] == "pooled" and manifest["digest"] == "sha256:" + sha256_file(str(path))
+    assert set(manifest["measured"]) == {"vocab_size", "max_positions"}
+
+
+def test_wrong_output_rank_is_refused(tmp_path):
+    done = check(save(tmp_path, "none"), "--out", tmp_path / "out")
+    assert done.returncode == 1
+    assert "REFUSED: output has rank 3" in done.stderr and "[B, D]" in done.stderr
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
+def test_padding_leaking_into_the_output_is_refused(tmp_path):
+    done = check(save(tmp_path, "leaky"))
+    assert done.returncode == 1
+    assert "REFUSED: padding changes results" in done.stderr
+    assert not (tmp_path / "leaky" / "manifest.json").exists()
+
+
+def test_a_non_torchscript_file_is_named(tmp_path):
+    bad = tmp_path / "model.pt"
+    bad.write_bytes(b"not a model")
+    done = check(bad)
+    assert done.returncode == 2 and f"cannot load {bad} as TorchScript" in done.stderr
+
+
+def test_minilm_passes_and_gets_the_exports_limits(tmp_path):
+    model_dir = os.environ.get("QINFER_MINILM_DIR")
+    if not model_dir or not os.path.isfile(os.path.join(model_dir, "model.pt")):
+        pytest.skip("no MiniLM export: QINFER_MINILM_DIR unset or without model.pt (ctest sets it to "
+                    "build/minilm, exported when deploy/setup.sh installed sentence-transformers)")
+    done = check(os.path.join(model_dir, "model.pt"), "--out", tmp_path, "--max-tokens", 256)
+    assert done.returncode == 0, done.stderr
+    ours = json.loads((tmp_path / "manifest.json").read_text())
+    export = json.loads(open(os.path.join(model_dir, "manifest.json")).read())
+    for key in ("vocab_size", "max_positions", "max_tokens", "dim", "digest"):
+        assert ours[key] == export[key], key
