@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "qinfer/collect/collector.h"
+#include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/pipeline/run_control.h"
@@ -207,17 +208,8 @@ int Collect(const CollectOptions& o) {
 
   // At-least-once, as in the serving consumer: offsets are stored only once
   // their outcomes are durable, and librdkafka commits what was stored.
-  std::map<std::string, std::string> props = {
-      {"bootstrap.servers", o.brokers},
-      {"group.id", o.group},
-      {"enable.auto.offset.store", "false"},
-      {"enable.auto.commit", "true"},
-      {"auto.commit.interval.ms", "1000"},
-      {"auto.offset.reset", "earliest"},
-      // Eager rebalancing: the callback below assigns and revokes whole sets.
-      {"partition.assignment.strategy", "range,roundrobin"},
-      {"queued.max.messages.kbytes", "16384"},
-  };
+  // Eager rebalancing: the callback below assigns and revokes whole sets.
+  std::map<std::string, std::string> props = consumer::AtLeastOnceConsumerProperties(o.brokers, o.group);
   for (const auto& [k, v] : o.properties) props[k] = v;
   if (props["enable.auto.offset.store"] != "false") {
     return StartFailed("kafka property enable.auto.offset.store must stay false: offsets are stored only "

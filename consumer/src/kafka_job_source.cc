@@ -215,6 +215,22 @@ struct KafkaJobSource::Impl {
   }
 };
 
+std::map<std::string, std::string> AtLeastOnceConsumerProperties(const std::string& brokers,
+                                                                 const std::string& group) {
+  return {
+      {"bootstrap.servers", brokers},
+      {"group.id", group},
+      {"enable.auto.offset.store", "false"},
+      {"enable.auto.commit", "true"},
+      {"auto.commit.interval.ms", "1000"},
+      {"auto.offset.reset", "earliest"},
+      {"partition.assignment.strategy", "range,roundrobin"},
+      // librdkafka's prefetch is memory outside the scheduler's byte bound:
+      // 16 MiB instead of its 64 MiB default.
+      {"queued.max.messages.kbytes", "16384"},
+  };
+}
+
 KafkaJobSource::KafkaJobSource(std::unique_ptr<Impl> impl)
     : impl_(std::move(impl)), stats_(impl_->stats) {}
 
@@ -237,20 +253,9 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
 
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::map<std::string, std::string> props = {
-      {"bootstrap.servers", c.brokers},
-      {"group.id", c.group_id},
-      {"enable.auto.offset.store", "false"},
-      {"enable.auto.commit", "true"},
-      {"auto.commit.interval.ms", "1000"},
-      {"auto.offset.reset", "earliest"},
-      {"partition.assignment.strategy", "range,roundrobin"},
-      // librdkafka's prefetch is memory outside the scheduler's byte bound:
-      // 16 MiB instead of its 64 MiB default.
-      {"queued.max.messages.kbytes", "16384"},
-      // Lag and committed offsets per partition, for /metrics and /status.
-      {"statistics.interval.ms", "5000"},
-  };
+  std::map<std::string, std::string> props = AtLeastOnceConsumerProperties(c.brokers, c.group_id);
+  // Lag and committed offsets per partition, for /metrics and /status.
+  props["statistics.interval.ms"] = "5000";
   for (const auto& [k, v] : c.properties) props[k] = v;
   for (const auto& [k, v] : props) {
     if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) !=

@@ -25,6 +25,14 @@
 
 namespace qinfer::consumer {
 
+// The librdkafka properties of an at-least-once group consumer: the
+// application stores an offset only once what it read up to there is
+// durable (enable.auto.offset.store=false), librdkafka commits what was
+// stored every second, a new group starts at the earliest offset, eager
+// rebalancing (range, roundrobin), and a 16 MiB bound on the prefetch.
+std::map<std::string, std::string> AtLeastOnceConsumerProperties(const std::string& brokers,
+                                                                 const std::string& group);
+
 struct SourceConfig {
   std::string brokers;
   std::string group_id = "qinfer";
