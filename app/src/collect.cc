@@ -31,6 +31,8 @@ void OnCollectSignal(int) { g_collect_stop = true; }
 // Messages held before a write, and the longest a held message waits for
 // one: few, short writes keep the uncommitted tail small.
 constexpr size_t kMaxHeld = 1000;
+// And the bytes they may hold (values, keys, headers), whatever their count.
+constexpr size_t kMaxHeldBytes = size_t{64} << 20;
 constexpr milliseconds kMaxHoldTime{200};
 constexpr int kStoreAttempts = 5;
 constexpr milliseconds kStoreBackoff{100};  // times the attempt number
@@ -252,6 +254,7 @@ int Collect(const CollectOptions& o) {
   pipeline::RunDecision decision;
   const auto started = steady_clock::now();
   auto first_held = steady_clock::now();
+  size_t held_bytes = 0;
   auto next_progress = started + kProgressEvery;
   uint64_t progress_shown = 0;
   bool consumer_fatal = false;
@@ -270,8 +273,14 @@ int Collect(const CollectOptions& o) {
     if (m != nullptr) {
       std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> hold(m, rd_kafka_message_destroy);
       if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
-        if (collector.held() == 0) first_held = steady_clock::now();
-        collector.Add(ToMessage(m, o.max_message_bytes));
+        if (collector.held() == 0) {
+          first_held = steady_clock::now();
+          held_bytes = 0;
+        }
+        collect::Message message = ToMessage(m, o.max_message_bytes);
+        held_bytes += message.key.size() + message.value.size();
+        for (const auto& [name, value] : message.headers) held_bytes += name.size() + value.size();
+        collector.Add(std::move(message));
       } else if (m->err == RD_KAFKA_RESP_ERR__FATAL) {
         consumer_fatal = true;
         log->error("event=fatal cause=consumer error=\"{}\"", rd_kafka_message_errstr(m));
@@ -281,7 +290,7 @@ int Collect(const CollectOptions& o) {
     }
     // Write when enough is held, when a held message waited long enough, or
     // when the partitions have nothing more for now.
-    if (collector.held() >= kMaxHeld ||
+    if (collector.held() >= kMaxHeld || held_bytes >= kMaxHeldBytes ||
         (collector.held() > 0 && (m == nullptr || steady_clock::now() - first_held >= kMaxHoldTime))) {
       c.WriteAndStoreOffsets();
     }
