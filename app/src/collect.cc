@@ -15,6 +15,7 @@
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/core/recorder.h"
 #include "qinfer/pipeline/run_control.h"
 #include "qinfer/storage/kafka_properties.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
@@ -56,17 +57,16 @@ struct Consumer {
   bool WriteAndStoreOffsets() {
     if (fatal) return false;
     absl::StatusOr<std::vector<collect::Position>> positions;
-    for (int attempt = 1; attempt <= kStoreAttempts; ++attempt) {
-      positions = collector->Flush();
-      if (positions.ok()) break;
-      log->warn("event=store_error attempt={} of={} error=\"{}\"", attempt, kStoreAttempts,
-                std::string(positions.status().message()));
-      if (attempt < kStoreAttempts) std::this_thread::sleep_for(kStoreBackoff * attempt);
-    }
-    if (!positions.ok()) {
+    const absl::Status written = WriteWithRetries(
+        [&] {
+          positions = collector->Flush();
+          return positions.status();
+        },
+        kStoreAttempts, kStoreBackoff, *log, nullptr);
+    if (!written.ok()) {
       fatal = true;
       log->error("event=fatal cause=store error=\"{}\" (offsets not committed)",
-                 std::string(positions.status().message()));
+                 std::string(written.message()));
       return false;
     }
     if (positions->empty()) return true;
@@ -254,7 +254,6 @@ int Collect(const CollectOptions& o) {
   pipeline::RunDecision decision;
   const auto started = steady_clock::now();
   auto first_held = steady_clock::now();
-  size_t held_bytes = 0;
   auto next_progress = started + kProgressEvery;
   uint64_t progress_shown = 0;
   bool consumer_fatal = false;
@@ -273,14 +272,8 @@ int Collect(const CollectOptions& o) {
     if (m != nullptr) {
       std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> hold(m, rd_kafka_message_destroy);
       if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
-        if (collector.held() == 0) {
-          first_held = steady_clock::now();
-          held_bytes = 0;
-        }
-        collect::Message message = ToMessage(m, o.max_message_bytes);
-        held_bytes += message.key.size() + message.value.size();
-        for (const auto& [name, value] : message.headers) held_bytes += name.size() + value.size();
-        collector.Add(std::move(message));
+        if (collector.held() == 0) first_held = steady_clock::now();
+        collector.Add(ToMessage(m, o.max_message_bytes));
       } else if (m->err == RD_KAFKA_RESP_ERR__FATAL) {
         consumer_fatal = true;
         log->error("event=fatal cause=consumer error=\"{}\"", rd_kafka_message_errstr(m));
@@ -290,7 +283,7 @@ int Collect(const CollectOptions& o) {
     }
     // Write when enough is held, when a held message waited long enough, or
     // when the partitions have nothing more for now.
-    if (collector.held() >= kMaxHeld || held_bytes >= kMaxHeldBytes ||
+    if (collector.held() >= kMaxHeld || collector.held_bytes() >= kMaxHeldBytes ||
         (collector.held() > 0 && (m == nullptr || steady_clock::now() - first_held >= kMaxHoldTime))) {
       c.WriteAndStoreOffsets();
     }

@@ -91,6 +91,8 @@ Reading::Kind Collector::Add(const Message& m) {
   Reading r = Read(m, topics_);
   stats_.messages++;
   held_messages_++;
+  held_bytes_ += m.key.size() + m.value.size();
+  for (const auto& [name, value] : m.headers) held_bytes_ += name.size() + value.size();
   int64_t& next = held_next_[{m.topic, m.partition}];
   next = std::max(next, m.offset + 1);
   switch (r.kind) {
@@ -128,6 +130,7 @@ absl::StatusOr<std::vector<Position>> Collector::Flush() {
   held_outcomes_.clear();
   held_next_.clear();
   held_messages_ = 0;
+  held_bytes_ = 0;
   return positions;
 }
 

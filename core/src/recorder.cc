@@ -27,19 +27,27 @@ OutcomeRecorder::OutcomeRecorder(OutcomeStore& store,
       health_(health),
       options_(options) {}
 
-absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes) {
+absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
+                              std::chrono::milliseconds backoff, spdlog::logger& log,
+                              std::atomic<uint64_t>* errors) {
   absl::Status status;
-  for (int attempt = 1; attempt <= options_.store_attempts; ++attempt) {
-    status = store_.Put(outcomes);
+  for (int attempt = 1; attempt <= attempts; ++attempt) {
+    status = write();
     if (status.ok()) return status;
-    stats_.store_errors++;
-    Logger("core")->warn("event=store_error attempt={} of={} error=\"{}\"", attempt,
-                         options_.store_attempts, std::string(status.message()));
+    if (errors != nullptr) ++*errors;
+    log.warn("event=store_error attempt={} of={} error=\"{}\"", attempt, attempts,
+             std::string(status.message()));
     // A transient I/O error deserves a retry; a lasting one is fatal.
-    if (attempt < options_.store_attempts) {
-      std::this_thread::sleep_for(options_.store_backoff * attempt);
-    }
+    if (attempt < attempts) std::this_thread::sleep_for(backoff * attempt);
   }
+  return status;
+}
+
+absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes) {
+  absl::Status status =
+      WriteWithRetries([&] { return store_.Put(outcomes); }, options_.store_attempts,
+                       options_.store_backoff, *Logger("core"), &stats_.store_errors);
+  if (status.ok()) return status;
   if (health_.RaiseFatal(fatal_cause::kStore, "store writes keep failing: " +
                                                   std::string(status.message()))) {
     Logger("core")->error("event=fatal cause=store error=\"{}\" (outcomes not acked)",

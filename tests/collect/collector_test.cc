@@ -201,6 +201,20 @@ class CollectorTest : public ::testing::Test {
   Collector collector_{store_, kTopics};
 };
 
+TEST_F(CollectorTest, HeldBytesCountKeysValuesAndHeadersUntilAFlush) {
+  Message m = Raw("replies", 1, "garbage");  // 7 bytes
+  m.key = "k1";                              // 2
+  m.headers = {{"h", "abc"}};                // 4
+  collector_.Add(m);
+  collector_.Add(Raw("replies", 2, "xyz"));  // 3
+  Message big = Raw("replies", 3, "");
+  big.oversized_bytes = 1 << 30;             // not copied: counts none
+  collector_.Add(big);
+  EXPECT_EQ(collector_.held_bytes(), 16u);
+  ASSERT_TRUE(collector_.Flush().ok());
+  EXPECT_EQ(collector_.held_bytes(), 0u);
+}
+
 TEST_F(CollectorTest, FlushWritesHeldOutcomesInOnePutAndCommitsPastEveryMessage) {
   EXPECT_EQ(collector_.Add(Reply(Result("r1", 1), 0, 10)), Kind::kOutcome);
   EXPECT_EQ(collector_.Add(Reply(Result("r2", 2), 1, 4)), Kind::kOutcome);

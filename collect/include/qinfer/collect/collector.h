@@ -105,8 +105,10 @@ class Collector {
   // of one partition come in increasing offset order.
   Reading::Kind Add(const Message& message);
 
-  // Messages taken since the last successful Flush.
+  // Messages taken since the last successful Flush, and their bytes (key,
+  // value and headers; an oversized message, not copied, counts none).
   size_t held() const { return held_messages_; }
+  size_t held_bytes() const { return held_bytes_; }
 
   // Writes the held outcomes in one OutcomeStore::Put. OK: they are
   // durable; returns, for every partition with held messages, the position
@@ -122,6 +124,7 @@ class Collector {
   const Topics topics_;
   std::vector<Outcome> held_outcomes_;
   size_t held_messages_ = 0;
+  size_t held_bytes_ = 0;
   std::map<std::pair<std::string, int32_t>, int64_t> held_next_;  // -> next offset
   CollectStats stats_;
 };

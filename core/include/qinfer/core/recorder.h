@@ -19,12 +19,17 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "qinfer/core/health.h"
 #include "qinfer/core/interfaces.h"
+
+namespace spdlog {
+class logger;
+}  // namespace spdlog
 
 namespace qinfer {
 
@@ -38,6 +43,14 @@ struct RecorderStats {
   std::atomic<uint64_t> dead_letter_notices{0};  // compact notices delivered
   std::atomic<uint64_t> acked{0};
 };
+
+// Calls `write` until it succeeds, at most `attempts` times, sleeping
+// backoff × attempt number between tries; each failure is logged on `log` as
+// event=store_error and counted in `errors` (may be null). Returns the last
+// status: a write that keeps failing is the caller's fatal condition.
+absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
+                              std::chrono::milliseconds backoff, spdlog::logger& log,
+                              std::atomic<uint64_t>* errors);
 
 // True for the delivery errors that no retry can fix: NotFound (unknown
 // topic or partition), InvalidArgument (message too large, invalid),
