@@ -167,7 +167,8 @@ int Serve(const Config& config, const ServeOptions& options) {
     http_thread = std::thread([&http] { http.listen_after_bind(); });
     log->info("event=http_listening address={}", config.http.listen);
   }
-  // Stops the HTTP server on every return from here on.
+  // Stops the HTTP server on every return from here on (invoked early at
+  // the end of a run, before the objects the handlers read are destroyed).
   absl::Cleanup stop_http = [&] {
     if (http_thread.joinable()) {
       http.stop();
@@ -418,10 +419,8 @@ int Serve(const Config& config, const ServeOptions& options) {
   absl::Status closed = (*source)->Close();
   if (!closed.ok()) log->warn("event=commit_failed error=\"{}\"", std::string(closed.message()));
   publisher->reset();
-  if (http_thread.joinable()) {
-    http.stop();
-    http_thread.join();
-  }
+  // Before the objects its handlers read go out of scope.
+  std::move(stop_http).Invoke();
 
   // ---- summary of this run
   const double seconds = std::chrono::duration<double>(steady_clock::now() - started).count();

@@ -248,9 +248,9 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
     // A partition revoked since the last scrape leaves the lag series, so
     // that a sum over instances counts each partition once.
     std::lock_guard lock(mu_);
-    std::map<int32_t, bool> now;
-    for (const PartitionSnapshot& p : s.partitions) now[p.partition] = true;
-    for (const auto& [partition, _] : partitions_) {
+    std::set<int32_t> now;
+    for (const PartitionSnapshot& p : s.partitions) now.insert(p.partition);
+    for (int32_t partition : partitions_) {
       if (now.contains(partition)) continue;
       const Labels gone{{"partition", std::to_string(partition)}};
       lag_.Remove(&lag_.Add(gone));
@@ -277,24 +277,20 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
   SetTotal(replays_, {}, s.replays);
   SetTotal(rejected_, {}, s.rejected);
   SetTotal(pauses_, {}, s.pauses);
-  for (const char* stage : kStages) {
-    auto it = s.ladder.find(stage);
-    if (it != s.ladder.end()) SetTotal(ladder_, {{"stage", stage}}, it->second);
-  }
-  auto total = [&s](const char* key) -> uint64_t {
-    auto it = s.degraded.find(key);
-    return it == s.degraded.end() ? 0 : it->second;
+  // A total the snapshot does not name stays where it is.
+  auto sync = [this](prometheus::Family<prometheus::Counter>& family, const Labels& labels,
+                     const std::map<std::string, uint64_t>& totals, const char* key) {
+    if (auto it = totals.find(key); it != totals.end()) SetTotal(family, labels, it->second);
   };
-  if (auto it = s.ladder.find("device_override"); it != s.ladder.end()) {
-    SetTotal(override_runs_, {}, it->second);
-  }
-  SetTotal(store_errors_, {}, total("store_errors"));
-  SetTotal(publish_retries_, {}, total("publish_retries"));
-  SetTotal(undeliverable_, {{"class", "permanent"}}, total("undeliverable_permanent"));
-  SetTotal(undeliverable_, {{"class", "retries_exhausted"}}, total("undeliverable_exhausted"));
-  SetTotal(dead_letter_notices_, {}, total("dead_letter_notices"));
-  SetTotal(crash_isolated_, {}, total("crash_isolated"));
-  SetTotal(abandoned_, {}, total("abandoned"));
+  for (const char* stage : kStages) sync(ladder_, {{"stage", stage}}, s.ladder, stage);
+  sync(override_runs_, {}, s.ladder, "device_override");
+  sync(store_errors_, {}, s.degraded, "store_errors");
+  sync(publish_retries_, {}, s.degraded, "publish_retries");
+  sync(undeliverable_, {{"class", "permanent"}}, s.degraded, "undeliverable_permanent");
+  sync(undeliverable_, {{"class", "retries_exhausted"}}, s.degraded, "undeliverable_exhausted");
+  sync(dead_letter_notices_, {}, s.degraded, "dead_letter_notices");
+  sync(crash_isolated_, {}, s.degraded, "crash_isolated");
+  sync(abandoned_, {}, s.degraded, "abandoned");
 
   const ProcessStats p = ReadProcessStats();
   {

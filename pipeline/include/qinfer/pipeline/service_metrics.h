@@ -18,6 +18,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "qinfer/core/recorder.h"
@@ -98,7 +99,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   mutable std::mutex mu_;
   std::map<const prometheus::Counter*, uint64_t> seen_;  // GUARDED_BY(mu_)
   std::map<std::string, uint64_t> records_;             // GUARDED_BY(mu_)
-  std::map<int32_t, bool> partitions_;                   // GUARDED_BY(mu_): exported lag series
+  std::set<int32_t> partitions_;                         // GUARDED_BY(mu_): exported lag series
   double process_cpu_seen_ = 0;                          // GUARDED_BY(mu_)
 };
 
