@@ -36,6 +36,17 @@ bool ParseProperties(const char* command, const std::vector<std::string>& flags,
   return true;
 }
 
+// LoadConfig, or nullopt having said why as "qinfer COMMAND: ...".
+std::optional<qinfer::app::Config> LoadConfigFor(const char* command, const std::string& path,
+                                                 const std::vector<std::string>& overrides) {
+  auto config = qinfer::app::LoadConfig(path, overrides);
+  if (!config.ok()) {
+    std::cerr << "qinfer " << command << ": " << config.status().message() << "\n";
+    return std::nullopt;
+  }
+  return *std::move(config);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,11 +187,8 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(log_level));
 
   if (*serve) {
-    auto config = qinfer::app::LoadConfig(config_path, overrides);
-    if (!config.ok()) {
-      std::cerr << "qinfer serve: " << config.status().message() << "\n";
-      return 2;
-    }
+    auto config = LoadConfigFor("serve", config_path, overrides);
+    if (!config) return 2;
     if (print_config) {
       std::cout << qinfer::app::DumpConfig(*config) << "\n";
       return 0;
@@ -188,11 +196,8 @@ int main(int argc, char** argv) {
     return qinfer::app::Serve(*config, serve_options);
   }
   if (*plan) {
-    auto config = qinfer::app::LoadConfig(plan_config_path, plan_overrides);
-    if (!config.ok()) {
-      std::cerr << "qinfer plan: " << config.status().message() << "\n";
-      return 2;
-    }
+    auto config = LoadConfigFor("plan", plan_config_path, plan_overrides);
+    if (!config) return 2;
     return qinfer::app::PlanCommand(*config, recalibrate);
   }
   if (*submit) {
@@ -206,11 +211,8 @@ int main(int argc, char** argv) {
       // Only http.listen matters here: a configuration without model.path
       // still names the address.
       std::vector<std::string> sets = {"model.path=-"};
-      auto config = qinfer::app::LoadConfig(status_config_path, sets);
-      if (!config.ok()) {
-        std::cerr << "qinfer status: " << config.status().message() << "\n";
-        return 2;
-      }
+      auto config = LoadConfigFor("status", status_config_path, sets);
+      if (!config) return 2;
       status_options.address = config->http.listen;
       if (status_options.address.empty()) {
         std::cerr << "qinfer status: " << status_config_path << " sets no http.listen: the instance serves no status\n";
@@ -228,11 +230,8 @@ int main(int argc, char** argv) {
       std::cerr << "qinfer config: say --print-defaults or --print-config\n";
       return 2;
     }
-    auto config = qinfer::app::LoadConfig(config_config_path, config_overrides);
-    if (!config.ok()) {
-      std::cerr << "qinfer config: " << config.status().message() << "\n";
-      return 2;
-    }
+    auto config = LoadConfigFor("config", config_config_path, config_overrides);
+    if (!config) return 2;
     std::cout << qinfer::app::DumpConfig(*config) << "\n";
     return 0;
   }
