@@ -174,6 +174,14 @@ std::map<std::string, Setter> Setters() {
   s["scheduler.max_batch_delay_ms"] = integer("scheduler.max_batch_delay_ms", 0, [](Config& c, long long n) {
     c.scheduler.max_batch_delay = std::chrono::milliseconds(n);
   });
+  s["scheduler.formation"] = [](Config& c, const std::string& v) -> absl::Status {
+    absl::StatusOr<scheduler::Formation> formation = scheduler::ParseFormation(v);
+    if (!formation.ok()) {
+      return absl::InvalidArgumentError("scheduler.formation: " + std::string(formation.status().message()));
+    }
+    c.scheduler.formation = *formation;
+    return absl::OkStatus();
+  };
   s["scheduler.max_queued_jobs"] = integer("scheduler.max_queued_jobs", 1, [](Config& c, long long n) {
     c.scheduler.max_queued_jobs = size_t(n);
   });
@@ -384,6 +392,7 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "tokens_per_batch" << YAML::Value << c.scheduler.tokens_per_batch
       << YAML::Key << "max_batch_size" << YAML::Value << c.scheduler.max_batch_size
       << YAML::Key << "max_batch_delay_ms" << YAML::Value << c.scheduler.max_batch_delay.count()
+      << YAML::Key << "formation" << YAML::Value << scheduler::FormationName(c.scheduler.formation)
       << YAML::Key << "max_queued_jobs" << YAML::Value << c.scheduler.max_queued_jobs
       << YAML::Key << "max_queued_tokens" << YAML::Value << c.scheduler.max_queued_tokens
       << YAML::Key << "max_queued_bytes" << YAML::Value << c.scheduler.max_queued_bytes << YAML::EndMap;
@@ -439,6 +448,7 @@ const std::map<std::string, std::string>& KeyDocs() {
       {"scheduler.tokens_per_batch", "batch cap = tokens_per_batch / bucket bound, where no memory plan applies"},
       {"scheduler.max_batch_size", "most jobs in one batch"},
       {"scheduler.max_batch_delay_ms", "longest a job waits for its batch to fill"},
+      {"scheduler.formation", "which jobs make a batch: length (the oldest plus its nearest lengths, least padding) | arrival (FIFO)"},
       {"scheduler.max_queued_jobs", "jobs held before the consumer pauses"},
       {"scheduler.max_queued_tokens", "tokens held before the consumer pauses"},
       {"scheduler.max_queued_bytes", "bytes held (ids, payloads, meta) before the consumer pauses"},

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "qinfer/scheduler/policy.h"
 
 namespace qinfer::app {
 
@@ -78,6 +79,7 @@ struct Config {
     int tokens_per_batch = 8192;     // cap = tokens_per_batch / bucket bound
     int max_batch_size = 64;
     std::chrono::milliseconds max_batch_delay{50};
+    scheduler::Formation formation = scheduler::Formation::kLength;
     size_t max_queued_jobs = 20000;
     size_t max_queued_tokens = 2000000;
     size_t max_queued_bytes = size_t{256} << 20;  // ids, payloads and meta held

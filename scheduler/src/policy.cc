@@ -1,11 +1,30 @@
 #include "qinfer/scheduler/policy.h"
 
 #include <algorithm>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "qinfer/scheduler/buckets.h"
 
 namespace qinfer::scheduler {
+
+const char* FormationName(Formation formation) {
+  switch (formation) {
+    case Formation::kArrival:
+      return "arrival";
+    case Formation::kLength:
+      return "length";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<Formation> ParseFormation(std::string_view name) {
+  if (name == "length") return Formation::kLength;
+  if (name == "arrival") return Formation::kArrival;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "batch formation '", std::string(name),
+      "' is not known: expected length (least padding) or arrival (FIFO)"));
+}
 
 std::vector<int> CapsFromTokenBudget(const std::vector<int>& bounds,
                                      int tokens_per_batch,

@@ -1,6 +1,7 @@
 #include "qinfer/scheduler/scheduler.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -26,7 +27,10 @@ absl::Status Scheduler::Admit(Job&& job, SteadyTime now) {
   job.enqueued_at = now;
   const size_t bytes = job.footprint_bytes();
   Bucket& bucket = buckets_[index];
-  bucket.jobs.push_back(std::move(job));
+  const uint64_t seq = next_seq_++;
+  bucket.arrivals.push_back({.seq = seq, .length = length, .enqueued_at = now});
+  bucket.by_length[length].push_back({.seq = seq, .job = std::move(job)});
+  ++bucket.jobs;
   bucket.tokens += length;
   bucket.bytes += bytes;
   ++queued_jobs_;
@@ -37,22 +41,57 @@ absl::Status Scheduler::Admit(Job&& job, SteadyTime now) {
 
 bool Scheduler::IsBucketReady(int index, SteadyTime now) const {
   const Bucket& bucket = buckets_[index];
-  if (bucket.jobs.empty()) return false;
-  if (bucket.jobs.size() >= static_cast<size_t>(policy_.caps[index])) {
-    return true;
-  }
-  return now - bucket.jobs.front().enqueued_at >= policy_.max_batch_delay;
+  if (bucket.jobs == 0) return false;
+  if (bucket.jobs >= static_cast<size_t>(policy_.caps[index])) return true;
+  return now - bucket.arrivals.front().enqueued_at >= policy_.max_batch_delay;
 }
 
 template <typename Eligible>
 int Scheduler::PickBucket(Eligible eligible) const {
   int best = -1;
   for (int i = 0; i < num_buckets(); ++i) {
-    if (buckets_[i].jobs.empty() || !eligible(i)) continue;
+    if (buckets_[i].jobs == 0 || !eligible(i)) continue;
     // Strictly older wins, so ties go to the lower bucket.
-    if (best < 0 || buckets_[i].jobs.front().enqueued_at <
-                        buckets_[best].jobs.front().enqueued_at) {
+    if (best < 0 || buckets_[i].arrivals.front().enqueued_at <
+                        buckets_[best].arrivals.front().enqueued_at) {
       best = i;
+    }
+  }
+  return best;
+}
+
+std::map<size_t, size_t> Scheduler::LeastPaddingCounts(const Bucket& bucket,
+                                                       size_t cap) const {
+  // The batch must hold the oldest job (length l0) and is padded to its
+  // longest member b >= l0. For a given b the least padding comes from
+  // filling the other cap - 1 places with the longest jobs no longer than b,
+  // so try each queued length b from l0 upwards and keep the b that wastes
+  // fewest padded tokens (cap * b - real tokens). The oldest job alone wastes
+  // b - l0, so once that reaches the best waste found no longer b can win.
+  const size_t l0 = bucket.arrivals.front().length;
+  std::map<size_t, size_t> best;
+  size_t best_waste = 0;
+  for (auto top = bucket.by_length.find(l0); top != bucket.by_length.end();
+       ++top) {
+    const size_t b = top->first;
+    if (!best.empty() && b - l0 >= best_waste) break;
+    std::map<size_t, size_t> counts{{l0, 1}};
+    size_t need = cap - 1;
+    size_t real = l0;
+    for (auto it = std::make_reverse_iterator(std::next(top));
+         need > 0 && it != bucket.by_length.rend(); ++it) {
+      const size_t available = it->second.size() - (it->first == l0 ? 1 : 0);
+      const size_t take = std::min(available, need);
+      if (take == 0) continue;
+      counts[it->first] += take;
+      real += take * it->first;
+      need -= take;
+    }
+    if (need > 0) continue;  // fewer than cap jobs are this short
+    const size_t waste = cap * b - real;
+    if (best.empty() || waste < best_waste) {
+      best = std::move(counts);
+      best_waste = waste;
     }
   }
   return best;
@@ -60,22 +99,62 @@ int Scheduler::PickBucket(Eligible eligible) const {
 
 Batch Scheduler::TakeBatch(int index) {
   Bucket& bucket = buckets_[index];
-  const size_t take =
-      std::min(bucket.jobs.size(), static_cast<size_t>(policy_.caps[index]));
+  const size_t cap = static_cast<size_t>(policy_.caps[index]);
+  std::vector<Queued> taken;
+  taken.reserve(std::min(bucket.jobs, cap));
+  auto take_front = [&](size_t length, size_t n) {
+    auto list = bucket.by_length.find(length);
+    for (size_t i = 0; i < n; ++i) {
+      taken.push_back(std::move(list->second.front()));
+      list->second.pop_front();
+    }
+    if (list->second.empty()) bucket.by_length.erase(list);
+  };
+  if (bucket.jobs <= cap) {
+    while (!bucket.by_length.empty()) {
+      const auto& [length, list] = *bucket.by_length.begin();
+      take_front(length, list.size());
+    }
+  } else if (policy_.formation == Formation::kArrival) {
+    // Entries of taken jobs never sit at the front (see below), so each
+    // front entry here is a queued job: the oldest of its length.
+    for (size_t i = 0; i < cap; ++i) {
+      take_front(bucket.arrivals.front().length, 1);
+      bucket.arrivals.pop_front();
+    }
+  } else {
+    for (const auto& [length, n] : LeastPaddingCounts(bucket, cap)) {
+      take_front(length, n);
+    }
+  }
+  // Drop the entries of taken jobs from the front of the arrival order. A
+  // job is taken when its length has no list left, or the list's front (its
+  // oldest) arrived after it: batches take each length's jobs oldest first.
+  while (!bucket.arrivals.empty()) {
+    const Arrival& front = bucket.arrivals.front();
+    const auto list = bucket.by_length.find(front.length);
+    if (list != bucket.by_length.end() && list->second.front().seq <= front.seq) {
+      break;
+    }
+    bucket.arrivals.pop_front();
+  }
+
+  std::sort(taken.begin(), taken.end(),
+            [](const Queued& a, const Queued& b) { return a.seq < b.seq; });
   Batch batch;
   batch.bucket_bound = policy_.bucket_bounds[index];
-  batch.jobs.reserve(take);
-  for (size_t i = 0; i < take; ++i) {
-    const size_t length = bucket.jobs.front().length();
-    const size_t bytes = bucket.jobs.front().footprint_bytes();
+  batch.jobs.reserve(taken.size());
+  for (Queued& queued : taken) {
+    const size_t length = queued.job.length();
+    const size_t bytes = queued.job.footprint_bytes();
     bucket.tokens -= length;
     queued_tokens_ -= length;
     bucket.bytes -= bytes;
     queued_bytes_ -= bytes;
-    batch.jobs.push_back(std::move(bucket.jobs.front()));
-    bucket.jobs.pop_front();
+    batch.jobs.push_back(std::move(queued.job));
   }
-  queued_jobs_ -= take;
+  bucket.jobs -= taken.size();
+  queued_jobs_ -= taken.size();
   return batch;
 }
 
@@ -89,12 +168,12 @@ std::optional<SteadyTime> Scheduler::NextDeadline() const {
   std::optional<SteadyTime> earliest;
   for (int i = 0; i < num_buckets(); ++i) {
     const Bucket& bucket = buckets_[i];
-    if (bucket.jobs.empty()) continue;
-    const SteadyTime oldest = bucket.jobs.front().enqueued_at;
+    if (bucket.jobs == 0) continue;
+    const SteadyTime oldest = bucket.arrivals.front().enqueued_at;
     // A full bucket is ready already; its oldest arrival is a time in the
     // past, which tells the caller not to sleep.
     const SteadyTime ready_at =
-        bucket.jobs.size() >= static_cast<size_t>(policy_.caps[i])
+        bucket.jobs >= static_cast<size_t>(policy_.caps[i])
             ? oldest
             : oldest + policy_.max_batch_delay;
     if (!earliest || ready_at < *earliest) earliest = ready_at;
@@ -143,7 +222,7 @@ int Scheduler::cap(int bucket_index) const {
 }
 
 size_t Scheduler::bucket_depth(int bucket_index) const {
-  return buckets_[bucket_index].jobs.size();
+  return buckets_[bucket_index].jobs;
 }
 
 std::vector<BucketStats> Scheduler::Stats() const {
@@ -152,7 +231,7 @@ std::vector<BucketStats> Scheduler::Stats() const {
   for (int i = 0; i < num_buckets(); ++i) {
     stats.push_back({.bound = policy_.bucket_bounds[i],
                      .cap = policy_.caps[i],
-                     .queued_jobs = buckets_[i].jobs.size(),
+                     .queued_jobs = buckets_[i].jobs,
                      .queued_tokens = buckets_[i].tokens,
                      .queued_bytes = buckets_[i].bytes});
   }

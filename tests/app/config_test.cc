@@ -265,6 +265,7 @@ std::vector<std::string> EveryKeyChanged() {
           "scheduler.tokens_per_batch=4096",
           "scheduler.max_batch_size=16",
           "scheduler.max_batch_delay_ms=7",
+          "scheduler.formation=arrival",
           "scheduler.max_queued_jobs=99",
           "scheduler.max_queued_tokens=9999",
           "scheduler.max_queued_bytes=12345",

@@ -125,5 +125,22 @@ TEST(PolicyTest, RejectsMaxQueuedTokensBelowMaxTokens) {
   EXPECT_THAT(s.message(), HasSubstr("max_tokens is 512"));
 }
 
+TEST(PolicyTest, FormationNamesRoundTrip) {
+  for (Formation f : {Formation::kLength, Formation::kArrival}) {
+    absl::StatusOr<Formation> parsed = ParseFormation(FormationName(f));
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(*parsed, f);
+  }
+  EXPECT_EQ(BatchPolicy{}.formation, Formation::kLength);
+}
+
+TEST(PolicyTest, ParseFormationNamesTheChoicesOnAnUnknownOne) {
+  absl::StatusOr<Formation> parsed = ParseFormation("fifo");
+  EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(parsed.status().message(), ::testing::HasSubstr("'fifo'"));
+  EXPECT_THAT(parsed.status().message(), ::testing::HasSubstr("length"));
+  EXPECT_THAT(parsed.status().message(), ::testing::HasSubstr("arrival"));
+}
+
 }  // namespace
 }  // namespace qinfer::scheduler

@@ -5,11 +5,28 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace qinfer::scheduler {
+
+// How a batch is chosen from a bucket that holds more jobs than its cap.
+enum class Formation {
+  // The cap oldest jobs, in arrival order (a FIFO queue per bucket).
+  kArrival,
+  // The oldest job plus the cap - 1 others that, with it, waste the fewest
+  // padded tokens: a run of similar lengths around the oldest job's length.
+  // The oldest job is always taken, so no job waits behind younger ones for
+  // more than the bucket's depth in batches.
+  kLength,
+};
+
+// "arrival" / "length"; the config's scheduler.formation.
+const char* FormationName(Formation formation);
+absl::StatusOr<Formation> ParseFormation(std::string_view name);
 
 struct BatchPolicy {
   // Upper bounds on input length per bucket, in tokens; strictly increasing,
@@ -23,6 +40,8 @@ struct BatchPolicy {
   // The longest the oldest job of a bucket waits before its bucket is
   // dispatched partially filled. >= 0; 0 dispatches every job immediately.
   std::chrono::milliseconds max_batch_delay{50};
+  // Which jobs of a bucket make its next batch.
+  Formation formation = Formation::kLength;
   // Backpressure bounds (see Scheduler::IsFull / HasRoomToResume). Jobs, and
   // tokens counted as real input ids (not padded). Both >= 1;
   // max_queued_jobs >= the largest cap (else full batches could never form)

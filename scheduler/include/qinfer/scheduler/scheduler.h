@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -36,6 +38,11 @@ struct BucketStats {
 // refilling with fresh jobs cannot starve an older, partially filled bucket
 // once that bucket's delay has elapsed.
 //
+// Which jobs of the bucket make the batch is the policy's Formation: the cap
+// oldest (kArrival), or the oldest plus the jobs of nearest length that pad
+// least with it (kLength, see TakeBatch). Either way every batch of a bucket
+// includes that bucket's oldest job.
+//
 // Not thread-safe: the owner serialises all calls (see BatchQueue for the
 // thread-safe wrapper). Movable, not copyable.
 //
@@ -64,9 +71,10 @@ class Scheduler {
   // the caller pausing its source while IsFull() (see HasRoomToResume()).
   absl::Status Admit(Job&& job, SteadyTime now);
 
-  // Removes and returns the next batch: up to cap jobs, FIFO, from the ready
-  // bucket whose oldest job is oldest; batch.bucket_bound is that bucket's
-  // bound. nullopt when no bucket is ready at `now`.
+  // Removes and returns the next batch: up to cap jobs, chosen by the
+  // policy's Formation, from the ready bucket whose oldest job is oldest;
+  // batch.bucket_bound is that bucket's bound and the batch's jobs are in
+  // arrival order. nullopt when no bucket is ready at `now`.
   std::optional<Batch> NextBatch(SteadyTime now);
 
   // The earliest time at which NextBatch will return a batch if nothing else
@@ -115,8 +123,24 @@ class Scheduler {
   const BatchPolicy& policy() const { return policy_; }
 
  private:
+  struct Queued {
+    uint64_t seq = 0;  // admission order, over all buckets
+    Job job;
+  };
+  struct Arrival {
+    uint64_t seq = 0;
+    size_t length = 0;
+    SteadyTime enqueued_at{};
+  };
   struct Bucket {
-    std::deque<Job> jobs;  // FIFO; front is the oldest
+    // The queued jobs by exact length, each list in arrival order; batches
+    // always take from the front of a list, so a list's front is its oldest.
+    std::map<size_t, std::deque<Queued>> by_length;
+    // Every queued job in arrival order. Entries of jobs a batch already took
+    // are dropped once they reach the front, so the front is always the
+    // bucket's oldest queued job.
+    std::deque<Arrival> arrivals;
+    size_t jobs = 0;
     size_t tokens = 0;
     size_t bytes = 0;
   };
@@ -129,12 +153,16 @@ class Scheduler {
   template <typename Eligible>
   int PickBucket(Eligible eligible) const;
   Batch TakeBatch(int index);
+  // How many jobs of each length the next batch of `bucket` takes (kLength);
+  // see TakeBatch.
+  std::map<size_t, size_t> LeastPaddingCounts(const Bucket& bucket, size_t cap) const;
 
   BatchPolicy policy_;  // policy_.caps holds the current caps
   std::vector<Bucket> buckets_;
   size_t queued_jobs_ = 0;
   size_t queued_tokens_ = 0;
   size_t queued_bytes_ = 0;
+  uint64_t next_seq_ = 0;
 };
 
 }  // namespace qinfer::scheduler

@@ -1,0 +1,229 @@
+// Batch formation inside a bucket: least padding around the oldest job
+// (Formation::kLength) against arrival order (Formation::kArrival), the age
+// bound and no starvation, all under FakeClock.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fakes/fake_clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "qinfer/scheduler/buckets.h"
+#include "qinfer/scheduler/scheduler.h"
+#include "scheduler/test_jobs.h"
+
+namespace qinfer::scheduler {
+namespace {
+
+using ::qinfer::scheduler::testing::Ids;
+using ::qinfer::scheduler::testing::MakeJob;
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+using std::chrono::milliseconds;
+
+constexpr milliseconds kDelay{50};
+
+// One bucket of bound 64 with cap 4 (plus a 512 bucket of cap 1).
+BatchPolicy OneBucketPolicy(Formation formation) {
+  BatchPolicy policy;
+  policy.bucket_bounds = {64, 512};
+  policy.caps = {4, 1};
+  policy.max_batch_delay = kDelay;
+  policy.max_queued_jobs = 100'000;
+  policy.max_queued_tokens = 100'000'000;
+  policy.formation = formation;
+  return policy;
+}
+
+Scheduler MakeScheduler(BatchPolicy policy) {
+  absl::StatusOr<Scheduler> scheduler = Scheduler::Create(std::move(policy));
+  EXPECT_TRUE(scheduler.ok()) << scheduler.status();
+  return std::move(scheduler).value();
+}
+
+class FormationTest : public ::testing::Test {
+ protected:
+  void Admit(Scheduler& s, std::string id, size_t length) {
+    ASSERT_TRUE(s.Admit(MakeJob(std::move(id), length), clock_.Now()).ok());
+    clock_.Advance(milliseconds(1));
+  }
+  qinfer::testing::FakeClock clock_;
+};
+
+TEST_F(FormationTest, LengthTakesTheRunOfNearestLengthsAroundTheOldestJob) {
+  Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
+  Admit(s, "oldest30", 30);
+  Admit(s, "l60", 60);
+  Admit(s, "l10", 10);
+  Admit(s, "l31", 31);
+  Admit(s, "l62", 62);
+  Admit(s, "l29", 29);
+  Admit(s, "l32", 32);
+  Admit(s, "l61", 61);
+  std::optional<Batch> batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  // Arrival order inside the batch; padded to 32 for 122 real tokens.
+  EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l31", "l29", "l32"));
+  // The next batch holds the new oldest (l60) and its neighbours.
+  batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("l60", "l10", "l62", "l61"));
+  EXPECT_EQ(s.queued_jobs(), 0u);
+}
+
+TEST_F(FormationTest, ArrivalTakesTheCapOldestWhateverTheirLengths) {
+  Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kArrival));
+  Admit(s, "oldest30", 30);
+  Admit(s, "l60", 60);
+  Admit(s, "l10", 10);
+  Admit(s, "l31", 31);
+  Admit(s, "l62", 62);
+  Admit(s, "l29", 29);
+  std::optional<Batch> batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l60", "l10", "l31"));
+  clock_.Advance(kDelay);
+  batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("l62", "l29"));
+}
+
+TEST_F(FormationTest, LengthAlwaysTakesTheOldestEvenWhenItIsTheOutlier) {
+  Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
+  Admit(s, "old60", 60);
+  for (int i = 0; i < 8; ++i) Admit(s, "s" + std::to_string(10 + i), size_t(10 + i));
+  std::optional<Batch> batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  // Padded to 60 either way, so the other three are the longest left.
+  EXPECT_THAT(Ids(*batch), ElementsAre("old60", "s15", "s16", "s17"));
+}
+
+TEST_F(FormationTest, LengthTakesTheOldestOfEachLengthFirst) {
+  Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
+  for (int i = 0; i < 6; ++i) Admit(s, "a" + std::to_string(i), 20);
+  std::optional<Batch> batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("a0", "a1", "a2", "a3"));
+}
+
+TEST_F(FormationTest, APartialBucketStillGoesAtItsAgeBoundWithEveryJob) {
+  Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
+  Admit(s, "a", 50);
+  Admit(s, "b", 3);
+  Admit(s, "c", 33);
+  EXPECT_FALSE(s.NextBatch(clock_.Now()).has_value());
+  ASSERT_TRUE(s.NextDeadline().has_value());
+  clock_.Advance(*s.NextDeadline() - clock_.Now());
+  std::optional<Batch> batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("a", "b", "c"));
+}
+
+// A bucket that keeps receiving short jobs never starves the long one queued
+// among them: every batch takes the bucket's oldest job, so it leaves as soon
+// as the jobs queued before it have.
+TEST_F(FormationTest, ALongJobAmongEndlessShortOnesLeavesOnceItIsOldest) {
+  Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
+  for (int i = 0; i < 8; ++i) Admit(s, "pre" + std::to_string(i), 10);
+  Admit(s, "long", 64);
+  int batches_until_long = 0;
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < 4; ++i) Admit(s, "r" + std::to_string(round * 4 + i), 10);
+    std::optional<Batch> batch = s.NextBatch(clock_.Now());
+    ASSERT_TRUE(batch.has_value());
+    ++batches_until_long;
+    const std::vector<std::string> ids = Ids(*batch);
+    if (std::find(ids.begin(), ids.end(), "long") != ids.end()) break;
+    ASSERT_LT(round, 19) << "the long job never left";
+  }
+  // 8 older jobs at 4 a batch, then the long one.
+  EXPECT_EQ(batches_until_long, 3);
+}
+
+TEST_F(FormationTest, DrainUsesTheSameFormation) {
+  Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
+  Admit(s, "a", 40);
+  Admit(s, "b", 5);
+  Admit(s, "c", 41);
+  Admit(s, "d", 6);
+  Admit(s, "e", 42);
+  Admit(s, "f", 43);
+  std::vector<Batch> batches = s.Drain();
+  ASSERT_EQ(batches.size(), 2u);
+  EXPECT_THAT(Ids(batches[0]), ElementsAre("a", "c", "e", "f"));
+  EXPECT_THAT(Ids(batches[1]), UnorderedElementsAre("b", "d"));
+}
+
+// Lengths drawn from a long-tailed (log-normal) distribution, admitted as a
+// backlog into power-of-two buckets and dispatched until empty.
+struct Dispatched {
+  double padding_efficiency = 0;  // real / padded tokens
+  std::multiset<std::string> ids;
+};
+
+Dispatched RunBacklog(Formation formation, int jobs, int new_per_batch) {
+  BatchPolicy policy;
+  policy.bucket_bounds = DefaultBucketBounds(512);
+  policy.caps = std::vector<int>(policy.bucket_bounds.size(), 16);
+  policy.max_batch_delay = kDelay;
+  policy.max_queued_jobs = 100'000;
+  policy.max_queued_tokens = 100'000'000;
+  policy.formation = formation;
+  Scheduler s = MakeScheduler(policy);
+  qinfer::testing::FakeClock clock;
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal(std::log(60.0), 1.0);
+  int admitted = 0;
+  auto admit = [&](int n) {
+    for (int i = 0; i < n && admitted < jobs; ++i, ++admitted) {
+      const size_t length =
+          size_t(std::clamp(std::lround(std::exp(normal(rng))), 1L, 512L));
+      EXPECT_TRUE(s.Admit(MakeJob("j" + std::to_string(admitted), length), clock.Now()).ok());
+      clock.Advance(milliseconds(1));
+    }
+  };
+  admit(jobs / 2);  // the backlog
+  Dispatched out;
+  double real = 0;
+  double padded = 0;
+  while (s.queued_jobs() > 0) {
+    std::optional<Batch> batch = s.NextBatch(clock.Now());
+    if (!batch) {
+      clock.Advance(kDelay);
+      continue;
+    }
+    size_t longest = 0;
+    for (const Job& job : batch->jobs) {
+      real += double(job.length());
+      longest = std::max(longest, job.length());
+      out.ids.insert(job.id);
+    }
+    padded += double(longest * batch->jobs.size());
+    admit(new_per_batch);  // the stream goes on while batches run
+  }
+  out.padding_efficiency = real / padded;
+  return out;
+}
+
+TEST(FormationBacklogTest, LengthPadsFarLessThanArrivalAndLosesNoJob) {
+  constexpr int kJobs = 20'000;
+  const Dispatched length = RunBacklog(Formation::kLength, kJobs, 16);
+  const Dispatched arrival = RunBacklog(Formation::kArrival, kJobs, 16);
+  std::multiset<std::string> expected;
+  for (int i = 0; i < kJobs; ++i) expected.insert("j" + std::to_string(i));
+  EXPECT_EQ(length.ids, expected);
+  EXPECT_EQ(arrival.ids, expected);
+  EXPECT_GE(length.padding_efficiency, 0.95) << "arrival: " << arrival.padding_efficiency;
+  RecordProperty("length_padding_efficiency", std::to_string(length.padding_efficiency));
+  RecordProperty("arrival_padding_efficiency", std::to_string(arrival.padding_efficiency));
+  EXPECT_LT(arrival.padding_efficiency, 0.85);
+}
+
+}  // namespace
+}  // namespace qinfer::scheduler
