@@ -22,6 +22,7 @@ absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Con
     o.fallback_device = "cpu";
   }
   o.cuda_memory_fraction = config.memory.cuda_memory_fraction;
+  o.cap_margin = config.memory.margin;
   if (!config.memory.cuda_budget.empty()) {
     auto bytes = executor::ParseBytes(config.memory.cuda_budget);
     if (!bytes.ok()) {

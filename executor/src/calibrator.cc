@@ -7,6 +7,40 @@
 
 namespace qinfer::executor {
 
+namespace {
+
+// Whether a batch of `batch` inputs of `length` tokens runs within `limit`
+// bytes; `peak` receives the measured peak when it ran.
+absl::StatusOr<bool> FitsWithin(TorchModelRunner& runner, int batch, int length, int64_t limit,
+                                int64_t* peak) {
+  absl::StatusOr<int64_t> measured = runner.MeasurePeak(batch, length);
+  if (measured.ok()) {
+    *peak = *measured;
+    return *measured <= limit;
+  }
+  if (absl::IsResourceExhausted(measured.status())) return false;
+  return measured.status();
+}
+
+}  // namespace
+
+absl::StatusOr<int> LargestFittingBatch(TorchModelRunner& runner, int length, int lo, int hi,
+                                        int64_t limit_bytes, int64_t* peak) {
+  int64_t measured = 0;
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    absl::StatusOr<bool> fit = FitsWithin(runner, mid, length, limit_bytes, &measured);
+    if (!fit.ok()) return fit.status();
+    if (*fit) {
+      lo = mid;
+      if (peak != nullptr) *peak = measured;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const CalibrationOptions& options) {
   MemoryPlan plan;
   plan.model_digest = runner.manifest().digest;
@@ -34,15 +68,7 @@ absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const Calibration
     const int length = options.bounds[i];
     const auto start = std::chrono::steady_clock::now();
     int64_t good_peak = 0;
-    auto fits = [&](int b, int64_t* peak) -> absl::StatusOr<bool> {
-      absl::StatusOr<int64_t> measured = runner.MeasurePeak(b, length);
-      if (measured.ok()) {
-        *peak = *measured;
-        return *measured <= limit;
-      }
-      if (absl::IsResourceExhausted(measured.status())) return false;
-      return measured.status();
-    };
+    auto fits = [&](int b, int64_t* peak) { return FitsWithin(runner, b, length, limit, peak); };
     // Invariant: `lo` fits (0: none known), `hi` does not (max+1: unknown).
     int lo = 0, hi = options.max_batch_size + 1;
     int64_t peak = 0;
@@ -76,16 +102,12 @@ absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const Calibration
         good_peak = peak;
       }
     }
-    while (hi - lo > 1 && lo < options.max_batch_size) {
-      const int mid = lo + (hi - lo) / 2;
-      fit = fits(mid, &peak);
-      if (!fit.ok()) return fit.status();
-      if (*fit) {
-        lo = mid;
-        good_peak = peak;
-      } else {
-        hi = mid;
-      }
+    if (lo < options.max_batch_size) {
+      int64_t bisected_peak = good_peak;
+      absl::StatusOr<int> largest = LargestFittingBatch(runner, length, lo, hi, limit, &bisected_peak);
+      if (!largest.ok()) return largest.status();
+      lo = *largest;
+      good_peak = bisected_peak;
     }
     PlanEntry& e = plan.entries[i];
     e.bound = length;

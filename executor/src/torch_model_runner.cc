@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_format.h"
 #include "device_memory_impl.h"
+#include "qinfer/executor/calibrator.h"
 #include "executor_log.h"
 
 namespace qinfer::executor {
@@ -485,16 +486,32 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
   s.largest_primary_ok = 0;
   s.RunSpan(batch, configured, 0, configured.size(), batch_start, out);
   if (s.batch_had_oom) {
-    // Ladder step 2: the largest size that succeeded becomes the cap.
-    const int new_cap = int(std::max<size_t>(1, s.largest_primary_ok));
-    if (size_t(new_cap) < configured.size()) {
+    const int failed = int(configured.size());
+    const int new_cap = RefitCap(batch.bucket_bound, failed, int(std::max<size_t>(1, s.largest_primary_ok)));
+    if (new_cap < failed) {
       s.stats.cap_lowerings++;
       log::Warn(absl::StrFormat("event=cap_lowered bucket=%d from_batch=%d new_cap=%d", batch.bucket_bound,
-                                configured.size(), new_cap));
-      if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, int(configured.size()));
+                                failed, new_cap));
+      if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, failed);
     }
   }
   return out;
+}
+
+int TorchModelRunner::RefitCap(int bound, int failed, int succeeded) {
+  const int64_t budget = impl_->memory->budget_bytes();
+  if (budget <= 0) return succeeded;  // nothing to measure against
+  const int64_t limit = int64_t(double(budget) * (1.0 - impl_->options.cap_margin));
+  const auto start = Clock::now();
+  absl::StatusOr<int> largest = LargestFittingBatch(*this, bound, 0, failed, limit);
+  if (!largest.ok()) {
+    log::Warn(absl::StrFormat("event=cap_refit_failed bucket=%d error=\"%s\" (keeping %d)", bound,
+                              largest.status().message(), succeeded));
+    return succeeded;
+  }
+  log::Info(absl::StrFormat("event=cap_refit bucket=%d failed_batch=%d succeeded_piece=%d fits=%d seconds=%.2f",
+                            bound, failed, succeeded, *largest, SecondsSince(start, Clock::now())));
+  return std::max(1, *largest);
 }
 
 absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(

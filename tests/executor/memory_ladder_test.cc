@@ -183,6 +183,41 @@ TEST(OomLadderTest, OversizedBatchSplitsLowersTheCapAndLosesNothing) {
   for (const Outcome& o : *fitted) EXPECT_EQ(o.batch_size, caps.lowered[256]);
 }
 
+// After an OOM the cap becomes the largest batch that really fits the
+// bucket, within one job of what calibration finds, not the half-batch that
+// happened to run.
+TEST(OomLadderTest, AfterAnOomTheCapIsTheLargestBatchThatFitsNotHalfTheFailedOne) {
+  auto runner = Load("cpu-budget:96MiB");
+  ASSERT_NE(runner, nullptr);
+  CalibrationOptions options;
+  options.bounds = {256};
+  options.max_batch_size = 256;
+  options.margin = 0.1;  // RunnerOptions::cap_margin's default
+  auto plan = Calibrate(*runner, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const int fits = plan->entries[0].batch_size;
+  ASSERT_GE(fits, 4) << "the budget should hold a few 256-token inputs";
+
+  RecordingCapListener caps;
+  runner->SetCapListener(&caps);
+  // A stale cap half as large again as what fits: the halves that run
+  // (about 3/4 of what fits) are well below the largest fitting size.
+  const int failed = fits + fits / 2 + 1;
+  Batch batch = MakeBatch(256, failed, 256, 256, 3, runner->manifest().vocab_size);
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  for (const Outcome& o : *outcomes) ASSERT_TRUE(o.ok) << o.error;
+  ASSERT_GT(runner->stats().oom_events, 0u) << "the batch of " << failed << " should not fit";
+  ASSERT_EQ(caps.lowered.count(256), 1u);
+  EXPECT_EQ(caps.last_failed_size, failed);
+  EXPECT_NEAR(caps.lowered[256], fits, 1) << "calibration finds " << fits;
+  EXPECT_GT(caps.lowered[256], (failed + 1) / 2) << "not the half that ran";
+  // And it really runs within the budget.
+  auto peak = runner->MeasurePeak(caps.lowered[256], 256);
+  ASSERT_TRUE(peak.ok()) << peak.status();
+  EXPECT_LE(*peak, runner->memory().budget_bytes());
+}
+
 TEST(OomLadderTest, SingleJobsThatDoNotFitRunOnTheCpuFallback) {
   auto runner = Load("cpu-budget:10MiB", "cpu");
   ASSERT_NE(runner, nullptr);

@@ -20,6 +20,15 @@ struct CalibrationOptions {
   std::function<void(const PlanEntry&)> on_entry;  // progress; may be empty
 };
 
+// The largest batch of `length`-token inputs whose measured peak on the
+// runner's primary device stays within `limit_bytes`, searched by bisection
+// in (lo, hi): `lo` is known to fit (0: nothing known), `hi` is known not to
+// (or is max batch + 1). Returns lo when hi - lo <= 1, and 0 when not even
+// one input fits. `peak` (optional) receives the peak measured at the result.
+// An error other than running out of memory is returned as is.
+absl::StatusOr<int> LargestFittingBatch(TorchModelRunner& runner, int length, int lo, int hi,
+                                        int64_t limit_bytes, int64_t* peak = nullptr);
+
 // Returns the plan (model digest, device, dtype, budget, libtorch version
 // filled in). FailedPrecondition when the device has no budget to plan in.
 absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const CalibrationOptions& options);

@@ -5,8 +5,11 @@
 //
 //   1. on OOM, release cached memory, split the batch in two and retry each
 //      half on the primary device, recursively;
-//   2. report the largest size that succeeded (CapListener), so that the
-//      bucket's cap is lowered for the batches that follow;
+//   2. once the batch is done, find the largest batch that really fits the
+//      bucket (bisection between nothing and the size that failed, measured
+//      at the bucket's bound, as calibration does) and report it
+//      (CapListener), so that the bucket's cap is lowered to it, not to the
+//      half that happened to succeed;
 //   3. a single job that still does not fit runs on the fallback device (a
 //      separate model instance on the CPU) when one is configured;
 //   4. otherwise (no fallback, or an OOM there too) it gets a failure record
@@ -69,6 +72,11 @@ struct RunnerOptions {
   // the rest of the process. One that does not load fails Load with
   // InvalidArgument naming its path and dlerror(). Default: none.
   std::vector<std::string> op_libraries;
+  // After an OOM, a bucket's new cap is the largest batch at the bucket's
+  // bound whose measured peak stays within budget * (1 - cap_margin): the
+  // memory plan's own criterion (memory.margin), found by bisection between
+  // nothing and the size that failed.
+  double cap_margin = 0.1;
 };
 
 // Counters of the ladder. Written by the executor thread, readable from any
@@ -87,8 +95,11 @@ struct RunnerStats {
 class CapListener {
  public:
   virtual ~CapListener() = default;
-  // `new_cap` (>= 1) is the largest batch of bucket `bound` that succeeded
-  // on the primary device after a batch of `failed_size` ran out of memory.
+  // `new_cap` (>= 1) is the largest batch of bucket `bound` that fits after
+  // a batch of `failed_size` ran out of memory: measured by bisection at the
+  // bucket's bound within the budget less RunnerOptions::cap_margin, or,
+  // where the device has no budget to measure in, the largest piece that
+  // succeeded on the primary device.
   virtual void OnCapLowered(int bound, int new_cap, int failed_size) = 0;
 };
 
@@ -133,6 +144,10 @@ class TorchModelRunner final : public ModelRunner {
   struct Impl;
 
  private:
+  // Ladder step 2: the cap for bucket `bound` after a batch of `failed` jobs
+  // ran out of memory and pieces of up to `succeeded` jobs ran.
+  int RefitCap(int bound, int failed, int succeeded);
+
   explicit TorchModelRunner(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
