@@ -182,6 +182,16 @@ std::map<std::string, Setter> Setters() {
     c.scheduler.formation = *formation;
     return absl::OkStatus();
   };
+  s["scheduler.max_padding"] = [](Config& c, const std::string& v) -> absl::Status {
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || end == nullptr || *end != '\0' || !(x >= 0 && x < 1)) {
+      return absl::InvalidArgumentError("scheduler.max_padding: '" + v +
+                                        "' is not a fraction in [0, 1) (e.g. 0.08: no job pads more than 8%)");
+    }
+    c.scheduler.max_padding = x;
+    return absl::OkStatus();
+  };
   s["scheduler.max_queued_jobs"] = integer("scheduler.max_queued_jobs", 1, [](Config& c, long long n) {
     c.scheduler.max_queued_jobs = size_t(n);
   });
@@ -393,6 +403,7 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "max_batch_size" << YAML::Value << c.scheduler.max_batch_size
       << YAML::Key << "max_batch_delay_ms" << YAML::Value << c.scheduler.max_batch_delay.count()
       << YAML::Key << "formation" << YAML::Value << scheduler::FormationName(c.scheduler.formation)
+      << YAML::Key << "max_padding" << YAML::Value << c.scheduler.max_padding
       << YAML::Key << "max_queued_jobs" << YAML::Value << c.scheduler.max_queued_jobs
       << YAML::Key << "max_queued_tokens" << YAML::Value << c.scheduler.max_queued_tokens
       << YAML::Key << "max_queued_bytes" << YAML::Value << c.scheduler.max_queued_bytes << YAML::EndMap;
@@ -448,7 +459,8 @@ const std::map<std::string, std::string>& KeyDocs() {
       {"scheduler.tokens_per_batch", "batch cap = tokens_per_batch / bucket bound, where no memory plan applies"},
       {"scheduler.max_batch_size", "most jobs in one batch"},
       {"scheduler.max_batch_delay_ms", "longest a job waits for its batch to fill"},
-      {"scheduler.formation", "which jobs make a batch: length (the oldest plus its nearest lengths, least padding) | arrival (FIFO)"},
+      {"scheduler.formation", "which jobs make a batch: length (runs of similar length, least padding) | arrival (FIFO)"},
+      {"scheduler.max_padding", "with formation length: no job of a batch pads more than this fraction of its row"},
       {"scheduler.max_queued_jobs", "jobs held before the consumer pauses"},
       {"scheduler.max_queued_tokens", "tokens held before the consumer pauses"},
       {"scheduler.max_queued_bytes", "bytes held (ids, payloads, meta) before the consumer pauses"},

@@ -223,6 +223,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   (*runner)->SetUnfitBuckets(unfit);
   policy.max_batch_delay = config.scheduler.max_batch_delay;
   policy.formation = config.scheduler.formation;
+  policy.max_padding = config.scheduler.max_padding;
   policy.max_queued_jobs = std::max(config.scheduler.max_queued_jobs,
                                     size_t(*std::max_element(policy.caps.begin(), policy.caps.end())));
   policy.max_queued_tokens = config.scheduler.max_queued_tokens;

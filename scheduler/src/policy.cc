@@ -66,6 +66,11 @@ absl::Status ValidateBatchPolicy(const BatchPolicy& policy) {
         absl::StrCat("BatchPolicy.max_batch_delay is ",
                      policy.max_batch_delay.count(), "ms: it must be >= 0"));
   }
+  if (!(policy.max_padding >= 0 && policy.max_padding < 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("BatchPolicy.max_padding is ", policy.max_padding,
+                     ": it must be in [0, 1) (0.08: no job pads more than 8%)"));
+  }
   const int largest_cap =
       *std::max_element(policy.caps.begin(), policy.caps.end());
   if (policy.max_queued_jobs < static_cast<size_t>(largest_cap)) {

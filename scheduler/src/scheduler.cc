@@ -1,6 +1,7 @@
 #include "qinfer/scheduler/scheduler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <utility>
 
@@ -60,41 +61,51 @@ int Scheduler::PickBucket(Eligible eligible) const {
   return best;
 }
 
-std::map<size_t, size_t> Scheduler::LeastPaddingCounts(const Bucket& bucket,
-                                                       size_t cap) const {
-  // The batch must hold the oldest job (length l0) and is padded to its
-  // longest member b >= l0. For a given b the least padding comes from
-  // filling the other cap - 1 places with the longest jobs no longer than b,
-  // so try each queued length b from l0 upwards and keep the b that wastes
-  // fewest padded tokens (cap * b - real tokens). The oldest job alone wastes
-  // b - l0, so once that reaches the best waste found no longer b can win.
+std::map<size_t, size_t> Scheduler::LengthCounts(const Bucket& bucket, size_t cap) const {
+  // 1. Sorted by length, the bucket's jobs are cut into runs of cap from the
+  //    shortest up; the batch is the run that holds the oldest job (the last
+  //    run, when it is short, is filled up from below to cap; a bucket of at
+  //    most cap jobs is one run). Taking a whole
+  //    run keeps the other runs intact, so over a backlog the batches are
+  //    what sorting the backlog by length and cutting it into batches gives.
+  // 2. Jobs shorter than (1 - max_padding) x the run's longest are left for a
+  //    later batch of their own lengths, unless that would leave the oldest
+  //    job out: then the batch is the oldest job's length and up to
+  //    l0 / (1 - max_padding), shortest first.
   const size_t l0 = bucket.arrivals.front().length;
-  std::map<size_t, size_t> best;
-  size_t best_waste = 0;
-  for (auto top = bucket.by_length.find(l0); top != bucket.by_length.end();
-       ++top) {
-    const size_t b = top->first;
-    if (!best.empty() && b - l0 >= best_waste) break;
-    std::map<size_t, size_t> counts{{l0, 1}};
-    size_t need = cap - 1;
-    size_t real = l0;
-    for (auto it = std::make_reverse_iterator(std::next(top));
-         need > 0 && it != bucket.by_length.rend(); ++it) {
-      const size_t available = it->second.size() - (it->first == l0 ? 1 : 0);
-      const size_t take = std::min(available, need);
-      if (take == 0) continue;
-      counts[it->first] += take;
-      real += take * it->first;
+  size_t position = 0;  // of the oldest job in length order
+  for (auto it = bucket.by_length.begin(); it->first < l0; ++it) position += it->second.size();
+  size_t start = position - position % cap;
+  if (start + cap > bucket.jobs) start = bucket.jobs > cap ? bucket.jobs - cap : 0;
+  std::map<size_t, size_t> counts;
+  size_t seen = 0;
+  size_t need = cap;
+  for (auto it = bucket.by_length.begin(); it != bucket.by_length.end() && need > 0; ++it) {
+    const size_t size = it->second.size();
+    if (seen + size > start) {
+      const size_t take = std::min(size - (start > seen ? start - seen : 0), need);
+      counts[it->first] = take;
       need -= take;
     }
-    if (need > 0) continue;  // fewer than cap jobs are this short
-    const size_t waste = cap * b - real;
-    if (best.empty() || waste < best_waste) {
-      best = std::move(counts);
-      best_waste = waste;
-    }
+    seen += size;
   }
-  return best;
+  const double keep = 1.0 - policy_.max_padding;
+  const size_t longest = counts.rbegin()->first;
+  const auto shortest_kept = static_cast<size_t>(std::ceil(keep * static_cast<double>(longest)));
+  if (l0 >= shortest_kept) {
+    counts.erase(counts.begin(), counts.lower_bound(shortest_kept));
+    return counts;
+  }
+  counts.clear();
+  const auto longest_kept = static_cast<size_t>(static_cast<double>(l0) / keep);
+  need = cap;
+  for (auto it = bucket.by_length.find(l0); it != bucket.by_length.end() && it->first <= longest_kept && need > 0;
+       ++it) {
+    const size_t take = std::min(it->second.size(), need);
+    counts[it->first] = take;
+    need -= take;
+  }
+  return counts;
 }
 
 Batch Scheduler::TakeBatch(int index) {
@@ -110,21 +121,14 @@ Batch Scheduler::TakeBatch(int index) {
     }
     if (list->second.empty()) bucket.by_length.erase(list);
   };
-  if (bucket.jobs <= cap) {
-    while (!bucket.by_length.empty()) {
-      const auto& [length, list] = *bucket.by_length.begin();
-      take_front(length, list.size());
-    }
-  } else if (policy_.formation == Formation::kArrival) {
+  if (policy_.formation == Formation::kLength) {
+    for (const auto& [length, n] : LengthCounts(bucket, cap)) take_front(length, n);
+  } else {
     // Entries of taken jobs never sit at the front (see below), so each
     // front entry here is a queued job: the oldest of its length.
-    for (size_t i = 0; i < cap; ++i) {
+    for (size_t i = std::min(cap, bucket.jobs); i > 0; --i) {
       take_front(bucket.arrivals.front().length, 1);
       bucket.arrivals.pop_front();
-    }
-  } else {
-    for (const auto& [length, n] : LeastPaddingCounts(bucket, cap)) {
-      take_front(length, n);
     }
   }
   // Drop the entries of taken jobs from the front of the arrival order. A

@@ -56,7 +56,10 @@ class FormationTest : public ::testing::Test {
   qinfer::testing::FakeClock clock_;
 };
 
-TEST_F(FormationTest, LengthTakesTheRunOfNearestLengthsAroundTheOldestJob) {
+// Sorted by length the bucket holds 10 29 30 31 | 32 60 61 62 (runs of the
+// cap, 4); the oldest (30) is in the first run, and 10 would pad more than 8%
+// of a row padded to 31, so it waits for a batch of its own length.
+TEST_F(FormationTest, LengthTakesTheRunOfSimilarLengthsThatHoldsTheOldestJob) {
   Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
   Admit(s, "oldest30", 30);
   Admit(s, "l60", 60);
@@ -66,15 +69,45 @@ TEST_F(FormationTest, LengthTakesTheRunOfNearestLengthsAroundTheOldestJob) {
   Admit(s, "l29", 29);
   Admit(s, "l32", 32);
   Admit(s, "l61", 61);
+  std::vector<std::vector<std::string>> batches;
+  while (s.queued_jobs() > 0) {
+    std::optional<Batch> batch = s.NextBatch(clock_.Now());
+    if (batch) {
+      batches.push_back(Ids(*batch));
+    } else {
+      clock_.Advance(kDelay);  // fewer than the cap left: they go by age
+    }
+  }
+  // Arrival order inside each batch. Left: 10 32 60 61 | 62, oldest 60.
+  // Left: 10 32 62 (one run), oldest 10, alone within 8%; then 62, then 32.
+  EXPECT_THAT(batches, ElementsAre(ElementsAre("oldest30", "l31", "l29"), ElementsAre("l60", "l61"),
+                                   ElementsAre("l10"), ElementsAre("l62"), ElementsAre("l32")));
+  EXPECT_EQ(s.queued_jobs(), 0u);
+}
+
+TEST_F(FormationTest, WithoutAPaddingLimitTheWholeRunGoes) {
+  BatchPolicy policy = OneBucketPolicy(Formation::kLength);
+  policy.max_padding = 0.5;
+  Scheduler s = MakeScheduler(policy);
+  Admit(s, "oldest30", 30);
+  Admit(s, "l60", 60);
+  Admit(s, "l10", 10);
+  Admit(s, "l31", 31);
+  Admit(s, "l62", 62);
+  Admit(s, "l29", 29);
   std::optional<Batch> batch = s.NextBatch(clock_.Now());
   ASSERT_TRUE(batch.has_value());
-  // Arrival order inside the batch; padded to 32 for 122 real tokens.
-  EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l31", "l29", "l32"));
-  // The next batch holds the new oldest (l60) and its neighbours.
-  batch = s.NextBatch(clock_.Now());
+  // 10 29 30 31 | 60 62: 10 pads 68% of 31, more than 50%.
+  EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l31", "l29"));
+  policy.max_padding = 0.7;
+  Scheduler loose = MakeScheduler(policy);
+  for (const auto& [id, length] : std::vector<std::pair<std::string, size_t>>{
+           {"oldest30", 30}, {"l60", 60}, {"l10", 10}, {"l31", 31}, {"l62", 62}, {"l29", 29}}) {
+    Admit(loose, id, length);
+  }
+  batch = loose.NextBatch(clock_.Now());
   ASSERT_TRUE(batch.has_value());
-  EXPECT_THAT(Ids(*batch), ElementsAre("l60", "l10", "l62", "l61"));
-  EXPECT_EQ(s.queued_jobs(), 0u);
+  EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l10", "l31", "l29"));
 }
 
 TEST_F(FormationTest, ArrivalTakesTheCapOldestWhateverTheirLengths) {
@@ -94,14 +127,17 @@ TEST_F(FormationTest, ArrivalTakesTheCapOldestWhateverTheirLengths) {
   EXPECT_THAT(Ids(*batch), ElementsAre("l62", "l29"));
 }
 
-TEST_F(FormationTest, LengthAlwaysTakesTheOldestEvenWhenItIsTheOutlier) {
+TEST_F(FormationTest, TheOldestGoesFirstEvenWhenNoOtherJobIsCloseInLength) {
   Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
   Admit(s, "old60", 60);
-  for (int i = 0; i < 8; ++i) Admit(s, "s" + std::to_string(10 + i), size_t(10 + i));
+  for (int i = 0; i < 8; ++i) Admit(s, "s" + std::to_string(40 + i), size_t(40 + i));
   std::optional<Batch> batch = s.NextBatch(clock_.Now());
   ASSERT_TRUE(batch.has_value());
-  // Padded to 60 either way, so the other three are the longest left.
-  EXPECT_THAT(Ids(*batch), ElementsAre("old60", "s15", "s16", "s17"));
+  EXPECT_THAT(Ids(*batch), ElementsAre("old60"));
+  // Then the oldest left (40) with the lengths within 8% above it: 40..43.
+  batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("s40", "s41", "s42", "s43"));
 }
 
 TEST_F(FormationTest, LengthTakesTheOldestOfEachLengthFirst) {
@@ -112,17 +148,23 @@ TEST_F(FormationTest, LengthTakesTheOldestOfEachLengthFirst) {
   EXPECT_THAT(Ids(*batch), ElementsAre("a0", "a1", "a2", "a3"));
 }
 
-TEST_F(FormationTest, APartialBucketStillGoesAtItsAgeBoundWithEveryJob) {
+TEST_F(FormationTest, APartialBucketGoesAtItsAgeBound) {
   Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
   Admit(s, "a", 50);
-  Admit(s, "b", 3);
-  Admit(s, "c", 33);
+  Admit(s, "b", 48);
+  Admit(s, "c", 20);
   EXPECT_FALSE(s.NextBatch(clock_.Now()).has_value());
   ASSERT_TRUE(s.NextDeadline().has_value());
   clock_.Advance(*s.NextDeadline() - clock_.Now());
   std::optional<Batch> batch = s.NextBatch(clock_.Now());
   ASSERT_TRUE(batch.has_value());
-  EXPECT_THAT(Ids(*batch), ElementsAre("a", "b", "c"));
+  EXPECT_THAT(Ids(*batch), ElementsAre("a", "b"));
+  // The job left out goes at its own age bound, 2 ms later.
+  EXPECT_FALSE(s.NextBatch(clock_.Now()).has_value());
+  clock_.Advance(milliseconds(2));
+  batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("c"));
 }
 
 // A bucket that keeps receiving short jobs never starves the long one queued
@@ -151,13 +193,14 @@ TEST_F(FormationTest, DrainUsesTheSameFormation) {
   Admit(s, "a", 40);
   Admit(s, "b", 5);
   Admit(s, "c", 41);
-  Admit(s, "d", 6);
+  Admit(s, "d", 5);
   Admit(s, "e", 42);
   Admit(s, "f", 43);
   std::vector<Batch> batches = s.Drain();
-  ASSERT_EQ(batches.size(), 2u);
-  EXPECT_THAT(Ids(batches[0]), ElementsAre("a", "c", "e", "f"));
-  EXPECT_THAT(Ids(batches[1]), UnorderedElementsAre("b", "d"));
+  std::vector<std::vector<std::string>> ids;
+  for (const Batch& batch : batches) ids.push_back(Ids(batch));
+  // 5 5 40 41 | 42 43: the oldest (40) and 41 within 8% of each other.
+  EXPECT_THAT(ids, ElementsAre(ElementsAre("a", "c"), ElementsAre("b", "d"), ElementsAre("e", "f")));
 }
 
 // Lengths drawn from a long-tailed (log-normal) distribution, admitted as a

@@ -108,8 +108,9 @@ TEST_F(SchedulerTest, CountsQueuedJobsAndTokensThroughAdmitAndDispatch) {
                           BucketStats{512, 1, 0, 0, 0}));
 
   clock_.Advance(kDelay);
-  ASSERT_TRUE(scheduler_.NextBatch(clock_.Now()).has_value());
-  ASSERT_TRUE(scheduler_.NextBatch(clock_.Now()).has_value());
+  int batches = 0;
+  while (scheduler_.NextBatch(clock_.Now()).has_value()) ++batches;
+  EXPECT_GE(batches, 2);
   EXPECT_EQ(scheduler_.queued_jobs(), 0u);
   EXPECT_EQ(scheduler_.queued_tokens(), 0u);
   EXPECT_EQ(scheduler_.queued_bytes(), 0u);

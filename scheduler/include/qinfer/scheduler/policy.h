@@ -17,10 +17,12 @@ namespace qinfer::scheduler {
 enum class Formation {
   // The cap oldest jobs, in arrival order (a FIFO queue per bucket).
   kArrival,
-  // The oldest job plus the cap - 1 others that, with it, waste the fewest
-  // padded tokens: a run of similar lengths around the oldest job's length.
-  // The oldest job is always taken, so no job waits behind younger ones for
-  // more than the bucket's depth in batches.
+  // The bucket's jobs sorted by length and cut into runs of cap; the batch
+  // is the run that holds the oldest job, less the jobs that would pad more
+  // than max_padding (see Scheduler). Over a backlog this is what sorting
+  // the backlog by length and cutting it into batches gives. The oldest job
+  // is always taken, so no job waits behind younger ones for more than the
+  // bucket's depth in batches.
   kLength,
 };
 
@@ -42,6 +44,10 @@ struct BatchPolicy {
   std::chrono::milliseconds max_batch_delay{50};
   // Which jobs of a bucket make its next batch.
   Formation formation = Formation::kLength;
+  // kLength only: every job of a batch is at least (1 - max_padding) x the
+  // batch's longest, so padding is at most this fraction of any padded row;
+  // shorter jobs wait for a batch of their own lengths. In [0, 1).
+  double max_padding = 0.08;
   // Backpressure bounds (see Scheduler::IsFull / HasRoomToResume). Jobs, and
   // tokens counted as real input ids (not padded). Both >= 1;
   // max_queued_jobs >= the largest cap (else full batches could never form)

@@ -39,9 +39,9 @@ struct BucketStats {
 // once that bucket's delay has elapsed.
 //
 // Which jobs of the bucket make the batch is the policy's Formation: the cap
-// oldest (kArrival), or the oldest plus the jobs of nearest length that pad
-// least with it (kLength, see TakeBatch). Either way every batch of a bucket
-// includes that bucket's oldest job.
+// oldest (kArrival), or the run of similar lengths that holds the oldest
+// (kLength, see LengthCounts). Either way every batch of a bucket includes
+// that bucket's oldest job.
 //
 // Not thread-safe: the owner serialises all calls (see BatchQueue for the
 // thread-safe wrapper). Movable, not copyable.
@@ -153,9 +153,9 @@ class Scheduler {
   template <typename Eligible>
   int PickBucket(Eligible eligible) const;
   Batch TakeBatch(int index);
-  // How many jobs of each length the next batch of `bucket` takes (kLength);
-  // see TakeBatch.
-  std::map<size_t, size_t> LeastPaddingCounts(const Bucket& bucket, size_t cap) const;
+  // How many jobs of each length the next batch of `bucket` takes under
+  // Formation::kLength. REQUIRES: bucket.jobs > 0.
+  std::map<size_t, size_t> LengthCounts(const Bucket& bucket, size_t cap) const;
 
   BatchPolicy policy_;  // policy_.caps holds the current caps
   std::vector<Bucket> buckets_;
