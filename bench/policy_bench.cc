@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -281,7 +282,8 @@ BatchPolicy PolicyFor(const std::string& name, const Setup& setup) {
 
 int main(int argc, char** argv) {
   CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
-  std::string model_dir, jobs_path, workload = "jobs", out_path, device = "cpu-budget:256MiB", autocast;
+  std::string model_dir, jobs_path, workload = "jobs", out_path, device = "cpu-budget:256MiB", autocast,
+      plan_cache;
   std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
   int threads = 2, rounds = 3, max_batch_size = 64, delay_ms = 50;
   double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
@@ -297,6 +299,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-batch-delay-ms", delay_ms, "age bound of a partial batch");
   app.add_option("--margin", margin, "memory plan margin");
   app.add_option("--max-padding", max_padding, "qinfer's scheduler.max_padding");
+  app.add_option("--plan-cache", plan_cache,
+                 "a memory plan file: reused when its key (model, device, budget, buckets...) matches, else "
+                 "calibrated and written");
   app.add_option("--autocast", autocast, "bf16 | fp16 | empty");
   app.add_option("--cuda-memory-fraction", cuda_fraction, "cap the CUDA allocator (emulate a smaller card)");
   CLI11_PARSE(app, argc, argv);
@@ -321,8 +326,28 @@ int main(int argc, char** argv) {
   calibration.max_batch_size = max_batch_size;
   calibration.margin = margin;
   const Clock::time_point calibration_start = Clock::now();
-  absl::StatusOr<MemoryPlan> plan = qinfer::executor::Calibrate(runner, calibration);
-  if (!plan.ok()) Fail("calibration: " + std::string(plan.status().message()));
+  absl::StatusOr<MemoryPlan> plan = absl::NotFoundError("no cached plan");
+  if (!plan_cache.empty()) {
+    std::ifstream cached(plan_cache);
+    const std::string text((std::istreambuf_iterator<char>(cached)), std::istreambuf_iterator<char>());
+    plan = qinfer::PlanFromJson(text);
+    MemoryPlan wanted;
+    wanted.model_digest = runner.manifest().digest;
+    wanted.device = runner.device();
+    wanted.dtype = runner.dtype();
+    wanted.torch_version = qinfer::executor::TorchVersion();
+    wanted.budget_bytes = runner.memory().budget_bytes();
+    wanted.margin = margin;
+    wanted.max_batch_size = max_batch_size;
+    wanted.bounds = setup.bounds;
+    if (plan.ok() && plan->Key() != wanted.Key()) plan = absl::NotFoundError("the cached plan is for another setup");
+  }
+  const bool reused = plan.ok();
+  if (!reused) {
+    plan = qinfer::executor::Calibrate(runner, calibration);
+    if (!plan.ok()) Fail("calibration: " + std::string(plan.status().message()));
+    if (!plan_cache.empty()) std::ofstream(plan_cache) << qinfer::PlanToJson(*plan);
+  }
   const double calibration_s = Seconds(Clock::now() - calibration_start);
   for (const qinfer::PlanEntry& e : plan->entries) setup.plan_caps.push_back(e.batch_size);
   setup.defaults.max_batch_delay = std::chrono::milliseconds(delay_ms);
@@ -362,6 +387,7 @@ int main(int argc, char** argv) {
   report["max_batch_delay_ms"] = delay_ms;
   report["max_padding"] = max_padding;
   report["calibration_s"] = calibration_s;
+  report["plan_reused"] = reused;
   report["plan"] = json::array();
   for (const qinfer::PlanEntry& e : plan->entries) {
     report["plan"].push_back({{"bound", e.bound}, {"batch_size", e.batch_size}, {"peak_bytes", e.peak_bytes}});

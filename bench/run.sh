@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The benchmark, one command: qinfer against real TorchServe and against the
+# other executor policies, on four seeded workloads, on this machine's CPU.
+#
+#   bench/run.sh [--jobs N] [--rounds R] [--out DIR] [--smoke]
+#
+# What it does (bench/README.md says more):
+#   1. deploy/setup.sh (packages, venv, build; skipped parts that exist) and
+#      bench/torchserve/setup.sh (TorchServe 0.12 in a venv of its own);
+#   2. exports the benchmark model (model/export_model.py --vocab 30522) and
+#      the workloads (bench/workloads.py: lognormal-0.5, lognormal-1.0,
+#      bimodal, text), N jobs each (default 1000);
+#   3. per workload: the executor policies side by side (build/bench/
+#      policy_bench, R rounds, default 3), the whole service end to end on a
+#      local broker (bench/e2e.py), and real TorchServe at batch 8 and 32
+#      (bench/torchserve/run.py);
+#   4. the pipeline's own ceiling with a no-op model beside kcat
+#      (bench/pipeline/run.sh);
+#   5. bench/report.py: DIR/benchmarks.json, and docs/BENCHMARKS.md plus
+#      docs/benchmarks.png (stamped with the machine, the commit and the
+#      date). Default DIR: bench/results/latest.
+#
+# --smoke: a seconds-long run for CI (40 jobs, 1 round, a 2,000-job pipeline
+# run) into a temporary DIR (or --out); it writes its report there, not to
+# docs/, and fails unless every policy processed every job and every report
+# file has every field. Environment: QINFER_BENCH_SKIP_SETUP=1 skips step 1's
+# deploy/setup.sh (ctest runs it after the build); QINFER_BIN_DIR (default
+# build) is where qinfer and bench/policy_bench are.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+cd "$REPO"
+JOBS=1000
+ROUNDS=3
+OUT=
+SMOKE=0
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --jobs) JOBS=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --smoke) SMOKE=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench/run.sh: unknown argument $1 (--help)" >&2; exit 2 ;;
+  esac
+done
+PIPELINE_JOBS=100000
+if (( SMOKE )); then
+  JOBS=40
+  ROUNDS=1
+  PIPELINE_JOBS=2000
+  OUT=${OUT:-$(mktemp -d /tmp/qinfer-bench-smoke.XXXXXX)}
+fi
+OUT=${OUT:-bench/results/latest}
+BIN=${QINFER_BIN_DIR:-build}
+PY=$REPO/.venv/bin/python
+THREADS=2
+DEVICE=cpu-budget:256MiB
+log() { printf '==> bench: %s\n' "$*" >&2; }
+started=$(date +%s)
+
+if [[ ${QINFER_BENCH_SKIP_SETUP:-0} != 1 ]]; then
+  log "setup (deploy/setup.sh)"
+  deploy/setup.sh >&2
+fi
+bench/torchserve/setup.sh >&2
+for f in "$BIN/qinfer" "$BIN/bench/policy_bench"; do
+  [[ -x $f ]] || { echo "bench/run.sh: $f is missing: build first (deploy/setup.sh)" >&2; exit 2; }
+done
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+log "results in $OUT ($JOBS jobs per workload, $ROUNDS rounds)"
+"$PY" model/export_model.py --out "$OUT/model" --vocab 30522 >&2
+"$PY" bench/workloads.py --out "$OUT" --count "$JOBS"
+
+PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+deploy/kafka-local.sh start "$OUT/kafka" "$PORT" >&2
+trap 'deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true' EXIT
+BROKERS=127.0.0.1:$PORT
+
+for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
+  jobs=$OUT/$workload.jsonl
+  log "$workload: executor policies"
+  "$BIN/bench/policy_bench" --model "$OUT/model" --jobs "$jobs" --workload "$workload" \
+    --out "$OUT/policy-$workload.json" --device "$DEVICE" --threads "$THREADS" --rounds "$ROUNDS" \
+    --policies arrival8,shared,qinfer,ideal,qinfer_arrival --plan-cache "$OUT/plan.json" 2> >(grep -v ' info ' >&2)
+  log "$workload: qinfer serve end to end"
+  "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$OUT/model" \
+    --jobs "$jobs" --workload "$workload" --device "$DEVICE" --threads "$THREADS" --store "$OUT/e2e-store" \
+    --out "$OUT/e2e-$workload.json"
+  for batch in 8 32; do
+    log "$workload: real TorchServe, batch $batch"
+    bench/torchserve/run.sh --model "$OUT/model" --jobs "$jobs" --batch-size "$batch" --threads "$THREADS" \
+      --out "$OUT/torchserve-$workload-b$batch.json" >&2
+  done
+done
+
+log "pipeline ceiling (no-op model, $PIPELINE_JOBS jobs)"
+QINFER_BENCH_BROKERS=$BROKERS QINFER_BIN=$BIN/qinfer bench/pipeline/run.sh --jobs "$PIPELINE_JOBS" \
+  --out "$OUT/pipeline.json" >&2
+
+command="bench/run.sh"
+(( SMOKE )) && command="bench/run.sh --smoke"
+if (( SMOKE )); then
+  "$PY" bench/report.py --results "$OUT" --json "$OUT/benchmarks.json" --markdown "$OUT/BENCHMARKS.md" \
+    --chart "$OUT/benchmarks.png" --command "$command" --check
+else
+  [[ $JOBS == 1000 && $ROUNDS == 3 ]] || command="bench/run.sh --jobs $JOBS --rounds $ROUNDS"
+  "$PY" bench/report.py --results "$OUT" --json "$OUT/benchmarks.json" --markdown docs/BENCHMARKS.md \
+    --chart docs/benchmarks.png --command "$command"
+  cp "$OUT/benchmarks.json" bench/results/benchmarks.json
+fi
+log "done in $(( $(date +%s) - started )) s"
