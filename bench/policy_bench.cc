@@ -12,7 +12,9 @@
 //   (d) ideal:    the same tokens in full batches at the plan's sizes with
 //                 no padding at all (see RunIdeal): what the model can do.
 // Also, as an ablation, qinfer_arrival: (c)'s buckets and caps with batches
-// formed in arrival order, which shows what length formation alone brings.
+// formed in arrival order, which shows what length formation alone brings;
+// and sorted64: the whole set sorted by length in batches of 64, as a batch
+// framework runs it when the user sorts first (see RunSorted).
 //
 // The jobs are an offline backlog: they are admitted, in file order, as fast
 // as the scheduler's queue bounds allow (the service's defaults), and batches
@@ -23,7 +25,7 @@
 //
 //   policy_bench --model DIR --jobs FILE.jsonl --workload NAME --out FILE.json
 //                [--device cpu-budget:256MiB] [--threads 2] [--rounds 3]
-//                [--policies arrival8,shared,qinfer,ideal,qinfer_arrival]
+//                [--policies arrival8,shared,qinfer,ideal,qinfer_arrival,sorted64]
 //                [--max-batch-size 64] [--max-batch-delay-ms 50]
 //                [--margin 0.1] [--autocast bf16] [--cuda-memory-fraction F]
 #include <CLI/CLI.hpp>
@@ -221,13 +223,19 @@ RoundResult RunScheduled(TorchModelRunner& runner, const std::vector<Job>& jobs,
   return round.Finish();
 }
 
-// (d): the jobs sorted by length and cut into batches at the plan's size for
-// each batch's longest job, every row of a batch then set to the batch's mean
-// length: the same tokens in full batches with no padding at all. (Batches
-// of one exact length would be as free of padding, but too few jobs share a
-// length to fill them.) Outputs differ from the jobs' own; only the time
-// counts.
-RoundResult RunIdeal(TorchModelRunner& runner, const std::vector<Job>& jobs, const Setup& setup) {
+// The whole job set sorted by length and cut into consecutive batches:
+//   (d) ideal: at the plan's size for each batch's longest job, every row of
+//       a batch then set to the batch's mean length: the same tokens in full
+//       batches with no padding at all. (Batches of one exact length would be
+//       as free of padding, but too few jobs share a length to fill them.)
+//       Outputs differ from the jobs' own; only the time counts.
+//   sorted64: batches of 64 padded to their longest: what a batch framework
+//       does when the user sorts the whole set by length first (Ray Data's
+//       map_batches with batch_size 64 on a sorted dataset), emulated here on
+//       the same runner: only the model's compute, none of Ray's overhead.
+//       It knows nothing of the memory plan; an OOM goes down the ladder.
+RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, const Setup& setup,
+                      bool ideal) {
   std::vector<const Job*> sorted;
   for (const Job& job : jobs) sorted.push_back(&job);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Job* a, const Job* b) { return a->length() < b->length(); });
@@ -235,19 +243,21 @@ RoundResult RunIdeal(TorchModelRunner& runner, const std::vector<Job>& jobs, con
   for (size_t i = 0; i < sorted.size();) {
     Batch batch;
     size_t tokens = 0;
-    // Grow while the plan's size for the longest member so far allows.
+    // Grow while the batch size for the longest member so far allows.
     while (i < sorted.size()) {
       const int bucket = qinfer::scheduler::BucketIndexFor(setup.bounds, sorted[i]->length());
       if (bucket < 0) Fail("a job of " + std::to_string(sorted[i]->length()) + " tokens is longer than every bucket");
-      const size_t cap = size_t(std::max(1, setup.plan_caps[size_t(bucket)]));
+      const size_t cap = ideal ? size_t(std::max(1, setup.plan_caps[size_t(bucket)])) : 64;
       if (batch.jobs.size() >= cap) break;
       batch.bucket_bound = setup.bounds[size_t(bucket)];
       batch.jobs.push_back(*sorted[i]);
       tokens += sorted[i]->length();
       ++i;
     }
-    const size_t mean = std::max<size_t>(1, (tokens + batch.jobs.size() / 2) / batch.jobs.size());
-    for (Job& job : batch.jobs) job.input_ids.resize(mean, 1);
+    if (ideal) {
+      const size_t mean = std::max<size_t>(1, (tokens + batch.jobs.size() / 2) / batch.jobs.size());
+      for (Job& job : batch.jobs) job.input_ids.resize(mean, 1);
+    }
     batches.push_back(std::move(batch));
   }
   Round round(runner, jobs);
@@ -273,7 +283,7 @@ BatchPolicy PolicyFor(const std::string& name, const Setup& setup) {
     for (int& cap : p.caps) cap = std::max(1, cap);
     p.formation = name == "qinfer" ? Formation::kLength : Formation::kArrival;
   } else {
-    Fail("unknown policy '" + name + "': expected arrival8, shared, qinfer, ideal or qinfer_arrival");
+    Fail("unknown policy '" + name + "': expected arrival8, shared, qinfer, ideal, sorted64 or qinfer_arrival");
   }
   return p;
 }
@@ -294,7 +304,7 @@ int main(int argc, char** argv) {
   app.add_option("--device", device, "primary device (cpu-budget:<size>, cuda:N)");
   app.add_option("--threads", threads, "torch intra-op threads (0: libtorch's default)");
   app.add_option("--rounds", rounds, "rounds; each runs every policy once")->check(CLI::PositiveNumber);
-  app.add_option("--policies", policies, "arrival8 shared qinfer ideal qinfer_arrival")->delimiter(',');
+  app.add_option("--policies", policies, "arrival8 shared qinfer ideal qinfer_arrival sorted64")->delimiter(',');
   app.add_option("--max-batch-size", max_batch_size, "largest batch the plan may choose");
   app.add_option("--max-batch-delay-ms", delay_ms, "age bound of a partial batch");
   app.add_option("--margin", margin, "memory plan margin");
@@ -361,8 +371,9 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<RoundResult>> results;
   for (int round = 0; round < rounds; ++round) {
     for (const std::string& name : policies) {
-      RoundResult r = name == "ideal" ? RunIdeal(runner, jobs, setup)
-                                      : RunScheduled(runner, jobs, PolicyFor(name, setup));
+      RoundResult r = name == "ideal" || name == "sorted64"
+                           ? RunSorted(runner, jobs, setup, name == "ideal")
+                           : RunScheduled(runner, jobs, PolicyFor(name, setup));
       std::fprintf(stderr, "policy_bench: %s round %d %-14s %8.0f tok/s  %7.1f jobs/s  padding %.3f  ooms %llu\n",
                    workload.c_str(), round + 1, name.c_str(), r.wall_s > 0 ? double(r.real_tokens) / r.wall_s : 0,
                    r.wall_s > 0 ? double(r.ok) / r.wall_s : 0,
@@ -424,7 +435,8 @@ int main(int argc, char** argv) {
   report["ratios"] = {{"qinfer_over_arrival8", ratio("qinfer", "arrival8")},
                       {"qinfer_over_shared", ratio("qinfer", "shared")},
                       {"qinfer_over_ideal", ratio("qinfer", "ideal")},
-                      {"qinfer_over_qinfer_arrival", ratio("qinfer", "qinfer_arrival")}};
+                      {"qinfer_over_qinfer_arrival", ratio("qinfer", "qinfer_arrival")},
+                      {"qinfer_over_sorted64", ratio("qinfer", "sorted64")}};
   std::ofstream out(out_path);
   if (!out) Fail("cannot write " + out_path);
   out << report.dump(2) << "\n";

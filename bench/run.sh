@@ -85,7 +85,7 @@ for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
   log "$workload: executor policies"
   "$BIN/bench/policy_bench" --model "$OUT/model" --jobs "$jobs" --workload "$workload" \
     --out "$OUT/policy-$workload.json" --device "$DEVICE" --threads "$THREADS" --rounds "$ROUNDS" \
-    --policies arrival8,shared,qinfer,ideal,qinfer_arrival --plan-cache "$OUT/plan.json" 2> >(grep -v ' info ' >&2)
+    --policies arrival8,shared,qinfer,ideal,qinfer_arrival,sorted64 --plan-cache "$OUT/plan.json" 2> >(grep -v ' info ' >&2)
   log "$workload: qinfer serve end to end"
   "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$OUT/model" \
     --jobs "$jobs" --workload "$workload" --device "$DEVICE" --threads "$THREADS" --store "$OUT/e2e-store" \
