@@ -480,7 +480,7 @@ def summarize(jobs, records, wall):
 
 def median_of(rounds, key):
     values = [r[key] for r in rounds if r[key] is not None]
-    return statistics.median(values) if values else None
+    return round(statistics.median(values), 4) if values else None
 
 
 # ---------------------------------------------------------------- main
