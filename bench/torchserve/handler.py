@@ -7,7 +7,8 @@ a BERT-style encoder does, and runs one forward on the whole batch.
 
   request body (application/json): {"id": "job-000001", "input_ids": [..]}
   reply (application/json):         {"id", "dim", "padded_length",
-                                     "batch_size", "batch", "threads", "first"}
+                                     "batch_size", "batch", "threads",
+                                     "forward_ms", "first"}
 
   dim            D of the model's [B, D] output
   padded_length  L, the longest input_ids in this batch (every row runs L)
@@ -15,6 +16,7 @@ a BERT-style encoder does, and runs one forward on the whole batch.
   batch          this worker's batch counter (1, 2, ...): replies of one
                  forward share it
   threads        torch's intra-op threads in the worker
+  forward_ms     the model call of this batch (padding and JSON excluded)
   first          output[row, 0], so the forward's result is really used
 
 A request without a non-empty list of int input_ids gets its own 400 reply;
@@ -36,6 +38,7 @@ keep helpers here as functions.
 import json
 import logging
 import os
+import time
 
 import torch
 
@@ -115,15 +118,17 @@ class QinferEncoderHandler:
                 n = lengths[r]
                 ids[r, :n] = torch.tensor(jobs[i]["input_ids"], dtype=torch.int64)
                 mask[r, :n] = 1
+            t0 = time.perf_counter()
             with torch.inference_mode():
                 out = self.model(ids, mask)
+            forward_ms = (time.perf_counter() - t0) * 1000.0
             dim = int(out.shape[1])
             first = out[:, 0].tolist()
             threads = torch.get_num_threads()
             for r, i in enumerate(rows):
                 replies[i] = {"id": jobs[i].get("id"), "dim": dim, "padded_length": l,
                               "batch_size": b, "batch": self.batches, "threads": threads,
-                              "first": first[r]}
+                              "forward_ms": round(forward_ms, 3), "first": first[r]}
         for i in range(len(replies)):
             context.set_response_content_type(i, "application/json")
         return [json.dumps(r) for r in replies]

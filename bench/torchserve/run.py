@@ -37,6 +37,11 @@ The result JSON (--out, also printed):
   p50_ms, p99_ms       per-request latency, send to reply, ok requests only
                        (median over rounds)
   batches, mean_batch  forwards seen in the replies, ok / batches (median)
+  forward_s            time in the model's forward, summed over those
+                       batches (the handler times it) (median)
+  forward_share        forward_s / wall_s: the rest is TorchServe (HTTP,
+                       frontend queue, batching delay, worker IPC, JSON,
+                       padding) and the client (median)
   per_round            the same figures for each round
   host                 cpus and the 1-minute load average at start and end
                        (other work on the machine skews the figures)
@@ -444,7 +449,7 @@ def summarize(jobs, records, wall):
     ok = errors = transport = 0
     real = padded = 0
     latencies = []
-    batches = set()
+    batches = {}
     threads_seen = set()
     for (_, job_id, tokens), (status, latency, reply) in zip(jobs, records):
         if status is None:
@@ -457,8 +462,9 @@ def summarize(jobs, records, wall):
         real += tokens
         padded += int(reply["padded_length"])
         latencies.append(latency)
-        batches.add(reply.get("batch"))
+        batches[reply.get("batch")] = float(reply.get("forward_ms") or 0.0)
         threads_seen.add(reply.get("threads"))
+    forward = sum(batches.values()) / 1000.0
     latencies.sort()
     p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
     return {
@@ -474,6 +480,8 @@ def summarize(jobs, records, wall):
         "p99_ms": round(p99 * 1000, 2) if p99 is not None else None,
         "batches": len(batches),
         "mean_batch": round(ok / len(batches), 2) if batches else None,
+        "forward_s": round(forward, 3),
+        "forward_share": round(forward / wall, 4) if wall > 0 else None,
         "worker_threads": sorted(t for t in threads_seen if t is not None),
     }
 
@@ -602,7 +610,8 @@ def main(argv):
         "lost": sum(s["lost"] for s in per_round),
     }
     for key in ("wall_s", "jobs_per_s", "real_tokens_per_s", "padded_tokens_per_s",
-                "padding_efficiency", "p50_ms", "p99_ms", "batches", "mean_batch"):
+                "padding_efficiency", "p50_ms", "p99_ms", "batches", "mean_batch",
+                "forward_s", "forward_share"):
         result[key] = median_of(per_round, key)
     result["per_round"] = per_round
     # Other load on the machine skews every figure above; say how much there was.

@@ -44,7 +44,8 @@ r = json.load(open(sys.argv[1]))
 fields = ["system", "batch_size", "max_batch_delay_ms", "threads", "concurrency", "rounds",
           "jobs", "jobs_per_round", "ok", "errors", "transport_errors", "lost", "wall_s",
           "jobs_per_s", "real_tokens_per_s", "padded_tokens_per_s", "padding_efficiency",
-          "p50_ms", "p99_ms", "batches", "mean_batch", "per_round", "host", "logs"]
+          "p50_ms", "p99_ms", "batches", "mean_batch", "forward_s", "forward_share",
+          "per_round", "host", "logs"]
 missing = [f for f in fields if f not in r or r[f] is None]
 problems = [f"missing or null fields: {missing}"] if missing else []
 checks = [
