@@ -277,6 +277,10 @@ BatchPolicy PolicyFor(const std::string& name, const Setup& setup) {
     const int shared = std::max(1, setup.plan_caps.back());
     p.caps.assign(setup.bounds.size(), shared);
     p.formation = Formation::kArrival;
+  } else if (name.rfind("qinfer:", 0) == 0) {
+    // qinfer with another scheduler.max_padding, e.g. qinfer:0.3 (to compare).
+    p = PolicyFor("qinfer", setup);
+    p.max_padding = std::stod(name.substr(7));
   } else if (name == "qinfer" || name == "qinfer_arrival") {
     p.bucket_bounds = setup.bounds;
     p.caps = setup.plan_caps;

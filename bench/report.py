@@ -138,7 +138,8 @@ def check(summary):
                 problems.append(f"{name}: no {label} report")
                 continue
             problems += [f"{name}/{label}: no {f}" for f in SERVICE_FIELDS if f not in report]
-            if report.get("ok") != jobs or report.get("lost") != 0:
+            if report.get("ok") != report.get("jobs") or report.get("jobs_per_round", jobs) != jobs \
+                    or report.get("lost") != 0:
                 problems.append(f"{name}/{label}: {report.get('ok')} of {jobs} jobs ok, {report.get('lost')} lost")
         if sorted(entry["torchserve"]) != ["32", "8"]:
             problems.append(f"{name}: TorchServe ran at batch {sorted(entry['torchserve'])}, not 8 and 32")

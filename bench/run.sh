@@ -11,9 +11,9 @@
 #      the workloads (bench/workloads.py: lognormal-0.5, lognormal-1.0,
 #      bimodal, text), N jobs each (default 1000);
 #   3. per workload: the executor policies side by side (build/bench/
-#      policy_bench, R rounds, default 3), the whole service end to end on a
-#      local broker (bench/e2e.py), and real TorchServe at batch 8 and 32
-#      (bench/torchserve/run.py);
+#      policy_bench, R rounds, default 3) and the whole service end to end on
+#      a local broker (bench/e2e.py); then real TorchServe at batch 8 and 32
+#      on every workload (bench/torchserve/run.py, R rounds);
 #   4. the pipeline's own ceiling with a no-op model beside kcat
 #      (bench/pipeline/run.sh);
 #   5. bench/report.py: DIR/benchmarks.json, and docs/BENCHMARKS.md plus
@@ -45,10 +45,12 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 PIPELINE_JOBS=100000
+PIPELINE_ROUNDS=3
 if (( SMOKE )); then
   JOBS=40
   ROUNDS=1
   PIPELINE_JOBS=2000
+  PIPELINE_ROUNDS=1
   OUT=${OUT:-$(mktemp -d /tmp/qinfer-bench-smoke.XXXXXX)}
 fi
 OUT=${OUT:-bench/results/latest}
@@ -56,14 +58,14 @@ BIN=${QINFER_BIN_DIR:-build}
 PY=$REPO/.venv/bin/python
 THREADS=2
 DEVICE=cpu-budget:256MiB
-log() { printf '==> bench: %s\n' "$*" >&2; }
+log() { printf '==> bench %s: %s\n' "$(date +%T)" "$*" >&2; }
 started=$(date +%s)
 
 if [[ ${QINFER_BENCH_SKIP_SETUP:-0} != 1 ]]; then
   log "setup (deploy/setup.sh)"
   deploy/setup.sh >&2
 fi
-bench/torchserve/setup.sh >&2
+TS_PY=$(bench/torchserve/setup.sh | tail -n 1)
 for f in "$BIN/qinfer" "$BIN/bench/policy_bench"; do
   [[ -x $f ]] || { echo "bench/run.sh: $f is missing: build first (deploy/setup.sh)" >&2; exit 2; }
 done
@@ -90,15 +92,21 @@ for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
   "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$OUT/model" \
     --jobs "$jobs" --workload "$workload" --device "$DEVICE" --threads "$THREADS" --store "$OUT/e2e-store" \
     --out "$OUT/e2e-$workload.json"
-  for batch in 8 32; do
-    log "$workload: real TorchServe, batch $batch"
-    bench/torchserve/run.sh --model "$OUT/model" --jobs "$jobs" --batch-size "$batch" --threads "$THREADS" \
-      --out "$OUT/torchserve-$workload-b$batch.json" >&2
+done
+
+# One TorchServe start per batch size replays every workload in turn.
+for batch in 8 32; do
+  log "real TorchServe, batch $batch, every workload"
+  args=()
+  for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
+    args+=(--jobs "$OUT/$workload.jsonl" --out "$OUT/torchserve-$workload-b$batch.json")
   done
+  "$TS_PY" bench/torchserve/run.py --model "$OUT/model" --batch-size "$batch" --threads "$THREADS" \
+    --rounds "$ROUNDS" "${args[@]}" >/dev/null
 done
 
 log "pipeline ceiling (no-op model, $PIPELINE_JOBS jobs)"
-QINFER_BENCH_BROKERS=$BROKERS QINFER_BIN=$BIN/qinfer bench/pipeline/run.sh --jobs "$PIPELINE_JOBS" \
+QINFER_BENCH_BROKERS=$BROKERS QINFER_BIN=$BIN/qinfer bench/pipeline/run.sh --jobs "$PIPELINE_JOBS" --rounds "$PIPELINE_ROUNDS" \
   --out "$OUT/pipeline.json" >&2
 
 command="bench/run.sh"

@@ -7,6 +7,9 @@ Run with the TorchServe venv's python (bench/torchserve/setup.sh prints it):
     $PY bench/torchserve/run.py --model models/tiny --jobs jobs.jsonl \\
         --batch-size 8 --threads 2 --out result.json [--rounds 1] [--concurrency N]
 
+--jobs/--out may repeat (one result file per jobs file): the files are
+replayed one after the other through one server start.
+
 Steps: archive DIR/model.pt with bench/torchserve/handler.py
 (torch-model-archiver, into a temp model store); start `torchserve --start
 --ncs` with a config.properties for offline use on 127.0.0.1 (token auth
@@ -498,10 +501,12 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", required=True, help="directory with model.pt (and manifest.json)")
-    ap.add_argument("--jobs", required=True, help="JSONL file, one job per line")
+    ap.add_argument("--jobs", required=True, action="append",
+                    help="JSONL file, one job per line; repeat it (with as many --out) to replay several "
+                         "files through one server start, one after the other")
     ap.add_argument("--batch-size", type=int, required=True, help="TorchServe batch_size")
     ap.add_argument("--threads", type=int, default=2, help="torch intra-op threads in the worker")
-    ap.add_argument("--out", required=True, help="result JSON file")
+    ap.add_argument("--out", required=True, action="append", help="result JSON file, one per --jobs")
     ap.add_argument("--rounds", type=int, default=1, help="replays of the whole file")
     ap.add_argument("--concurrency", type=int,
                     help="requests in flight (default and minimum advised: 2 x batch size)")
@@ -518,6 +523,8 @@ def parse_args(argv):
         ap.error("--concurrency must be >= 1")
     if args.warmup is None:
         args.warmup = 4 * args.batch_size
+    if len(args.jobs) != len(args.out):
+        ap.error(f"{len(args.jobs)} --jobs but {len(args.out)} --out: give one result file per jobs file")
     return args
 
 
@@ -525,7 +532,8 @@ def main(argv):
     args = parse_args(argv)
     if args.concurrency < 2 * args.batch_size:
         log(f"warning: concurrency {args.concurrency} < 2 x batch size: batches will not stay full")
-    jobs = load_jobs(args.jobs)
+    job_sets = [load_jobs(path) for path in args.jobs]
+    jobs = job_sets[0]
     venv_bin = os.path.dirname(sys.executable)
     if not os.path.exists(os.path.join(venv_bin, "torchserve")):
         raise Failure(f"no torchserve next to {sys.executable}: run this with the python that "
@@ -555,7 +563,7 @@ def main(argv):
     for sig in stop_signals:
         signal.signal(sig, on_signal)
 
-    per_round = []
+    per_set = [[] for _ in job_sets]
     load_start = os.getloadavg()[0]
     try:
         t0 = time.monotonic()
@@ -574,15 +582,16 @@ def main(argv):
             if len(bad) == len(warm):
                 raise Failure(f"every warm-up request failed (first: HTTP {bad[0][0]}); "
                               f"see {workdir}/logs/model_log.log")
-        for r in range(args.rounds):
-            records, wall = replay(ports[0], jobs, args.concurrency)
-            summary = summarize(jobs, records, wall)
-            per_round.append(summary)
-            log(f"round {r + 1}/{args.rounds}: {summary['ok']}/{summary['jobs']} ok in "
-                f"{summary['wall_s']} s, {summary['jobs_per_s']} jobs/s, "
-                f"{summary['real_tokens_per_s']} tokens/s, padding efficiency "
-                f"{summary['padding_efficiency']}, p50 {summary['p50_ms']} ms, "
-                f"p99 {summary['p99_ms']} ms, {summary['batches']} batches")
+        for path, jobs, per_round in zip(args.jobs, job_sets, per_set):
+            for r in range(args.rounds):
+                records, wall = replay(ports[0], jobs, args.concurrency)
+                summary = summarize(jobs, records, wall)
+                per_round.append(summary)
+                log(f"{os.path.basename(path)} round {r + 1}/{args.rounds}: {summary['ok']}/{summary['jobs']} ok in "
+                    f"{summary['wall_s']} s, {summary['jobs_per_s']} jobs/s, "
+                    f"{summary['real_tokens_per_s']} tokens/s, padding efficiency "
+                    f"{summary['padding_efficiency']}, p50 {summary['p50_ms']} ms, "
+                    f"p99 {summary['p99_ms']} ms, {summary['batches']} batches")
     finally:
         # A second Ctrl-C must not cut the clean-up short.
         for sig in stop_signals:
@@ -592,6 +601,14 @@ def main(argv):
             shutil.rmtree(store, ignore_errors=True)
             shutil.rmtree(server.tmp, ignore_errors=True)
 
+    lost = 0
+    for jobs, per_round, out in zip(job_sets, per_set, args.out):
+        lost += write_result(args, jobs, per_round, out, load_start, workdir)
+    return 0 if lost == 0 else 1
+
+
+def write_result(args, jobs, per_round, out, load_start, workdir):
+    """Writes (and prints) one jobs file's result JSON; returns its lost jobs."""
     worker_threads = sorted({t for s in per_round for t in s["worker_threads"]})
     if worker_threads and worker_threads != [args.threads]:
         raise Failure(f"the worker ran {worker_threads} intra-op threads, not {args.threads}")
@@ -618,14 +635,19 @@ def main(argv):
     result["host"] = {"cpus": os.cpu_count(), "loadavg_1m_start": round(load_start, 2),
                       "loadavg_1m_end": round(os.getloadavg()[0], 2)}
     result["logs"] = os.path.join(workdir, "logs")
+    result["jobs_file"] = os.path.abspath(path_of(args, out))
     text = json.dumps(result, indent=2)
-    out_dir = os.path.dirname(os.path.abspath(args.out))
+    out_dir = os.path.dirname(os.path.abspath(out))
     os.makedirs(out_dir, exist_ok=True)
-    with open(args.out + ".tmp", "w") as f:
+    with open(out + ".tmp", "w") as f:
         f.write(text + "\n")
-    os.replace(args.out + ".tmp", args.out)
+    os.replace(out + ".tmp", out)
     print(text)
-    return 0 if result["lost"] == 0 else 1
+    return result["lost"]
+
+
+def path_of(args, out):
+    return args.jobs[args.out.index(out)]
 
 
 if __name__ == "__main__":
