@@ -205,11 +205,14 @@ def markdown(summary, command):
             lines.append(f"| real TorchServe 0.12, batch {batch} | {fmt(ts.get('real_tokens_per_s'))} | "
                          f"{fmt(ts.get('jobs_per_s'), 1)} | {fmt(ts.get('padding_efficiency'), 3)} | — | — | "
                          f"{ts.get('lost')} | {fmt(ts.get('p50_ms'))} | {fmt(ts.get('p99_ms'))} |")
-        for policy in POLICIES:
+        ran = list(((e["policy"] or {}).get("policies") or {}))
+        for policy in POLICIES + sorted(p for p in ran if p not in POLICIES):
             m = (((e["policy"] or {}).get("policies") or {}).get(policy) or {}).get("median")
             if m is None:
                 continue
-            lines.append(f"| {POLICY_LABELS[policy]} | {fmt(m['real_tokens_per_s'])} | {fmt(m['jobs_per_s'], 1)} | "
+            label = POLICY_LABELS.get(policy) or (f"(c) with scheduler.max_padding {policy.split(':')[1]}"
+                                                  if policy.startswith("qinfer:") else policy)
+            lines.append(f"| {label} | {fmt(m['real_tokens_per_s'])} | {fmt(m['jobs_per_s'], 1)} | "
                          f"{fmt(m['padding_efficiency'], 3)} | {fmt(m['peak_over_budget'], 2)} | "
                          f"{m['oom_events_max']} | {m['lost_max']} | {fmt(m['p50_ms'])} | {fmt(m['p99_ms'])} |")
         if e["e2e"]:
