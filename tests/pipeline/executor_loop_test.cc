@@ -205,7 +205,7 @@ TEST_F(ExecutorLoopTest, TheObserverCountsOnlyDurableOutcomesByStatusAndReason) 
   } observer;
   runner_.crash_on = {};
   Process p(store_, runner_, clock_, log_, options_, /*cap=*/8, &observer);
-  p.Push({MakeJob("a", 1, 3), MakeJob("b", 2, 5)});
+  p.Push({MakeJob("a", 1, 4), MakeJob("b", 2, 4)});
   p.RunToEnd();
   ASSERT_EQ(observer.seen.size(), 1u);
   EXPECT_EQ(observer.seen[0].ok, 2u);
