@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by bench/torchserve/*.sh: sets PROJECT_VENV to qinfer's venv (the
 # one deploy/setup.sh makes, with torch and numpy) or fails.
 #

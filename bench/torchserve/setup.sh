@@ -102,7 +102,7 @@ echo "$project_site" >"$ts_site/qinfer-project-venv.pth"
 # worker loads at start-up) but does not declare PyYAML as a dependency, so it
 # is named here. (When the project venv already has PyYAML, pip takes that
 # one.)
-REQS=(torchserve==$TS_VERSION torch-model-archiver==$TS_VERSION pyyaml)
+REQS=("torchserve==$TS_VERSION" "torch-model-archiver==$TS_VERSION" pyyaml)
 wheels=$QINFER_CACHE/wheels/torchserve-$TS_VERSION-cp${py_version/./}
 if [[ ! -f $wheels/.complete ]]; then
   log "torchserve: downloading ${REQS[*]} and their dependencies into $wheels"
