@@ -602,12 +602,12 @@ def main(argv):
             shutil.rmtree(server.tmp, ignore_errors=True)
 
     lost = 0
-    for jobs, per_round, out in zip(job_sets, per_set, args.out):
-        lost += write_result(args, jobs, per_round, out, load_start, workdir)
+    for path, jobs, per_round, out in zip(args.jobs, job_sets, per_set, args.out):
+        lost += write_result(args, path, jobs, per_round, out, load_start, workdir)
     return 0 if lost == 0 else 1
 
 
-def write_result(args, jobs, per_round, out, load_start, workdir):
+def write_result(args, path, jobs, per_round, out, load_start, workdir):
     """Writes (and prints) one jobs file's result JSON; returns its lost jobs."""
     worker_threads = sorted({t for s in per_round for t in s["worker_threads"]})
     if worker_threads and worker_threads != [args.threads]:
@@ -635,7 +635,7 @@ def write_result(args, jobs, per_round, out, load_start, workdir):
     result["host"] = {"cpus": os.cpu_count(), "loadavg_1m_start": round(load_start, 2),
                       "loadavg_1m_end": round(os.getloadavg()[0], 2)}
     result["logs"] = os.path.join(workdir, "logs")
-    result["jobs_file"] = os.path.abspath(path_of(args, out))
+    result["jobs_file"] = os.path.abspath(path)
     text = json.dumps(result, indent=2)
     out_dir = os.path.dirname(os.path.abspath(out))
     os.makedirs(out_dir, exist_ok=True)
@@ -644,10 +644,6 @@ def write_result(args, jobs, per_round, out, load_start, workdir):
     os.replace(out + ".tmp", out)
     print(text)
     return result["lost"]
-
-
-def path_of(args, out):
-    return args.jobs[args.out.index(out)]
 
 
 if __name__ == "__main__":
