@@ -135,11 +135,13 @@ class LadderIntegrationTest : public BrokerTest {
 
 TEST_F(LadderIntegrationTest, CapsThatOomAreSplitLoweredAndNothingIsLost) {
   // No plan, caps from a generous token budget: 64 jobs of 256 tokens do not
-  // fit 96 MiB, so the first long batches run out of memory.
+  // fit 96 MiB, so the first long batches run out of memory. Arrival order
+  // keeps those batches full (length formation would cut them into runs of
+  // near-equal lengths, too small to run out of memory).
   auto jobs = MakeJobs(1500, kVocab, kMaxTokens, 11, "l-");
   auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "memory.plan=false",
                                      "--set", "scheduler.tokens_per_batch=1000000", "--set",
-                                     "model.fallback_device=none"});
+                                     "model.fallback_device=none", "--set", "scheduler.formation=arrival"});
   ASSERT_EQ(records.size(), jobs.size()) << log;
   for (const auto& [id, value] : jobs) {
     ASSERT_TRUE(records.at(id).ok) << id << ": " << records.at(id).error;
