@@ -15,16 +15,18 @@ gpu_summary.md. Only the standard library and torch are used.
 
 Sizing. Everything has to end by --deadline (run.sh sets it from --minutes,
 counting the build). A small probe run (bimodal, 400 jobs, one round) measures
-the fixed cost of a policy_bench process (CUDA start, model load, calibration)
-and the time per job and per token; then each workload, in turn, gets an equal
-share of the time left and as many jobs as fit in it at --rounds rounds (fewer
-rounds when even 400 jobs would not fit). The estimate is refitted after each
-run (time = fixed + rounds * (a * jobs + b * tokens), least squares over the
-runs so far). Every run also has a hard timeout at the deadline; a workload
-that times out or gets no time is reported as such and the exit status is 3.
+the fixed cost of a policy_bench process (CUDA start, model load, calibration;
+the largest seen is used) and bimodal's time per job. Then each workload in
+turn (bimodal, lognormal-1.0, lognormal-0.5, text: the costliest per job first)
+gets an equal share of the time left and as many jobs as fit in it, with a
+margin of 1.5 on the estimate, at --rounds rounds (fewer rounds rather than
+fewer than 400 jobs). A workload not measured yet is estimated from the others
+by time = a * jobs + b * tokens (least squares over the runs so far). Every run
+also has a hard timeout at the deadline; a workload that times out or gets no
+time is reported as such, and the exit status is 3.
 --jobs N fixes the job count (no probe, no timeout sizing).
 
-Test hook: --device cpu-budget:<size> (or cpu) runs everything on the CPU
+Test hook: --device cpu-budget:<size> runs everything on the CPU
 without autocast or memory fraction, so the whole command can be checked on a
 machine without a GPU; its results are marked as a test run.
 """
@@ -32,7 +34,6 @@ machine without a GPU; its results are marked as a test run.
 import argparse
 import gzip
 import json
-import math
 import os
 import platform
 import signal
@@ -46,7 +47,10 @@ GIB = 1 << 30
 EMULATED_CARD_BYTES = 24 * GIB
 VOCAB = 30522  # the text workload's tokenizer (BERT uncased WordPiece)
 MAX_TOKENS = 512
-WORKLOADS = ["text", "lognormal-0.5", "lognormal-1.0", "bimodal"]
+# In the order they run: the costliest per job first (the probe measured it),
+# the cheapest and best predicted last, where an overrun has no one to eat into.
+WORKLOADS = ["bimodal", "lognormal-1.0", "lognormal-0.5", "text"]
+CANONICAL_ORDER = ["lognormal-0.5", "lognormal-1.0", "bimodal", "text"]  # bench/workloads.py's
 TEXT_FILE = os.path.join(HERE, "data", "text.jsonl.gz")
 # export_model.py's shape arguments; vocab and max tokens are the workloads'.
 MODELS = {
@@ -56,7 +60,7 @@ MODELS = {
 }
 PROBE_WORKLOAD, PROBE_JOBS = "bimodal", 400
 MIN_JOBS, MAX_JOBS = 400, 200000
-SAFETY = 1.25     # on the estimated variable time
+SAFETY = 1.5      # on the estimated variable time
 RESERVE_S = 15    # kept back at the end for the summary
 
 
@@ -165,38 +169,55 @@ def mean_tokens(work: str, name: str) -> float:
 # ---- runs ------------------------------------------------------------------
 
 class Estimate:
-    """time(process) = fixed + rounds * (a * jobs + b * tokens), fitted on the runs so far."""
+    """time(process) = fixed + rounds * per_job(workload) * jobs, learnt from the runs so far."""
 
     def __init__(self) -> None:
         self.fixed = 0.0
-        self.points: list[tuple[float, float, float]] = []  # (jobs*rounds, tokens*rounds, variable seconds)
+        # (workload, jobs*rounds, tokens*rounds, variable seconds), one per run
+        self.points: list[tuple[str, float, float, float]] = []
 
-    def add(self, report: dict, process_s: float) -> None:
+    def add(self, name: str, report: dict, process_s: float) -> None:
         variable = sum(r["wall_s"] for p in report["policies"].values() for r in p["rounds"])
         rounds = report["rounds"]
         self.fixed = max(self.fixed, process_s - variable)
-        self.points.append((report["jobs"] * rounds, report["real_tokens"] * rounds, variable))
+        self.points.append((name, report["jobs"] * rounds, report["real_tokens"] * rounds, variable))
 
-    def per_job(self, mean_len: float) -> float:
-        """Variable seconds per job and round for jobs of `mean_len` tokens (conservative)."""
-        pts = self.points
-        if len(pts) >= 2:
-            # Least squares for a, b >= 0 in v = a*j + b*k.
-            sjj = sum(j * j for j, _, _ in pts)
-            skk = sum(k * k for _, k, _ in pts)
-            sjk = sum(j * k for j, k, _ in pts)
-            sjv = sum(j * v for j, _, v in pts)
-            skv = sum(k * v for _, k, v in pts)
-            det = sjj * skk - sjk * sjk
-            if det > 1e-9 * sjj * skk:
-                a = (sjv * skk - skv * sjk) / det
-                b = (skv * sjj - sjv * sjk) / det
-                if a >= 0 and b >= 0:
-                    return a + b * mean_len
-        # One point (or a degenerate fit): charge the whole time per job or per
-        # token, whichever predicts more for these jobs.
-        j, k, v = (sum(x) for x in zip(*pts))
-        return max(v / j, v / k * mean_len)
+    def per_job(self, name: str, mean_len: float) -> float:
+        """Variable seconds per job and round, for a workload of jobs of `mean_len` tokens."""
+        own = [(j, v) for n, j, _, v in self.points if n == name]
+        if own:  # measured on this very workload (the probe's)
+            return max(v / j for j, v in own)
+        pts = [(j, k, v) for _, j, k, v in self.points]
+        fit = nonnegative_fit(pts)
+        if fit is None:
+            # The runs cannot tell per-job from per-token cost apart (one
+            # workload so far): take whichever predicts more for these jobs.
+            j, k, v = (sum(x) for x in zip(*pts))
+            return max(v / j, v / k * mean_len)
+        return fit[0] + fit[1] * mean_len
+
+
+def nonnegative_fit(pts: list[tuple[float, float, float]]) -> tuple[float, float] | None:
+    """a, b >= 0 minimising sum (a*j + b*k - v)^2: a per-job cost (on a GPU,
+    mostly kernel launches) and a per-token one. None when every point has
+    the same tokens per job, so that the two cannot be told apart."""
+    sjj = sum(j * j for j, _, _ in pts)
+    skk = sum(k * k for _, k, _ in pts)
+    sjk = sum(j * k for j, k, _ in pts)
+    sjv = sum(j * v for j, _, v in pts)
+    skv = sum(k * v for _, k, v in pts)
+    det = sjj * skk - sjk * sjk
+    if det <= 1e-3 * sjj * skk:
+        return None
+    a = (sjv * skk - skv * sjk) / det
+    b = (skv * sjj - sjv * sjk) / det
+    if a >= 0 and b >= 0:
+        return a, b
+    # On the boundary: the better of all-per-job and all-per-token.
+    def residual(a: float, b: float) -> float:
+        return sum((a * j + b * k - v) ** 2 for j, k, v in pts)
+    per_job, per_token = (sjv / sjj, 0.0), (0.0, skv / skk)
+    return min(per_job, per_token, key=lambda ab: residual(*ab))
 
 
 def run_policy_bench(a: argparse.Namespace, model_dir: str, jobs: str, name: str, out: str, rounds: int,
@@ -227,9 +248,9 @@ def run_policy_bench(a: argparse.Namespace, model_dir: str, jobs: str, name: str
     return "ok", seconds
 
 
-def plan_run(est: Estimate, mean_len: float, share: float, rounds: int, cap: int) -> tuple[int, int]:
+def plan_run(est: Estimate, name: str, mean_len: float, share: float, rounds: int, cap: int) -> tuple[int, int]:
     """(jobs, rounds) that fit in `share` seconds; fewer rounds before fewer than MIN_JOBS jobs."""
-    per_job = est.per_job(mean_len) * SAFETY
+    per_job = est.per_job(name, mean_len) * SAFETY
     for r in range(rounds, 0, -1):
         n = int((share - est.fixed) / (r * per_job)) if per_job > 0 else cap
         if n >= MIN_JOBS or r == 1:
@@ -273,7 +294,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             return 3 if status == "timed_out" else 4
         with open(out) as f:
             report = json.load(f)
-        est.add(report, seconds)
+        est.add(PROBE_WORKLOAD, report, seconds)
         probe = {"workload": PROBE_WORKLOAD, "jobs": PROBE_JOBS, "seconds": round(seconds, 1),
                  "fixed_s": round(est.fixed, 1)}
         say(f"probe: {seconds:.1f} s, of which {est.fixed:.1f} s fixed (CUDA start, load, calibration)")
@@ -289,7 +310,7 @@ def cmd_run(a: argparse.Namespace) -> int:
                 say(f"{name}: skipped, {left:.0f} s left")
                 runs[name] = {"status": "no_time"}
                 continue
-            count, rounds = plan_run(est, mean_tokens(a.work, name), share, a.rounds, cap[name])
+            count, rounds = plan_run(est, name, mean_tokens(a.work, name), share, a.rounds, cap[name])
             timeout = max(left, 1)
             say(f"{name}: {count} jobs x {rounds} rounds in a share of {share:.0f} s ({left:.0f} s left)")
         jobs = write_jobs(a.work, name, count)
@@ -300,7 +321,7 @@ def cmd_run(a: argparse.Namespace) -> int:
         runs[name] = {"status": status, "seconds": round(seconds, 1), "file": os.path.basename(out)}
         if status == "ok":
             with open(out) as f:
-                est.add(json.load(f), seconds)
+                est.add(name, json.load(f), seconds)
 
     summary = summarise(a, info, runs, probe, started, export_s)
     with open(os.path.join(a.out, "gpu_summary.json"), "w") as f:
@@ -332,7 +353,8 @@ def git_commit() -> dict:
 def summarise(a: argparse.Namespace, info: dict, runs: dict, probe: dict | None, started: float,
               export_s: float) -> dict:
     workloads = {}
-    for name, run in runs.items():
+    for name in sorted(runs, key=CANONICAL_ORDER.index):
+        run = runs[name]
         entry = dict(run)
         if run["status"] == "ok":
             with open(os.path.join(a.out, run["file"])) as f:
