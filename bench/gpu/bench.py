@@ -23,7 +23,7 @@ margin of 1.5 on the estimate, at --rounds rounds (fewer rounds rather than
 fewer than 400 jobs). A workload not measured yet is estimated from the others
 by time = a * jobs + b * tokens (least squares over the runs so far). Every run
 also has a hard timeout at the deadline; a workload that times out or gets no
-time is reported as such, and the exit status is 3.
+time is reported as such, and the exit status is 3 (4 when a run failed).
 --jobs N fixes the job count (no probe, no timeout sizing).
 
 Test hook: --device cpu-budget:<size> runs everything on the CPU
@@ -269,9 +269,11 @@ def cmd_run(a: argparse.Namespace) -> int:
         return 1
     total_memory = info.get("total_memory", 0)
     a.fraction = min(1.0, EMULATED_CARD_BYTES / total_memory) if total_memory else 0.0
-    if not test:
+    if not test and a.fraction < 1:
         say(f"device: {info['gpu']}, {total_memory / GIB:.1f} GiB; the allocator is capped at "
             f"{a.fraction:.4f} of it = {a.fraction * total_memory / GIB:.1f} GiB (a 24 GiB card)")
+    elif not test:
+        say(f"device: {info['gpu']}, {total_memory / GIB:.1f} GiB: not more than 24 GiB, so no cap")
     else:
         say(f"TEST RUN on {a.device}: no GPU, no autocast, no memory fraction")
     if a.max_batch_size is None and not test:
@@ -287,19 +289,23 @@ def cmd_run(a: argparse.Namespace) -> int:
     if a.jobs is None:
         jobs = write_jobs(a.work, PROBE_WORKLOAD, PROBE_JOBS)
         out = os.path.join(a.out, "probe.json")
+        if os.path.exists(out):
+            os.remove(out)
         left = a.deadline - time.time() - RESERVE_S
         status, seconds = run_policy_bench(a, model_dir, jobs, "probe", out, 1, max(left, 1))
-        if status != "ok":
-            say("the probe run did not finish; nothing measured")
-            return 3 if status == "timed_out" else 4
-        with open(out) as f:
-            report = json.load(f)
-        est.add(PROBE_WORKLOAD, report, seconds)
-        probe = {"workload": PROBE_WORKLOAD, "jobs": PROBE_JOBS, "seconds": round(seconds, 1),
-                 "fixed_s": round(est.fixed, 1)}
-        say(f"probe: {seconds:.1f} s, of which {est.fixed:.1f} s fixed (CUDA start, load, calibration)")
+        probe = {"workload": PROBE_WORKLOAD, "jobs": PROBE_JOBS, "status": status, "seconds": round(seconds, 1)}
+        if status == "ok":
+            with open(out) as f:
+                est.add(PROBE_WORKLOAD, json.load(f), seconds)
+            probe["fixed_s"] = round(est.fixed, 1)
+            say(f"probe: {seconds:.1f} s, of which {est.fixed:.1f} s fixed (CUDA start, load, calibration)")
+        else:
+            say(f"probe: {status}; no workload runs")
 
     for i, name in enumerate(WORKLOADS):
+        if probe is not None and probe["status"] != "ok":
+            runs[name] = {"status": "not_run"}
+            continue
         if a.jobs is not None:
             count, rounds = min(a.jobs, cap[name]), a.rounds
             timeout = None
@@ -331,10 +337,10 @@ def cmd_run(a: argparse.Namespace) -> int:
         f.write(markdown(summary))
     say(f"wrote {a.out}/gpu_summary.json and gpu_summary.md")
     print(markdown(summary), flush=True)
-    complete = all(r["status"] == "ok" for r in runs.values())
-    if not complete:
+    statuses = [r["status"] for r in runs.values()] + ([probe["status"]] if probe else [])
+    if any(s != "ok" for s in statuses):
         say("NOT COMPLETE: " + ", ".join(f"{n} {r['status']}" for n, r in runs.items() if r["status"] != "ok"))
-        return 3
+        return 4 if "failed" in statuses else 3
     return 0
 
 

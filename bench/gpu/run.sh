@@ -10,8 +10,9 @@
 #                    [--policies arrival8,shared,qinfer,ideal] [--build-dir DIR]
 #                    [--device cpu-budget:512MiB]   # test hook: no GPU
 #
-# Exit status: 0 done; 1 no CUDA device (or no torch, CMake, compiler); 2 bad
-# arguments; 3 a workload timed out or got no time; other: a step failed.
+# Exit status: 0 done; 1 no CUDA device (or no torch, CMake, nvcc); 2 bad
+# arguments; 3 a workload timed out or got no time; 4 a policy_bench run
+# failed; other: a build or export step failed.
 set -euo pipefail
 start=$(date +%s)
 
