@@ -413,7 +413,8 @@ def fmt_rate(x: float | None) -> str:
 def markdown(s: dict) -> str:
     m, st = s["machine"], s["settings"]
     lines = [f"# qinfer executor policies on {'a TEST DEVICE (' + s['test_run'] + '), NOT A GPU' if s['test_run'] else m['gpu']}", ""]
-    lines.append(f"{s['date_utc']} UTC, commit {s['commit'][:12]}{' (dirty)' if s['dirty'] else ''}; "
+    commit = s["commit"][:12] if len(s["commit"]) == 40 else s["commit"]
+    lines.append(f"{s['date_utc']} UTC, commit {commit}{' (dirty)' if s['dirty'] else ''}; "
                  f"torch {m['torch']} (CUDA {m['torch_cuda']}), Python {m['python']}, {m['cpus']} CPUs.")
     if not s["test_run"]:
         lines.append(f"Device cuda:0 with {m['total_memory'] / GIB:.1f} GiB, capped at "
