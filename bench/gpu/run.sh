@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The executor comparison on a CUDA machine, in one command (see
+# bench/gpu/README.md). Builds policy_bench against this machine's torch and
+# bench/gpu/vendor/, exports the model, writes the workloads and runs every
+# policy on each of them with bf16 autocast on a 24 GiB share of the card,
+# all within --minutes.
+#
+#   bench/gpu/run.sh [--minutes 8] [--out DIR] [--python PY] [--model bert-base|minilm|tiny]
+#                    [--rounds 3] [--jobs N] [--threads 4] [--max-batch-size N]
+#                    [--policies arrival8,shared,qinfer,ideal,sorted64] [--build-dir DIR]
+#                    [--device cpu-budget:512MiB]   # test hook: no GPU
+#
+# Exit status: 0 done; 1 no CUDA device (or no torch, CMake, nvcc); 2 bad
+# arguments; 3 a workload timed out or got no time; 4 a policy_bench run
+# failed; other: a build or export step failed.
+set -euo pipefail
+start=$(date +%s)
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+minutes=8
+out=$REPO/bench/results/gpu
+python=python3
+build_dir=$REPO/build-gpu-bench
+device=""
+driver_args=()
+
+usage() { sed -n '/^#   bench\/gpu\/run.sh/,/test hook/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while (($#)); do
+  case $1 in
+    --minutes) minutes=${2:?}; shift 2 ;;
+    --out) out=${2:?}; shift 2 ;;
+    --python) python=${2:?}; shift 2 ;;
+    --build-dir) build_dir=${2:?}; shift 2 ;;
+    --device) device=${2:?}; shift 2 ;;
+    --model | --rounds | --jobs | --threads | --max-batch-size | --policies)
+      driver_args+=("$1" "${2:?}"); shift 2 ;;
+    -h | --help) usage ;;
+    *) echo "run.sh: unknown argument '$1'" >&2; usage ;;
+  esac
+done
+[[ $minutes =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "run.sh: --minutes takes a number" >&2; exit 2; }
+deadline=$(awk -v s="$start" -v m="$minutes" 'BEGIN { printf "%d", s + m * 60 }')
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+exec > >(tee "$out/run.log") 2>&1
+
+log() { printf '==> [%3ds] %s\n' $(($(date +%s) - start)) "$*"; }
+die() { echo "run.sh: $*" >&2; exit 1; }
+
+# 0. What the machine has.
+command -v "$python" >/dev/null || die "no $python: pass --python /path/to/python (the one with torch)"
+python=$(command -v "$python")
+[[ $python == /* ]] || python=$PWD/$python
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
+  die "$python is $("$python" -V 2>&1); model/export_model.py needs Python >= 3.10 (pass --python)"
+command -v cmake >/dev/null || die "no cmake on PATH"
+log "device: $python with $("$python" -c 'import torch; print("torch", torch.__version__)' 2>&1 | tail -1)"
+"$python" "$REPO/bench/gpu/bench.py" device --device "$device" || exit 1
+
+# 1. Build (incremental when $build_dir is already configured).
+cmake_args=(-S "$REPO/bench/gpu" -B "$build_dir" -DQINFER_PYTHON="$python")
+if [[ -n $device ]]; then
+  cmake_args+=(-DQINFER_GPU_REQUIRE_CUDA=OFF)
+else
+  cmake_args+=(-DQINFER_GPU_REQUIRE_CUDA=ON)
+  # The wheel's CMake package enables CUDA only when it finds nvcc.
+  if [[ -z ${CUDACXX:-} ]] && ! command -v nvcc >/dev/null; then
+    for d in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda /opt/cuda; do
+      if [[ -n $d && -x $d/bin/nvcc ]]; then export CUDACXX=$d/bin/nvcc PATH=$d/bin:$PATH; break; fi
+    done
+  fi
+  [[ -n ${CUDACXX:-} ]] || command -v nvcc >/dev/null ||
+    die "no nvcc (CUDA toolkit) on PATH, in \$CUDA_HOME or /usr/local/cuda; set CUDACXX=/path/to/nvcc"
+fi
+if [[ ! -f $build_dir/CMakeCache.txt ]] && command -v ninja >/dev/null; then cmake_args+=(-G Ninja); fi
+build_jobs=${QINFER_JOBS:-$(nproc)}
+log "build: cmake ${cmake_args[*]}"
+build_start=$(date +%s)
+mkdir -p "$build_dir"
+cmake "${cmake_args[@]}" >"$build_dir/configure.log" 2>&1 || { cat "$build_dir/configure.log"; die "configure failed"; }
+grep -E 'libtorch|gpu bench:' "$build_dir/configure.log" || true
+log "build: cmake --build $build_dir --target policy_bench -j$build_jobs"
+cmake --build "$build_dir" --target policy_bench -j"$build_jobs"
+build_s=$(($(date +%s) - build_start))
+log "build: done in ${build_s} s"
+
+# 2-3. Model, workloads, runs, summary.
+log "bench: until $(date -d "@$deadline" +%H:%M:%S 2>/dev/null || echo "$deadline")"
+set +e
+"$python" "$REPO/bench/gpu/bench.py" run --policy-bench "$build_dir/bench/policy_bench" \
+  --work "$build_dir/bench-work" --out "$out" --start "$start" --deadline "$deadline" \
+  --build-seconds "$build_s" --device "$device" ${driver_args[@]+"${driver_args[@]}"}
+rc=$?
+set -e
+log "done (status $rc); results in $out"
+exit $rc
