@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""The pipeline ceiling: qinfer serve with a no-op model, beside kcat.
+
+Run through bench/pipeline/run.sh (see its header for the options). Builds
+nothing: it runs an existing qinfer binary. Steps:
+
+  1. a broker: $QINFER_BENCH_BROKERS, or its own (deploy/kafka-local.sh on a
+     free port, with LogAppendTime timestamps), stopped at the end;
+  2. a no-op TorchScript model (model/export_noop.py);
+  3. N tiny jobs (1-4 token ids, seeded) published with `qinfer submit`;
+  4. rounds of three arms on the same topic:
+       kcat      kcat -C ... -e -o beginning -q | wc -l, timed from start to
+                 exit (start-up and metadata included);
+       storage   qinfer serve --idle-exit, results to RocksDB only;
+       replies   the same plus a reply topic (every result published);
+     each serve run reads the whole topic in a consumer group of its own,
+     into a store of its own.
+  5. medians and every run to a JSON file.
+
+How a serve run is timed (model load, group join and the idle wait are
+outside it): from the earliest job's arrival in the scheduler to the last
+record, both read back from the records themselves. Every result stores
+completed_at_ms (wall clock, when the batch's outputs were taken) and its
+timings (queue_seconds: arrival to batch start; run_seconds: the forward).
+  start = min(completed_at_ms - 1000 * (queue_seconds + run_seconds))
+  end   = max(completed_at_ms) (storage); with replies also the broker's
+          LogAppendTime of the last reply, whichever is later
+  jobs_per_s = N / (end - start)
+The serve log's summary line must show every job stored (and acked,
+published) or the run fails.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def log(msg: str) -> None:
+    print(f"pipeline-bench: {msg}", file=sys.stderr, flush=True)
+
+
+def die(msg: str) -> None:
+    log(f"error: {msg}")
+    sys.exit(1)
+
+
+def run(cmd, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def free_port_pair() -> int:
+    """A port p with p and p + 1 both free (the broker and its controller)."""
+    for _ in range(50):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            p = s.getsockname()[1]
+        if p >= 65535:
+            continue
+        try:
+            with socket.socket() as s2:
+                s2.bind(("127.0.0.1", p + 1))
+            return p
+        except OSError:
+            continue
+    die("no free port pair found")
+    return 0
+
+
+def gen_jobs(path: str, n: int, seed: int, vocab: int) -> int:
+    import random
+    rng = random.Random(seed)
+    tokens = 0
+    with open(path, "w") as f:
+        for i in range(n):
+            k = rng.randint(1, 4)
+            tokens += k
+            ids = ",".join(str(rng.randrange(vocab)) for _ in range(k))
+            f.write(f'{{"id":"j{i:07d}","input_ids":[{ids}]}}\n')
+    return tokens
+
+
+def create_topics(brokers: str, topics: dict) -> None:
+    from confluent_kafka.admin import AdminClient, NewTopic
+    admin = AdminClient({"bootstrap.servers": brokers})
+    futures = admin.create_topics([NewTopic(t, p, 1) for t, p in topics.items()])
+    for t, fut in futures.items():
+        fut.result(30)
+
+
+def kcat_count(brokers: str, topic: str, fmt: str | None = None) -> tuple[float, list[str]]:
+    """(seconds, lines) of kcat reading the whole topic."""
+    cmd = ["kcat", "-C", "-b", brokers, "-t", topic, "-e", "-o", "beginning", "-q"]
+    if fmt:
+        cmd += ["-f", fmt]
+    t0 = time.monotonic()
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE).stdout
+    return time.monotonic() - t0, out.splitlines()
+
+
+def kcat_rate(brokers: str, topic: str, n: int) -> dict:
+    # As in the brief: kcat piped to wc -l, timed around the pipeline.
+    t0 = time.monotonic()
+    p = subprocess.run(f"kcat -C -b {brokers} -t {topic} -e -o beginning -q | wc -l",
+                       shell=True, check=True, stdout=subprocess.PIPE, text=True)
+    seconds = time.monotonic() - t0
+    count = int(p.stdout.strip())
+    if count != n:
+        die(f"kcat read {count} messages of {n}")
+    return {"messages": count, "seconds": round(seconds, 4), "msgs_per_s": round(n / seconds)}
+
+
+def write_config(path: str, model: str, brokers: str, group: str, jobs_topic: str,
+                 reply_topic: str, store: str, max_batch_size: int, threads: int) -> None:
+    with open(path, "w") as f:
+        f.write(f"""model:
+  path: {model}
+  device: cpu
+  threads: {threads}
+kafka:
+  brokers: {brokers}
+  group_id: {group}
+  jobs_topic: {jobs_topic}
+  reply_topic: "{reply_topic}"
+scheduler:
+  max_batch_size: {max_batch_size}
+storage:
+  path: {store}
+http:
+  listen: ""
+""")
+
+
+def summary_fields(log_text: str) -> dict:
+    for line in log_text.splitlines():
+        if "event=summary " in line:
+            fields = {}
+            for part in line.split("event=summary ", 1)[1].split():
+                if "=" in part:
+                    k, v = part.split("=", 1)
+                    try:
+                        fields[k] = float(v) if "." in v else int(v)
+                    except ValueError:
+                        fields[k] = v
+            return fields
+    return {}
+
+
+def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, tag: str,
+               reply_topic: str) -> dict:
+    store = os.path.join(work, f"store-{tag}")
+    cfg = os.path.join(work, f"serve-{tag}.yaml")
+    write_config(cfg, model, brokers, f"bench-{tag}-{os.getpid()}", jobs_topic, reply_topic, store,
+                 a.max_batch_size, a.threads)
+    logf = os.path.join(work, f"serve-{tag}.log")
+    cmd = [a.qinfer, "serve", "-c", cfg, "--idle-exit", str(a.idle_exit)]
+    if a.perf:
+        cmd = ["perf", "record", "-g", "-F", "999", "-o", os.path.join(work, f"perf-{tag}.data"),
+               "--"] + cmd
+    t0 = time.monotonic()
+    with open(logf, "w") as lf:
+        rc = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT).returncode
+    wall = time.monotonic() - t0
+    text = open(logf).read()
+    if rc != 0:
+        sys.stderr.write(text[-3000:])
+        die(f"serve ({tag}) exited {rc}; log {logf}")
+    summ = summary_fields(text)
+    want = {"stored": n, "acked": n, "jobs_run": n}
+    if reply_topic:
+        want["published"] = n
+    for k, v in want.items():
+        if summ.get(k) != v:
+            die(f"serve ({tag}): summary {k}={summ.get(k)}, want {v}; log {logf}")
+    # Read the records back.
+    export = os.path.join(work, f"export-{tag}.jsonl")
+    run([a.qinfer, "results", "-s", store, "--export", export], stderr=subprocess.DEVNULL)
+    start = None
+    end = 0
+    count = 0
+    with open(export) as f:
+        for line in f:
+            r = json.loads(line)
+            if r.get("status") != "ok":
+                die(f"serve ({tag}): a record is not ok: {line[:200]}")
+            count += 1
+            t = r["timings"]
+            arrived = r["completed_at_ms"] - 1000.0 * (t["queue_seconds"] + t["run_seconds"])
+            start = arrived if start is None else min(start, arrived)
+            end = max(end, r["completed_at_ms"])
+    if count != n:
+        die(f"serve ({tag}): {count} records, want {n}")
+    res = {"store_last_ms": end}
+    if reply_topic:
+        _, lines = kcat_count(brokers, reply_topic, "%T\n")
+        if len(lines) != n:
+            die(f"serve ({tag}): {len(lines)} replies, want {n}")
+        last_reply = max(int(x) for x in lines)
+        res["last_reply_ms"] = last_reply
+        end = max(end, last_reply)
+    seconds = (end - start) / 1000.0
+    res.update({
+        "jobs": n,
+        "seconds": round(seconds, 4),
+        "jobs_per_s": round(n / seconds),
+        "store_only_seconds": round((res["store_last_ms"] - start) / 1000.0, 4),
+        "serve_wall_seconds": round(wall, 2),
+        "summary": summ,
+    })
+    if not a.keep:
+        shutil.rmtree(store, ignore_errors=True)
+        os.remove(export)
+    return res
+
+
+def median(xs):
+    return round(statistics.median(xs)) if xs else None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="qinfer's no-op pipeline ceiling beside kcat")
+    ap.add_argument("--jobs", type=int, default=100000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "pipeline.json"))
+    ap.add_argument("--partitions", type=int, default=1, help="partitions of the jobs topic")
+    ap.add_argument("--max-batch-size", type=int, default=64, help="scheduler.max_batch_size")
+    ap.add_argument("--threads", type=int, default=1, help="model.threads")
+    ap.add_argument("--idle-exit", type=int, default=1, help="serve --idle-exit seconds")
+    ap.add_argument("--arms", default="kcat,storage,replies",
+                    help="comma-separated subset of kcat,storage,replies")
+    ap.add_argument("--perf", action="store_true",
+                    help="run each serve under `perf record -g` (data kept in the work dir)")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--qinfer", default=os.environ.get("QINFER_BIN",
+                                                       os.path.join(REPO, "build", "qinfer")))
+    ap.add_argument("--python", default=sys.executable)
+    a = ap.parse_args()
+    arms = [x for x in a.arms.split(",") if x]
+    if a.jobs < 1 or a.rounds < 1 or not set(arms) <= {"kcat", "storage", "replies"}:
+        ap.error("need --jobs >= 1, --rounds >= 1 and arms from kcat,storage,replies")
+    if not os.access(a.qinfer, os.X_OK):
+        die(f"no qinfer binary at {a.qinfer} (build it, or set QINFER_BIN)")
+    if shutil.which("kcat") is None:
+        die("kcat not found (deploy/setup.sh installs it)")
+    a.qinfer = os.path.abspath(a.qinfer)
+    work = tempfile.mkdtemp(prefix="qinfer-pipebench-")
+    started = time.monotonic()
+    own_broker = None
+    brokers = os.environ.get("QINFER_BENCH_BROKERS", "")
+    try:
+        if not brokers:
+            port = free_port_pair()
+            own_broker = os.path.join(work, "kafka")
+            env = dict(os.environ)
+            # The broker's own append time on every message: when the last
+            # reply landed, read back with kcat.
+            env["QINFER_KAFKA_PROPS"] = (env.get("QINFER_KAFKA_PROPS", "") +
+                                         "\nlog.message.timestamp.type=LogAppendTime").strip()
+            log(f"starting a broker on 127.0.0.1:{port} in {own_broker}")
+            brokers = run([os.path.join(REPO, "deploy", "kafka-local.sh"), "start", own_broker,
+                           str(port)], stdout=subprocess.PIPE, text=True, env=env).stdout.strip()
+        stamp = f"{int(time.time())}-{os.getpid()}"
+        jobs_topic = f"bench-pipeline-{stamp}"
+        reply_topics = [f"{jobs_topic}-replies-{r}" for r in range(a.rounds)]
+        create_topics(brokers, {jobs_topic: a.partitions, **{t: 1 for t in reply_topics}})
+
+        model_dir = os.path.join(work, "model")
+        run([a.python, os.path.join(REPO, "model", "export_noop.py"), "--out", model_dir],
+            stdout=subprocess.DEVNULL)
+        manifest = json.load(open(os.path.join(model_dir, "manifest.json")))
+
+        jobs_file = os.path.join(work, "jobs.jsonl")
+        tokens = gen_jobs(jobs_file, a.jobs, seed=1, vocab=manifest["vocab_size"])
+        t0 = time.monotonic()
+        run([a.qinfer, "submit", "-b", brokers, "-t", jobs_topic, "--no-progress", jobs_file],
+            stdout=subprocess.DEVNULL)
+        submit_seconds = time.monotonic() - t0
+        log(f"published {a.jobs} jobs ({tokens} tokens) in {submit_seconds:.1f} s")
+
+        runs = {arm: [] for arm in arms}
+        for r in range(a.rounds):
+            if "kcat" in arms:
+                runs["kcat"].append(kcat_rate(brokers, jobs_topic, a.jobs))
+                log(f"round {r + 1} kcat: {runs['kcat'][-1]['msgs_per_s']} msgs/s")
+            if "storage" in arms:
+                runs["storage"].append(serve_once(a, work, brokers, jobs_topic,
+                                                  os.path.join(model_dir, "model.pt"), a.jobs,
+                                                  f"storage-{r}", ""))
+                log(f"round {r + 1} storage only: {runs['storage'][-1]['jobs_per_s']} jobs/s")
+            if "replies" in arms:
+                runs["replies"].append(serve_once(a, work, brokers, jobs_topic,
+                                                  os.path.join(model_dir, "model.pt"), a.jobs,
+                                                  f"replies-{r}", reply_topics[r]))
+                log(f"round {r + 1} replies: {runs['replies'][-1]['jobs_per_s']} jobs/s")
+    finally:
+        if own_broker is not None:
+            subprocess.run([os.path.join(REPO, "deploy", "kafka-local.sh"), "stop", own_broker],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if a.keep or a.perf:
+            log(f"work directory kept: {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+    def commit() -> str:
+        try:
+            return subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], check=True,
+                                  stdout=subprocess.PIPE, text=True).stdout.strip()
+        except (subprocess.CalledProcessError, FileNotFoundError):
+            return ""
+
+    result = {
+        "jobs": a.jobs,
+        "tokens": tokens,
+        "rounds": a.rounds,
+        "kcat_msgs_per_s": median([x["msgs_per_s"] for x in runs.get("kcat", [])]),
+        "storage_only_jobs_per_s": median([x["jobs_per_s"] for x in runs.get("storage", [])]),
+        "replies_jobs_per_s": median([x["jobs_per_s"] for x in runs.get("replies", [])]),
+        "submit_seconds": round(submit_seconds, 2),
+        "bench_seconds": round(time.monotonic() - started, 1),
+        "runs": runs,
+        "setup": {
+            "command": "bench/pipeline/run.sh " + " ".join(sys.argv[1:]),
+            "qinfer": a.qinfer,
+            "commit": commit(),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus",
+            "brokers": "own (deploy/kafka-local.sh)" if own_broker else "QINFER_BENCH_BROKERS",
+            "partitions": a.partitions,
+            "max_batch_size": a.max_batch_size,
+            "model_threads": a.threads,
+            "model": {"name": manifest["name"], "digest": manifest["digest"], "dim": manifest["dim"]},
+        },
+        "definitions": {
+            "kcat_msgs_per_s": "jobs / seconds of `kcat -C -e -o beginning -q | wc -l` on the jobs "
+                               "topic, start-up included",
+            "storage_only_jobs_per_s": "jobs / (last record's completed_at_ms - earliest arrival in "
+                                       "the scheduler), results to RocksDB only",
+            "replies_jobs_per_s": "the same with every result also published to a reply topic; the "
+                                  "end is the later of the last record and the last reply's "
+                                  "broker timestamp (LogAppendTime with the bench's own broker)",
+            "arrival": "completed_at_ms - 1000 * (queue_seconds + run_seconds) of each record",
+        },
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    with open(a.out, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+    log(f"kcat {result['kcat_msgs_per_s']} msgs/s, storage only {result['storage_only_jobs_per_s']} "
+        f"jobs/s, replies {result['replies_jobs_per_s']} jobs/s (medians of {a.rounds}); "
+        f"wrote {a.out} in {result['bench_seconds']} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The pipeline ceiling: N tiny jobs through `qinfer serve` with a no-op
+# model, storage only and with replies on, beside kcat reading the same
+# topic. Builds nothing; takes under 2 minutes for 100,000 jobs.
+#
+#   bench/pipeline/run.sh [--jobs N] [--out FILE.json] [--rounds R]
+#                         [--partitions P] [--max-batch-size B] [--threads T]
+#                         [--arms kcat,storage,replies] [--perf] [--keep]
+#
+#   --jobs N            jobs (1-4 token ids each; default 100000)
+#   --out FILE          results JSON (default bench/results/pipeline.json)
+#   --rounds R          rounds of every arm; medians are reported (default 3)
+#   --partitions P      partitions of the jobs topic (default 1)
+#   --max-batch-size B  scheduler.max_batch_size of the serve runs (default 64)
+#   --threads T         model.threads (default 1)
+#   --arms LIST         which arms run (default kcat,storage,replies)
+#   --perf              run each serve under `perf record -g`; keeps the data
+#   --keep              keep the work directory (stores, logs, configs)
+#
+# Environment:
+#   QINFER_BIN            the qinfer binary (default <repo>/build/qinfer)
+#   QINFER_BENCH_BROKERS  use this broker instead of starting one
+#                         (deploy/kafka-local.sh on a free port, stopped at
+#                         the end)
+#   QINFER_PYTHON         Python with torch (default <repo>/.venv/bin/python,
+#                         else the QINFER_PYTHON of <repo>/build)
+#
+# JSON: {jobs, tokens, rounds, kcat_msgs_per_s, storage_only_jobs_per_s,
+# replies_jobs_per_s (medians), submit_seconds, bench_seconds, runs{kcat,
+# storage, replies: one object per round}, setup{command, qinfer, commit,
+# date, machine, brokers, partitions, max_batch_size, model_threads, model},
+# definitions{...}}. How a serve run is timed: bench/pipeline/README.md.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+fi
+
+py=${QINFER_PYTHON:-}
+if [[ -z $py && -x $REPO/.venv/bin/python ]]; then py=$REPO/.venv/bin/python; fi
+if [[ -z $py && -f $REPO/build/CMakeCache.txt ]]; then
+  py=$(sed -n 's/^QINFER_PYTHON:FILEPATH=//p' "$REPO/build/CMakeCache.txt")
+fi
+[[ -n $py && -x $py ]] || {
+  echo "run.sh: no Python with torch (run deploy/setup.sh, or set QINFER_PYTHON)" >&2
+  exit 2
+}
+exec "$py" "$REPO/bench/pipeline/pipeline_bench.py" --python "$py" "$@"
