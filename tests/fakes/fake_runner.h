@@ -60,7 +60,8 @@ class ScriptedRunner final : public ModelRunner {
 class MemoryStore final : public OutcomeStore, public AttemptLog {
  public:
   explicit MemoryStore(EventLog& log) : log_(log) {}
-  absl::Status Put(std::span<const Outcome> outcomes) override {
+  using OutcomeStore::Put;
+  absl::Status Put(std::span<const Outcome> outcomes, std::span<const std::string>) override {
     std::lock_guard lock(mu_);
     if (failures_left > 0) {
       --failures_left;
