@@ -293,6 +293,9 @@ int Serve(const Config& config, const ServeOptions& options) {
   pipeline::LoopOptions loop_options;
   loop_options.drain_timeout = config.shutdown.drain_timeout;
   loop_options.max_attempts = config.recovery.max_attempts;
+  // Store writes, replies and acks on a thread of their own, so that the
+  // model runs while the previous batch is written.
+  loop_options.record_queue = 2;
   if (!hold_file.empty()) {
     // Not released by SIGTERM: a test holds the drain with it.
     static const std::atomic<bool> never{false};

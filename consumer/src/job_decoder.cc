@@ -65,7 +65,122 @@ Outcome FailureForMessage(const RawMessage& m, std::string id,
   return out;
 }
 
+namespace {
+
+// The fast path of DecodeJob. A message it reads is one whose document the
+// full path would accept as it stands: an object with "input_ids" (an array
+// of 1..max_tokens integers, each written as plain digits without a leading
+// zero and in [0, vocab_size)), and "id" and "reply_to" if present (strings
+// of 1..max_id_bytes printable ASCII characters without escapes), each key
+// once, nothing else but JSON whitespace. For such a message the full path
+// ends in the same Job (no policy, attempt 0, nothing truncated). Anything
+// else, valid or not, returns nullopt and takes the full path, which then
+// says what is wrong with it.
+class PlainJobReader {
+ public:
+  PlainJobReader(std::string_view text, const DecoderLimits& limits)
+      : p_(text.data()), end_(text.data() + text.size()), limits_(limits) {}
+
+  // Fills `job`'s id (when the message has one), reply_to and input_ids.
+  bool Read(Job& job, bool& has_id) {
+    bool seen_ids = false, seen_reply_to = false;
+    has_id = false;
+    if (!Consume('{')) return false;
+    while (true) {
+      std::string_view key;
+      if (!String(key) || !Consume(':')) return false;
+      if (key == "input_ids" && !seen_ids) {
+        seen_ids = true;
+        if (!Ids(job.input_ids)) return false;
+      } else if (key == "id" && !has_id) {
+        has_id = true;
+        std::string_view id;
+        if (!String(id) || id.empty() || id.size() > limits_.max_id_bytes) return false;
+        job.id.assign(id);
+      } else if (key == "reply_to" && !seen_reply_to) {
+        seen_reply_to = true;
+        std::string_view reply_to;
+        if (!String(reply_to) || reply_to.size() > limits_.max_id_bytes) return false;
+        job.reply_to.assign(reply_to);
+      } else {
+        return false;
+      }
+      if (Consume(',')) continue;
+      if (!Consume('}')) return false;
+      SkipSpace();
+      return p_ == end_ && seen_ids;
+    }
+  }
+
+ private:
+  void SkipSpace() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\t' || *p_ == '\r')) ++p_;
+  }
+  bool Consume(char c) {
+    SkipSpace();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  // A string of printable ASCII without escapes.
+  bool String(std::string_view& out) {
+    if (!Consume('"')) return false;
+    const char* begin = p_;
+    while (p_ != end_ && *p_ != '"') {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c < 0x20 || c >= 0x7f || c == '\\') return false;
+      ++p_;
+    }
+    if (p_ == end_) return false;
+    out = std::string_view(begin, size_t(p_ - begin));
+    ++p_;
+    return true;
+  }
+  bool Ids(std::vector<int64_t>& ids) {
+    if (!Consume('[')) return false;
+    ids.clear();
+    while (true) {
+      SkipSpace();
+      const char* begin = p_;
+      int64_t v = 0;
+      while (p_ != end_ && *p_ >= '0' && *p_ <= '9') {
+        if (p_ - begin >= 18) return false;  // far beyond any vocabulary
+        v = v * 10 + (*p_ - '0');
+        ++p_;
+      }
+      const size_t digits = size_t(p_ - begin);
+      if (digits == 0 || (digits > 1 && *begin == '0')) return false;
+      if (v >= limits_.vocab_size || ids.size() == limits_.max_tokens) return false;
+      ids.push_back(v);
+      if (Consume(',')) continue;
+      return Consume(']');
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+  const DecoderLimits& limits_;
+};
+
+}  // namespace
+
 Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
+  // The bounds that hold before any parse: a plain message is within them
+  // when the full path's checks below would pass (its nesting depth is 2).
+  if (m.value.size() <= limits.max_message_bytes && limits.max_depth >= 2) {
+    Job job;
+    bool has_id = false;
+    if (PlainJobReader(m.value, limits).Read(job, has_id)) {
+      if (!has_id) job.id = DefaultId(m, limits.max_id_bytes);
+      job.origin = m.origin;
+      job.payload = std::string(m.value);
+      return job;
+    }
+  }
+  return DecodeJobDocument(m, limits);
+}
+
+Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   std::string id = DefaultId(m, limits.max_id_bytes);
   if (m.value.size() > limits.max_message_bytes) {
     RawMessage prefix = m;

@@ -1,5 +1,9 @@
 #include "qinfer/core/outcome_json.h"
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/escaping.h"
@@ -11,78 +15,214 @@ using nlohmann::json;
 
 namespace {
 
-json ToJson(const Outcome& o) {
-  json j;
-  j["id"] = o.id;
-  j["completed_at_ms"] = o.completed_at_ms;
-  if (o.ok) {
-    j["status"] = "ok";
-    j["output"] = o.output;
-    j["device"] = o.device;
-    j["bucket"] = o.bucket;
-    j["batch_size"] = o.batch_size;
-    j["padded_length"] = o.padded_length;
-    j["input_length"] = o.input_length;
-    j["model"] = {{"name", o.model_name}, {"digest", o.model_digest}};
-    j["timings"] = {{"queue_seconds", o.queue_seconds},
-                    {"run_seconds", o.run_seconds}};
-  } else {
-    j["status"] = "failed";
-    j["reason"] = o.reason;
-    j["error"] = o.error;
-    j["input_length"] = o.input_length;
-    // Bytes that are not UTF-8 cannot be a JSON string; base64 keeps them
-    // exactly: the record holds the original message.
-    if (IsValidUtf8(o.payload)) {
-      j["payload"] = o.payload;
-    } else {
-      j["payload_base64"] = absl::Base64Escape(o.payload);
+// The writer below emits the documented JSON of an outcome directly, without
+// building a document first: on the recording path every outcome is encoded
+// once for the store and its reply, and a DOM of ~20 members (a std::map of
+// std::string keys) cost more than the store write itself. The bytes are
+// what nlohmann::json's dump() wrote for the same record (members in byte
+// order of their keys, the same escapes, integral floats with ".0"), except
+// for floats: each output value is written in the shortest form that reads
+// back as the same float32 (std::to_chars), rather than as the double it
+// widens to (0.1, not 0.10000000149011612).
+
+// Appends `s` as a JSON string: '"' and '\\' escaped, control characters as
+// \b \t \n \f \r or \u00XX, everything else verbatim (UTF-8 stays UTF-8).
+// Bytes that are not UTF-8 are replaced by U+FFFD, as nlohmann's
+// error_handler_t::replace does; records hold no such bytes in practice
+// (payloads that are not UTF-8 go to payload_base64).
+void AppendString(std::string& out, std::string_view s) {
+  bool ascii = true;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      ascii = false;
+      break;
     }
-    if (o.payload_truncated) j["payload_truncated"] = true;
-    j["source"] = {{"topic", o.origin.topic},
-                   {"partition", o.origin.partition},
-                   {"offset", o.origin.offset}};
   }
-  if (o.attempt > 0) j["attempt"] = o.attempt;
-  if (!o.replay_of.topic.empty()) {
-    j["replay_of"] = {{"topic", o.replay_of.topic},
-                      {"partition", o.replay_of.partition},
-                      {"offset", o.replay_of.offset}};
+  if (!ascii && !IsValidUtf8(s)) {
+    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+    return;
   }
-  if (!o.policy.empty()) j["policy"] = o.policy;
-  if (o.original_length > 0) j["original_length"] = o.original_length;
-  if (o.windows > 0) j["windows"] = o.windows;
-  if (!o.delivery_error.empty()) j["delivery_error"] = o.delivery_error;
-  if (!o.reply_to.empty()) j["reply_to"] = o.reply_to;
-  if (!o.meta_json.empty()) {
-    // meta_json came from a parsed message, so it parses; keep it verbatim
-    // in structure rather than as an escaped string.
-    json meta = json::parse(o.meta_json, nullptr, /*allow_exceptions=*/false);
-    // Never write a record that cannot be read back: text that is not JSON
-    // is kept as a string.
-    j["meta"] = meta.is_discarded() ? json(o.meta_json) : std::move(meta);
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  size_t plain = 0;  // start of the run of bytes copied as they are
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + plain, i - plain);
+    plain = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\f': out += "\\f"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xf];
+    }
   }
-  return j;
+  out.append(s.data() + plain, s.size() - plain);
+  out += '"';
 }
 
-std::string Dump(const json& j) {
-  // Every string in a record is UTF-8 (parsed JSON, checked keys, base64);
-  // should one not be, it is replaced rather than thrown on.
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+template <typename T>
+void AppendInt(std::string& out, T v) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  out.append(buf, end);
+}
+
+// Shortest round-trip form; an integral value keeps ".0" so that it still
+// reads as a float (as nlohmann writes it), and NaN/Inf, which JSON cannot
+// hold, become null (as nlohmann writes them).
+template <typename T>
+void AppendFloat(std::string& out, T v) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  char buf[40];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  out.append(buf, end);
+  if (std::find_if(buf, end, [](char c) { return c == '.' || c == 'e'; }) == end) out += ".0";
+}
+
+// Members of one object, written in the order the caller gives them (the
+// callers below give them in byte order of their keys).
+class ObjectWriter {
+ public:
+  explicit ObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
+  ~ObjectWriter() { out_ += '}'; }
+  ObjectWriter(const ObjectWriter&) = delete;
+  ObjectWriter& operator=(const ObjectWriter&) = delete;
+
+  // Starts member `key`; the caller appends its value to out().
+  std::string& Key(std::string_view key) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    out_ += '"';
+    out_.append(key);  // keys are fixed ASCII names
+    out_ += "\":";
+    return out_;
+  }
+  void String(std::string_view key, std::string_view v) { AppendString(Key(key), v); }
+  template <typename T>
+  void Int(std::string_view key, T v) { AppendInt(Key(key), v); }
+  void Double(std::string_view key, double v) { AppendFloat(Key(key), v); }
+  void Bool(std::string_view key, bool v) { Key(key) += v ? "true" : "false"; }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
+void AppendOrigin(std::string& out, const Origin& o) {
+  ObjectWriter w(out);
+  w.Int("offset", o.offset);
+  w.Int("partition", o.partition);
+  w.String("topic", o.topic);
+}
+
+void AppendMeta(std::string& out, const std::string& meta_json) {
+  // meta_json came from a parsed message, so it is JSON (the decoder writes
+  // it compact, with sorted keys): kept as it is. Never write a record that
+  // cannot be read back: text that is not JSON is kept as a string.
+  if (json::accept(meta_json)) {
+    out += meta_json;
+  } else {
+    AppendString(out, meta_json);
+  }
+}
+
+void AppendResult(std::string& out, const Outcome& o) {
+  ObjectWriter w(out);
+  if (o.attempt > 0) w.Int("attempt", o.attempt);
+  w.Int("batch_size", o.batch_size);
+  w.Int("bucket", o.bucket);
+  w.Int("completed_at_ms", o.completed_at_ms);
+  if (!o.delivery_error.empty()) w.String("delivery_error", o.delivery_error);
+  w.String("device", o.device);
+  w.String("id", o.id);
+  w.Int("input_length", o.input_length);
+  if (!o.meta_json.empty()) AppendMeta(w.Key("meta"), o.meta_json);
+  {
+    ObjectWriter model(w.Key("model"));
+    model.String("digest", o.model_digest);
+    model.String("name", o.model_name);
+  }
+  if (o.original_length > 0) w.Int("original_length", o.original_length);
+  std::string& output = w.Key("output");
+  output += '[';
+  for (size_t i = 0; i < o.output.size(); ++i) {
+    if (i > 0) output += ',';
+    AppendFloat(output, o.output[i]);
+  }
+  output += ']';
+  w.Int("padded_length", o.padded_length);
+  if (!o.policy.empty()) w.String("policy", o.policy);
+  if (!o.replay_of.topic.empty()) AppendOrigin(w.Key("replay_of"), o.replay_of);
+  if (!o.reply_to.empty()) w.String("reply_to", o.reply_to);
+  w.String("status", "ok");
+  {
+    ObjectWriter timings(w.Key("timings"));
+    timings.Double("queue_seconds", o.queue_seconds);
+    timings.Double("run_seconds", o.run_seconds);
+  }
+  if (o.windows > 0) w.Int("windows", o.windows);
+}
+
+void AppendFailure(std::string& out, const Outcome& o) {
+  ObjectWriter w(out);
+  if (o.attempt > 0) w.Int("attempt", o.attempt);
+  w.Int("completed_at_ms", o.completed_at_ms);
+  if (!o.delivery_error.empty()) w.String("delivery_error", o.delivery_error);
+  w.String("error", o.error);
+  w.String("id", o.id);
+  w.Int("input_length", o.input_length);
+  if (!o.meta_json.empty()) AppendMeta(w.Key("meta"), o.meta_json);
+  if (o.original_length > 0) w.Int("original_length", o.original_length);
+  // Bytes that are not UTF-8 cannot be a JSON string; base64 keeps them
+  // exactly: the record holds the original message.
+  if (IsValidUtf8(o.payload)) {
+    w.String("payload", o.payload);
+  } else {
+    w.String("payload_base64", absl::Base64Escape(o.payload));
+  }
+  if (o.payload_truncated) w.Bool("payload_truncated", true);
+  if (!o.policy.empty()) w.String("policy", o.policy);
+  w.String("reason", o.reason);
+  if (!o.replay_of.topic.empty()) AppendOrigin(w.Key("replay_of"), o.replay_of);
+  if (!o.reply_to.empty()) w.String("reply_to", o.reply_to);
+  AppendOrigin(w.Key("source"), o.origin);
+  w.String("status", "failed");
+  if (o.windows > 0) w.Int("windows", o.windows);
 }
 
 }  // namespace
 
-std::string OutcomeToJson(const Outcome& o) { return Dump(ToJson(o)); }
+std::string OutcomeToJson(const Outcome& o) {
+  std::string out;
+  out.reserve(256 + 16 * o.output.size() + o.payload.size() + o.meta_json.size() +
+              o.error.size());
+  if (o.ok) {
+    AppendResult(out, o);
+  } else {
+    AppendFailure(out, o);
+  }
+  return out;
+}
 
 std::string OutcomeWithHistoryToJson(const Outcome& outcome,
                                      std::span<const Outcome> history) {
-  json j = ToJson(outcome);
-  if (!history.empty()) {
-    json& records = j["history"] = json::array();
-    for (const Outcome& o : history) records.push_back(ToJson(o));
-  }
-  return Dump(j);
+  if (history.empty()) return OutcomeToJson(outcome);
+  // Not on the recording path (`results --id`): a document is fine here.
+  json j = json::parse(OutcomeToJson(outcome));
+  json& records = j["history"] = json::array();
+  for (const Outcome& o : history) records.push_back(json::parse(OutcomeToJson(o)));
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "qinfer/core/logging.h"
+#include "qinfer/core/outcome_json.h"
 
 namespace qinfer {
 
@@ -43,9 +44,10 @@ absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int at
   return status;
 }
 
-absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes) {
+absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes,
+                                    std::span<const std::string> json) {
   absl::Status status =
-      WriteWithRetries([&] { return store_.Put(outcomes); }, options_.store_attempts,
+      WriteWithRetries([&] { return store_.Put(outcomes, json); }, options_.store_attempts,
                        options_.store_backoff, *Logger("core"), &stats_.store_errors);
   if (status.ok()) return status;
   if (health_.RaiseFatal(fatal_cause::kStore, "store writes keep failing: " +
@@ -59,16 +61,21 @@ absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes) {
 absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
   if (outcomes.empty()) return absl::OkStatus();
   const auto start = std::chrono::steady_clock::now();
-  if (absl::Status s = Store(outcomes); !s.ok()) return s;
+  std::vector<std::string> json;
+  json.reserve(outcomes.size());
+  for (const Outcome& o : outcomes) json.push_back(OutcomeToJson(o));
+  if (absl::Status s = Store(outcomes, json); !s.ok()) return s;
   stats_.stored += outcomes.size();
   if (options_.observer != nullptr) {
     options_.observer->OnStored(outcomes, std::chrono::steady_clock::now() - start);
   }
-  for (Outcome& outcome : outcomes) {
-    if (publisher_ != nullptr && publisher_->WantsToPublish(outcome)) {
-      PublishThenAck(std::make_shared<const Outcome>(std::move(outcome)), 1);
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (publisher_ != nullptr && publisher_->WantsToPublish(outcomes[i])) {
+      PublishThenAck(std::make_shared<const Encoded>(
+                         Encoded{std::move(outcomes[i]), std::move(json[i])}),
+                     1);
     } else {
-      Ack(outcome);
+      Ack(outcomes[i]);
     }
   }
   return absl::OkStatus();
@@ -79,19 +86,20 @@ void OutcomeRecorder::Ack(const Outcome& outcome) {
   stats_.acked++;
 }
 
-void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Outcome> outcome,
-                                     int attempt) {
-  publisher_->Publish(*outcome, [this, outcome, attempt](absl::Status s) {
+void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Encoded> recorded, int attempt) {
+  // The reply carries the bytes the store got.
+  publisher_->Publish(recorded->outcome, recorded->json, [this, recorded, attempt](absl::Status s) {
+    const Outcome& outcome = recorded->outcome;
     if (s.ok()) {
       stats_.published++;
-      Ack(*outcome);
+      Ack(outcome);
       return;
     }
     if (absl::IsCancelled(s)) return;  // closing: a restart publishes it again
     if (absl::IsInternal(s)) {
       // A fatal producer error: every later delivery fails too.
       if (health_.RaiseFatal(fatal_cause::kProducer, std::string(s.message()))) {
-        Logger("core")->error("event=fatal cause=producer job={} error=\"{}\"", outcome->id,
+        Logger("core")->error("event=fatal cause=producer job={} error=\"{}\"", outcome.id,
                               std::string(s.message()));
       }
       return;
@@ -99,24 +107,26 @@ void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Outcome> outcome,
     const bool permanent = IsPermanentDeliveryError(s);
     if (!permanent && attempt < options_.publish_attempts) {
       stats_.publish_retries++;
-      PublishThenAck(outcome, attempt + 1);
+      PublishThenAck(recorded, attempt + 1);
       return;
     }
-    Undeliverable(outcome, s, permanent);
+    Undeliverable(recorded, s, permanent);
   });
 }
 
-void OutcomeRecorder::Undeliverable(std::shared_ptr<const Outcome> outcome,
+void OutcomeRecorder::Undeliverable(std::shared_ptr<const Encoded> recorded,
                                     const absl::Status& why, bool permanent) {
+  const Outcome& outcome = recorded->outcome;
   (permanent ? stats_.undeliverable_permanent : stats_.undeliverable_exhausted)++;
   const std::string error = std::string(why.message());
   Logger("core")->warn("event=delivery_failed job={} class={} error=\"{}\" (recorded, acked)",
-                       outcome->id, permanent ? "permanent" : "retries_exhausted", error);
+                       outcome.id, permanent ? "permanent" : "retries_exhausted", error);
   // The stored outcome says its message never arrived. Its write is a
   // store write like any other: if it keeps failing, the store is fatal.
-  Outcome marked = *outcome;
+  Outcome marked = outcome;
   marked.delivery_error = error;
-  if (!Store({&marked, 1}).ok()) return;
+  const std::string marked_json = OutcomeToJson(marked);
+  if (!Store({&marked, 1}, {&marked_json, 1}).ok()) return;
 
   // A compact notice where the failure can be seen by whoever reads the
   // dead letters: no output and no payload (an oversized payload may be why
@@ -131,18 +141,18 @@ void OutcomeRecorder::Undeliverable(std::shared_ptr<const Outcome> outcome,
     notice.error = "the result is stored, but its reply could not be delivered";
   }
   if (publisher_ == nullptr || !publisher_->WantsToPublish(notice)) {
-    Ack(*outcome);
+    Ack(outcome);
     return;
   }
-  publisher_->Publish(notice, [this, outcome](absl::Status s) {
+  publisher_->Publish(notice, [this, recorded](absl::Status s) {
     if (s.ok()) {
       stats_.dead_letter_notices++;
     } else {
-      Logger("core")->warn("event=dead_letter_notice_failed job={} error=\"{}\"", outcome->id,
-                           std::string(s.message()));
+      Logger("core")->warn("event=dead_letter_notice_failed job={} error=\"{}\"",
+                           recorded->outcome.id, std::string(s.message()));
     }
     // The record is durable and says what happened: never wait for more.
-    Ack(*outcome);
+    Ack(recorded->outcome);
   });
 }
 

@@ -26,9 +26,26 @@ ExecutorLoop::ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner,
       health_(health),
       clock_(clock),
       options_(options),
-      observer_(observer) {}
+      observer_(observer),
+      log_(Logger("pipeline")) {}
+
+ExecutorLoop::~ExecutorLoop() { StopRecording(/*abandon=*/true); }
 
 void ExecutorLoop::Run() {
+  if (options_.record_queue > 0 && !record_thread_.joinable()) {
+    {
+      std::lock_guard lock(record_mu_);
+      stop_recording_ = false;
+      abandon_pending_ = false;
+    }
+    record_thread_ = std::thread([this] { RecordLoop(); });
+  }
+  // Should the runner throw (a test's simulated crash), what waits to be
+  // recorded is lost unacked, as in a real crash.
+  struct StopOnExit {
+    ExecutorLoop* loop;
+    ~StopOnExit() { loop->StopRecording(/*abandon=*/true); }
+  } stop_on_exit{this};
   while (true) {
     health_.Beat(clock_.Now());
     if (health_.fatal()) {
@@ -37,6 +54,7 @@ void ExecutorLoop::Run() {
       for (const Batch& b : queue_.DrainAll()) left += b.jobs.size();
       queue_.Close();
       Abandon(left, "fatal");
+      StopRecording(/*abandon=*/true);
       return;
     }
     if (!queue_.closed()) {
@@ -57,16 +75,59 @@ void ExecutorLoop::Run() {
       RunOne(std::move(rest));
     }
     if (abandoned > 0) Abandon(abandoned, "drain_timeout");
+    StopRecording(/*abandon=*/false);
     return;
+  }
+}
+
+void ExecutorLoop::StopRecording(bool abandon) {
+  if (!record_thread_.joinable()) return;
+  {
+    std::lock_guard lock(record_mu_);
+    stop_recording_ = true;
+    abandon_pending_ = abandon_pending_ || abandon;
+  }
+  record_cv_.notify_all();
+  record_thread_.join();
+}
+
+void ExecutorLoop::RecordLoop() {
+  while (true) {
+    Pending next;
+    size_t dropped = 0;
+    {
+      std::unique_lock lock(record_mu_);
+      record_cv_.wait(lock, [this] { return !pending_.empty() || stop_recording_; });
+      if (pending_.empty()) return;  // stopped, and all is recorded
+      if (abandon_pending_ || health_.fatal()) {
+        // Nothing more can become durable: leave it unacked.
+        for (const Pending& p : pending_) dropped += p.records.size();
+        pending_.clear();
+      } else {
+        next = std::move(pending_.front());
+        pending_.pop_front();
+        recording_ = true;
+      }
+    }
+    record_cv_.notify_all();  // room in the queue
+    if (dropped > 0) {
+      Abandon(dropped, "fatal");
+      continue;
+    }
+    Commit(std::move(next));
+    {
+      std::lock_guard lock(record_mu_);
+      recording_ = false;
+    }
+    record_cv_.notify_all();
   }
 }
 
 void ExecutorLoop::Abandon(size_t jobs, const char* why) {
   if (jobs == 0) return;
   stats_.abandoned += jobs;
-  Logger("pipeline")->warn(
-      "event=jobs_abandoned why={} jobs={} (not acked: they run again after a restart)", why,
-      jobs);
+  log_->warn("event=jobs_abandoned why={} jobs={} (not acked: they run again after a restart)",
+             why, jobs);
 }
 
 void ExecutorLoop::RunOne(Batch batch) {
@@ -74,7 +135,7 @@ void ExecutorLoop::RunOne(Batch batch) {
     RunAndRecord(std::move(batch));
     return;
   }
-  auto log = Logger("pipeline");
+  spdlog::logger* log = log_.get();
   absl::StatusOr<std::vector<int>> counts = attempts_->Attempts(OriginsOf(batch.jobs));
   if (!counts.ok()) {
     if (health_.RaiseFatal(fatal_cause::kStore,
@@ -107,12 +168,13 @@ void ExecutorLoop::RunOne(Batch batch) {
       fresh.jobs.push_back(std::move(job));
     }
   }
-  if (!crashed.empty()) {
-    const size_t n = crashed.size();
-    if (Record(crashed_jobs, std::move(crashed), nullptr).ok()) stats_.crash_isolated += n;
-  }
+  if (!crashed.empty()) Record(crashed_jobs, std::move(crashed), std::nullopt, {});
   auto run = [&](Batch b) {
-    if (b.jobs.empty() || health_.fatal()) return;
+    if (b.jobs.empty()) return;
+    if (health_.fatal()) {
+      Abandon(b.jobs.size(), "fatal");
+      return;
+    }
     std::vector<Origin> first;  // once per message and life
     for (const Job& job : b.jobs) {
       if (begun_.insert(KeyOf(job.origin)).second) first.push_back(job.origin);
@@ -159,8 +221,8 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
   }
   stats_.batches++;
   stats_.jobs_run += batch.jobs.size();
-  Logger("pipeline")->debug("event=batch bucket={} batch={} tokens={}", batch.bucket_bound,
-                            batch.jobs.size(), batch.total_tokens());
+  log_->debug("event=batch bucket={} batch={} tokens={}", batch.bucket_bound, batch.jobs.size(),
+              batch.total_tokens());
   // Summarised before the recorder consumes the outcomes; counted only once
   // they are durable.
   // Tokens are what ran on the device (chunk windows included); ok and
@@ -174,31 +236,18 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
     summary.real_tokens += o.input_length;
     summary.padded_tokens += uint64_t(o.padded_length);
   }
-  if (!Record(batch.jobs, std::move(records), &summary).ok()) {
-    // The recorder raised the fatal condition; Run() stops on it.
-    Logger("pipeline")->error("event=record_failed bucket={} batch={} (jobs stay unacked)",
-                              batch.bucket_bound, batch.jobs.size());
-    return;
-  }
-  const SteadyTime durable = clock_.Now();
+  std::vector<SteadyTime> arrivals;
+  arrivals.reserve(batch.jobs.size());
   for (const Job& job : batch.jobs) {
-    if (job.windows > 0) continue;  // a chunk window, not a whole job
-    summary.latencies.push_back(durable - job.enqueued_at);
+    if (job.windows == 0) arrivals.push_back(job.enqueued_at);  // a window is not a whole job
   }
-  {
-    std::lock_guard lock(mu_);
-    BucketTotals& t = totals_[batch.bucket_bound];
-    t.batches++;
-    t.jobs += summary.jobs;
-    t.real_tokens += summary.real_tokens;
-    t.padded_tokens += summary.padded_tokens;
-  }
-  if (observer_ != nullptr) observer_->OnBatchRecorded(summary);
+  Record(batch.jobs, std::move(records), std::move(summary), std::move(arrivals));
 }
 
-absl::Status ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes,
-                                  RecordedBatch* summary) {
-  std::vector<Outcome> records;
+void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes,
+                          std::optional<RecordedBatch> summary, std::vector<SteadyTime> arrivals) {
+  Pending pending{{}, std::move(summary), std::move(arrivals)};
+  std::vector<Outcome>& records = pending.records;
   records.reserve(outcomes.size());
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (i < jobs.size() && jobs[i].windows > 0) {
@@ -209,14 +258,55 @@ absl::Status ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outc
     }
     records.push_back(std::move(outcomes[i]));
   }
-  if (records.empty()) return absl::OkStatus();
   for (const Outcome& o : records) {
     begun_.erase(KeyOf(o.origin));
-    if (summary == nullptr) continue;
-    if (o.ok) summary->ok++;
-    else summary->failed[o.reason]++;
+    if (!pending.summary) continue;
+    if (o.ok) pending.summary->ok++;
+    else pending.summary->failed[o.reason]++;
   }
-  return recorder_.Record(std::move(records));
+  if (records.empty() && !pending.summary) return;
+  if (options_.record_queue == 0) {
+    Commit(std::move(pending));
+    return;
+  }
+  {
+    std::unique_lock lock(record_mu_);
+    record_cv_.wait(lock, [this] {
+      return pending_.size() < options_.record_queue || health_.fatal() || stop_recording_;
+    });
+    pending_.push_back(std::move(pending));
+  }
+  record_cv_.notify_all();
+}
+
+void ExecutorLoop::Commit(Pending pending) {
+  if (!pending.records.empty()) {
+    const size_t n = pending.records.size();
+    if (!recorder_.Record(std::move(pending.records)).ok()) {
+      // The recorder raised the fatal condition; Run() stops on it.
+      if (pending.summary) {
+        log_->error("event=record_failed bucket={} batch={} (jobs stay unacked)",
+                    pending.summary->bucket, pending.summary->jobs);
+      }
+      return;
+    }
+    if (!pending.summary) stats_.crash_isolated += n;
+  }
+  if (!pending.summary) return;
+  // Counted only once durable.
+  RecordedBatch& summary = *pending.summary;
+  const SteadyTime durable = clock_.Now();
+  summary.latencies.reserve(pending.arrivals.size());
+  for (SteadyTime arrived : pending.arrivals) summary.latencies.push_back(durable - arrived);
+  {
+    std::lock_guard lock(mu_);
+    BucketTotals& t = totals_[summary.bucket];
+    t.batches++;
+    t.jobs += summary.jobs;
+    t.real_tokens += summary.real_tokens;
+    t.padded_tokens += summary.padded_tokens;
+  }
+  if (observer_ != nullptr) observer_->OnBatchRecorded(summary);
 }
 
 std::map<int, BucketTotals> ExecutorLoop::totals() const {

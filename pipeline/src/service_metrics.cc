@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -158,8 +159,10 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
   // are defined before the first event.
   messages_.Add({});
   replays_.Add({});
-  outcomes_.Add({{"status", "ok"}, {"reason", ""}});
-  for (const char* reason : kReasons) outcomes_.Add({{"status", "failed"}, {"reason", reason}});
+  outcome_counters_["ok"] = &outcomes_.Add({{"status", "ok"}, {"reason", ""}});
+  for (const char* reason : kReasons) {
+    outcome_counters_[reason] = &outcomes_.Add({{"status", "failed"}, {"reason", reason}});
+  }
   for (const char* stage : kStages) ladder_.Add({{"stage", stage}});
   override_runs_.Add({});
   pauses_.Add({});
@@ -197,29 +200,65 @@ void ServiceMetrics::SetIdentity(const ServiceSnapshot& s) {
   torch_threads_.Add({{"kind", "inter_op"}}).Set(s.inter_op_threads);
 }
 
+prometheus::Counter& ServiceMetrics::OutcomeCounter(const std::string& what) {
+  if (auto it = outcome_counters_.find(what); it != outcome_counters_.end()) return *it->second;
+  // A reason outside the fixed set (none is recorded today): its own series.
+  return outcomes_.Add({{"status", "failed"}, {"reason", what}});
+}
+
 void ServiceMetrics::OnStored(std::span<const Outcome> outcomes, std::chrono::nanoseconds write_time) {
   store_write_.Observe(std::chrono::duration<double>(write_time).count());
+  // A batch's records are nearly always all ok: count runs of one kind.
   std::map<std::string, uint64_t> counts;
-  for (const Outcome& o : outcomes) counts[o.ok ? "ok" : o.reason]++;
-  for (const auto& [what, n] : counts) {
-    const bool ok = what == "ok";
-    outcomes_.Add({{"status", ok ? "ok" : "failed"}, {"reason", ok ? "" : what}}).Increment(double(n));
+  uint64_t ok = 0;
+  for (const Outcome& o : outcomes) {
+    if (o.ok) {
+      ++ok;
+    } else {
+      counts[o.reason]++;
+    }
   }
+  if (ok > 0) counts["ok"] += ok;
+  for (const auto& [what, n] : counts) OutcomeCounter(what).Increment(double(n));
   std::lock_guard lock(mu_);
   for (const auto& [what, n] : counts) records_[what] += n;
 }
 
-void ServiceMetrics::OnBatchRecorded(const RecordedBatch& b) {
-  const std::string bucket = std::to_string(b.bucket);
-  batches_.Add({{"bucket", bucket}}).Increment();
-  tokens_.Add({{"bucket", bucket}, {"kind", "real"}}).Increment(double(b.real_tokens));
-  tokens_.Add({{"bucket", bucket}, {"kind", "padded"}}).Increment(double(b.padded_tokens));
-  batch_size_.Add({{"bucket", bucket}}, BatchSizeBuckets()).Observe(double(b.jobs));
-  inference_seconds_.Add({{"bucket", bucket}}, TimeBuckets())
-      .Observe(std::chrono::duration<double>(b.run_time).count());
-  for (std::chrono::nanoseconds latency : b.latencies) {
-    latency_.Observe(std::chrono::duration<double>(latency).count());
+ServiceMetrics::BucketSeries& ServiceMetrics::SeriesOf(int bucket) {
+  std::lock_guard lock(mu_);
+  auto [it, inserted] = buckets_.try_emplace(bucket);
+  if (inserted) {
+    const std::string bound = std::to_string(bucket);
+    BucketSeries& s = it->second;
+    s.batches = &batches_.Add({{"bucket", bound}});
+    s.real_tokens = &tokens_.Add({{"bucket", bound}, {"kind", "real"}});
+    s.padded_tokens = &tokens_.Add({{"bucket", bound}, {"kind", "padded"}});
+    s.batch_size = &batch_size_.Add({{"bucket", bound}}, BatchSizeBuckets());
+    s.inference_seconds = &inference_seconds_.Add({{"bucket", bound}}, TimeBuckets());
   }
+  return it->second;
+}
+
+void ServiceMetrics::OnBatchRecorded(const RecordedBatch& b) {
+  // Series are never removed, so the pointers stay valid.
+  const BucketSeries& s = SeriesOf(b.bucket);
+  s.batches->Increment();
+  s.real_tokens->Increment(double(b.real_tokens));
+  s.padded_tokens->Increment(double(b.padded_tokens));
+  s.batch_size->Observe(double(b.jobs));
+  s.inference_seconds->Observe(std::chrono::duration<double>(b.run_time).count());
+  if (b.latencies.empty()) return;
+  // One update of the histogram for the whole batch instead of one per job.
+  const prometheus::Histogram::BucketBoundaries& bounds = TimeBuckets();
+  std::vector<double> increments(bounds.size() + 1, 0.0);
+  double sum = 0;
+  for (std::chrono::nanoseconds latency : b.latencies) {
+    const double seconds = std::chrono::duration<double>(latency).count();
+    // Prometheus buckets are upper-inclusive: the first bound >= the value.
+    increments[size_t(std::lower_bound(bounds.begin(), bounds.end(), seconds) - bounds.begin())]++;
+    sum += seconds;
+  }
+  latency_.ObserveMultiple(increments, sum);
 }
 
 std::map<std::string, uint64_t> ServiceMetrics::records() const {

@@ -14,7 +14,6 @@
 #include "qinfer/storage/kafka_properties.h"
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/core/logging.h"
-#include "qinfer/core/outcome_json.h"
 
 namespace qinfer::storage {
 namespace {
@@ -308,7 +307,8 @@ bool KafkaOutcomePublisher::WantsToPublish(const Outcome& outcome) const {
   return !impl_->TopicFor(outcome).empty();
 }
 
-void KafkaOutcomePublisher::Publish(const Outcome& outcome, Done done) {
+void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view json,
+                                    Done done) {
   Impl& m = *impl_;
   auto p = std::make_unique<Pending>(
       Pending{m.TopicFor(outcome), outcome.id, std::move(done)});
@@ -332,13 +332,13 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, Done done) {
   }
   // Results: the record's JSON. Failures: the dead-letter convention, the
   // original message value with the failure in headers.
-  std::string value;
+  std::string letter_value;
+  std::string_view value = json;
   rd_kafka_headers_t* headers = nullptr;
-  if (outcome.ok) {
-    value = OutcomeToJson(outcome);
-  } else {
+  if (!outcome.ok) {
     DeadLetter letter = ToDeadLetter(outcome);
-    value = std::move(letter.value);
+    letter_value = std::move(letter.value);
+    value = letter_value;
     headers = rd_kafka_headers_new(letter.headers.size());
     for (const auto& [name, text] : letter.headers) {
       rd_kafka_header_add(headers, name.data(), ssize_t(name.size()), text.data(), ssize_t(text.size()));

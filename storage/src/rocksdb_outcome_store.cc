@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <filesystem>
 #include <mutex>
 #include <string_view>
@@ -14,11 +15,13 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
+#include <rocksdb/table.h>
 #include <rocksdb/snapshot.h>
 #include <rocksdb/write_batch.h>
 
 #include "qinfer/core/logging.h"
 #include "qinfer/core/outcome_json.h"
+#include "qinfer/storage/attempt_table.h"
 
 namespace qinfer::storage {
 namespace {
@@ -52,8 +55,31 @@ struct FailureRecord {
   std::string json;
 };
 
+// "topic/partition/offset".
 std::string AttemptKey(const Origin& o) {
-  return o.topic + "/" + std::to_string(o.partition) + "/" + std::to_string(o.offset);
+  std::string key;
+  key.reserve(o.topic.size() + 24);
+  key += o.topic;
+  char buf[24];
+  key += '/';
+  key.append(buf, std::to_chars(buf, buf + sizeof(buf), o.partition).ptr);
+  key += '/';
+  key.append(buf, std::to_chars(buf, buf + sizeof(buf), o.offset).ptr);
+  return key;
+}
+
+// Options of every column family. Block checksums are XXH3 rather than
+// RocksDB's default CRC32C: Debian's librocksdb is built without SSE4.2, so
+// its CRC32C is the table-driven software loop (about 0.3 GB/s here), while
+// XXH3 needs no special instructions. (The write-ahead log always uses
+// CRC32C; only table files have a choice.) The checksum type is recorded per
+// file, so stores written with CRC32C stay readable.
+rocksdb::ColumnFamilyOptions ColumnFamilyOptions() {
+  rocksdb::ColumnFamilyOptions cf;
+  rocksdb::BlockBasedTableOptions table;
+  table.checksum = rocksdb::kXXH3;
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return cf;
 }
 
 absl::Status FromRocks(const rocksdb::Status& s, std::string_view op,
@@ -103,7 +129,38 @@ struct RocksDbOutcomeStore::Impl {
   rocksdb::ColumnFamilyHandle* meta = nullptr;
   rocksdb::ColumnFamilyHandle* attempts = nullptr;  // null: an older read-only store
   rocksdb::ColumnFamilyHandle* history = nullptr;   // null: an older read-only store
-  std::mutex write_mu;  // serialises Put and PutMeta
+  // Serialises Put, PutMeta and BeginAttempts, and guards attempt_table.
+  mutable std::mutex write_mu;
+  // The attempts column family in memory (see attempt_table.h). Loaded at
+  // Open (and Refresh) and changed only after the write that changes the
+  // column family succeeded; only this process writes the store (RocksDB's
+  // LOCK file), so it is exact, and Attempts reads no RocksDB at all. It
+  // holds the messages that began an attempt and have no outcome yet (and
+  // the crash records' counts): about what is in flight.
+  AttemptTable attempt_table;  // GUARDED_BY(write_mu)
+
+  // Reads the attempts column family into a fresh attempt_table.
+  // REQUIRES: write_mu held, or no other thread has the store yet.
+  absl::Status LoadAttempts() {
+    attempt_table = AttemptTable();
+    if (attempts == nullptr) return absl::OkStatus();  // an older read-only store
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), attempts));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      attempt_table.Load(it->key().ToStringView(), it->value().ToStringView());
+    }
+    return FromRocks(it->status(), "read attempts", dir);
+  }
+
+  // Adds `change`'s writes to `batch`.
+  void AddWrites(const AttemptTable::Change& change, rocksdb::WriteBatch& batch) const {
+    for (const AttemptTable::Write& w : change.writes) {
+      if (w.value) {
+        batch.Put(attempts, w.key, *w.value);
+      } else {
+        batch.Delete(attempts, w.key);
+      }
+    }
+  }
   // A write failed: the log may hold a partial record, and syncing it again
   // trips an assertion inside RocksDB. Recovery at the next open handles it.
   std::atomic<bool> write_failed{false};
@@ -272,7 +329,7 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
   }
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (const std::string& name : names) {
-    descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    descriptors.emplace_back(name, ColumnFamilyOptions());
   }
 
   rocksdb::DB* raw = nullptr;
@@ -309,14 +366,22 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     if (h->GetName() == kAttemptsCf) impl->attempts = h;
     if (h->GetName() == kHistoryCf) impl->history = h;
   }
+  if (absl::Status s = impl->LoadAttempts(); !s.ok()) return s;
   impl->log->info("store opened path={} read_only={} sync={}", dir,
                   options.read_only, options.sync);
   return std::unique_ptr<RocksDbOutcomeStore>(
       new RocksDbOutcomeStore(std::move(impl)));
 }
 
-absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
+absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
+                                      std::span<const std::string> json) {
   if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
+  if (json.size() != outcomes.size()) {
+    return absl::InvalidArgumentError("store path=" + impl_->dir + ": " +
+                                      std::to_string(outcomes.size()) + " outcomes but " +
+                                      std::to_string(json.size()) +
+                                      " encoded records; nothing written");
+  }
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (outcomes[i].id.empty()) {
       return absl::InvalidArgumentError(
@@ -353,14 +418,23 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
   };
   size_t dropped = 0;
   size_t superseded = 0;
-  for (const Outcome& o : outcomes) {
-    // A crash record keeps the count: if its message is delivered again
-    // (its offset was not committed yet) it is isolated again, not run.
-    if (!o.origin.topic.empty() && o.reason != reason::kCrash) {
-      batch.Delete(impl_->attempts, AttemptKey(o.origin));
+  // The outcomes' messages lose their attempt counts in the same write. A
+  // crash record keeps the count: if its message is delivered again (its
+  // offset was not committed yet) it is isolated again, not run.
+  std::vector<std::string> done;
+  if (!impl_->attempt_table.empty()) {
+    for (const Outcome& o : outcomes) {
+      if (!o.origin.topic.empty() && o.reason != reason::kCrash) {
+        done.push_back(AttemptKey(o.origin));
+      }
     }
+  }
+  AttemptTable::Change forget = impl_->attempt_table.Forget(done);
+  impl_->AddWrites(forget, batch);
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    const Outcome& o = outcomes[i];
     if (o.ok) {
-      batch.Put(impl_->results, o.id, OutcomeToJson(o));
+      batch.Put(impl_->results, o.id, json[i]);
       results_here.insert(o.id);
       absl::StatusOr<std::optional<FailureRecord>> prior =
           current_failure(o.id);
@@ -392,7 +466,7 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
     }
     absl::StatusOr<std::optional<FailureRecord>> prior = current_failure(o.id);
     if (!prior.ok()) return prior.status();
-    FailureRecord record{o.attempt, OutcomeToJson(o)};
+    FailureRecord record{o.attempt, json[i]};
     if (prior->has_value() && (*prior)->attempt > o.attempt) {
       // The later attempt stays the final state whatever order the tries
       // arrive in, which also makes a repeated Put leave the same state.
@@ -413,6 +487,7 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
     impl_->write_failed = true;
     return FromRocks(s, "write", impl_->dir);
   }
+  impl_->attempt_table.Apply(std::move(forget));
   impl_->log->debug("store put outcomes={} dropped_failures={} "
                     "superseded_failures={}",
                     outcomes.size(), dropped, superseded);
@@ -422,34 +497,33 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes) {
 absl::StatusOr<std::vector<int>> RocksDbOutcomeStore::Attempts(
     std::span<const Origin> origins) const {
   std::vector<int> counts(origins.size(), 0);
-  if (impl_->attempts == nullptr) return counts;
+  std::lock_guard lock(impl_->write_mu);
+  if (impl_->attempt_table.empty()) return counts;
   for (size_t i = 0; i < origins.size(); ++i) {
-    if (origins[i].topic.empty()) continue;
-    std::string value;
-    rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->attempts,
-                                       AttemptKey(origins[i]), &value);
-    if (s.IsNotFound()) continue;
-    if (!s.ok()) return FromRocks(s, "get attempts", impl_->dir);
-    counts[i] = std::atoi(value.c_str());
+    if (!origins[i].topic.empty()) counts[i] = impl_->attempt_table.Count(AttemptKey(origins[i]));
   }
   return counts;
 }
 
 absl::Status RocksDbOutcomeStore::BeginAttempts(std::span<const Origin> origins) {
   if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
-  // Read-increment-write under the write mutex, like Put's check-then-write.
-  std::lock_guard lock(impl_->write_mu);
-  absl::StatusOr<std::vector<int>> counts = Attempts(origins);
-  if (!counts.ok()) return counts.status();
-  rocksdb::WriteBatch batch;
-  for (size_t i = 0; i < origins.size(); ++i) {
-    if (origins[i].topic.empty()) continue;
-    batch.Put(impl_->attempts, AttemptKey(origins[i]), std::to_string((*counts)[i] + 1));
+  std::vector<std::string> messages;
+  messages.reserve(origins.size());
+  for (const Origin& origin : origins) {
+    if (!origin.topic.empty()) messages.push_back(AttemptKey(origin));
   }
-  if (batch.Count() == 0) return absl::OkStatus();
+  if (messages.empty()) return absl::OkStatus();
+  std::lock_guard lock(impl_->write_mu);
+  AttemptTable::Change change = impl_->attempt_table.Begin(messages);
+  rocksdb::WriteBatch batch;
+  impl_->AddWrites(change, batch);
   rocksdb::Status s = impl_->db->Write(impl_->WriteOpts(), &batch);
-  if (!s.ok()) impl_->write_failed = true;
-  return FromRocks(s, "write attempts", impl_->dir);
+  if (!s.ok()) {
+    impl_->write_failed = true;
+    return FromRocks(s, "write attempts", impl_->dir);
+  }
+  impl_->attempt_table.Apply(std::move(change));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::optional<Outcome>> RocksDbOutcomeStore::Get(
@@ -554,8 +628,12 @@ absl::StatusOr<std::optional<std::string>> RocksDbOutcomeStore::GetMeta(
 
 absl::Status RocksDbOutcomeStore::Refresh() {
   if (!impl_->options.read_only) return absl::OkStatus();
-  return FromRocks(impl_->db->TryCatchUpWithPrimary(), "catch up",
-                   impl_->dir);
+  if (absl::Status s = FromRocks(impl_->db->TryCatchUpWithPrimary(), "catch up", impl_->dir);
+      !s.ok()) {
+    return s;
+  }
+  std::lock_guard lock(impl_->write_mu);
+  return impl_->LoadAttempts();
 }
 
 const std::string& RocksDbOutcomeStore::dir() const { return impl_->dir; }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace qinfer::consumer {
 namespace {
 
@@ -42,6 +44,97 @@ TEST(JobDecoderTest, DecodesAValidJobWithAllFields) {
 TEST(JobDecoderTest, IdDefaultsToKeyThenToTopicPartitionOffset) {
   EXPECT_EQ(std::get<Job>(DecodeValue(R"({"input_ids":[1]})", "k-1")).id, "k-1");
   EXPECT_EQ(std::get<Job>(DecodeValue(R"({"input_ids":[1]})")).id, "jobs/2/41");
+}
+
+// DecodeJob and DecodeJobDocument give the same answer for `value` (the
+// failure records' wall-clock times aside).
+void ExpectPathsAgree(std::string_view value, const DecoderLimits& limits = kLimits,
+                      std::string_view key = "") {
+  RawMessage m;
+  m.key = key;
+  m.value = value;
+  m.origin = {"jobs", 2, 41, 7};
+  Decoded fast = DecodeJob(m, limits);
+  Decoded full = DecodeJobDocument(m, limits);
+  if (auto* a = std::get_if<Outcome>(&fast)) a->completed_at_ms = 0;
+  if (auto* b = std::get_if<Outcome>(&full)) b->completed_at_ms = 0;
+  EXPECT_EQ(fast, full) << value;
+}
+
+TEST(JobDecoderTest, PlainMessagesDecodeAsTheDocumentPathDecodesThem) {
+  Decoded d = DecodeValue(R"({"id":"j0000001","input_ids":[7,0,99]})");
+  ASSERT_TRUE(std::holds_alternative<Job>(d));
+  EXPECT_EQ(std::get<Job>(d).id, "j0000001");
+  EXPECT_EQ(std::get<Job>(d).input_ids, (std::vector<int64_t>{7, 0, 99}));
+  EXPECT_EQ(std::get<Job>(d).payload, R"({"id":"j0000001","input_ids":[7,0,99]})");
+  for (const char* value : {
+           R"({"id":"j1","input_ids":[1,2,3]})",
+           R"({"input_ids":[1,2,3],"id":"j1"})",
+           R"( { "id" : "j1" , "input_ids" : [ 1 , 2 ,3 ] , "reply_to" : "r" } )",
+           "{\n\t\"input_ids\":\r[5]}\n",
+           R"({"input_ids":[1]})",
+           R"({"input_ids":[1],"reply_to":""})",
+           // Near misses: each takes the document path, which says why.
+           R"({"id":"","input_ids":[1]})", R"({"id":"j","input_ids":[]})",
+           R"({"id":"j","input_ids":[01]})", R"({"id":"j","input_ids":[-1]})",
+           R"({"id":"j","input_ids":[1.0]})", R"({"id":"j","input_ids":[1e2]})",
+           R"({"id":"j","input_ids":[100]})", R"({"id":"j","input_ids":[1,2,3,4,5,6,7,8,9]})",
+           R"({"id":"j","input_ids":[1,2,3,4,5,6,7,8]})",
+           R"({"id":"j","input_ids":[123456789012345678901234]})",
+           R"({"id":"j","input_ids":[1],"id":"k"})", R"({"id":"j","input_ids":[1],"input_ids":[2]})",
+           R"({"id":"j\"k","input_ids":[1]})", R"({"id":"j\u0041","input_ids":[1]})",
+           R"({"id":"hé","input_ids":[1]})", "{\"id\":\"h\xc3\xa9\",\"input_ids\":[1]}",
+           "{\"id\":\"bad\xff\",\"input_ids\":[1]}", "{\"id\":\"tab\there\",\"input_ids\":[1]}",
+           R"({"id":7,"input_ids":[1]})", R"({"id":null,"input_ids":[1]})",
+           R"({"id":"j","input_ids":[1],"reply_to":null})", R"({"id":"j","input_ids":[1],"meta":{}})",
+           R"({"id":"j","input_ids":[1],"attempt":0})", R"({"id":"j","input_ids":[1]} x)",
+           R"({"id":"j","input_ids":[1],})", R"({"id":"j","input_ids":[1,]})", R"({"id":"j","input_ids":[1])",
+           R"({"id":"j","input_ids":[1]}})", R"([{"id":"j","input_ids":[1]}])", R"({})", "",
+           R"({"id":"j","input_ids":[[1]]})", R"({"id":"j","input_ids":1})",
+       }) {
+    ExpectPathsAgree(value);
+  }
+  // Limits the fast path has to respect.
+  DecoderLimits tight = kLimits;
+  tight.max_id_bytes = 3;
+  ExpectPathsAgree(R"({"id":"abcd","input_ids":[1]})", tight);
+  ExpectPathsAgree(R"({"id":"abc","input_ids":[1],"reply_to":"abcd"})", tight);
+  tight = kLimits;
+  tight.max_depth = 1;
+  ExpectPathsAgree(R"({"id":"j","input_ids":[1]})", tight);
+  tight = kLimits;
+  tight.max_message_bytes = 10;
+  ExpectPathsAgree(R"({"id":"j","input_ids":[1]})", tight);
+  tight = kLimits;
+  tight.too_long_policy = policy::kTruncate;
+  ExpectPathsAgree(R"({"id":"j","input_ids":[1,2,3,4,5,6,7,8,9,10]})", tight);
+  ExpectPathsAgree(R"({"input_ids":[1]})", kLimits, "the-key");
+  ExpectPathsAgree(R"({"input_ids":[1]})", kLimits, "bad\xff");
+}
+
+TEST(JobDecoderTest, RandomPlainishMessagesDecodeAsTheDocumentPathDecodesThem) {
+  std::mt19937 rng(11);
+  const std::vector<std::string> pieces = {
+      "{", "}", "[", "]", ",", ":", " ", "\"id\"", "\"input_ids\"", "\"reply_to\"", "\"j1\"",
+      "\"\"", "0", "7", "42", "99", "100", "01", "-3", "1.5", "null", "\"x\\n\"", "\"meta\""};
+  const std::vector<std::string> shapes = {
+      R"({"id":"j","input_ids":[1,2]})", R"({"input_ids":[3],"reply_to":"r","id":"k"})"};
+  for (int i = 0; i < 20000; ++i) {
+    std::string value = shapes[size_t(i) % shapes.size()];
+    // Mutate a plain message: replace, insert or delete a piece.
+    const int edits = int(rng() % 3);
+    for (int e = 0; e < edits && !value.empty(); ++e) {
+      const size_t at = rng() % value.size();
+      const std::string& piece = pieces[rng() % pieces.size()];
+      switch (rng() % 3) {
+        case 0: value.insert(at, piece); break;
+        case 1: value.erase(at, 1 + rng() % 3); break;
+        default: value.replace(at, 1, piece); break;
+      }
+    }
+    ExpectPathsAgree(value);
+    if (HasFailure()) break;
+  }
 }
 
 TEST(JobDecoderTest, RejectsNonJson) { ExpectFailure(DecodeValue("{oops"), reason::kInvalid, "not valid JSON"); }

@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstring>
+#include <random>
+
 namespace qinfer {
 namespace {
 
@@ -133,6 +137,114 @@ TEST(OutcomeJsonTest, NoHistoryLeavesTheRecordAsOutcomeToJsonWritesIt) {
   o.id = "x";
   o.reason = reason::kOom;
   EXPECT_EQ(OutcomeWithHistoryToJson(o, {}), OutcomeToJson(o));
+}
+
+// A result with every optional member set, for the encoder tests.
+Outcome FullResult() {
+  Outcome o;
+  o.id = "doc-\"1\"\\ \x01\t\n héllo";
+  o.ok = true;
+  o.output = {0.5f, -1.25f, 3.0f, 0.0f, -0.0f, 1e-7f, 1e20f};
+  o.device = "cpu";
+  o.bucket = 64;
+  o.batch_size = 8;
+  o.padded_length = 50;
+  o.input_length = 42;
+  o.model_name = "m";
+  o.model_digest = "sha256:ab";
+  o.queue_seconds = 0.25;
+  o.run_seconds = 1e-05;
+  o.completed_at_ms = 1796069087123;
+  o.reply_to = "replies";
+  o.meta_json = R"({"a":{"b":[1,2.5,"x"]},"z":null})";
+  o.attempt = 2;
+  o.replay_of = {"jobs", 3, 77, 0};
+  o.policy = "truncate";
+  o.original_length = 900;
+  o.windows = 3;
+  o.delivery_error = "Broker: \"too large\"";
+  return o;
+}
+
+TEST(OutcomeJsonTest, WritesWhatADocumentDumpWritesMembersInKeyOrder) {
+  // nlohmann::json keeps an object's members sorted and has one way to
+  // write each value: the encoder's bytes are that canonical form (the
+  // floats here have the same shortest form as float and as double).
+  Outcome failure;
+  failure.id = "bad-1";
+  failure.reason = reason::kInvalid;
+  failure.error = "`input_ids` is \"missing\"\n";
+  failure.payload = "{\"id\":\"bad-1\"}";
+  failure.payload_truncated = true;
+  failure.input_length = 3;
+  failure.completed_at_ms = 99;
+  failure.origin = {"jobs", 2, 17, 0};
+  failure.attempt = 1;
+  failure.replay_of = {"jobs", 1, 5, 0};
+  failure.policy = "chunk";
+  failure.windows = 2;
+  failure.original_length = 700;
+  failure.reply_to = "r";
+  failure.meta_json = R"({"k":1})";
+  failure.delivery_error = "gone";
+  Outcome bare;
+  bare.id = "x";
+  bare.ok = true;
+  for (const Outcome& o : {FullResult(), failure, bare}) {
+    const std::string line = OutcomeToJson(o);
+    EXPECT_EQ(nlohmann::json::parse(line).dump(), line);
+    auto back = OutcomeFromJson(line);
+    ASSERT_TRUE(back.ok()) << back.status();
+    Outcome want = o;
+    if (o.ok) want.origin = {};  // results keep no source
+    want.origin.epoch = 0;
+    EXPECT_EQ(*back, want) << line;
+  }
+}
+
+TEST(OutcomeJsonTest, OutputFloatsAreShortestAndReadBackExactly) {
+  Outcome o;
+  o.id = "x";
+  o.ok = true;
+  o.output = {0.1f, 1.0f, -2.0f, 1e-7f, 123456.79f};
+  const std::string line = OutcomeToJson(o);
+  EXPECT_NE(line.find(R"("output":[0.1,1.0,-2.0,1e-07,123456.79])"), std::string::npos) << line;
+
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<uint32_t> bits;
+  o.output.clear();
+  while (o.output.size() < 2000) {
+    uint32_t b = bits(rng);
+    float f;
+    std::memcpy(&f, &b, sizeof(f));
+    if (std::isfinite(f)) o.output.push_back(f);
+  }
+  auto back = OutcomeFromJson(OutcomeToJson(o));
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->output.size(), o.output.size());
+  for (size_t i = 0; i < o.output.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&back->output[i], &o.output[i], sizeof(float)), 0)
+        << "value " << i << " " << o.output[i] << " came back as " << back->output[i];
+  }
+}
+
+TEST(OutcomeJsonTest, NonFiniteOutputsBecomeNullAsBefore) {
+  Outcome o;
+  o.id = "x";
+  o.ok = true;
+  o.output = {NAN, INFINITY, 1.5f};
+  EXPECT_NE(OutcomeToJson(o).find(R"("output":[null,null,1.5])"), std::string::npos)
+      << OutcomeToJson(o);
+}
+
+TEST(OutcomeJsonTest, TextThatIsNotUtf8IsReplacedNotThrownOn) {
+  Outcome o;
+  o.id = "bad-\xff-id";
+  o.ok = true;
+  const std::string line = OutcomeToJson(o);
+  auto back = OutcomeFromJson(line);
+  ASSERT_TRUE(back.ok()) << back.status() << " " << line;
+  EXPECT_EQ(back->id, "bad-\xef\xbf\xbd-id") << "U+FFFD in place of the byte";
 }
 
 TEST(OutcomeJsonTest, RejectsGarbage) {

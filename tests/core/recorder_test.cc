@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fakes/fake_sinks.h"
+#include "qinfer/core/outcome_json.h"
 
 namespace qinfer {
 namespace {
@@ -50,6 +51,22 @@ TEST_F(RecorderTest, AcksAPublishedOutcomeOnlyAfterDelivery) {
   EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a", "ack:5"}));
 }
 
+TEST_F(RecorderTest, TheStoreAndTheReplyGetTheSameBytesEncodedOnce) {
+  Outcome a = Result("a", 5, "replies");
+  a.output = {0.25f, -1.5f};
+  Outcome b = Result("b", 6);  // stored only
+  ASSERT_TRUE(recorder_.Record({a, b}).ok());
+  ASSERT_EQ(store_.stored_json.size(), 2u);
+  EXPECT_EQ(store_.stored_json[0], OutcomeToJson(a));
+  EXPECT_EQ(store_.stored_json[1], OutcomeToJson(b));
+  ASSERT_EQ(publisher_.published_json.size(), 1u);
+  EXPECT_EQ(publisher_.published_json[0], store_.stored_json[0]);
+  // A retry publishes the same bytes again.
+  publisher_.Deliver(absl::UnavailableError("broker down"));
+  ASSERT_EQ(publisher_.published_json.size(), 2u);
+  EXPECT_EQ(publisher_.published_json[1], store_.stored_json[0]);
+}
+
 TEST_F(RecorderTest, RepublishesATransientFailureThenRecordsItUndeliverableAndAcks) {
   ASSERT_TRUE(recorder_.Record({Result("a", 5, "replies")}).ok());
   publisher_.Deliver(absl::UnavailableError("broker down"));
@@ -59,6 +76,8 @@ TEST_F(RecorderTest, RepublishesATransientFailureThenRecordsItUndeliverableAndAc
   EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a", "publish:a", "put:a", "ack:5"}))
       << "the stored result is rewritten with its delivery error, then acked";
   EXPECT_EQ(store_.stored.back().delivery_error, "broker down");
+  EXPECT_EQ(store_.stored_json.back(), OutcomeToJson(store_.stored.back()))
+      << "the rewritten record is encoded anew";
   EXPECT_EQ(recorder_.stats().publish_retries.load(), 1u);
   EXPECT_EQ(recorder_.stats().undeliverable_exhausted.load(), 1u);
   EXPECT_FALSE(health_.fatal());

@@ -60,7 +60,9 @@ class ScriptedRunner final : public ModelRunner {
 class MemoryStore final : public OutcomeStore, public AttemptLog {
  public:
   explicit MemoryStore(EventLog& log) : log_(log) {}
-  absl::Status Put(std::span<const Outcome> outcomes) override {
+  using OutcomeStore::Put;
+  absl::Status Put(std::span<const Outcome> outcomes, std::span<const std::string>) override {
+    if (before_put) before_put();
     std::lock_guard lock(mu_);
     if (failures_left > 0) {
       --failures_left;
@@ -90,6 +92,7 @@ class MemoryStore final : public OutcomeStore, public AttemptLog {
   }
 
   int failures_left = 0;
+  std::function<void()> before_put;  // called first in each Put, unlocked
   std::map<std::string, Outcome> records;
   std::map<std::string, int> attempts;
 

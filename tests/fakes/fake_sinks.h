@@ -32,20 +32,23 @@ class EventLog {
 class RecordingStore final : public OutcomeStore {
  public:
   explicit RecordingStore(EventLog& log) : log_(log) {}
-  absl::Status Put(std::span<const Outcome> outcomes) override {
+  using OutcomeStore::Put;
+  absl::Status Put(std::span<const Outcome> outcomes, std::span<const std::string> json) override {
     if (failures_left_ > 0) {
       --failures_left_;
       log_.Add("put_failed");
       return absl::UnavailableError("injected store failure");
     }
-    for (const Outcome& o : outcomes) {
-      log_.Add("put:" + o.id);
-      stored.push_back(o);
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      log_.Add("put:" + outcomes[i].id);
+      stored.push_back(outcomes[i]);
+      stored_json.push_back(json[i]);
     }
     return absl::OkStatus();
   }
   void FailNextPuts(int n) { failures_left_ = n; }
   std::vector<Outcome> stored;
+  std::vector<std::string> stored_json;  // the bytes each Put was given
 
  private:
   EventLog& log_;
@@ -61,13 +64,16 @@ class ManualPublisher final : public OutcomePublisher {
   bool WantsToPublish(const Outcome& o) const override {
     return o.ok ? !o.reply_to.empty() : dead_letters;
   }
-  void Publish(const Outcome& o, Done done) override {
+  using OutcomePublisher::Publish;
+  void Publish(const Outcome& o, std::string_view json, Done done) override {
     log_.Add("publish:" + o.id);
     published.push_back(o);
+    published_json.emplace_back(json);
     pending_.push_back(std::move(done));
   }
   bool dead_letters = false;
   std::vector<Outcome> published;
+  std::vector<std::string> published_json;  // the bytes each Publish was given
   absl::Status Flush(std::chrono::milliseconds) override { return absl::OkStatus(); }
   // Completes the oldest pending delivery with `s`.
   void Deliver(absl::Status s) {

@@ -1,6 +1,6 @@
 // libFuzzer target over the job decoder and validator (DecodeJob,
-// JsonNestingDepth) and the failure record's JSON round trip (OutcomeToJson,
-// OutcomeFromJson). Built and run by tests/fuzz/run.sh; see there.
+// JsonNestingDepth; DecodeJob's fast path against DecodeJobDocument) and the
+// failure record's JSON round trip (OutcomeToJson, OutcomeFromJson). Built and run by tests/fuzz/run.sh; see there.
 //
 // Input layout:
 //   byte 0  key length k (clamped to what is left)
@@ -206,6 +206,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   CheckNestingDepth(m.value, limits);
   const qinfer::consumer::Decoded decoded = DecodeJob(m, limits);
+  // The fast path for plain messages and the document path agree.
+  qinfer::consumer::Decoded full = qinfer::consumer::DecodeJobDocument(m, limits);
+  if (Outcome* o = std::get_if<Outcome>(&full)) {
+    o->completed_at_ms = std::get_if<Outcome>(&decoded) != nullptr
+                             ? std::get<Outcome>(decoded).completed_at_ms
+                             : o->completed_at_ms;
+  }
+  Check(decoded == full, "DecodeJob agrees with DecodeJobDocument");
   if (const Job* job = std::get_if<Job>(&decoded)) {
     CheckJob(*job, m, limits);
   } else {

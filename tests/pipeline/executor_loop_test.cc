@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 
 #include "fakes/fake_clock.h"
@@ -183,6 +184,47 @@ TEST_F(ExecutorLoopTest, AStoreThatKeepsFailingIsFatalAndNothingMoreIsRunOrAcked
   EXPECT_EQ(p.loop_.stats().abandoned.load(), 2u);
   for (const std::string& e : log_.events()) EXPECT_EQ(e.rfind("ack:", 0), std::string::npos) << e;
   EXPECT_TRUE(p.queue_.closed());
+  EXPECT_EQ(p.queue_.queued_jobs(), 0u);
+}
+
+TEST_F(ExecutorLoopTest, WithARecordQueueTheNextBatchRunsWhileTheLastIsWritten) {
+  options_.record_queue = 2;
+  std::atomic<int> batches_run{0};
+  runner_.before_run = [&](const Batch&) { batches_run++; };
+  std::atomic<bool> overlapped{false};
+  store_.before_put = [&] {
+    // The first write waits until the model has run the next batch.
+    if (overlapped.load()) return;
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (batches_run.load() < 2 && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    overlapped = batches_run.load() >= 2;
+  };
+  Process p(store_, runner_, clock_, log_, options_, /*cap=*/1);
+  p.Push({MakeJob("a", 1), MakeJob("b", 2), MakeJob("c", 3)});
+  EXPECT_EQ(p.RunToEnd(), "");
+  EXPECT_TRUE(overlapped.load()) << "batch b ran while a's record was being written";
+  EXPECT_EQ(log_.events(),
+            (Events{"put:a", "ack:1", "put:b", "ack:2", "put:c", "ack:3"}))
+      << "in order, each acked only after its write; all recorded when Run returns";
+  EXPECT_TRUE(store_.attempts.empty());
+  EXPECT_EQ(p.loop_.totals().at(16).jobs, 3u);
+  EXPECT_EQ(p.loop_.stats().abandoned.load(), 0u);
+}
+
+TEST_F(ExecutorLoopTest, WithARecordQueueAStoreThatKeepsFailingLeavesEveryOtherJobUnacked) {
+  options_.record_queue = 1;
+  store_.failures_left = 1000;
+  Process p(store_, runner_, clock_, log_, options_, /*cap=*/1);
+  p.Push({MakeJob("a", 1), MakeJob("b", 2), MakeJob("c", 3), MakeJob("d", 4)});
+  EXPECT_EQ(p.RunToEnd(), "");
+  EXPECT_TRUE(p.health_.fatal());
+  EXPECT_EQ(p.health_.cause(), fatal_cause::kStore);
+  for (const std::string& e : log_.events()) EXPECT_EQ(e.rfind("ack:", 0), std::string::npos) << e;
+  EXPECT_TRUE(store_.records.empty());
+  EXPECT_EQ(p.loop_.stats().abandoned.load(), 3u)
+      << "every job but the one whose write failed is counted as abandoned, once";
   EXPECT_EQ(p.queue_.queued_jobs(), 0u);
 }
 

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <sstream>
+
 #include "qinfer/pipeline/service_snapshot.h"
 
 namespace qinfer::pipeline {
@@ -133,6 +135,48 @@ TEST(ServiceMetricsTest, ABatchFeedsTheBatchSizeInferenceAndLatencyHistograms) {
   EXPECT_TRUE(HasLine(text, "qinfer_job_latency_seconds_count 2")) << text;
   EXPECT_TRUE(HasLine(text, "qinfer_job_latency_seconds_bucket{le=\"0.05\"} 1")) << text;
   EXPECT_TRUE(HasLine(text, "qinfer_job_latency_seconds_bucket{le=\"1\"} 2")) << text;
+}
+
+TEST(ServiceMetricsTest, ABatchOfLatenciesCountsAsEachObservedAloneAndBucketsAccumulate) {
+  // The latencies of a batch go into the histogram in one update: the same
+  // buckets (upper bounds inclusive) and sum as one Observe per job.
+  prometheus::Registry batched_registry;
+  ServiceMetrics batched(batched_registry);
+  prometheus::Registry reference_registry;
+  auto& reference = prometheus::BuildHistogram()
+                        .Name("qinfer_job_latency_seconds")
+                        .Help("reference")
+                        .Register(reference_registry)
+                        .Add({}, prometheus::Histogram::BucketBoundaries{
+                                     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
+                                     2.5, 5, 10, 30, 60, 120});
+  const std::vector<std::chrono::nanoseconds> latencies = {
+      std::chrono::microseconds(500), std::chrono::milliseconds(1), std::chrono::milliseconds(3),
+      std::chrono::milliseconds(50), std::chrono::seconds(200)};
+  RecordedBatch b;
+  b.bucket = 16;
+  b.jobs = latencies.size();
+  b.latencies = latencies;
+  batched.OnBatchRecorded(b);
+  batched.OnBatchRecorded(b);
+  for (int round = 0; round < 2; ++round) {
+    for (auto latency : latencies) {
+      reference.Observe(std::chrono::duration<double>(latency).count());
+    }
+  }
+  auto latency_lines = [](const std::string& text) {
+    std::string lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("qinfer_job_latency_seconds_", 0) == 0) lines += line + "\n";
+    }
+    return lines;
+  };
+  const std::string got = latency_lines(Scrape(batched_registry));
+  EXPECT_FALSE(got.empty());
+  EXPECT_EQ(got, latency_lines(Scrape(reference_registry)));
+  EXPECT_TRUE(HasLine(Scrape(batched_registry), "qinfer_batches_total{bucket=\"16\"} 2"))
+      << "the bucket's series, looked up once, count both batches";
 }
 
 TEST(ServiceMetricsTest, ASnapshotSetsQueuesCapsLagMemoryAndTotalsWithoutCountingTwice) {

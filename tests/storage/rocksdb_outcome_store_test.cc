@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
+#include <rocksdb/table.h>
 
 namespace qinfer::storage {
 namespace {
@@ -441,6 +442,118 @@ TEST_F(RocksDbOutcomeStoreTest, AttemptsCountUpSurviveReopenAndEndWithTheOutcome
   PutOrDie({crashed});
   EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{0, 1, 0}))
       << "a crash record keeps the count that isolates a redelivery";
+}
+
+TEST_F(RocksDbOutcomeStoreTest, AttemptsAnOlderVersionWroteCountAndEndWithTheOutcome) {
+  // Older versions kept one entry per message: "topic/partition/offset" -> count.
+  {
+    rocksdb::DBOptions options;
+    options.create_if_missing = true;
+    options.create_missing_column_families = true;
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    for (const char* name : {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed",
+                             "meta", "attempts", "history"}) {
+      cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[4], "jobs/0/7", "2").ok());
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[4], "jobs/0/8", "1").ok());
+    for (rocksdb::ColumnFamilyHandle* h : handles) {
+      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    }
+    ASSERT_TRUE(db->Close().ok());
+  }
+  const Origin a{"jobs", 0, 7, 1}, b{"jobs", 0, 8, 1};
+  const std::vector<Origin> both = {a, b};
+  EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{2, 1}));
+  ASSERT_TRUE(store().BeginAttempts(std::vector<Origin>{b}).ok());
+  Outcome done = Result("job-a");
+  done.origin = a;
+  PutOrDie({done});
+  EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{0, 2}));
+  store_.reset();
+  store_ = OpenOrDie();
+  EXPECT_EQ(store().Attempts(both).value(), (std::vector<int>{0, 2}));
+}
+
+TEST_F(RocksDbOutcomeStoreTest, AReadOnlyFollowerReadsTheAttemptsTheWriterBegan) {
+  const std::vector<Origin> one = {{"jobs", 0, 9, 1}};
+  ASSERT_TRUE(store().BeginAttempts(one).ok());
+  ASSERT_TRUE(store().BeginAttempts(one).ok());
+  auto ro = OpenOrDie({.read_only = true});
+  ASSERT_NE(ro, nullptr);
+  EXPECT_EQ(ro->Attempts(one).value(), std::vector<int>{2});
+}
+
+TEST_F(RocksDbOutcomeStoreTest, PutWritesTheGivenBytesAndRefusesAMismatchedCount) {
+  const Outcome r = Result("r1", {0.1f});
+  // Any JSON of the record will do; these bytes have spaces OutcomeToJson
+  // never writes, to tell them apart.
+  const std::string json = R"({"id": "r1", "status": "ok", "output": [0.1]})";
+  EXPECT_EQ(store().Put(std::vector<Outcome>{r}, std::vector<std::string>{}).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Results(), 0u) << "nothing written";
+  ASSERT_TRUE(store().Put(std::vector<Outcome>{r}, std::vector<std::string>{json}).ok());
+  auto raw = GetOrDie("r1");
+  ASSERT_TRUE(raw.has_value());
+  EXPECT_EQ(raw->output, std::vector<float>{0.1f});
+  EXPECT_TRUE(raw->device.empty()) << "read from the given bytes, not re-encoded";
+}
+
+TEST_F(RocksDbOutcomeStoreTest, TablesWrittenWithCrc32cChecksumsStayReadable) {
+  // Older versions wrote table files with RocksDB's default checksum
+  // (CRC32C); new files get XXH3. Both kinds must read in one store.
+  {
+    rocksdb::DBOptions options;
+    options.create_if_missing = true;
+    options.create_missing_column_families = true;
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    for (const char* name : {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed",
+                             "meta", "attempts", "history"}) {
+      cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[1], "old",
+                        R"({"id":"old","status":"ok","output":[1.0]})")
+                    .ok());
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions(), handles[1]).ok());
+    for (rocksdb::ColumnFamilyHandle* h : handles) {
+      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    }
+    ASSERT_TRUE(db->Close().ok());
+  }
+  for (int i = 0; i < 2000; ++i) PutOrDie({Result("new-" + std::to_string(i))});
+  store_.reset();
+  {
+    // Flush what the store wrote into a table file of its own kind.
+    rocksdb::DBOptions options;
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    std::vector<std::string> names;
+    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(options, dir_, &names).ok());
+    rocksdb::BlockBasedTableOptions table;
+    table.checksum = rocksdb::kXXH3;
+    rocksdb::ColumnFamilyOptions cf;
+    cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    for (const std::string& name : names) cfs.emplace_back(name, cf);
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions(), handles).ok());
+    for (rocksdb::ColumnFamilyHandle* h : handles) {
+      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    }
+    ASSERT_TRUE(db->Close().ok());
+  }
+  EXPECT_TRUE(GetOrDie("old").has_value());
+  EXPECT_TRUE(GetOrDie("new-1999").has_value());
+  EXPECT_EQ(Results(), 2001u);
 }
 
 TEST_F(RocksDbOutcomeStoreTest, ReadOnlyStoreRefusesToBeginAttempts) {

@@ -79,7 +79,15 @@ using Decoded = std::variant<Job, Outcome>;
 // back only under a policy that admits it, with `policy` set to the one
 // applied: truncated (original_length set), whole for kChunk (split it with
 // SplitIntoWindows) or whole for kLongLane.
+// The common message, {"id": "...", "input_ids": [...]} with at most a
+// "reply_to" besides, of plain ASCII strings and plain non-negative integers
+// within the limits, is read without building a JSON document; everything
+// else goes through DecodeJobDocument. The two give the same answer for
+// every message (tested, and checked by the decoder's fuzzer).
 Decoded DecodeJob(const RawMessage& message, const DecoderLimits& limits);
+
+// DecodeJob with every message parsed into a JSON document (no fast path).
+Decoded DecodeJobDocument(const RawMessage& message, const DecoderLimits& limits);
 
 // The number of windows of at most `window` tokens, each starting
 // `window - overlap` after the previous one, that cover `length` tokens.

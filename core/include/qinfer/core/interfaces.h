@@ -5,6 +5,8 @@
 #include <chrono>
 #include <functional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -30,8 +32,14 @@ class OutcomeStore {
  public:
   virtual ~OutcomeStore() = default;
   // Returns OK once every outcome is durable. On error nothing may be
-  // assumed written.
-  virtual absl::Status Put(std::span<const Outcome> outcomes) = 0;
+  // assumed written. `json[i]` is outcomes[i]'s documented form,
+  // OutcomeToJson(outcomes[i]) (qinfer/core/outcome_json.h): the recording
+  // path encodes each outcome once, for its store write and its reply.
+  // REQUIRES: json.size() == outcomes.size().
+  virtual absl::Status Put(std::span<const Outcome> outcomes,
+                           std::span<const std::string> json) = 0;
+  // Put, with the JSON encoded here.
+  absl::Status Put(std::span<const Outcome> outcomes);
 };
 
 // Publishes outcomes to Kafka (reply topic for results, dead-letter topic for
@@ -43,8 +51,13 @@ class OutcomePublisher {
   // True when `outcome` has somewhere to go (reply_to, or a default topic).
   virtual bool WantsToPublish(const Outcome& outcome) const = 0;
   // Queues `outcome`; `done` runs exactly once, on a publisher thread, when
-  // the broker acknowledged it or delivery failed for good.
-  virtual void Publish(const Outcome& outcome, Done done) = 0;
+  // the broker acknowledged it or delivery failed for good. `json` is
+  // OutcomeToJson(outcome), encoded once by the caller for the store and the
+  // reply (a result's reply carries these bytes); it need only live for the
+  // call.
+  virtual void Publish(const Outcome& outcome, std::string_view json, Done done) = 0;
+  // Publish, with the JSON encoded here.
+  void Publish(const Outcome& outcome, Done done);
   // Serves delivery reports; waits at most `timeout` for all in flight.
   virtual absl::Status Flush(std::chrono::milliseconds timeout) = 0;
 };

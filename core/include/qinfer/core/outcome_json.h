@@ -21,6 +21,12 @@ namespace qinfer {
 // Both, when they apply: "attempt", "replay_of":{"topic","partition",
 // "offset"}, "policy" (truncate | chunk | long_lane), "original_length",
 // "windows", "reply_to", "meta", "delivery_error".
+// One line; members in byte order of their keys. Output values are written in
+// the shortest form that reads back as the same float32 (0.1, not the
+// 0.10000000149011612 it widens to); integral ones keep ".0"; NaN/Inf, which
+// JSON cannot hold, are null (results never carry them: such an output is a
+// model_error). Written directly, without a JSON document: the recording path
+// encodes every outcome once, for its store write and its reply.
 std::string OutcomeToJson(const Outcome& outcome);
 
 // OutcomeToJson(outcome) plus, when `history` is not empty, "history": the

@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "qinfer/core/health.h"
@@ -86,6 +87,8 @@ class OutcomeRecorder {
                   AckSink& acks, Health& health, Options options);
 
   // Stores all of `outcomes` in one write, then publishes and acks each.
+  // Each outcome is encoded once (OutcomeToJson); the store write and the
+  // reply share those bytes.
   // If the store keeps failing the outcomes are not acked (their offsets are
   // never committed, so the jobs run again after a restart) and a fatal
   // condition is raised. Returns the store's status.
@@ -97,9 +100,15 @@ class OutcomeRecorder {
   const RecorderStats& stats() const { return stats_; }
 
  private:
-  absl::Status Store(std::span<const Outcome> outcomes);
-  void PublishThenAck(std::shared_ptr<const Outcome> outcome, int attempt);
-  void Undeliverable(std::shared_ptr<const Outcome> outcome, const absl::Status& why,
+  // An outcome between its store write and its ack, with its JSON.
+  struct Encoded {
+    Outcome outcome;
+    std::string json;
+  };
+
+  absl::Status Store(std::span<const Outcome> outcomes, std::span<const std::string> json);
+  void PublishThenAck(std::shared_ptr<const Encoded> recorded, int attempt);
+  void Undeliverable(std::shared_ptr<const Encoded> recorded, const absl::Status& why,
                      bool permanent);
   void Ack(const Outcome& outcome);
 

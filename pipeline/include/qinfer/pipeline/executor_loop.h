@@ -16,16 +16,22 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <vector>
 
 #include "qinfer/core/clock.h"
 #include "qinfer/core/health.h"
+#include "qinfer/core/logging.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/pipeline/chunk_assembler.h"
@@ -45,6 +51,14 @@ struct LoopOptions {
   // Called on the executor thread before each batch runs, with no heartbeat
   // while it runs: a test hook that stands for a forward pass that hangs.
   std::function<void()> before_batch;
+  // Batches whose outcomes may wait to be recorded while later batches run.
+  // 0 (default): the executor thread records each batch (store write,
+  // replies, acks, metrics) before it takes the next. N > 0: a recording
+  // thread of the loop's own does that, in order, and the executor thread
+  // runs the model meanwhile, waiting only when N batches are waiting. The
+  // guarantees stay: a job is acked only once its record is durable, and its
+  // attempt is durable before it runs.
+  size_t record_queue = 0;
 };
 
 // Per-bucket figures for the run summary and /metrics.
@@ -78,7 +92,7 @@ struct RecordedBatch {
 };
 
 // Told about each batch whose outcomes are durable (for metrics). Called on
-// the executor thread.
+// the thread that records (see LoopOptions::record_queue).
 class BatchObserver {
  public:
   virtual ~BatchObserver() = default;
@@ -93,10 +107,15 @@ class ExecutorLoop {
   ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner, OutcomeRecorder& recorder,
                AttemptLog* attempts, Health& health, const Clock& clock, LoopOptions options,
                BatchObserver* observer = nullptr);
+  // Stops the recording thread, if any, leaving what it had not recorded
+  // unacked.
+  ~ExecutorLoop();
 
   // Runs batches until the queue is closed and drained (or the drain timeout
   // passed), or a fatal condition is raised: then the queued jobs are
   // abandoned unacked and Run returns at once. Beats health's heartbeat.
+  // With a record queue, returns once every batch run is recorded (or
+  // abandoned, when fatal).
   void Run();
 
   std::map<int, BucketTotals> totals() const;
@@ -106,13 +125,26 @@ class ExecutorLoop {
   using OriginKey = std::tuple<std::string, int32_t, int64_t>;
   static OriginKey KeyOf(const Origin& o) { return {o.topic, o.partition, o.offset}; }
 
+  // A batch's outcomes on their way to the recorder.
+  struct Pending {
+    std::vector<Outcome> records;
+    std::optional<RecordedBatch> summary;  // none: crash records
+    std::vector<SteadyTime> arrivals;      // of the whole jobs, for latencies
+  };
+
   void RunOne(Batch batch);
   void RunAndRecord(Batch batch);
   // Window outcomes go to the assembler; what is left (and the jobs it
-  // completes) is recorded and counted in `summary` (may be null). The
-  // recorder's status.
-  absl::Status Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes,
-                      RecordedBatch* summary);
+  // completes) is recorded, then counted in `summary` (none: crash records).
+  void Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes,
+              std::optional<RecordedBatch> summary, std::vector<SteadyTime> arrivals);
+  // Records `pending` (store, publish, ack), then counts it.
+  void Commit(Pending pending);
+  // The recording thread (record_queue > 0).
+  void RecordLoop();
+  // Waits for the recording thread to record what is queued (abandon: to
+  // drop it unacked), then stops it.
+  void StopRecording(bool abandon);
   void Abandon(size_t jobs, const char* why);
 
   scheduler::BatchQueue& queue_;
@@ -123,6 +155,8 @@ class ExecutorLoop {
   const Clock& clock_;
   const LoopOptions options_;
   BatchObserver* observer_;
+  // Looked up once: Logger() takes a global lock and a map lookup.
+  const std::shared_ptr<spdlog::logger> log_;
   LoopStats stats_;
   ChunkAssembler chunks_;
   // Messages whose attempt this life has already recorded (and not yet
@@ -130,6 +164,15 @@ class ExecutorLoop {
   std::set<OriginKey> begun_;
   mutable std::mutex mu_;
   std::map<int, BucketTotals> totals_;  // GUARDED_BY(mu_)
+
+  // The record queue (record_queue > 0).
+  std::mutex record_mu_;
+  std::condition_variable record_cv_;
+  std::deque<Pending> pending_;  // GUARDED_BY(record_mu_)
+  bool recording_ = false;       // GUARDED_BY(record_mu_): one is being recorded
+  bool stop_recording_ = false;  // GUARDED_BY(record_mu_)
+  bool abandon_pending_ = false;  // GUARDED_BY(record_mu_)
+  std::thread record_thread_;
 };
 
 }  // namespace qinfer::pipeline

@@ -16,10 +16,12 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include <array>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "qinfer/core/recorder.h"
 #include "qinfer/pipeline/executor_loop.h"
@@ -55,6 +57,19 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   // elsewhere).
   void SetTotal(prometheus::Family<prometheus::Counter>& family, const prometheus::Labels& labels,
                 uint64_t total);
+
+  // A bucket's series, looked up in their families once (Family::Add hashes
+  // the labels and takes the family's lock) rather than for every batch.
+  struct BucketSeries {
+    prometheus::Counter* batches = nullptr;
+    prometheus::Counter* real_tokens = nullptr;
+    prometheus::Counter* padded_tokens = nullptr;
+    prometheus::Histogram* batch_size = nullptr;
+    prometheus::Histogram* inference_seconds = nullptr;
+  };
+  BucketSeries& SeriesOf(int bucket);
+  // The outcome counter of `what` ("ok" or a failure reason).
+  prometheus::Counter& OutcomeCounter(const std::string& what);
 
   prometheus::Family<prometheus::Counter>& messages_;
   prometheus::Family<prometheus::Counter>& replays_;
@@ -95,11 +110,15 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   prometheus::Family<prometheus::Histogram>& store_write_seconds_;
   prometheus::Histogram& latency_;
   prometheus::Histogram& store_write_;
+  // The outcome counters of "ok" and of each failure reason, from the
+  // constructor on.
+  std::map<std::string, prometheus::Counter*, std::less<>> outcome_counters_;
 
   mutable std::mutex mu_;
   std::map<const prometheus::Counter*, uint64_t> seen_;  // GUARDED_BY(mu_)
   std::map<std::string, uint64_t> records_;             // GUARDED_BY(mu_)
   std::set<int32_t> partitions_;                         // GUARDED_BY(mu_): exported lag series
+  std::unordered_map<int, BucketSeries> buckets_;        // GUARDED_BY(mu_)
   double process_cpu_seen_ = 0;                          // GUARDED_BY(mu_)
 };
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "qinfer/core/interfaces.h"
@@ -72,8 +73,10 @@ class KafkaOutcomePublisher final : public OutcomePublisher {
   // the job — also when the message could not even be queued (unknown
   // topic, too large, queue full past queue_full_timeout) or the outcome
   // has no topic (FailedPrecondition; see WantsToPublish). Never blocks for
-  // longer than queue_full_timeout.
-  void Publish(const Outcome& outcome, Done done) override;
+  // longer than queue_full_timeout. A result's message value is `json`
+  // (OutcomeToJson(outcome), as the caller stored it), copied.
+  void Publish(const Outcome& outcome, std::string_view json, Done done) override;
+  using OutcomePublisher::Publish;
 
   // Waits until every `done` of an outcome published so far (and of those
   // they publish in turn) has run, or `timeout` passed: DeadlineExceeded

@@ -8,7 +8,10 @@
 //            value = OutcomeToJson(outcome)
 //   meta     small string values (e.g. the calibrated memory plan)
 //   attempts attempt counts of jobs that ran without an outcome yet
-//            (AttemptLog), key = "topic/partition/offset", value = count
+//            (AttemptLog): one entry per batch begun, key = "#" + sequence,
+//            value = "<count> topic/partition/offset" lines; older versions'
+//            entries, key = "topic/partition/offset", value = count, are
+//            still read (see attempt_table.h)
 // RocksDB itself stays out of this header; users need only qinfer::core.
 #pragma once
 
@@ -86,13 +89,21 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
   // Each outcome's origin (when it has a topic) loses its attempt count in
   // the same write, except for a `crash` record: a redelivery of that
   // message is then isolated again rather than run.
+  // The values written are `json` (OutcomeToJson of each outcome, encoded by
+  // the caller; the one-argument Put encodes them itself).
   // Errors: FailedPrecondition when read-only; InvalidArgument for an
-  // outcome with an empty id or a negative attempt (nothing is written);
-  // DataLoss naming the id when X's stored failure record does not parse;
-  // RocksDB errors otherwise.
-  absl::Status Put(std::span<const Outcome> outcomes) override;
+  // outcome with an empty id or a negative attempt, or when json.size() !=
+  // outcomes.size() (nothing is written); DataLoss naming the id when X's
+  // stored failure record does not parse; RocksDB errors otherwise.
+  absl::Status Put(std::span<const Outcome> outcomes,
+                   std::span<const std::string> json) override;
+  using OutcomeStore::Put;
 
   // AttemptLog. Origins without a topic are counted 0 and never written.
+  // Attempts answers from memory: the store mirrors the attempts column
+  // family (read at Open and Refresh, updated by its own writes), so the
+  // executor's check before each batch costs no RocksDB read. BeginAttempts
+  // writes one entry for all of `origins`.
   // Errors: FailedPrecondition when read-only; RocksDB errors otherwise.
   absl::StatusOr<std::vector<int>> Attempts(
       std::span<const Origin> origins) const override;
