@@ -53,6 +53,14 @@ class FormationTest : public ::testing::Test {
     ASSERT_TRUE(s.Admit(MakeJob(std::move(id), length), clock_.Now()).ok());
     clock_.Advance(milliseconds(1));
   }
+  // The same mixed bucket for several tests: the oldest job (30 tokens), then
+  // jobs of 60, 10, 31, 62 and 29 tokens.
+  void AdmitMixed(Scheduler& s) {
+    for (const auto& [id, length] : std::vector<std::pair<std::string, size_t>>{
+             {"oldest30", 30}, {"l60", 60}, {"l10", 10}, {"l31", 31}, {"l62", 62}, {"l29", 29}}) {
+      Admit(s, id, length);
+    }
+  }
   qinfer::testing::FakeClock clock_;
 };
 
@@ -61,12 +69,7 @@ class FormationTest : public ::testing::Test {
 // of a row padded to 31, so it waits for a batch of its own length.
 TEST_F(FormationTest, LengthTakesTheRunOfSimilarLengthsThatHoldsTheOldestJob) {
   Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kLength));
-  Admit(s, "oldest30", 30);
-  Admit(s, "l60", 60);
-  Admit(s, "l10", 10);
-  Admit(s, "l31", 31);
-  Admit(s, "l62", 62);
-  Admit(s, "l29", 29);
+  AdmitMixed(s);
   Admit(s, "l32", 32);
   Admit(s, "l61", 61);
   std::vector<std::vector<std::string>> batches;
@@ -89,22 +92,14 @@ TEST_F(FormationTest, WithoutAPaddingLimitTheWholeRunGoes) {
   BatchPolicy policy = OneBucketPolicy(Formation::kLength);
   policy.max_padding = 0.5;
   Scheduler s = MakeScheduler(policy);
-  Admit(s, "oldest30", 30);
-  Admit(s, "l60", 60);
-  Admit(s, "l10", 10);
-  Admit(s, "l31", 31);
-  Admit(s, "l62", 62);
-  Admit(s, "l29", 29);
+  AdmitMixed(s);
   std::optional<Batch> batch = s.NextBatch(clock_.Now());
   ASSERT_TRUE(batch.has_value());
   // 10 29 30 31 | 60 62: 10 pads 68% of 31, more than 50%.
   EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l31", "l29"));
   policy.max_padding = 0.7;
   Scheduler loose = MakeScheduler(policy);
-  for (const auto& [id, length] : std::vector<std::pair<std::string, size_t>>{
-           {"oldest30", 30}, {"l60", 60}, {"l10", 10}, {"l31", 31}, {"l62", 62}, {"l29", 29}}) {
-    Admit(loose, id, length);
-  }
+  AdmitMixed(loose);
   batch = loose.NextBatch(clock_.Now());
   ASSERT_TRUE(batch.has_value());
   EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l10", "l31", "l29"));
@@ -112,12 +107,7 @@ TEST_F(FormationTest, WithoutAPaddingLimitTheWholeRunGoes) {
 
 TEST_F(FormationTest, ArrivalTakesTheCapOldestWhateverTheirLengths) {
   Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kArrival));
-  Admit(s, "oldest30", 30);
-  Admit(s, "l60", 60);
-  Admit(s, "l10", 10);
-  Admit(s, "l31", 31);
-  Admit(s, "l62", 62);
-  Admit(s, "l29", 29);
+  AdmitMixed(s);
   std::optional<Batch> batch = s.NextBatch(clock_.Now());
   ASSERT_TRUE(batch.has_value());
   EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l60", "l10", "l31"));
