@@ -149,18 +149,31 @@ else
     log "python packages: resolving $(basename "$PY_REQS") and downloading into $pywheels"
     rm -rf "$pywheels.tmp"
     mkdir -p "$pywheels.tmp"
-    # Resolve against the venv as it is (torch and numpy installed), so the
-    # report lists only what is missing; then download exactly those
-    # versions, wheels only (an sdist could not be built with --no-index).
+    # Resolve the whole set as a fresh venv needs it (--ignore-installed:
+    # what this venv happens to hold already must not be left out of the
+    # cache, which a fresh venv installs from); torch is held to $TORCH_SPEC
+    # by the constraint. Then download exactly those versions, wheels only
+    # (an sdist could not be built with --no-index), except what the torch
+    # cache already holds (torch, numpy and torch's own dependencies).
     # shellcheck disable=SC2086  # QINFER_PIP_ARGS is meant to be word-split
-    "$VENV/bin/python" -m pip install --disable-pip-version-check -q --dry-run \
+    "$VENV/bin/python" -m pip install --disable-pip-version-check -q --dry-run --ignore-installed \
       --report "$pywheels.tmp/report.json" ${QINFER_PIP_ARGS:-} \
       -r "$PY_REQS" -c "$constraints"
-    "$VENV/bin/python" - "$pywheels.tmp/report.json" >"$pywheels.tmp/pinned.txt" <<'EOF'
-import json, sys
+    "$VENV/bin/python" - "$pywheels.tmp/report.json" "$QINFER_CACHE/wheels/torch-$TORCH_VERSION-$py" \
+      >"$pywheels.tmp/pinned.txt" <<'EOF'
+import json, os, re, sys
+def norm(name):
+    return re.sub(r"[-_.]+", "_", name).lower()
+cached = set()
+if os.path.isdir(sys.argv[2]):
+    for wheel in os.listdir(sys.argv[2]):
+        if wheel.endswith(".whl"):
+            name, version = wheel.split("-")[:2]
+            cached.add((norm(name), version))
 for item in json.load(open(sys.argv[1]))["install"]:
     meta = item["metadata"]
-    print(f'{meta["name"]}=={meta["version"]}')
+    if (norm(meta["name"]), meta["version"]) not in cached:
+        print(f'{meta["name"]}=={meta["version"]}')
 EOF
     if grep -qi '^torch==' "$pywheels.tmp/pinned.txt"; then
       die "resolving $PY_REQS wants to replace torch: $(grep -i '^torch==' "$pywheels.tmp/pinned.txt")"
