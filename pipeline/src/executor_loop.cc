@@ -179,7 +179,10 @@ void ExecutorLoop::RunOne(Batch batch) {
     for (const Job& job : b.jobs) {
       if (begun_.insert(KeyOf(job.origin)).second) first.push_back(job.origin);
     }
-    if (absl::Status s = attempts_->BeginAttempts(first); !s.ok()) {
+    // The batches run before this one ended without taking the process
+    // down, whether or not their records are durable yet: their attempts go
+    // in the same write, so a crash now is not held against them.
+    if (absl::Status s = attempts_->BeginAttempts(first, finished_); !s.ok()) {
       if (health_.RaiseFatal(fatal_cause::kStore,
                              "attempt log unwritable: " + std::string(s.message()))) {
         log->error("event=fatal cause=store error=\"attempt log: {}\"", std::string(s.message()));
@@ -187,6 +190,7 @@ void ExecutorLoop::RunOne(Batch batch) {
       Abandon(b.jobs.size(), "fatal");
       return;
     }
+    finished_.clear();
     RunAndRecord(std::move(b));
   };
   run(std::move(fresh));
@@ -221,6 +225,13 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
   }
   stats_.batches++;
   stats_.jobs_run += batch.jobs.size();
+  if (options_.record_queue > 0 && attempts_ != nullptr) {
+    // The run is over: these jobs did not take the process down. (A chunk
+    // window's message keeps its attempt until the whole input is done.)
+    for (const Job& job : batch.jobs) {
+      if (job.windows == 0) finished_.push_back(job.origin);
+    }
+  }
   log_->debug("event=batch bucket={} batch={} tokens={}", batch.bucket_bound, batch.jobs.size(),
               batch.total_tokens());
   // Summarised before the recorder consumes the outcomes; counted only once

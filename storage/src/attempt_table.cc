@@ -1,5 +1,6 @@
 #include "qinfer/storage/attempt_table.h"
 
+#include <algorithm>
 #include <charconv>
 #include <unordered_set>
 
@@ -92,27 +93,34 @@ void AttemptTable::Leave(const std::unordered_map<std::string_view, std::string_
   }
 }
 
-AttemptTable::Change AttemptTable::Begin(std::span<const std::string> messages) {
-  Change change;
-  change.group = GroupKey(next_group_++);
-  std::unordered_map<std::string_view, std::string_view> moved;  // message -> old group
+AttemptTable::Change AttemptTable::Begin(std::span<const std::string> messages,
+                                         std::span<const std::string> finished) {
+  Change change = Forget(finished);
+  std::unordered_map<std::string_view, std::string_view> gone;  // message -> its old group
+  std::unordered_set<std::string_view> done;
+  for (const std::string& message : change.forget) {
+    auto it = members_.find(message);
+    gone.emplace(it->first, it->second.group);
+    done.insert(it->first);
+  }
+  change.writes.clear();
+  change.regroup.clear();
   std::unordered_set<std::string_view> seen;
   for (const std::string& message : messages) {
     if (!seen.insert(message).second) continue;
     auto it = members_.find(message);
     int count = 1;
-    if (it != members_.end()) {
+    if (it != members_.end() && !done.contains(it->first)) {
       count = it->second.count + 1;
-      moved.emplace(it->first, it->second.group);
+      gone.emplace(it->first, it->second.group);
     }
     change.begin.emplace_back(message, count);
   }
-  if (change.begin.empty()) {
-    change.group.clear();
-    return change;
+  if (!change.begin.empty()) {
+    change.group = GroupKey(next_group_++);
+    change.writes.push_back({change.group, EncodeGroup(change.begin)});
   }
-  change.writes.push_back({change.group, EncodeGroup(change.begin)});
-  Leave(moved, change);
+  Leave(gone, change);
   return change;
 }
 

@@ -402,7 +402,11 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
   // every other writer (RocksDB's LOCK file excludes other processes).
   std::lock_guard lock(impl_->write_mu);
   const rocksdb::ReadOptions ro;
-  rocksdb::WriteBatch batch;
+  // Room for every record up front: a batch of records grows past tens of
+  // kilobytes, and growing it by doubling frees what it outgrew each time.
+  size_t bytes = 64;
+  for (size_t i = 0; i < outcomes.size(); ++i) bytes += json[i].size() + outcomes[i].id.size() + 16;
+  rocksdb::WriteBatch batch(bytes);
   // Ids this batch already gave a result.
   std::unordered_set<std::string_view> results_here;
   // Ids whose failure record this batch already wrote or moved away: the
@@ -505,16 +509,23 @@ absl::StatusOr<std::vector<int>> RocksDbOutcomeStore::Attempts(
   return counts;
 }
 
-absl::Status RocksDbOutcomeStore::BeginAttempts(std::span<const Origin> origins) {
+absl::Status RocksDbOutcomeStore::BeginAttempts(std::span<const Origin> origins,
+                                                std::span<const Origin> finished) {
   if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
-  std::vector<std::string> messages;
-  messages.reserve(origins.size());
-  for (const Origin& origin : origins) {
-    if (!origin.topic.empty()) messages.push_back(AttemptKey(origin));
-  }
-  if (messages.empty()) return absl::OkStatus();
+  auto keys = [](std::span<const Origin> of) {
+    std::vector<std::string> messages;
+    messages.reserve(of.size());
+    for (const Origin& origin : of) {
+      if (!origin.topic.empty()) messages.push_back(AttemptKey(origin));
+    }
+    return messages;
+  };
+  const std::vector<std::string> messages = keys(origins);
+  const std::vector<std::string> done = keys(finished);
+  if (messages.empty() && done.empty()) return absl::OkStatus();
   std::lock_guard lock(impl_->write_mu);
-  AttemptTable::Change change = impl_->attempt_table.Begin(messages);
+  AttemptTable::Change change = impl_->attempt_table.Begin(messages, done);
+  if (change.writes.empty()) return absl::OkStatus();
   rocksdb::WriteBatch batch;
   impl_->AddWrites(change, batch);
   rocksdb::Status s = impl_->db->Write(impl_->WriteOpts(), &batch);

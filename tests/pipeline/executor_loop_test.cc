@@ -213,6 +213,36 @@ TEST_F(ExecutorLoopTest, WithARecordQueueTheNextBatchRunsWhileTheLastIsWritten) 
   EXPECT_EQ(p.loop_.stats().abandoned.load(), 0u);
 }
 
+TEST_F(ExecutorLoopTest, WithARecordQueueACrashCountsOnlyAgainstTheJobsThatWereRunning) {
+  options_.record_queue = 2;
+  runner_.crash_on = {"poison"};
+  std::atomic<bool> crashing{false};
+  std::vector<int> when_poison_ran;
+  runner_.before_run = [&](const Batch& b) {
+    if (b.jobs[0].id != "poison") return;
+    when_poison_ran = store_.Attempts(std::vector<Origin>{{"jobs", 0, 1, 1},
+                                                          {"jobs", 0, 2, 1},
+                                                          {"jobs", 0, 3, 1}})
+                          .value();
+    crashing = true;
+  };
+  store_.before_put = [&] {
+    // No record is written before the poison job runs: a and b have run,
+    // but their results are not durable when the process dies.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!crashing.load() && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  Process p(store_, runner_, clock_, log_, options_, /*cap=*/1);
+  p.Push({MakeJob("a", 1), MakeJob("b", 2), MakeJob("poison", 3)});
+  EXPECT_EQ(p.RunToEnd(), "poison");
+  EXPECT_EQ(when_poison_ran, (std::vector<int>{0, 0, 1}))
+      << "a and b had finished their runs: the poison batch's attempt write forgot them";
+  EXPECT_EQ(store_.attempts, (std::map<std::string, int>{{"jobs/0/3", 1}}))
+      << "only the job that was running is counted";
+}
+
 TEST_F(ExecutorLoopTest, WithARecordQueueAStoreThatKeepsFailingLeavesEveryOtherJobUnacked) {
   options_.record_queue = 1;
   store_.failures_left = 1000;

@@ -115,6 +115,30 @@ TEST(AttemptTableTest, BeginningAgainMovesTheMessageToTheNewGroupWithItsCountUp)
   EXPECT_EQ(reloaded.size(), 2u);
 }
 
+TEST(AttemptTableTest, BeginForgetsWhatFinishedInTheSameChange) {
+  AttemptTable table;
+  Column column;
+  Begin(table, column, {"jobs/0/1", "jobs/0/2"});
+  Begin(table, column, {"jobs/0/3"});
+  // The first batch ran to its end; the third begins: one change for both.
+  AttemptTable::Change next = table.Begin(Strings{"jobs/0/4", "jobs/0/2"},
+                                          Strings{"jobs/0/1", "jobs/0/2", "jobs/0/404"});
+  EXPECT_EQ(next.writes, (std::vector<Write>{{"#0000000000000002", "1 jobs/0/4\n1 jobs/0/2\n"},
+                                             {"#0000000000000000", std::nullopt}}))
+      << "a message both finished and begun again starts from 1";
+  column.Apply(next);
+  table.Apply(std::move(next));
+  EXPECT_EQ(table.Count("jobs/0/1"), 0);
+  EXPECT_EQ(table.Count("jobs/0/2"), 1);
+  EXPECT_EQ(table.Count("jobs/0/3"), 1);
+  EXPECT_EQ(table.Count("jobs/0/4"), 1);
+  AttemptTable reloaded = column.Reload();
+  EXPECT_EQ(reloaded.Count("jobs/0/1"), 0);
+  EXPECT_EQ(reloaded.Count("jobs/0/2"), 1);
+  EXPECT_EQ(reloaded.size(), 3u);
+  EXPECT_TRUE(table.Begin(Strings{}, Strings{"jobs/0/404"}).writes.empty());
+}
+
 TEST(AttemptTableTest, AMessageGivenTwiceInOneBeginCountsOnce) {
   AttemptTable table;
   Column column;

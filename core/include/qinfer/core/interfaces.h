@@ -65,7 +65,8 @@ class OutcomePublisher {
 // Durable per-message attempt counts, for crash-loop isolation (DESIGN.md,
 // "Poison isolation"): an attempt is recorded before a job runs, and
 // forgotten when the job's outcome is stored (unless that outcome is its
-// `crash` record). A job whose count reaches K without an outcome took the
+// `crash` record) or, earlier, once its run is known to have ended (see
+// BeginAttempts). A job whose count reaches K without an outcome took the
 // process down K times. Thread-safe.
 class AttemptLog {
  public:
@@ -73,8 +74,16 @@ class AttemptLog {
   // Attempts begun so far for each origin (0: none), in order.
   virtual absl::StatusOr<std::vector<int>> Attempts(
       std::span<const Origin> origins) const = 0;
-  // Adds one attempt to each origin; OK once that is durable.
-  virtual absl::Status BeginAttempts(std::span<const Origin> origins) = 0;
+  // Adds one attempt to each of `origins` and, in the same durable write,
+  // forgets the attempts of `finished`: messages whose run ended without
+  // taking the process down, whose outcomes may not be stored yet (the
+  // executor records a batch while the next one runs). So a crash counts
+  // against the jobs that were running, not against those waiting to be
+  // recorded. OK once that is durable.
+  virtual absl::Status BeginAttempts(std::span<const Origin> origins,
+                                     std::span<const Origin> finished) = 0;
+  // BeginAttempts with nothing finished.
+  absl::Status BeginAttempts(std::span<const Origin> origins) { return BeginAttempts(origins, {}); }
 };
 
 // Receives acknowledgements: the job at `origin` has a durable record.

@@ -12,6 +12,11 @@
 // Attempts count lives of the process, not runs: the windows of a chunked
 // input (see ChunkAssembler) share their message's count, which each life
 // raises once.
+// With a record queue, batches are recorded while later ones run; the jobs
+// of a batch whose run ended lose their attempts in the next batch's attempt
+// write (AttemptLog::BeginAttempts' `finished`), so a crash counts against
+// the jobs that were running, not against those still waiting to be
+// recorded.
 #pragma once
 
 #include <atomic>
@@ -56,8 +61,9 @@ struct LoopOptions {
   // replies, acks, metrics) before it takes the next. N > 0: a recording
   // thread of the loop's own does that, in order, and the executor thread
   // runs the model meanwhile, waiting only when N batches are waiting. The
-  // guarantees stay: a job is acked only once its record is durable, and its
-  // attempt is durable before it runs.
+  // guarantees stay: a job is acked only once its record is durable, its
+  // attempt is durable before it runs, and only the jobs running when the
+  // process dies are counted for it (see above).
   size_t record_queue = 0;
 };
 
@@ -162,6 +168,9 @@ class ExecutorLoop {
   // Messages whose attempt this life has already recorded (and not yet
   // their outcome): their windows add no further attempts.
   std::set<OriginKey> begun_;
+  // With a record queue: whole jobs whose run ended since the last
+  // BeginAttempts, whose attempts the next one forgets.
+  std::vector<Origin> finished_;
   mutable std::mutex mu_;
   std::map<int, BucketTotals> totals_;  // GUARDED_BY(mu_)
 

@@ -65,9 +65,11 @@ class AttemptTable {
   bool empty() const { return members_.empty(); }
   size_t size() const { return members_.size(); }
 
-  // One more attempt for each of `messages`, all in one new group. A
-  // message given twice counts once.
-  Change Begin(std::span<const std::string> messages);
+  // One more attempt for each of `messages`, all in one new group, and no
+  // more for each of `finished` (as Forget), in one change. A message given
+  // twice counts once; one both finished and begun starts again from 1.
+  Change Begin(std::span<const std::string> messages,
+               std::span<const std::string> finished = {});
   // No more attempts for `messages` (those without any are ignored; writes
   // is empty when none had any).
   Change Forget(std::span<const std::string> messages);

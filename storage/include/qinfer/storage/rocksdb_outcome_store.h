@@ -103,11 +103,14 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
   // Attempts answers from memory: the store mirrors the attempts column
   // family (read at Open and Refresh, updated by its own writes), so the
   // executor's check before each batch costs no RocksDB read. BeginAttempts
-  // writes one entry for all of `origins`.
+  // writes one entry for all of `origins`, and deletes (or rewrites) the
+  // entries `finished` leaves, in the same write.
   // Errors: FailedPrecondition when read-only; RocksDB errors otherwise.
   absl::StatusOr<std::vector<int>> Attempts(
       std::span<const Origin> origins) const override;
-  absl::Status BeginAttempts(std::span<const Origin> origins) override;
+  absl::Status BeginAttempts(std::span<const Origin> origins,
+                             std::span<const Origin> finished) override;
+  using AttemptLog::BeginAttempts;
 
   // X's result if it has one, else its failure record, else nullopt.
   // The stored form (qinfer/core/outcome_json.h) keeps no `origin` for
