@@ -31,21 +31,28 @@ namespace {
 // error_handler_t::replace does; records hold no such bytes in practice
 // (payloads that are not UTF-8 go to payload_base64).
 void AppendString(std::string& out, std::string_view s) {
-  bool ascii = true;
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      ascii = false;
-      break;
-    }
+  // Nearly every string (ids, names, digests) needs no escape: one scan,
+  // one copy.
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+    ++i;
   }
-  if (!ascii && !IsValidUtf8(s)) {
+  if (i == s.size()) {
+    out.push_back('"');
+    out.append(s);
+    out.push_back('"');
+    return;
+  }
+  if (!IsValidUtf8(s.substr(i))) {
     out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
     return;
   }
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   size_t plain = 0;  // start of the run of bytes copied as they are
-  for (size_t i = 0; i < s.size(); ++i) {
+  for (; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(s.data() + plain, i - plain);
@@ -205,8 +212,12 @@ void AppendFailure(std::string& out, const Outcome& o) {
 
 std::string OutcomeToJson(const Outcome& o) {
   std::string out;
-  out.reserve(256 + 16 * o.output.size() + o.payload.size() + o.meta_json.size() +
-              o.error.size());
+  // Room for the whole record, so that it is built without a reallocation.
+  out.reserve(320 + 16 * o.output.size() + o.id.size() + o.device.size() +
+              o.model_name.size() + o.model_digest.size() + o.reply_to.size() +
+              o.delivery_error.size() + o.policy.size() + o.origin.topic.size() +
+              o.replay_of.topic.size() + o.error.size() + o.meta_json.size() +
+              (o.payload.size() * 4) / 3 + 4);
   if (o.ok) {
     AppendResult(out, o);
   } else {
