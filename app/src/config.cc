@@ -467,7 +467,7 @@ const std::map<std::string, std::string>& KeyDocs() {
       {"storage.path", "the RocksDB result store"},
       {"storage.sync", "fsync every store write"},
       {"http.listen", "host:port of /healthz, /readyz, /metrics and /status; empty: off"},
-      {"shutdown.drain_timeout_s", "on SIGTERM, how long queued batches may still run"},
+      {"shutdown.drain_timeout_s", "on SIGTERM, how long the drain, the reply flush and the final commit may take"},
       {"health.executor_stall_s", "/healthz fails once the executor has not beaten for this long"},
   };
   return *docs;

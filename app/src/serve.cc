@@ -261,6 +261,9 @@ int Serve(const Config& config, const ServeOptions& options) {
   pub_config.default_reply_topic = config.kafka.reply_topic;
   pub_config.dead_letter_topic = config.kafka.dead_letter_topic;
   pub_config.properties = config.kafka.producer;
+  // Shutdown flushes within shutdown.drain_timeout_s before the publisher
+  // goes; what is still in flight then is cancelled after this short wait.
+  pub_config.close_timeout = std::chrono::milliseconds(1000);
   auto publisher = storage::KafkaOutcomePublisher::Create(pub_config);
   if (!publisher.ok()) return StartFailed("kafka.producer: " + std::string(publisher.status().message()));
 
@@ -411,17 +414,26 @@ int Serve(const Config& config, const ServeOptions& options) {
   // ---- stop: fetch no more, drain (or abandon, when fatal), flush, commit
   // what is durable. The publisher goes before the recorder and tracker its
   // delivery callbacks call into.
+  // shutdown.drain_timeout_s bounds all of it, so that a supervisor's grace
+  // period above it is never cut short; the flush and the commit get at
+  // least a moment each, even after a drain that used the whole bound.
   log->info("event=shutdown phase=stop_fetching fatal={}", fatal);
+  const steady_clock::time_point shutdown_deadline = steady_clock::now() + config.shutdown.drain_timeout;
+  auto time_left = [&] {
+    return std::max(std::chrono::milliseconds(1000), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                          shutdown_deadline - steady_clock::now()));
+  };
   health.SetDraining();
   stop_fetching = true;
   consumer_thread.join();
   queue.Close();
   executor_thread.join();
   log->info("event=shutdown phase=flush");
-  if (absl::Status s = recorder.Flush(config.shutdown.drain_timeout); !s.ok()) {
+  if (absl::Status s = recorder.Flush(time_left()); !s.ok()) {
     log->warn("event=flush_incomplete error=\"{}\"", std::string(s.message()));
   }
-  absl::Status closed = (*source)->Close();
+  log->info("event=shutdown phase=commit");
+  absl::Status closed = (*source)->Close(time_left());
   if (!closed.ok()) log->warn("event=commit_failed error=\"{}\"", std::string(closed.message()));
   publisher->reset();
   // Before the objects its handlers read go out of scope.

@@ -2,6 +2,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <algorithm>
 #include <mutex>
 #include <variant>
 
@@ -21,6 +22,22 @@ struct TopicPartitionListDeleter {
 using TopicPartitionList =
     std::unique_ptr<rd_kafka_topic_partition_list_t, TopicPartitionListDeleter>;
 
+struct QueueDeleter {
+  void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
+};
+using Queue = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
+
+struct EventDeleter {
+  void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
+};
+using Event = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
+
+int RemainingMs(std::chrono::steady_clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  return int(std::clamp<int64_t>(left.count(), 0, 1000));
+}
+
 }  // namespace
 
 struct KafkaJobSource::Impl {
@@ -34,6 +51,9 @@ struct KafkaJobSource::Impl {
   std::map<std::pair<std::string, int32_t>, uint64_t> epochs;  // assigned
   bool paused = false;
   bool closed = false;
+  // Close() has begun: it commits once itself, so a revoke it causes does
+  // not commit again (a synchronous commit has no bound of its own).
+  bool closing = false;
   std::chrono::steady_clock::time_point last_store{};
   mutable std::mutex progress_mu;
   std::vector<PartitionProgress> progress;  // GUARDED_BY(progress_mu)
@@ -42,10 +62,19 @@ struct KafkaJobSource::Impl {
       : config(std::move(c)), queue(q), recorder(r), tracker(t) {}
 
   ~Impl() {
-    if (rk != nullptr) {
-      if (!closed) rd_kafka_consumer_close(rk);
-      rd_kafka_destroy(rk);
+    if (rk == nullptr) return;
+    if (closing && !closed) {
+      // Close() gave up on the group coordinator. Destroying the handle
+      // would still wait for it (librdkafka holds a terminating group until
+      // its queued commits time out, session.timeout.ms), so the handle is
+      // left to the process's exit, which follows. Its callbacks run only
+      // from a poll, and nothing polls it any more. The broker drops the
+      // member after its session timeout.
+      log->warn("event=consumer_left_open reason=\"no group coordinator at shutdown\"");
+      return;
     }
+    if (!closed) rd_kafka_consumer_close(rk);
+    rd_kafka_destroy(rk);
   }
 
   // Served by rd_kafka_consumer_poll, on the consumer thread.
@@ -97,7 +126,7 @@ struct KafkaJobSource::Impl {
     // Revoke (or error): commit what is durable before another member takes
     // over, so it re-processes as little as possible.
     StoreOffsets(/*force=*/true);
-    rd_kafka_commit(rk, nullptr, /*async=*/0);
+    if (!closing) rd_kafka_commit(rk, nullptr, /*async=*/0);
     for (int i = 0; i < parts->cnt; ++i) {
       const auto& tp = parts->elems[i];
       tracker.Revoke(tp.topic, tp.partition);
@@ -320,18 +349,50 @@ std::vector<PartitionProgress> KafkaJobSource::partitions() const {
   return impl_->progress;
 }
 
-absl::Status KafkaJobSource::Close() {
+absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   Impl& s = *impl_;
   if (s.closed) return absl::OkStatus();
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  s.closing = true;
   s.StoreOffsets(/*force=*/true);
-  rd_kafka_resp_err_t err = rd_kafka_commit(s.rk, nullptr, /*async=*/0);
-  // NO_OFFSET: nothing new to commit, which is fine.
+  // The final commit and the group leave both wait on the group coordinator,
+  // which may be gone; each is served from a queue of ours so that neither
+  // waits past the deadline.
+  Queue q(rd_kafka_queue_new(s.rk));
   absl::Status status = absl::OkStatus();
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR__NO_OFFSET) {
+  rd_kafka_resp_err_t err = rd_kafka_commit_queue(s.rk, nullptr, q.get(), nullptr, nullptr);
+  bool answered = err != RD_KAFKA_RESP_ERR_NO_ERROR;  // refused at once
+  while (!answered && std::chrono::steady_clock::now() < deadline) {
+    Event ev(rd_kafka_queue_poll(q.get(), RemainingMs(deadline)));
+    if (ev == nullptr || rd_kafka_event_type(ev.get()) != RD_KAFKA_EVENT_OFFSET_COMMIT) continue;
+    err = rd_kafka_event_error(ev.get());
+    answered = true;
+  }
+  // NO_OFFSET: nothing new to commit, which is fine.
+  if (!answered) {
+    status = absl::DeadlineExceededError("final commit: no answer from the group coordinator in time");
+  } else if (err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR__NO_OFFSET) {
     status = absl::UnavailableError(std::string("final commit: ") + rd_kafka_err2str(err));
   }
-  rd_kafka_consumer_close(s.rk);
-  s.closed = true;
+  if (rd_kafka_error_t* e = rd_kafka_consumer_close_queue(s.rk, q.get()); e != nullptr) {
+    s.log->warn("event=close_failed error=\"{}\"", rd_kafka_error_string(e));
+    rd_kafka_error_destroy(e);
+    return status;
+  }
+  // Leaving the group revokes the assignment; the revoke arrives here as an
+  // event and is handled as any other.
+  while (!rd_kafka_consumer_closed(s.rk) && std::chrono::steady_clock::now() < deadline) {
+    Event ev(rd_kafka_queue_poll(q.get(), RemainingMs(deadline)));
+    if (ev == nullptr || rd_kafka_event_type(ev.get()) != RD_KAFKA_EVENT_REBALANCE) continue;
+    s.Rebalance(rd_kafka_event_error(ev.get()), rd_kafka_event_topic_partition_list(ev.get()));
+  }
+  s.closed = rd_kafka_consumer_closed(s.rk) != 0;
+  if (!s.closed) {
+    s.log->warn("event=close_timeout timeout_ms={} pending_offsets={}", timeout.count(),
+                s.tracker.pending());
+    if (status.ok()) status = absl::DeadlineExceededError("leaving the group: no answer in time");
+    return status;
+  }
   s.log->info("event=closed pending_offsets={}", s.tracker.pending());
   return status;
 }

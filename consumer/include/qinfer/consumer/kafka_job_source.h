@@ -4,7 +4,7 @@
 // At-least-once: enable.auto.offset.store=false, and an offset is stored only
 // once the OffsetTracker says every job at or below it has a durable record;
 // librdkafka's auto-commit then commits what was stored, and Close() commits
-// synchronously. Eager rebalancing (range/roundrobin) and per-message polling,
+// once more, within a bound. Eager rebalancing (range/roundrobin) and per-message polling,
 // because Debian's librdkafka 2.0.2 has known bugs in cooperative
 // rebalancing and in batch consume combined with pause/resume.
 #pragma once
@@ -71,9 +71,15 @@ class KafkaJobSource {
   // non-OK status only on a fatal consumer error.
   absl::Status Run(const std::atomic<bool>& stop);
 
-  // Stores the committable offsets, commits them synchronously and leaves
-  // the group. Call after the executor drained and the recorder flushed.
-  absl::Status Close();
+  // Stores the committable offsets, commits them and leaves the group,
+  // waiting at most `timeout` for the group coordinator over both. Call after
+  // the executor drained and the recorder flushed. DeadlineExceeded when the
+  // coordinator did not answer in time (a stopped broker): what was not
+  // committed is delivered again, and the broker drops the member after its
+  // session timeout. After that, the destructor leaves the librdkafka handle
+  // open instead of waiting for the coordinator again: call Close with a
+  // bound only when the process exits next.
+  absl::Status Close(std::chrono::milliseconds timeout);
 
   // Thread-safe.
   const SourceStats& stats() const { return stats_; }
