@@ -6,6 +6,7 @@ executor-only figures on the same jobs, model, device and threads.
     bench/e2e.py --qinfer build/qinfer --brokers HOST:PORT --kafka-dir DIR \
         --model DIR --jobs FILE.jsonl --workload NAME --out FILE.json \
         [--device cpu-budget:256MiB] [--threads 2] [--max-padding 0.08] [--replies]
+        [--rounds R] [--store DIR]
 
 The jobs are published first (a backlog, as offline work has), then
 `qinfer serve` runs until every job has its record (--idle-exit). Timed from
@@ -49,64 +50,88 @@ def main() -> None:
     ap.add_argument("--device", default="cpu-budget:256MiB")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--max-padding", type=float, default=0.08)
+    ap.add_argument("--rounds", type=int, default=1, help="serve runs over the same jobs; the median is reported")
     ap.add_argument("--replies", action="store_true", help="also publish every result to a reply topic")
     ap.add_argument("--store", help="the result store to use and keep (its memory plan is reused by the next "
                                     "run); default: a temporary one")
     a = ap.parse_args()
 
+    with open(a.jobs) as f:
+        jobs = {json.loads(line)["id"]: len(json.loads(line)["input_ids"]) for line in f if line.strip()}
+    work = tempfile.mkdtemp(prefix="qinfer-e2e-")
+    try:
+        # The first round calibrates (unless --store holds a plan) and later
+        # rounds reuse its plan, as a restarted service would.
+        store = a.store or os.path.join(work, "store")
+        rounds = [one_round(a, jobs, store, work, r) for r in range(a.rounds)]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    ranked = sorted(rounds, key=lambda r: r["real_tokens_per_s"])
+    report = dict(ranked[(len(ranked) - 1) // 2])  # the median round (the lower one of an even count)
+    report["rounds"] = [{k: r[k] for k in ("real_tokens_per_s", "jobs_per_s", "wall_s", "p50_ms", "p99_ms", "lost")}
+                        for r in rounds]
+    report["lost"] = max(r["lost"] for r in rounds)
+    with open(a.out, "w") as f:
+        json.dump(report, f, indent=2)
+    print(f"e2e.py: {a.workload}: {report['real_tokens_per_s']:.0f} tok/s, {report['jobs_per_s']:.1f} jobs/s, "
+          f"padding {report['padding_efficiency']:.3f}, lost {report['lost']} (median of {len(rounds)}) -> {a.out}",
+          file=sys.stderr)
+
+
+def one_round(a, jobs, store, work, r):
+    """Publishes the jobs to a fresh topic and serves them with a fresh group
+    into `store`; returns the figures of this round's records."""
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     kafka_local = os.path.join(repo, "deploy", "kafka-local.sh")
     tag = f"{a.workload}-{int(time.time() * 1000)}"
     topic, replies = f"bench-{tag}", f"bench-{tag}-results"
-    work = tempfile.mkdtemp(prefix="qinfer-e2e-")
-    try:
-        run([kafka_local, "create-topic", a.kafka_dir, topic, "3", replies, "3"], stdout=subprocess.DEVNULL)
-        with open(a.jobs) as f:
-            jobs = {json.loads(line)["id"]: len(json.loads(line)["input_ids"]) for line in f if line.strip()}
-        run([a.qinfer, "submit", "--brokers", a.brokers, "--topic", topic, a.jobs], stdout=subprocess.DEVNULL)
-        store = a.store or os.path.join(work, "store")
-        sets = {"model.path": os.path.join(os.path.abspath(a.model), "model.pt"), "model.device": a.device,
-                "model.threads": str(a.threads), "kafka.brokers": a.brokers, "kafka.group_id": f"bench-{tag}",
-                "kafka.jobs_topic": topic, "kafka.reply_topic": replies if a.replies else "",
-                "kafka.dead_letter_topic": "", "storage.path": store, "http.listen": "",
-                "scheduler.max_padding": str(a.max_padding)}
-        cmd = [a.qinfer, "serve", "--idle-exit", "3"]
-        for k, v in sets.items():
-            cmd += ["--set", f"{k}={v}"]
-        log_path = os.path.join(work, "serve.log")
-        with open(log_path, "w") as log:
-            started = time.time()
-            rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
-            serve_s = time.time() - started
-        if rc != 0:
-            sys.stderr.write(open(log_path).read()[-4000:])
-            sys.exit(f"e2e.py: qinfer serve exited {rc}")
-        export = subprocess.run([a.qinfer, "results", "--store", store, "--export", "-"], check=True,
-                                capture_output=True, text=True).stdout
-        records = [r for r in (json.loads(line) for line in export.splitlines() if line.strip()) if r["id"] in jobs]
-        ok = [r for r in records if r.get("status") == "ok"]
-        first = min(r["completed_at_ms"] - 1000 * r["timings"]["run_seconds"] for r in ok)
-        last = max(r["completed_at_ms"] for r in ok)
-        wall = max(1e-3, (last - first) / 1000.0)
-        real = sum(r["input_length"] for r in ok)
-        padded = sum(r["padded_length"] for r in ok)
-        latencies = [1000 * (r["timings"]["queue_seconds"] + r["timings"]["run_seconds"]) for r in ok]
-        seen = {r["id"] for r in records}
-        report = {
-            "workload": a.workload, "system": "qinfer serve", "replies": a.replies, "device": a.device,
-            "threads": a.threads, "jobs": len(jobs), "ok": len(ok), "failed": len(records) - len(ok),
-            "lost": sum(1 for j in jobs if j not in seen), "wall_s": wall, "serve_process_s": serve_s,
-            "real_tokens": real, "padded_tokens": padded,
-            "padding_efficiency": real / padded if padded else 0.0,
-            "real_tokens_per_s": real / wall, "jobs_per_s": len(ok) / wall,
-            "p50_ms": percentile(latencies, 0.5), "p99_ms": percentile(latencies, 0.99),
-        }
-        with open(a.out, "w") as f:
-            json.dump(report, f, indent=2)
-        print(f"e2e.py: {a.workload}: {report['real_tokens_per_s']:.0f} tok/s, {report['jobs_per_s']:.1f} jobs/s, "
-              f"padding {report['padding_efficiency']:.3f}, lost {report['lost']} -> {a.out}", file=sys.stderr)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    run([kafka_local, "create-topic", a.kafka_dir, topic, "3", replies, "3"], stdout=subprocess.DEVNULL)
+    run([a.qinfer, "submit", "--brokers", a.brokers, "--topic", topic, a.jobs], stdout=subprocess.DEVNULL)
+    started_ms = time.time() * 1000
+    sets = {"model.path": os.path.join(os.path.abspath(a.model), "model.pt"), "model.device": a.device,
+            "model.threads": str(a.threads), "kafka.brokers": a.brokers, "kafka.group_id": f"bench-{tag}",
+            "kafka.jobs_topic": topic, "kafka.reply_topic": replies if a.replies else "",
+            "kafka.dead_letter_topic": "", "storage.path": store, "http.listen": "",
+            "scheduler.max_padding": str(a.max_padding)}
+    cmd = [a.qinfer, "serve", "--idle-exit", "3"]
+    for k, v in sets.items():
+        cmd += ["--set", f"{k}={v}"]
+    log_path = os.path.join(work, f"serve-{r}.log")
+    with open(log_path, "w") as log:
+        started = time.time()
+        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
+        serve_s = time.time() - started
+    if rc != 0:
+        sys.stderr.write(open(log_path).read()[-4000:])
+        sys.exit(f"e2e.py: qinfer serve exited {rc}")
+    export = subprocess.run([a.qinfer, "results", "--store", store, "--export", "-"], check=True,
+                            capture_output=True, text=True).stdout
+    # A reused store holds earlier rounds' records of the same ids: only
+    # this round's (completed after it started) count.
+    records = [r for r in (json.loads(line) for line in export.splitlines() if line.strip())
+               if r["id"] in jobs and r["completed_at_ms"] >= started_ms]
+    ok = [r for r in records if r.get("status") == "ok"]
+    if not ok:
+        sys.exit(f"e2e.py: {a.workload}: round {r + 1} stored no result")
+    first = min(r["completed_at_ms"] - 1000 * r["timings"]["run_seconds"] for r in ok)
+    last = max(r["completed_at_ms"] for r in ok)
+    wall = max(1e-3, (last - first) / 1000.0)
+    real = sum(r["input_length"] for r in ok)
+    padded = sum(r["padded_length"] for r in ok)
+    latencies = [1000 * (r["timings"]["queue_seconds"] + r["timings"]["run_seconds"]) for r in ok]
+    seen = {r["id"] for r in records}
+    report = {
+        "workload": a.workload, "system": "qinfer serve", "replies": a.replies, "device": a.device,
+        "threads": a.threads, "jobs": len(jobs), "ok": len(ok), "failed": len(records) - len(ok),
+        "lost": sum(1 for j in jobs if j not in seen), "wall_s": wall, "serve_process_s": serve_s,
+        "real_tokens": real, "padded_tokens": padded,
+        "padding_efficiency": real / padded if padded else 0.0,
+        "real_tokens_per_s": real / wall, "jobs_per_s": len(ok) / wall,
+        "p50_ms": percentile(latencies, 0.5), "p99_ms": percentile(latencies, 0.99),
+    }
+    print(f"e2e.py: {a.workload} round {r + 1}/{a.rounds}: {report['real_tokens_per_s']:.0f} tok/s, "
+          f"lost {report['lost']}", file=sys.stderr)
+    return report
 
 
 if __name__ == "__main__":

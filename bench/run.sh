@@ -12,7 +12,7 @@
 #      bimodal, text), N jobs each (default 1000);
 #   3. per workload: the executor policies side by side (build/bench/
 #      policy_bench, R rounds, default 3) and the whole service end to end on
-#      a local broker (bench/e2e.py); then real TorchServe at batch 8 and 32
+#      a local broker (bench/e2e.py, R rounds); then real TorchServe at batch 8 and 32
 #      on every workload (bench/torchserve/run.py, R rounds);
 #   4. the pipeline's own ceiling with a no-op model beside kcat
 #      (bench/pipeline/run.sh);
@@ -94,7 +94,7 @@ for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
   log "$workload: qinfer serve end to end"
   "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$OUT/model" \
     --jobs "$jobs" --workload "$workload" --device "$DEVICE" --threads "$THREADS" --store "$OUT/e2e-store" \
-    --out "$OUT/e2e-$workload.json"
+    --rounds "$ROUNDS" --out "$OUT/e2e-$workload.json"
 done
 
 # One TorchServe start per batch size replays every workload in turn.
