@@ -32,10 +32,17 @@ struct EventDeleter {
 };
 using Event = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
 
-int RemainingMs(std::chrono::steady_clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      deadline - std::chrono::steady_clock::now());
-  return int(std::clamp<int64_t>(left.count(), 0, 1000));
+// Serves `q`'s events to `on_event` until `done()` or `deadline`.
+template <typename Done, typename OnEvent>
+void ServeUntil(rd_kafka_queue_t* q, std::chrono::steady_clock::time_point deadline, Done done,
+                OnEvent on_event) {
+  while (!done()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return;
+    Event ev(rd_kafka_queue_poll(q, int(std::min<int64_t>(left.count(), 1000))));
+    if (ev != nullptr) on_event(ev.get());
+  }
 }
 
 }  // namespace
@@ -362,12 +369,11 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   absl::Status status = absl::OkStatus();
   rd_kafka_resp_err_t err = rd_kafka_commit_queue(s.rk, nullptr, q.get(), nullptr, nullptr);
   bool answered = err != RD_KAFKA_RESP_ERR_NO_ERROR;  // refused at once
-  while (!answered && std::chrono::steady_clock::now() < deadline) {
-    Event ev(rd_kafka_queue_poll(q.get(), RemainingMs(deadline)));
-    if (ev == nullptr || rd_kafka_event_type(ev.get()) != RD_KAFKA_EVENT_OFFSET_COMMIT) continue;
-    err = rd_kafka_event_error(ev.get());
+  ServeUntil(q.get(), deadline, [&] { return answered; }, [&](rd_kafka_event_t* ev) {
+    if (rd_kafka_event_type(ev) != RD_KAFKA_EVENT_OFFSET_COMMIT) return;
+    err = rd_kafka_event_error(ev);
     answered = true;
-  }
+  });
   // NO_OFFSET: nothing new to commit, which is fine.
   if (!answered) {
     status = absl::DeadlineExceededError("final commit: no answer from the group coordinator in time");
@@ -381,12 +387,12 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   }
   // Leaving the group revokes the assignment; the revoke arrives here as an
   // event and is handled as any other.
-  while (!rd_kafka_consumer_closed(s.rk) && std::chrono::steady_clock::now() < deadline) {
-    Event ev(rd_kafka_queue_poll(q.get(), RemainingMs(deadline)));
-    if (ev == nullptr || rd_kafka_event_type(ev.get()) != RD_KAFKA_EVENT_REBALANCE) continue;
-    s.Rebalance(rd_kafka_event_error(ev.get()), rd_kafka_event_topic_partition_list(ev.get()));
-  }
-  s.closed = rd_kafka_consumer_closed(s.rk) != 0;
+  auto closed = [&] { return rd_kafka_consumer_closed(s.rk) != 0; };
+  ServeUntil(q.get(), deadline, closed, [&](rd_kafka_event_t* ev) {
+    if (rd_kafka_event_type(ev) != RD_KAFKA_EVENT_REBALANCE) return;
+    s.Rebalance(rd_kafka_event_error(ev), rd_kafka_event_topic_partition_list(ev));
+  });
+  s.closed = closed();
   if (!s.closed) {
     s.log->warn("event=close_timeout timeout_ms={} pending_offsets={}", timeout.count(),
                 s.tracker.pending());

@@ -95,16 +95,10 @@ void AttemptTable::Leave(const std::unordered_map<std::string_view, std::string_
 
 AttemptTable::Change AttemptTable::Begin(std::span<const std::string> messages,
                                          std::span<const std::string> finished) {
-  Change change = Forget(finished);
+  Change change;
   std::unordered_map<std::string_view, std::string_view> gone;  // message -> its old group
-  std::unordered_set<std::string_view> done;
-  for (const std::string& message : change.forget) {
-    auto it = members_.find(message);
-    gone.emplace(it->first, it->second.group);
-    done.insert(it->first);
-  }
-  change.writes.clear();
-  change.regroup.clear();
+  Forgotten(finished, change, gone);
+  const std::unordered_set<std::string_view> done(change.forget.begin(), change.forget.end());
   std::unordered_set<std::string_view> seen;
   for (const std::string& message : messages) {
     if (!seen.insert(message).second) continue;
@@ -124,14 +118,19 @@ AttemptTable::Change AttemptTable::Begin(std::span<const std::string> messages,
   return change;
 }
 
-AttemptTable::Change AttemptTable::Forget(std::span<const std::string> messages) {
-  Change change;
-  std::unordered_map<std::string_view, std::string_view> gone;  // message -> group
+void AttemptTable::Forgotten(std::span<const std::string> messages, Change& change,
+                             std::unordered_map<std::string_view, std::string_view>& gone) const {
   for (const std::string& message : messages) {
     auto it = members_.find(message);
     if (it == members_.end()) continue;
     if (gone.emplace(it->first, it->second.group).second) change.forget.push_back(message);
   }
+}
+
+AttemptTable::Change AttemptTable::Forget(std::span<const std::string> messages) {
+  Change change;
+  std::unordered_map<std::string_view, std::string_view> gone;  // message -> group
+  Forgotten(messages, change, gone);
   Leave(gone, change);
   return change;
 }

@@ -86,6 +86,10 @@ class AttemptTable {
     std::string group;  // the entry that holds the count
   };
 
+  // Adds each of `messages` that has attempts to change.forget (once) and to
+  // `gone` (message -> its group).
+  void Forgotten(std::span<const std::string> messages, Change& change,
+                 std::unordered_map<std::string_view, std::string_view>& gone) const;
   // The writes and regroup entries that take `gone` (message -> its group)
   // out of their groups.
   void Leave(const std::unordered_map<std::string_view, std::string_view>& gone,
