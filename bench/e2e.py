@@ -63,7 +63,7 @@ def main() -> None:
         # The first round calibrates (unless --store holds a plan) and later
         # rounds reuse its plan, as a restarted service would.
         store = a.store or os.path.join(work, "store")
-        rounds = [one_round(a, jobs, store, work, r) for r in range(a.rounds)]
+        rounds = [one_round(a, jobs, store, work, index) for index in range(a.rounds)]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     ranked = sorted(rounds, key=lambda r: r["real_tokens_per_s"])
@@ -78,7 +78,7 @@ def main() -> None:
           file=sys.stderr)
 
 
-def one_round(a, jobs, store, work, r):
+def one_round(a, jobs, store, work, index):
     """Publishes the jobs to a fresh topic and serves them with a fresh group
     into `store`; returns the figures of this round's records."""
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -96,7 +96,7 @@ def one_round(a, jobs, store, work, r):
     cmd = [a.qinfer, "serve", "--idle-exit", "3"]
     for k, v in sets.items():
         cmd += ["--set", f"{k}={v}"]
-    log_path = os.path.join(work, f"serve-{r}.log")
+    log_path = os.path.join(work, f"serve-{index}.log")
     with open(log_path, "w") as log:
         started = time.time()
         rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
@@ -112,7 +112,7 @@ def one_round(a, jobs, store, work, r):
                if r["id"] in jobs and r["completed_at_ms"] >= started_ms]
     ok = [r for r in records if r.get("status") == "ok"]
     if not ok:
-        sys.exit(f"e2e.py: {a.workload}: round {r + 1} stored no result")
+        sys.exit(f"e2e.py: {a.workload}: round {index + 1} stored no result")
     first = min(r["completed_at_ms"] - 1000 * r["timings"]["run_seconds"] for r in ok)
     last = max(r["completed_at_ms"] for r in ok)
     wall = max(1e-3, (last - first) / 1000.0)
@@ -129,7 +129,7 @@ def one_round(a, jobs, store, work, r):
         "real_tokens_per_s": real / wall, "jobs_per_s": len(ok) / wall,
         "p50_ms": percentile(latencies, 0.5), "p99_ms": percentile(latencies, 0.99),
     }
-    print(f"e2e.py: {a.workload} round {r + 1}/{a.rounds}: {report['real_tokens_per_s']:.0f} tok/s, "
+    print(f"e2e.py: {a.workload} round {index + 1}/{a.rounds}: {report['real_tokens_per_s']:.0f} tok/s, "
           f"lost {report['lost']}", file=sys.stderr)
     return report
 
