@@ -487,7 +487,7 @@ def main() -> int:
     r.add_argument("--jobs", type=int, help="jobs per workload (default: sized to the deadline)")
     r.add_argument("--threads", type=int, default=4)
     r.add_argument("--max-batch-size", type=int)
-    r.add_argument("--policies", default="arrival8,shared,qinfer,ideal,sorted64")
+    r.add_argument("--policies", default="arrival8,shared,qinfer,ideal,sorted64,qinfer:0.2")
     r.add_argument("--build-seconds", type=float, default=0.0)
     a = ap.parse_args()
     return cmd_device(a) if a.cmd == "device" else cmd_run(a)

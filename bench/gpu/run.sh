@@ -7,7 +7,7 @@
 #
 #   bench/gpu/run.sh [--minutes 8] [--out DIR] [--python PY] [--model bert-base|minilm|tiny]
 #                    [--rounds 3] [--jobs N] [--threads 4] [--max-batch-size N]
-#                    [--policies arrival8,shared,qinfer,ideal,sorted64] [--build-dir DIR]
+#                    [--policies arrival8,shared,qinfer,ideal,sorted64,qinfer:0.2] [--build-dir DIR]
 #                    [--device cpu-budget:512MiB]   # test hook: no GPU
 #
 # Exit status: 0 done; 1 no CUDA device (or no torch, CMake, nvcc); 2 bad
