@@ -66,7 +66,7 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libcpp-httplib-dev libabsl-dev
   clang libclang-rt-14-dev
-  kcat default-jdk-headless maven python3-venv
+  ccache kcat default-jdk-headless maven python3-venv
   prometheus yamllint jq
 )
 missing=()
