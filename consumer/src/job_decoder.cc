@@ -2,9 +2,11 @@
 
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "qinfer/core/utf8.h"
+#include "qinfer/tokenizer/tokenizer.h"
 
 namespace qinfer::consumer {
 namespace {
@@ -174,14 +176,30 @@ Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
       if (!has_id) job.id = DefaultId(m, limits.max_id_bytes);
       job.origin = m.origin;
       job.payload = std::string(m.value);
-      return job;
+      std::vector<Job> jobs;
+      jobs.push_back(std::move(job));
+      return jobs;
     }
   }
   return DecodeJobDocument(m, limits);
 }
 
-Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
-  std::string id = DefaultId(m, limits.max_id_bytes);
+namespace {
+
+// nlohmann's parse error without its "[json.exception...]" prefix and the
+// "last read" echo of the payload.
+std::string ParseReason(const std::string& what) {
+  std::string reason = what;
+  if (size_t p = reason.find("] "); reason.rfind("[json.exception", 0) == 0 && p != std::string::npos) {
+    reason.erase(0, p + 2);
+  }
+  if (size_t p = reason.find("; last read"); p != std::string::npos) reason.erase(p);
+  return reason;
+}
+
+// Step 1: the bounds that hold before parsing, and the parse.
+std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id,
+                                    const DecoderLimits& limits, json& doc) {
   if (m.value.size() > limits.max_message_bytes) {
     RawMessage prefix = m;
     prefix.value = m.value.substr(0, kPayloadPrefixBytes);
@@ -205,43 +223,25 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   if (m.value.find('\0') != std::string_view::npos) {
     return FailureForMessage(m, id, reason::kInvalid, "message contains a NUL byte", 0);
   }
-  json doc = json::parse(m.value, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    return FailureForMessage(m, id, reason::kInvalid, "message is not valid JSON", 0);
+  try {
+    doc = json::parse(m.value);
+  } catch (const json::exception& e) {
+    // Among them: a string holding a lone surrogate (\ud800), an unescaped
+    // control character, bytes that are not UTF-8.
+    return FailureForMessage(m, id, reason::kInvalid,
+                             "message is not valid JSON: " + ParseReason(e.what()), 0);
   }
   if (!doc.is_object()) {
     return FailureForMessage(m, id, reason::kInvalid, "message is not a JSON object", 0);
   }
-  if (auto it = doc.find("id"); it != doc.end()) {
-    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
-      return FailureForMessage(m, id, reason::kInvalid, "`id` must be a non-empty string", 0);
-    }
-    if (it->get_ref<const std::string&>().size() > limits.max_id_bytes) {
-      return FailureForMessage(m, id, reason::kInvalid,
-                               "`id` is longer than " + std::to_string(limits.max_id_bytes) +
-                                   " bytes",
-                               0);
-    }
-    id = it->get<std::string>();
-  }
+  return std::nullopt;
+}
 
-  auto ids = doc.find("input_ids");
-  if (ids == doc.end()) {
-    return FailureForMessage(m, id, reason::kInvalid, "`input_ids` is missing", 0);
-  }
-  if (!ids->is_array()) {
-    return FailureForMessage(m, id, reason::kInvalid, "`input_ids` must be an array", 0);
-  }
-  const size_t length = ids->size();
-  if (length == 0) {
-    return FailureForMessage(m, id, reason::kInvalid, "`input_ids` is empty", 0);
-  }
-
-  Job job;
-  job.id = id;
-  job.origin = m.origin;
-  job.payload = std::string(m.value);
-
+// Step 1, continued: every field but the input. `length` is the input's
+// length where known, for the records.
+std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const DecoderLimits& limits,
+                                    size_t length, Job& job) {
+  const std::string& id = job.id;
   if (auto it = doc.find("reply_to"); it != doc.end() && !it->is_null()) {
     if (!it->is_string()) {
       return FailureForMessage(m, id, reason::kInvalid, "`reply_to` must be a string", length);
@@ -310,91 +310,235 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
     }
     job.truncate_to = it->get<int>();
   }
+  return std::nullopt;
+}
 
-  // Failures from here on carry the job's attempt and replay_of, so that a
-  // replay that fails again is told apart from the failure it retried.
-  auto too_long = [&](std::string error, size_t n) {
-    Outcome out = FailureForMessage(m, id, reason::kTooLong, std::move(error), n);
-    out.attempt = job.attempt;
-    out.replay_of = job.replay_of;
-    return out;
-  };
-  // The policy for an over-long input: the job's own, else the configured
-  // one. Decided before the ids are read, so a truncated input's tail is
-  // never parsed into memory.
-  const std::string applied = job.policy.empty() ? limits.too_long_policy : job.policy;
-  job.policy.clear();  // from here: the policy applied, if any
-  size_t kept = job.truncate_to > 0 ? std::min(length, size_t(job.truncate_to)) : length;
-  bool admitted = kept <= limits.max_tokens;
-  if (kept < length) {
-    job.original_length = length;
-    job.policy = policy::kTruncate;
-  }
-  if (!admitted) {
-    admitted = true;
-    if (applied == policy::kTruncate) {
-      kept = limits.max_tokens;
-      job.original_length = length;
-      job.policy = policy::kTruncate;
-    } else if (applied == policy::kChunk) {
-      const size_t windows = WindowCount(kept, limits.max_tokens, limits.chunk_overlap);
-      if (!limits.chunk_allowed) {
-        return too_long("input length " + std::to_string(kept) + " exceeds max_tokens " +
-                                     std::to_string(limits.max_tokens) +
-                                     " and policy chunk needs a model with pooled output",
-                                 kept);
-      }
-      if (windows > limits.max_chunks) {
-        return too_long("input length " + std::to_string(kept) + " needs " +
-                                     std::to_string(windows) + " windows of " +
-                                     std::to_string(limits.max_tokens) + ", more than max_chunks " +
-                                     std::to_string(limits.max_chunks),
-                                 kept);
-      }
-      job.policy = policy::kChunk;
-    } else if (applied == policy::kLongLane) {
-      if (kept > limits.long_lane_max_tokens) {
-        return too_long(
-            "input length " + std::to_string(kept) +
-                (limits.long_lane_max_tokens == 0
-                     ? " exceeds max_tokens " + std::to_string(limits.max_tokens) +
-                           " and this service has no long lane (long_lane.max_tokens is 0)"
-                     : " exceeds long_lane.max_tokens " + std::to_string(limits.long_lane_max_tokens)),
-            kept);
-      }
-      job.policy = policy::kLongLane;
-    } else {
-      admitted = false;
-    }
-  }
-  job.input_ids.reserve(kept);
-  for (size_t i = 0; i < kept; ++i) {
-    const json& v = (*ids)[i];
+// Reads ids[0, count) into `out`, each checked against the vocabulary;
+// the error says which id is wrong.
+std::optional<std::string> ReadIds(const json& ids, size_t count, const DecoderLimits& limits,
+                                   std::vector<int64_t>& out) {
+  out.reserve(out.size() + count);
+  for (size_t i = 0; i < count; ++i) {
+    const json& v = ids[i];
     // Accept 7 and 7.0 alike? No: a float id is a client bug worth reporting.
-    if (!v.is_number_integer()) {
-      return FailureForMessage(m, id, reason::kInvalid,
-                     "`input_ids[" + std::to_string(i) + "]` is not an integer",
-                     length);
-    }
+    if (!v.is_number_integer()) return "`input_ids[" + std::to_string(i) + "]` is not an integer";
     const bool is_unsigned = v.is_number_unsigned();
     const int64_t token = is_unsigned ? 0 : v.get<int64_t>();
     if (is_unsigned ? v.get<uint64_t>() >= uint64_t(limits.vocab_size)
                     : (token < 0 || token >= limits.vocab_size)) {
-      return FailureForMessage(m, id, reason::kInvalid,
-                     "`input_ids[" + std::to_string(i) + "]` = " + v.dump() +
-                         " is outside [0, " + std::to_string(limits.vocab_size) +
-                         ")",
-                     length);
+      return "`input_ids[" + std::to_string(i) + "]` = " + v.dump() + " is outside [0, " +
+             std::to_string(limits.vocab_size) + ")";
     }
-    job.input_ids.push_back(is_unsigned ? int64_t(v.get<uint64_t>()) : token);
+    out.push_back(is_unsigned ? int64_t(v.get<uint64_t>()) : token);
   }
-  if (!admitted) {
-    return too_long("input length " + std::to_string(kept) +
-                       " exceeds max_tokens " + std::to_string(limits.max_tokens) +
-                       "; replay it with --policy truncate, chunk or long_lane",
-                   kept);
+  return std::nullopt;
+}
+
+// The tokenizer's ids are the model's too only within its vocabulary
+// (start-up checks the sizes; this keeps a device-side assert impossible).
+std::optional<std::string> CheckTokenIds(const std::vector<int64_t>& ids, const DecoderLimits& limits) {
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0 || ids[i] >= limits.vocab_size) {
+      return "the tokenizer gave token " + std::to_string(ids[i]) + " at position " + std::to_string(i) +
+             ", outside the model's vocabulary [0, " + std::to_string(limits.vocab_size) + ")";
+    }
   }
-  return job;
+  return std::nullopt;
+}
+
+std::string Joined(const std::vector<std::string>& tokens, size_t most) {
+  std::string out;
+  for (size_t i = 0; i < tokens.size() && i < most; ++i) out += (i ? " " : "") + tokens[i];
+  if (tokens.size() > most) out += " ...";
+  return out;
+}
+
+}  // namespace
+
+Admission Admit(size_t length, size_t special, size_t truncate_to, std::string_view policy,
+                const DecoderLimits& limits) {
+  const std::string applied(policy.empty() ? std::string_view(limits.too_long_policy) : policy);
+  Admission a;
+  a.kept = truncate_to > 0 ? std::min(length, truncate_to) : length;
+  if (a.kept < length) a.kind = Admission::Kind::kTruncate;
+  if (a.kept <= limits.max_tokens) return a;
+  const std::string over = "input length " + std::to_string(a.kept);
+  if (applied == policy::kTruncate) {
+    a.kind = Admission::Kind::kTruncate;
+    a.kept = limits.max_tokens;
+  } else if (applied == policy::kChunk) {
+    if (!limits.chunk_allowed) {
+      a.error = over + " exceeds max_tokens " + std::to_string(limits.max_tokens) +
+                " and policy chunk needs a model with pooled output";
+      return a;
+    }
+    // A window of a text holds max_tokens - special tokens of its own.
+    const size_t room = limits.max_tokens - std::min(special, limits.max_tokens);
+    if (room <= limits.chunk_overlap) {
+      a.error = over + " exceeds max_tokens " + std::to_string(limits.max_tokens) + "; a window has room for " +
+                std::to_string(room) + " tokens beside its " + std::to_string(special) +
+                " special tokens, not more than admission.chunk_overlap " + std::to_string(limits.chunk_overlap);
+      return a;
+    }
+    a.windows = WindowCount(a.kept - std::min(special, a.kept), room, limits.chunk_overlap);
+    if (a.windows > limits.max_chunks) {
+      a.error = over + " needs " + std::to_string(a.windows) + " windows of " +
+                std::to_string(limits.max_tokens) + ", more than max_chunks " + std::to_string(limits.max_chunks);
+      return a;
+    }
+    a.kind = Admission::Kind::kChunk;
+  } else if (applied == policy::kLongLane) {
+    if (a.kept > limits.long_lane_max_tokens) {
+      a.error = over + (limits.long_lane_max_tokens == 0
+                            ? " exceeds max_tokens " + std::to_string(limits.max_tokens) +
+                                  " and this service has no long lane (long_lane.max_tokens is 0)"
+                            : " exceeds long_lane.max_tokens " + std::to_string(limits.long_lane_max_tokens));
+      return a;
+    }
+    a.kind = Admission::Kind::kLongLane;
+  } else {
+    a.error = over + " exceeds max_tokens " + std::to_string(limits.max_tokens) +
+              "; replay it with --policy truncate, chunk or long_lane";
+  }
+  return a;
+}
+
+Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
+  Job job;
+  job.id = DefaultId(m, limits.max_id_bytes);
+  json doc;
+  if (auto failure = ParseBounded(m, job.id, limits, doc)) return *std::move(failure);
+  if (auto it = doc.find("id"); it != doc.end()) {
+    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
+      return FailureForMessage(m, job.id, reason::kInvalid, "`id` must be a non-empty string", 0);
+    }
+    if (it->get_ref<const std::string&>().size() > limits.max_id_bytes) {
+      return FailureForMessage(m, job.id, reason::kInvalid,
+                               "`id` is longer than " + std::to_string(limits.max_id_bytes) + " bytes", 0);
+    }
+    job.id = it->get<std::string>();
+  }
+  const std::string& id = job.id;
+  auto fail = [&](const char* why, std::string error, size_t length) {
+    Outcome out = FailureForMessage(m, id, why, std::move(error), length);
+    // Failures of a replayed job carry its attempt and replay_of, so that a
+    // replay that fails again is told apart from the failure it retried.
+    out.attempt = job.attempt;
+    out.replay_of = job.replay_of;
+    return out;
+  };
+
+  // Step 2 (its presence first, so that the envelope's errors carry the
+  // input's length): exactly one of input_ids and text.
+  auto ids = doc.find("input_ids");
+  auto text = doc.find("text");
+  const bool has_ids = ids != doc.end(), has_text = text != doc.end() && !text->is_null();
+  if (has_ids && has_text) {
+    return FailureForMessage(m, id, reason::kInvalid, "set exactly one of `input_ids` and `text`, not both", 0);
+  }
+  if (!has_ids && !has_text) {
+    return FailureForMessage(m, id, reason::kInvalid, "`input_ids` is missing (or send `text`)", 0);
+  }
+  if (has_ids && !ids->is_array()) {
+    return FailureForMessage(m, id, reason::kInvalid, "`input_ids` must be an array", 0);
+  }
+  if (has_ids && ids->empty()) {
+    return FailureForMessage(m, id, reason::kInvalid, "`input_ids` is empty", 0);
+  }
+  if (has_text && !text->is_string()) {
+    return FailureForMessage(m, id, reason::kInvalid, "`text` must be a string", 0);
+  }
+  job.origin = m.origin;
+  job.payload = std::string(m.value);
+  if (auto failure = ReadEnvelope(m, doc, limits, has_ids ? ids->size() : 0, job)) {
+    return *std::move(failure);
+  }
+  const std::string requested = std::move(job.policy);
+  job.policy.clear();  // from here: the policy applied, if any
+
+  // Step 2: the input's length (a text is tokenized here).
+  std::optional<tokenizer::Encoding> encoding;
+  size_t length = 0, special = 0;
+  if (has_ids) {
+    length = ids->size();
+  } else {
+    const std::string& t = text->get_ref<const std::string&>();
+    if (limits.tokenizer == nullptr) {
+      return fail(reason::kInvalid,
+                  "this model has no tokenizer (its manifest names no `tokenizer` file): send `input_ids`", 0);
+    }
+    if (t.empty()) return fail(reason::kInvalid, "`text` is empty", 0);
+    if (t.size() > limits.max_text_bytes) {
+      return fail(reason::kTooLong,
+                  "`text` is " + std::to_string(t.size()) + " bytes, more than limits.max_text_bytes " +
+                      std::to_string(limits.max_text_bytes) + " (checked before tokenizing; raise it for longer texts)",
+                  0);
+    }
+    absl::StatusOr<tokenizer::Encoding> encoded = limits.tokenizer->Encode(t);
+    if (!encoded.ok()) {
+      return fail(reason::kInvalid, "`text` cannot be tokenized: " + std::string(encoded.status().message()), 0);
+    }
+    encoding = std::move(*encoded);
+    length = encoding->length();
+    special = limits.tokenizer->added_tokens();
+    if (encoding->special_tokens_only()) {
+      return fail(reason::kInvalid,
+                  "`text` yields no token besides the tokenizer's special tokens (" +
+                      Joined(encoding->Tokens(), 8) + "): nothing of its own to embed",
+                  length);
+    }
+  }
+
+  // Step 3: admission by length, then the tokens the job keeps.
+  const Admission a = Admit(length, special, size_t(job.truncate_to), requested, limits);
+  if (!a.error.empty()) {
+    // A bad id says more than the length: `invalid` wins over `too_long`.
+    std::vector<int64_t> scratch;
+    if (has_ids) {
+      if (auto bad = ReadIds(*ids, a.kept, limits, scratch)) return fail(reason::kInvalid, *bad, length);
+    }
+    return fail(reason::kTooLong, a.error, a.kept);
+  }
+  if (a.kind == Admission::Kind::kTruncate) {
+    job.original_length = length;
+    job.policy = policy::kTruncate;
+  } else if (a.kind == Admission::Kind::kChunk) {
+    job.policy = policy::kChunk;
+  } else if (a.kind == Admission::Kind::kLongLane) {
+    job.policy = policy::kLongLane;
+  }
+  std::vector<Job> jobs;
+  if (has_ids) {
+    // A truncated input that ends with the model's end token keeps it there,
+    // where the tokenizer's own truncation puts it.
+    const bool keep_end = a.kind == Admission::Kind::kTruncate && limits.end_token_id >= 0 && a.kept >= 2 &&
+                          ids->back().is_number_integer() && ids->back() == limits.end_token_id;
+    const size_t read = a.kind == Admission::Kind::kChunk ? length : a.kept - (keep_end ? 1 : 0);
+    if (auto bad = ReadIds(*ids, read, limits, job.input_ids)) return fail(reason::kInvalid, *bad, length);
+    if (keep_end) job.input_ids.push_back(limits.end_token_id);
+    if (a.kind == Admission::Kind::kChunk) return SplitIntoWindows(std::move(job), limits.max_tokens, limits.chunk_overlap);
+    jobs.push_back(std::move(job));
+    return jobs;
+  }
+  if (a.kind == Admission::Kind::kChunk) {
+    absl::StatusOr<std::vector<std::vector<int64_t>>> windows =
+        encoding->Windows(limits.max_tokens, limits.chunk_overlap);
+    if (!windows.ok()) return fail(reason::kTooLong, std::string(windows.status().message()), length);
+    for (const auto& w : *windows) {
+      if (auto bad = CheckTokenIds(w, limits)) return fail(reason::kInvalid, *bad, length);
+    }
+    return WindowJobs(std::move(job), std::move(*windows), length);
+  }
+  if (a.kind == Admission::Kind::kTruncate) {
+    absl::StatusOr<std::vector<int64_t>> cut = encoding->Truncated(a.kept);
+    if (!cut.ok()) return fail(reason::kInvalid, "`truncate_to` " + std::string(cut.status().message()), length);
+    job.input_ids = std::move(*cut);
+  } else {
+    job.input_ids = encoding->Ids();
+  }
+  if (auto bad = CheckTokenIds(job.input_ids, limits)) return fail(reason::kInvalid, *bad, length);
+  jobs.push_back(std::move(job));
+  return jobs;
 }
 
 bool IsTooLongPolicy(std::string_view name) {
@@ -412,18 +556,29 @@ std::vector<Job> SplitIntoWindows(Job job, size_t window, size_t overlap) {
   const size_t length = job.length();
   const size_t count = WindowCount(length, window, overlap);
   const size_t step = window - overlap;
-  std::vector<Job> windows;
-  windows.reserve(count);
-  std::vector<int64_t> ids = std::move(job.input_ids);
-  std::string payload = std::move(job.payload);
+  std::vector<std::vector<int64_t>> parts(count);
   for (size_t w = 0; w < count; ++w) {
-    Job part = job;
     const size_t begin = w * step;
     const size_t end = std::min(length, begin + window);
-    part.input_ids.assign(ids.begin() + ptrdiff_t(begin), ids.begin() + ptrdiff_t(end));
+    parts[w].assign(job.input_ids.begin() + ptrdiff_t(begin), job.input_ids.begin() + ptrdiff_t(end));
+  }
+  job.input_ids.clear();
+  job.input_ids.shrink_to_fit();
+  return WindowJobs(std::move(job), std::move(parts), length);
+}
+
+std::vector<Job> WindowJobs(Job job, std::vector<std::vector<int64_t>> parts, size_t original_length) {
+  const size_t count = parts.size();
+  std::vector<Job> windows;
+  windows.reserve(count);
+  std::string payload = std::move(job.payload);
+  job.input_ids.clear();
+  for (size_t w = 0; w < count; ++w) {
+    Job part = job;
+    part.input_ids = std::move(parts[w]);
     part.window = int(w);
     part.windows = int(count);
-    part.original_length = length;
+    part.original_length = original_length;
     if (w == 0) part.payload = std::move(payload);
     windows.push_back(std::move(part));
   }

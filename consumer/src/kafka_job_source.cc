@@ -204,22 +204,19 @@ struct KafkaJobSource::Impl {
     if (!tracker.Track(raw.origin)) return;
 
     Decoded decoded = DecodeJob(raw, config.limits);
-    if (Job* job = std::get_if<Job>(&decoded)) {
-      if (job->replay_of.offset >= 0) stats.replays++;
-      std::string id = job->id;
-      size_t length = job->length();
-      absl::Status pushed;
-      if (job->policy == policy::kChunk) {
+    if (auto* jobs = std::get_if<std::vector<Job>>(&decoded)) {
+      const Job& first = jobs->front();
+      if (first.replay_of.offset >= 0) stats.replays++;
+      std::string id = first.id;
+      const size_t length = first.windows > 0 ? first.original_length : first.length();
+      if (first.windows > 0) {
         // Windows run as ordinary jobs; the executor pools them back.
-        std::vector<Job> windows =
-            SplitIntoWindows(std::move(*job), config.limits.max_tokens, config.limits.chunk_overlap);
-        log->debug("event=chunked job={} length={} windows={}", id, length, windows.size());
-        for (Job& window : windows) {
-          pushed = queue.Push(std::move(window));
-          if (!pushed.ok()) break;
-        }
-      } else {
-        pushed = queue.Push(std::move(*job));
+        log->debug("event=chunked job={} length={} windows={}", id, length, jobs->size());
+      }
+      absl::Status pushed;
+      for (Job& job : *jobs) {
+        pushed = queue.Push(std::move(job));
+        if (!pushed.ok()) break;
       }
       if (pushed.ok()) {
         log->trace("event=queued job={} partition={} offset={} length={}", id,

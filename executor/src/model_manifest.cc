@@ -1,5 +1,6 @@
 #include "qinfer/executor/model_manifest.h"
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,14 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
     m.dim = j.value("dim", 0);
     m.output = j.value("output", std::string("pooled"));
     m.format = j.value("format", std::string("torchscript"));
+    m.normalized = j.value("normalized", false);
+    m.end_token_id = j.value("end_token_id", int64_t{-1});
+    const std::string tokenizer = j.value("tokenizer", std::string());
+    if (!tokenizer.empty()) {
+      const std::filesystem::path file(tokenizer);
+      m.tokenizer_path =
+          file.is_absolute() ? tokenizer : (std::filesystem::path(path).parent_path() / file).string();
+    }
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError("model manifest " + path + ": " + e.what());
   }
@@ -35,6 +44,15 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
         " is below max_tokens " + std::to_string(m.max_tokens) +
         ": the model must accept every length it serves; set max_positions >= max_tokens, "
         "or drop it (default: max_tokens)");
+  }
+  if (m.format != "torchscript") {
+    return absl::UnimplementedError("model manifest " + path + ": format '" + m.format +
+                                    "' is not supported (only 'torchscript')");
+  }
+  if (m.end_token_id >= m.vocab_size) {
+    return absl::InvalidArgumentError("model manifest " + path + ": end_token_id " +
+                                      std::to_string(m.end_token_id) + " is outside the vocabulary [0, " +
+                                      std::to_string(m.vocab_size) + ")");
   }
   if (m.output != "pooled") {
     return absl::UnimplementedError("model manifest " + path + ": output '" + m.output +

@@ -1,6 +1,7 @@
 #include "qinfer/pipeline/chunk_assembler.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace qinfer::pipeline {
 
@@ -57,7 +58,14 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
   Outcome job = std::move(done.pooled);
   job.ok = true;
   job.output.resize(done.sum.size());
-  for (size_t d = 0; d < done.sum.size(); ++d) job.output[d] = float(done.sum[d] / done.weight);
+  double norm = 0;
+  for (size_t d = 0; d < done.sum.size(); ++d) {
+    done.sum[d] /= done.weight;
+    norm += done.sum[d] * done.sum[d];
+  }
+  norm = std::sqrt(norm);
+  const double scale = normalize_ && norm > 0 ? 1.0 / norm : 1.0;
+  for (size_t d = 0; d < done.sum.size(); ++d) job.output[d] = float(done.sum[d] * scale);
   job.completed_at_ms = WallMillis();
   return job;
 }

@@ -27,7 +27,8 @@ ExecutorLoop::ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner,
       clock_(clock),
       options_(options),
       observer_(observer),
-      log_(Logger("pipeline")) {}
+      log_(Logger("pipeline")),
+      chunks_(options.normalize_pooled) {}
 
 ExecutorLoop::~ExecutorLoop() { StopRecording(/*abandon=*/true); }
 

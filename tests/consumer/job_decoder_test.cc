@@ -17,6 +17,18 @@ Decoded DecodeValue(std::string_view value, std::string_view key = "") {
   return DecodeJob(m, kLimits);
 }
 
+// The one job `d` holds (a message that is not chunked becomes one job).
+const Job& OneJob(const Decoded& d) {
+  static const Job kNone;
+  const auto* jobs = std::get_if<std::vector<Job>>(&d);
+  EXPECT_TRUE(jobs != nullptr && jobs->size() == 1) << "expected one job";
+  return jobs != nullptr && jobs->size() == 1 ? jobs->front() : kNone;
+}
+bool IsJob(const Decoded& d) {
+  const auto* jobs = std::get_if<std::vector<Job>>(&d);
+  return jobs != nullptr && jobs->size() == 1;
+}
+
 // Asserts `d` is a failure with `reason` whose error mentions `needle`.
 void ExpectFailure(const Decoded& d, const char* reason, std::string_view needle) {
   ASSERT_TRUE(std::holds_alternative<Outcome>(d)) << "expected a failure record";
@@ -31,8 +43,8 @@ void ExpectFailure(const Decoded& d, const char* reason, std::string_view needle
 TEST(JobDecoderTest, DecodesAValidJobWithAllFields) {
   Decoded d = DecodeValue(
       R"({"id":"doc-42","input_ids":[1,2,99],"reply_to":"r","meta":{"a":[1,2]},"attempt":2})");
-  ASSERT_TRUE(std::holds_alternative<Job>(d));
-  const Job& job = std::get<Job>(d);
+  ASSERT_TRUE(IsJob(d));
+  const Job& job = OneJob(d);
   EXPECT_EQ(job.id, "doc-42");
   EXPECT_EQ(job.input_ids, (std::vector<int64_t>{1, 2, 99}));
   EXPECT_EQ(job.reply_to, "r");
@@ -42,8 +54,8 @@ TEST(JobDecoderTest, DecodesAValidJobWithAllFields) {
 }
 
 TEST(JobDecoderTest, IdDefaultsToKeyThenToTopicPartitionOffset) {
-  EXPECT_EQ(std::get<Job>(DecodeValue(R"({"input_ids":[1]})", "k-1")).id, "k-1");
-  EXPECT_EQ(std::get<Job>(DecodeValue(R"({"input_ids":[1]})")).id, "jobs/2/41");
+  EXPECT_EQ(OneJob(DecodeValue(R"({"input_ids":[1]})", "k-1")).id, "k-1");
+  EXPECT_EQ(OneJob(DecodeValue(R"({"input_ids":[1]})")).id, "jobs/2/41");
 }
 
 // DecodeJob and DecodeJobDocument give the same answer for `value` (the
@@ -63,10 +75,10 @@ void ExpectPathsAgree(std::string_view value, const DecoderLimits& limits = kLim
 
 TEST(JobDecoderTest, PlainMessagesDecodeAsTheDocumentPathDecodesThem) {
   Decoded d = DecodeValue(R"({"id":"j0000001","input_ids":[7,0,99]})");
-  ASSERT_TRUE(std::holds_alternative<Job>(d));
-  EXPECT_EQ(std::get<Job>(d).id, "j0000001");
-  EXPECT_EQ(std::get<Job>(d).input_ids, (std::vector<int64_t>{7, 0, 99}));
-  EXPECT_EQ(std::get<Job>(d).payload, R"({"id":"j0000001","input_ids":[7,0,99]})");
+  ASSERT_TRUE(IsJob(d));
+  EXPECT_EQ(OneJob(d).id, "j0000001");
+  EXPECT_EQ(OneJob(d).input_ids, (std::vector<int64_t>{7, 0, 99}));
+  EXPECT_EQ(OneJob(d).payload, R"({"id":"j0000001","input_ids":[7,0,99]})");
   for (const char* value : {
            R"({"id":"j1","input_ids":[1,2,3]})",
            R"({"input_ids":[1,2,3],"id":"j1"})",
@@ -185,8 +197,8 @@ TEST(JobDecoderTest, RejectsTooLongWithItsLength) {
 
 TEST(JobDecoderTest, TruncateToOverrideShortensTheInput) {
   Decoded d = DecodeValue(R"({"input_ids":[1,2,3,4,5,6,7,8,9,10],"truncate_to":4})");
-  ASSERT_TRUE(std::holds_alternative<Job>(d));
-  EXPECT_EQ(std::get<Job>(d).input_ids, (std::vector<int64_t>{1, 2, 3, 4}));
+  ASSERT_TRUE(IsJob(d));
+  EXPECT_EQ(OneJob(d).input_ids, (std::vector<int64_t>{1, 2, 3, 4}));
 }
 
 TEST(JobDecoderBoundsTest, RejectsNestingDeeperThanTheBoundBeforeParsing) {
@@ -203,7 +215,7 @@ TEST(JobDecoderBoundsTest, AcceptsNestingAtTheBound) {
   limits.max_depth = 4;
   RawMessage m;
   m.value = R"({"input_ids":[1],"meta":{"a":[{"b":1}]}})";  // depth 4
-  EXPECT_TRUE(std::holds_alternative<Job>(DecodeJob(m, limits)));
+  EXPECT_TRUE(IsJob(DecodeJob(m, limits)));
   m.value = R"({"input_ids":[1],"meta":{"a":[{"b":[1]}]}})";  // depth 5
   EXPECT_TRUE(std::holds_alternative<Outcome>(DecodeJob(m, limits)));
 }
@@ -244,7 +256,7 @@ TEST(JobDecoderBoundsTest, RejectsAMetaLargerThanItsBound) {
   ASSERT_TRUE(std::holds_alternative<Outcome>(d));
   EXPECT_NE(std::get<Outcome>(d).error.find("max_meta_bytes 100"), std::string::npos);
   m.value = slim;
-  EXPECT_TRUE(std::holds_alternative<Job>(DecodeJob(m, limits)));
+  EXPECT_TRUE(IsJob(DecodeJob(m, limits)));
 }
 
 TEST(JobDecoderBoundsTest, RejectsOverlongIdsAndReplyTopicsAndCutsAnOverlongKey) {
@@ -270,10 +282,10 @@ TEST(JobDecoderBoundsTest, RejectsAttemptAndTruncateToBeyondTheirRange) {
 }
 
 TEST(JobDecoderBoundsTest, AKeyThatIsNotUtf8IsNotUsedAsTheId) {
-  EXPECT_EQ(std::get<Job>(DecodeValue(R"({"input_ids":[1]})", "\xff\xfe")).id, "jobs/2/41");
+  EXPECT_EQ(OneJob(DecodeValue(R"({"input_ids":[1]})", "\xff\xfe")).id, "jobs/2/41");
   // A long key is cut on a character boundary, never inside one.
   const std::string key = std::string(511, 'k') + "\xc3\xa9";
-  EXPECT_EQ(std::get<Job>(DecodeValue(R"({"input_ids":[1]})", key)).id, std::string(511, 'k'));
+  EXPECT_EQ(OneJob(DecodeValue(R"({"input_ids":[1]})", key)).id, std::string(511, 'k'));
 }
 
 
@@ -300,7 +312,7 @@ TEST(JobDecoderPolicyTest, RejectIsTheDefaultAndSaysHowToReplay) {
 TEST(JobDecoderPolicyTest, TruncateKeepsTheFirstMaxTokensAndSaysSo) {
   DecoderLimits limits = kLimits;
   limits.too_long_policy = policy::kTruncate;
-  const Job job = std::get<Job>(DecodeWith(limits, LongJob(20)));
+  const Job job = OneJob(DecodeWith(limits, LongJob(20)));
   EXPECT_EQ(job.input_ids, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(job.original_length, 20u);
   EXPECT_EQ(job.policy, policy::kTruncate);
@@ -309,13 +321,13 @@ TEST(JobDecoderPolicyTest, TruncateKeepsTheFirstMaxTokensAndSaysSo) {
   EXPECT_EQ(o.original_length, 20u);
   EXPECT_EQ(o.input_length, 8u);
 
-  const Job fits = std::get<Job>(DecodeWith(limits, LongJob(8)));
+  const Job fits = OneJob(DecodeWith(limits, LongJob(8)));
   EXPECT_TRUE(fits.policy.empty()) << "no policy applies to an input that fits";
   EXPECT_EQ(fits.original_length, 0u);
 }
 
 TEST(JobDecoderPolicyTest, AJobsOwnPolicyOverridesTheConfiguredOne) {
-  const Job job = std::get<Job>(DecodeWith(kLimits, LongJob(20, R"(,"policy":"truncate")")));
+  const Job job = OneJob(DecodeWith(kLimits, LongJob(20, R"(,"policy":"truncate")")));
   EXPECT_EQ(job.length(), 8u);
   DecoderLimits truncating = kLimits;
   truncating.too_long_policy = policy::kTruncate;
@@ -325,7 +337,7 @@ TEST(JobDecoderPolicyTest, AJobsOwnPolicyOverridesTheConfiguredOne) {
 }
 
 TEST(JobDecoderPolicyTest, TruncateToCutsFirstAndTheCutIsRecorded) {
-  const Job job = std::get<Job>(DecodeWith(kLimits, LongJob(20, R"(,"truncate_to":5)")));
+  const Job job = OneJob(DecodeWith(kLimits, LongJob(20, R"(,"truncate_to":5)")));
   EXPECT_EQ(job.length(), 5u);
   EXPECT_EQ(job.original_length, 20u);
   EXPECT_EQ(job.policy, policy::kTruncate);
@@ -337,9 +349,17 @@ TEST(JobDecoderPolicyTest, ChunkKeepsTheWholeInputWithinMaxChunks) {
   DecoderLimits limits = kLimits;
   limits.too_long_policy = policy::kChunk;
   limits.max_chunks = 3;
-  const Job job = std::get<Job>(DecodeWith(limits, LongJob(24)));
-  EXPECT_EQ(job.length(), 24u);
-  EXPECT_EQ(job.policy, policy::kChunk);
+  const Decoded d = DecodeWith(limits, LongJob(24));
+  ASSERT_TRUE(std::holds_alternative<std::vector<Job>>(d));
+  const std::vector<Job>& windows = std::get<std::vector<Job>>(d);
+  ASSERT_EQ(windows.size(), 3u) << "the decoder splits a chunked input into its windows";
+  for (size_t w = 0; w < windows.size(); ++w) {
+    EXPECT_EQ(windows[w].length(), 8u);
+    EXPECT_EQ(windows[w].policy, policy::kChunk);
+    EXPECT_EQ(windows[w].original_length, 24u);
+    EXPECT_EQ(windows[w].window, int(w));
+    EXPECT_EQ(windows[w].input_ids.front(), int64_t(8 * w));
+  }
   ExpectFailure(DecodeWith(limits, LongJob(25)), reason::kTooLong, "needs 4 windows of 8, more than max_chunks 3");
   limits.chunk_allowed = false;
   ExpectFailure(DecodeWith(limits, LongJob(9)), reason::kTooLong, "needs a model with pooled output");
@@ -350,7 +370,7 @@ TEST(JobDecoderPolicyTest, LongLaneAdmitsUpToItsOwnBound) {
   limits.too_long_policy = policy::kLongLane;
   ExpectFailure(DecodeWith(limits, LongJob(9)), reason::kTooLong, "no long lane (long_lane.max_tokens is 0)");
   limits.long_lane_max_tokens = 16;
-  const Job job = std::get<Job>(DecodeWith(limits, LongJob(16)));
+  const Job job = OneJob(DecodeWith(limits, LongJob(16)));
   EXPECT_EQ(job.length(), 16u);
   EXPECT_EQ(job.policy, policy::kLongLane);
   ExpectFailure(DecodeWith(limits, LongJob(17)), reason::kTooLong, "exceeds long_lane.max_tokens 16");
@@ -358,7 +378,7 @@ TEST(JobDecoderPolicyTest, LongLaneAdmitsUpToItsOwnBound) {
 
 TEST(JobDecoderPolicyTest, ReplayFieldsAreDecodedAndCarriedIntoFailures) {
   const std::string replay = R"(,"attempt":2,"device":"cpu","replay_of":{"topic":"jobs","partition":1,"offset":77})";
-  const Job job = std::get<Job>(DecodeWith(kLimits, LongJob(3, replay)));
+  const Job job = OneJob(DecodeWith(kLimits, LongJob(3, replay)));
   EXPECT_EQ(job.device, "cpu");
   EXPECT_EQ(job.replay_of, (Origin{"jobs", 1, 77, 0}));
   EXPECT_EQ(OutcomeFor(job).replay_of, job.replay_of);

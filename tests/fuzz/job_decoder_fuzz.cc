@@ -8,6 +8,9 @@
 //           0: defaults   1: max_depth = n   2: max_message_bytes = 16 * n
 //           3: max_id_bytes = 1 + n, max_meta_bytes = 4 * n
 //   then    k bytes of key, the rest is the message value.
+// Every limits set has the tokenizer of tests/data/tiny-tokenizer.json (its
+// path: $QINFER_FUZZ_TOKENIZER, set by run.sh), so `text` jobs are decoded
+// with a real Hugging Face tokenizer, and end_token_id 3 (its [SEP]).
 // Inputs shorter than two bytes are a value with no key and default limits.
 //
 // Every invariant violation calls Check's __builtin_trap(), which libFuzzer
@@ -17,6 +20,8 @@
 #include <cstdint>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -24,6 +29,7 @@
 #include "qinfer/consumer/job_decoder.h"
 #include "qinfer/core/job.h"
 #include "qinfer/core/outcome_json.h"
+#include "qinfer/tokenizer/tokenizer.h"
 
 namespace {
 
@@ -85,10 +91,29 @@ bool IsValidUtf8(std::string_view s) {
   return true;
 }
 
+const qinfer::tokenizer::Tokenizer* FuzzTokenizer() {
+  static const std::unique_ptr<qinfer::tokenizer::Tokenizer> tokenizer = [] {
+    const char* path = std::getenv("QINFER_FUZZ_TOKENIZER");
+    if (path == nullptr) {
+      std::fprintf(stderr, "QINFER_FUZZ_TOKENIZER is not set (tests/fuzz/run.sh sets it)\n");
+      std::abort();
+    }
+    auto loaded = qinfer::tokenizer::Tokenizer::Load(path);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "cannot load %s: %s\n", path, std::string(loaded.status().message()).c_str());
+      std::abort();
+    }
+    return std::move(*loaded);
+  }();
+  return tokenizer.get();
+}
+
 DecoderLimits LimitsFor(uint8_t selector) {
   DecoderLimits limits;
   limits.vocab_size = 4096;
   limits.max_tokens = 512;
+  limits.tokenizer = FuzzTokenizer();
+  limits.end_token_id = 3;
   const int n = selector / 4;
   switch (selector % 4) {
     case 1: limits.max_depth = n; break;
@@ -127,7 +152,8 @@ void CheckJob(const Job& job, const RawMessage& m, const DecoderLimits& limits) 
   Check(m.value.size() <= limits.max_message_bytes, "job value at most max_message_bytes");
   Check(JsonNestingDepth(m.value, limits.max_depth) <= limits.max_depth,
         "job value nests at most max_depth");
-  Check(job.payload == m.value, "job payload is the value");
+  Check(job.payload == (job.window == 0 ? m.value : std::string_view()),
+        "job payload is the value (a chunk window's: its first window only)");
   Check(job.origin == m.origin, "job origin is the message's");
   if (job.truncate_to > 0) {
     Check(job.input_ids.size() <= size_t(job.truncate_to), "truncate_to applied");
@@ -168,7 +194,9 @@ void CheckFailure(const Outcome& out, const RawMessage& m, const DecoderLimits& 
     Check(out.payload == m.value, "failure payload is the value");
   }
   if (out.reason == qinfer::reason::kTooLong) {
-    Check(out.input_length > limits.max_tokens, "too_long only above max_tokens");
+    Check(out.input_length > limits.max_tokens ||
+              (out.input_length == 0 && out.error.find("limits.max_text_bytes") != std::string::npos),
+          "too_long only above max_tokens (or a text over max_text_bytes, before it is tokenized)");
   }
 
   const auto back = qinfer::OutcomeFromJson(qinfer::OutcomeToJson(out));
@@ -214,8 +242,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                              : o->completed_at_ms;
   }
   Check(decoded == full, "DecodeJob agrees with DecodeJobDocument");
-  if (const Job* job = std::get_if<Job>(&decoded)) {
-    CheckJob(*job, m, limits);
+  if (const auto* jobs = std::get_if<std::vector<Job>>(&decoded)) {
+    Check(!jobs->empty(), "a message becomes at least one job");
+    Check(jobs->size() == 1 || size_t(jobs->front().windows) == jobs->size(),
+          "several jobs only as the windows of one input");
+    for (const Job& job : *jobs) CheckJob(job, m, limits);
   } else {
     CheckFailure(std::get<Outcome>(decoded), m, limits);
   }

@@ -48,6 +48,7 @@ sources=(
   "$repo/core/src/job.cc"
   "$repo/core/src/outcome_json.cc"
   "$repo/core/src/utf8.cc"
+  "$repo/tokenizer/src/tokenizer.cc"
 )
 headers=(
   "$repo/consumer/include/qinfer/consumer/job_decoder.h"
@@ -55,7 +56,16 @@ headers=(
   "$repo/core/include/qinfer/core/clock.h"
   "$repo/core/include/qinfer/core/outcome_json.h"
   "$repo/core/include/qinfer/core/utf8.h"
+  "$repo/tokenizer/include/qinfer/tokenizer/tokenizer.h"
 )
+# The Rust half of the tokenizer (Hugging Face tokenizers behind its C ABI),
+# as the CMake build made it: $QINFER_TOKENIZER_RUST_LIB, which ctest sets.
+rust_lib=${QINFER_TOKENIZER_RUST_LIB:-$repo/build/tokenizer/libqinfer_tokenizer_rust.a}
+if [[ ! -f $rust_lib ]]; then
+  echo "fuzz: $rust_lib not found: build the project first (deploy/build.sh)" >&2
+  exit 1
+fi
+export QINFER_FUZZ_TOKENIZER=${QINFER_FUZZ_TOKENIZER:-$repo/tests/data/tiny-tokenizer.json}
 
 mkdir -p "$build"
 flags_file=$build/job_decoder_fuzz.flags
@@ -63,7 +73,7 @@ flags="-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 
 stale=0
 [[ -x $bin && -f $flags_file && $(cat "$flags_file") == "$flags" ]] || stale=1
-for f in "${sources[@]}" "${headers[@]}" "$0"; do
+for f in "${sources[@]}" "${headers[@]}" "$rust_lib" "$0"; do
   [[ $f -nt $bin ]] && stale=1
 done
 if ((stale)); then
@@ -74,8 +84,9 @@ if ((stale)); then
     exit 1
   fi
   # shellcheck disable=SC2086  # flag lists are meant to split
-  if ! "$cxx" $flags -I"$repo/core/include" -I"$repo/consumer/include" $absl_cflags \
-       "${sources[@]}" $absl_libs -o "$bin.tmp" 2>"$build/build.log"; then
+  if ! "$cxx" $flags -I"$repo/core/include" -I"$repo/consumer/include" -I"$repo/tokenizer/include" \
+       -I"$repo/tokenizer/src" $absl_cflags \
+       "${sources[@]}" "$rust_lib" -lpthread -ldl -lm $absl_libs -o "$bin.tmp" 2>"$build/build.log"; then
     cat "$build/build.log" >&2
     if grep -q 'libclang_rt.fuzzer' "$build/build.log"; then
       echo "fuzz: libFuzzer runtime missing; install libclang-rt-14-dev" >&2

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace qinfer::pipeline {
 namespace {
 
@@ -55,6 +57,33 @@ TEST(ChunkAssemblerTest, PoolsTheWindowsByLengthOnceAllAreIn) {
   EXPECT_EQ(whole->attempt, 1);
   EXPECT_EQ(whole->padded_length, 36);
   EXPECT_EQ(chunks.pending(), 1u) << "the other job waits for its second window";
+}
+
+TEST(ChunkAssemblerTest, PooledOutputsOfANormalisedModelAreScaledBackToUnitLength) {
+  // Two unit vectors 90 degrees apart: their mean is shorter than 1.
+  const Job w0 = Window("doc", 0, 2, 20), w1 = Window("doc", 1, 2, 10);
+  ChunkAssembler normalising(/*normalize=*/true);
+  EXPECT_FALSE(normalising.Add(w0, Result(w0, {1, 0}, 32)));
+  std::optional<Outcome> whole = normalising.Add(w1, Result(w1, {0, 1}, 16));
+  ASSERT_TRUE(whole);
+  // Length-weighted mean (20 * [1, 0] + 10 * [0, 1]) / 30 = [2/3, 1/3], then / its norm.
+  const double norm = std::sqrt(4.0 / 9 + 1.0 / 9);
+  EXPECT_FLOAT_EQ(whole->output[0], float(2.0 / 3 / norm));
+  EXPECT_FLOAT_EQ(whole->output[1], float(1.0 / 3 / norm));
+
+  ChunkAssembler plain;  // a model whose outputs are not normalised: the mean as it is
+  EXPECT_FALSE(plain.Add(w0, Result(w0, {1, 0}, 32)));
+  whole = plain.Add(w1, Result(w1, {0, 1}, 16));
+  ASSERT_TRUE(whole);
+  EXPECT_FLOAT_EQ(whole->output[0], 2.0f / 3);
+  EXPECT_FLOAT_EQ(whole->output[1], 1.0f / 3);
+
+  // A zero mean stays zero rather than dividing by zero.
+  ChunkAssembler zero(/*normalize=*/true);
+  EXPECT_FALSE(zero.Add(w0, Result(w0, {0, 0}, 32)));
+  whole = zero.Add(w1, Result(w1, {0, 0}, 16));
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(whole->output, (std::vector<float>{0, 0}));
 }
 
 TEST(ChunkAssemblerTest, IdenticalWindowsPoolToTheWindowsOwnOutput) {

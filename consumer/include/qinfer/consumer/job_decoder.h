@@ -12,6 +12,10 @@
 
 #include "qinfer/core/job.h"
 
+namespace qinfer::tokenizer {
+class Tokenizer;
+}  // namespace qinfer::tokenizer
+
 namespace qinfer::consumer {
 
 // Every bound is checked before the work it guards: the byte bound before
@@ -42,6 +46,18 @@ struct DecoderLimits {
   size_t max_chunks = 64;
   bool chunk_allowed = true;        // false: the model's output cannot be pooled
   size_t long_lane_max_tokens = 0;  // 0: there is no long lane
+  // The model's tokenizer, for jobs that carry `text`; not owned, and must
+  // outlive every call. nullptr: the model has none, and a `text` job gets
+  // an `invalid` record saying so.
+  const tokenizer::Tokenizer* tokenizer = nullptr;
+  // Longest `text`, in bytes, checked before it is tokenized; a longer one
+  // is `too_long`. Default: 256 KiB.
+  size_t max_text_bytes = size_t{256} << 10;
+  // The token that ends every sequence of the model's tokenizer (the
+  // manifest's `end_token_id`, [SEP] for BERT); -1: none named. An
+  // `input_ids` job that ends with it keeps it when truncated, as the
+  // tokenizer's own truncation does.
+  int64_t end_token_id = -1;
 };
 
 // Over-long input policies (DecoderLimits::too_long_policy, a job's `policy`).
@@ -71,14 +87,26 @@ struct RawMessage {
   Origin origin;
 };
 
-// Either a valid Job or a failure record (reason `invalid` or `too_long`)
-// that carries the original payload so that `replay` can re-publish it.
-using Decoded = std::variant<Job, Outcome>;
+// What one message becomes: its jobs (one job; under policy chunk, its
+// windows in order, see SplitIntoWindows), or a failure record (reason
+// `invalid` or `too_long`) that carries the original payload so that
+// `replay` can re-publish it.
+using Decoded = std::variant<std::vector<Job>, Outcome>;
 
-// Pure function; thread-safe. A job longer than limits.max_tokens comes
-// back only under a policy that admits it, with `policy` set to the one
-// applied: truncated (original_length set), whole for kChunk (split it with
-// SplitIntoWindows) or whole for kLongLane.
+// Pure function; thread-safe (the tokenizer is). Decoding runs in three
+// steps, each of which may end in a failure record:
+//  1. the envelope: the bounds that hold before parsing (bytes, NUL, depth),
+//     the parse, and every field but the input (id, reply_to, meta, attempt,
+//     policy, device, replay_of, truncate_to);
+//  2. the input: exactly one of `input_ids` (its length) and `text`
+//     (bounded by max_text_bytes, then tokenized with the special tokens);
+//  3. admission by length (Admit): an input longer than limits.max_tokens
+//     comes back only under a policy that admits it, with `policy` set to
+//     the one applied: truncated (original_length set), as windows (chunk)
+//     or whole (long_lane). A text is cut by its tokenizer (the library's
+//     truncation and overflow windows, special tokens kept); input_ids are
+//     cut as they stand, keeping end_token_id at the end when they end with
+//     it.
 // The common message, {"id": "...", "input_ids": [...]} with at most a
 // "reply_to" besides, of plain ASCII strings and plain non-negative integers
 // within the limits, is read without building a JSON document; everything
@@ -88,6 +116,24 @@ Decoded DecodeJob(const RawMessage& message, const DecoderLimits& limits);
 
 // DecodeJob with every message parsed into a JSON document (no fast path).
 Decoded DecodeJobDocument(const RawMessage& message, const DecoderLimits& limits);
+
+// How an input is admitted (step 3 of DecodeJob).
+struct Admission {
+  enum class Kind { kWhole, kTruncate, kChunk, kLongLane };
+  Kind kind = Kind::kWhole;
+  size_t kept = 0;     // tokens the job keeps (kTruncate: fewer than its length)
+  size_t windows = 1;  // kChunk: how many
+  std::string error;   // non-empty: not admitted, the `too_long` record's error
+};
+
+// Admission of an input of `length` tokens, `special` of which are the
+// tokens a tokenizer adds to every sequence (0 for input_ids): a
+// `truncate_to` > 0 cuts first; then an input over limits.max_tokens
+// follows `policy` ("" = limits.too_long_policy). Windows of a text hold
+// max_tokens - special tokens of its own each, overlapping by
+// limits.chunk_overlap. Pure.
+Admission Admit(size_t length, size_t special, size_t truncate_to, std::string_view policy,
+                const DecoderLimits& limits);
 
 // The number of windows of at most `window` tokens, each starting
 // `window - overlap` after the previous one, that cover `length` tokens.
@@ -99,6 +145,11 @@ size_t WindowCount(size_t length, size_t window, size_t overlap);
 // original_length = the whole input's length; only window 0 keeps the
 // payload (for the failure record, should one be needed).
 std::vector<Job> SplitIntoWindows(Job job, size_t window, size_t overlap);
+
+// `job` as one job per window of `windows` (the tokens of each), with the
+// fields SplitIntoWindows sets; original_length = `original_length`.
+std::vector<Job> WindowJobs(Job job, std::vector<std::vector<int64_t>> windows,
+                            size_t original_length);
 
 // A failure record for `message` (its payload and origin kept for replay).
 Outcome FailureForMessage(const RawMessage& message, std::string id,

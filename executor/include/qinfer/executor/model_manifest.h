@@ -20,7 +20,20 @@ struct ModelManifest {
   int max_positions = 0;
   int dim = 0;
   std::string output = "pooled";
+  // The model file's format; only "torchscript" is served (another is
+  // refused by name at load).
   std::string format = "torchscript";
+  // The outputs are unit-length vectors (manifest field `normalized`): a
+  // result pooled from chunk windows is scaled back to unit length.
+  bool normalized = false;
+  // The model's own tokenizer: the path of its tokenizer.json (manifest
+  // field `tokenizer`, a file name relative to the manifest's directory);
+  // empty when the manifest names none, and the model takes input_ids only.
+  std::string tokenizer_path;
+  // The token that ends every sequence of that tokenizer ([SEP] for BERT;
+  // manifest field `end_token_id`); -1 when not named. A truncated
+  // input_ids job that ends with it keeps it.
+  int64_t end_token_id = -1;
 
   // Reads and checks manifest.json; errors name the file and the field.
   static absl::StatusOr<ModelManifest> Load(const std::string& path);

@@ -3,9 +3,12 @@
 // buckets; each window's outcome comes here instead of to the recorder, and
 // the job's outcome leaves once every window has one:
 //  - all windows ok: a result whose output is the length-weighted mean of
-//    the windows' pooled outputs (weights: each window's token count, so
-//    tokens in an overlap count once per window that holds them);
-//    input_length = the whole input, policy "chunk", windows = n;
+//    the windows' pooled outputs (weights: each window's token count, its
+//    special tokens included, so tokens in an overlap count once per window
+//    that holds them), then scaled to unit L2 length when the model's
+//    outputs are normalised (the manifest's `normalized`), so that a pooled
+//    result is of the same kind as every other; input_length = the whole
+//    input, policy "chunk", windows = n;
 //  - any window failed: a failure record for the job with the first failed
 //    window's reason, its error prefixed "window i of n: ", and the job's
 //    payload (which window 0 carries).
@@ -24,6 +27,10 @@ namespace qinfer::pipeline {
 
 class ChunkAssembler {
  public:
+  // normalize: scale each pooled output to unit L2 length (a zero vector
+  // stays zero).
+  explicit ChunkAssembler(bool normalize = false) : normalize_(normalize) {}
+
   // Takes the outcome of `window` (a job with windows > 0). Returns the
   // job's outcome once all its windows are in, else nullopt.
   std::optional<Outcome> Add(const Job& window, Outcome outcome);
@@ -43,6 +50,7 @@ class ChunkAssembler {
   };
   // A window belongs to the job with its id at its message's coordinates.
   using Key = std::tuple<std::string, std::string, int32_t, int64_t>;
+  bool normalize_;
   std::map<Key, Partial> partial_;
 };
 

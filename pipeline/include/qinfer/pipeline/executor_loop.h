@@ -65,6 +65,9 @@ struct LoopOptions {
   // attempt is durable before it runs, and only the jobs running when the
   // process dies are counted for it (see above).
   size_t record_queue = 0;
+  // Chunked inputs: scale each pooled output to unit length (the model's
+  // outputs are normalised; see ChunkAssembler). Default false.
+  bool normalize_pooled = false;
 };
 
 // Per-bucket figures for the run summary and /metrics.

@@ -1,0 +1,186 @@
+// Text jobs: the decoder tokenizes `text` with the model's tokenizer (a real
+// Hugging Face tokenizer, tests/data/tiny-tokenizer.json: BERT's normalizer,
+// pre-tokenizer and [CLS] ... [SEP] post-processor over a WordPiece vocabulary
+// of 67 tokens; its stored padding and truncation must be ignored), and the
+// over-long policies cut where the tokenizer cuts.
+#include <gtest/gtest.h>
+
+#include "qinfer/consumer/job_decoder.h"
+#include "qinfer/tokenizer/tokenizer.h"
+
+namespace qinfer::consumer {
+namespace {
+
+// Ids of the tiny tokenizer.
+constexpr int64_t kCls = 2, kSep = 3, kUnk = 1;
+constexpr int64_t kZero = 5;  // "zero".."nine" are 5..14
+int64_t Word(int n) { return kZero + n; }
+const char* kWords[] = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"};
+
+class TextDecoderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto loaded = tokenizer::Tokenizer::Load(QINFER_TINY_TOKENIZER);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    tokenizer_ = std::move(*loaded);
+    limits_.vocab_size = 100;
+    limits_.max_tokens = 8;
+    limits_.tokenizer = tokenizer_.get();
+  }
+
+  Decoded Decode(std::string_view value) const { return DecodeWith(limits_, value); }
+  static Decoded DecodeWith(const DecoderLimits& limits, std::string_view value) {
+    RawMessage m;
+    m.value = value;
+    m.origin = {"jobs", 1, 17, 3};
+    return DecodeJob(m, limits);
+  }
+  // {"id":"t","text":"one two ... (n words)"<extra>}
+  static std::string Words(int n, const std::string& extra = "") {
+    std::string text;
+    for (int i = 0; i < n; ++i) text += std::string(i ? " " : "") + kWords[(i + 1) % 10];
+    return R"({"id":"t","text":")" + text + "\"" + extra + "}";
+  }
+  // [CLS] word(1) .. word(n) [SEP], words counted from `first`.
+  static std::vector<int64_t> Sequence(int first, int n) {
+    std::vector<int64_t> ids{kCls};
+    for (int i = first; i < first + n; ++i) ids.push_back(Word((i + 1) % 10));
+    ids.push_back(kSep);
+    return ids;
+  }
+  static std::vector<Job> Jobs(const Decoded& d) {
+    const auto* jobs = std::get_if<std::vector<Job>>(&d);
+    EXPECT_NE(jobs, nullptr) << "expected jobs, got: " << std::get<Outcome>(d).error;
+    return jobs ? *jobs : std::vector<Job>();
+  }
+  static void ExpectFailure(const Decoded& d, const char* reason, std::string_view needle) {
+    ASSERT_TRUE(std::holds_alternative<Outcome>(d)) << "expected a failure record";
+    const Outcome& o = std::get<Outcome>(d);
+    EXPECT_EQ(o.reason, reason) << o.error;
+    EXPECT_NE(o.error.find(needle), std::string::npos) << o.error;
+    EXPECT_FALSE(o.payload.empty()) << "the payload is kept for replay";
+    EXPECT_EQ(o.origin.offset, 17);
+  }
+
+  std::unique_ptr<tokenizer::Tokenizer> tokenizer_;
+  DecoderLimits limits_;
+};
+
+TEST_F(TextDecoderTest, ATextBecomesTheTokenizersIdsWithItsSpecialTokens) {
+  const std::vector<Job> jobs = Jobs(Decode(R"({"id":"doc-1","text":"One TWO three","reply_to":"r"})"));
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].input_ids, (std::vector<int64_t>{kCls, Word(1), Word(2), Word(3), kSep}))
+      << "lower-cased by the tokenizer's normalizer; not padded to the 16 its file asks for";
+  EXPECT_EQ(jobs[0].id, "doc-1");
+  EXPECT_EQ(jobs[0].reply_to, "r");
+  EXPECT_TRUE(jobs[0].policy.empty());
+  EXPECT_EQ(OutcomeFor(jobs[0]).input_length, 5u) << "input_length counts tokens";
+}
+
+TEST_F(TextDecoderTest, AnOverLongTextIsTooLongWithItsTokenCount) {
+  const Decoded d = Decode(Words(10));
+  ExpectFailure(d, reason::kTooLong, "input length 12 exceeds max_tokens 8");
+  EXPECT_EQ(std::get<Outcome>(d).input_length, 12u);
+}
+
+TEST_F(TextDecoderTest, TruncateKeepsTheSpecialTokensAsTheTokenizerDoes) {
+  const std::vector<Job> jobs = Jobs(Decode(Words(10, R"(,"policy":"truncate")")));
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].input_ids, Sequence(0, 6)) << "[CLS] + 6 words + [SEP], not the first 8 ids";
+  EXPECT_EQ(jobs[0].policy, policy::kTruncate);
+  EXPECT_EQ(jobs[0].original_length, 12u);
+  // truncate_to cuts the same way.
+  const std::vector<Job> cut = Jobs(Decode(Words(4, R"(,"truncate_to":4)")));
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].input_ids, Sequence(0, 2));
+  EXPECT_EQ(cut[0].original_length, 6u);
+  ExpectFailure(Decode(Words(4, R"(,"truncate_to":2)")), reason::kInvalid, "truncate_to");
+}
+
+TEST_F(TextDecoderTest, ChunkWindowsAreTheTokenizersOverflowWindowsWithTheirStride) {
+  limits_.chunk_overlap = 2;
+  const std::vector<Job> windows = Jobs(Decode(Words(10, R"(,"policy":"chunk")")));
+  // 10 words, 6 per window beside [CLS] and [SEP], stride 2: words 0-5, 4-9.
+  ASSERT_EQ(windows.size(), 2u);
+  EXPECT_EQ(windows[0].input_ids, Sequence(0, 6));
+  EXPECT_EQ(windows[1].input_ids, Sequence(4, 6));
+  for (size_t w = 0; w < windows.size(); ++w) {
+    EXPECT_EQ(windows[w].window, int(w));
+    EXPECT_EQ(windows[w].windows, 2);
+    EXPECT_EQ(windows[w].original_length, 12u);
+    EXPECT_EQ(windows[w].policy, policy::kChunk);
+    EXPECT_EQ(windows[w].payload.empty(), w != 0) << "only the first window holds the payload";
+  }
+  limits_.max_chunks = 1;
+  ExpectFailure(Decode(Words(10, R"(,"policy":"chunk")")), reason::kTooLong, "needs 2 windows");
+  limits_.chunk_overlap = 6;
+  ExpectFailure(Decode(Words(10, R"(,"policy":"chunk")")), reason::kTooLong, "room for 6 tokens");
+}
+
+TEST_F(TextDecoderTest, LongLaneRunsTheWholeText) {
+  limits_.long_lane_max_tokens = 16;
+  const std::vector<Job> jobs = Jobs(Decode(Words(10, R"(,"policy":"long_lane")")));
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].input_ids, Sequence(0, 10));
+  EXPECT_EQ(jobs[0].policy, policy::kLongLane);
+}
+
+// Every awkward text has a defined outcome (README, "Text jobs").
+TEST_F(TextDecoderTest, AwkwardTextsGetTheirDocumentedRecords) {
+  ExpectFailure(Decode(R"({"text":""})"), reason::kInvalid, "`text` is empty");
+  ExpectFailure(Decode(R"({"text":"   \t\n  "})"), reason::kInvalid, "no token besides the tokenizer's special tokens");
+  ExpectFailure(Decode(R"({"text":"\u0001\u0002\u007f"})"), reason::kInvalid, "no token besides");
+  ExpectFailure(Decode(R"({"text":"[CLS] [SEP]"})"), reason::kInvalid, "([CLS] [CLS] [SEP] [SEP])");
+  ExpectFailure(Decode(R"({"text":")" + std::string(5000, 'x') + "\"}"), reason::kInvalid, "[UNK]");
+  ExpectFailure(Decode(R"({"text":"a lone \ud800 surrogate"})"), reason::kInvalid, "not valid JSON");
+  ExpectFailure(Decode("{\"text\":\"raw \x01 control\"}"), reason::kInvalid, "not valid JSON");
+  ExpectFailure(Decode(R"({"text":["one"]})"), reason::kInvalid, "`text` must be a string");
+  ExpectFailure(Decode(R"({"text":"one","input_ids":[1]})"), reason::kInvalid, "exactly one of");
+  // A pair of surrogates is one character: the tokenizer sees an emoji,
+  // which this vocabulary does not know, beside a word it knows.
+  const std::vector<Job> emoji = Jobs(Decode(R"({"text":"one \ud83d\ude00"})"));
+  ASSERT_EQ(emoji.size(), 1u);
+  EXPECT_EQ(emoji[0].input_ids, (std::vector<int64_t>{kCls, Word(1), kUnk, kSep}));
+}
+
+TEST_F(TextDecoderTest, ATextOverTheByteBoundIsTooLongBeforeItIsTokenized) {
+  limits_.max_text_bytes = 10;
+  ExpectFailure(Decode(R"({"text":"one two three"})"), reason::kTooLong, "more than limits.max_text_bytes 10");
+  EXPECT_TRUE(std::holds_alternative<std::vector<Job>>(Decode(R"({"text":"one two"})")));
+}
+
+TEST_F(TextDecoderTest, AModelWithoutATokenizerRefusesText) {
+  limits_.tokenizer = nullptr;
+  ExpectFailure(Decode(R"({"text":"one"})"), reason::kInvalid, "this model has no tokenizer");
+  EXPECT_TRUE(std::holds_alternative<std::vector<Job>>(Decode(R"({"input_ids":[2,6,3]})")));
+}
+
+TEST_F(TextDecoderTest, ATokenOutsideTheModelsVocabularyIsInvalid) {
+  limits_.vocab_size = 10;  // the tokenizer's "nine" is 14
+  ExpectFailure(Decode(R"({"text":"nine"})"), reason::kInvalid, "outside the model's vocabulary");
+}
+
+TEST_F(TextDecoderTest, ReplayFieldsOfATextJobAreCarriedIntoItsFailures) {
+  const Decoded d = Decode(Words(10, R"(,"attempt":2,"replay_of":{"topic":"jobs","partition":0,"offset":5})"));
+  ExpectFailure(d, reason::kTooLong, "exceeds max_tokens");
+  EXPECT_EQ(std::get<Outcome>(d).attempt, 2);
+  EXPECT_EQ(std::get<Outcome>(d).replay_of.offset, 5);
+}
+
+// input_ids jobs: a truncated input that ends with the model's end token
+// (the manifest's end_token_id) keeps it, as the tokenizer's truncation does.
+TEST_F(TextDecoderTest, TruncatedIdsKeepTheModelsEndToken) {
+  limits_.end_token_id = kSep;
+  limits_.too_long_policy = policy::kTruncate;
+  const std::vector<Job> jobs = Jobs(Decode(R"({"input_ids":[2,6,7,8,9,10,11,12,13,14,5,3]})"));
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].input_ids, Sequence(0, 6)) << "the same ids as the text's truncation";
+  EXPECT_EQ(jobs[0].original_length, 12u);
+  // An input that does not end with it is cut as it stands.
+  const std::vector<Job> plain = Jobs(Decode(R"({"input_ids":[2,6,7,8,9,10,11,12,13,14,5]})"));
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0].input_ids, (std::vector<int64_t>{2, 6, 7, 8, 9, 10, 11, 12}));
+}
+
+}  // namespace
+}  // namespace qinfer::consumer
