@@ -92,6 +92,9 @@ std::map<std::string, Setter> Setters() {
   s["limits.max_depth"] = integer("limits.max_depth", 2, [](Config& c, long long n) {
     c.limits.max_depth = int(std::min<long long>(n, 10000));
   });
+  s["limits.max_text_bytes"] = integer("limits.max_text_bytes", 1, [](Config& c, long long n) {
+    c.limits.max_text_bytes = size_t(n);
+  });
   s["limits.max_meta_bytes"] = integer("limits.max_meta_bytes", 0, [](Config& c, long long n) {
     c.limits.max_meta_bytes = size_t(n);
   });
@@ -387,7 +390,8 @@ std::string DumpConfig(const Config& c) {
   out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap
       << YAML::Key << "max_message_bytes" << YAML::Value << c.limits.max_message_bytes
       << YAML::Key << "max_depth" << YAML::Value << c.limits.max_depth
-      << YAML::Key << "max_meta_bytes" << YAML::Value << c.limits.max_meta_bytes << YAML::EndMap;
+      << YAML::Key << "max_meta_bytes" << YAML::Value << c.limits.max_meta_bytes
+      << YAML::Key << "max_text_bytes" << YAML::Value << c.limits.max_text_bytes << YAML::EndMap;
   out << YAML::Key << "admission" << YAML::Value << YAML::BeginMap
       << YAML::Key << "too_long" << YAML::Value << c.admission.too_long
       << YAML::Key << "chunk_overlap" << YAML::Value << c.admission.chunk_overlap
@@ -449,6 +453,7 @@ const std::map<std::string, std::string>& KeyDocs() {
       {"limits.max_message_bytes", "largest job message; a larger one is an `invalid` record"},
       {"limits.max_depth", "deepest JSON nesting of a job message"},
       {"limits.max_meta_bytes", "largest `meta` object of a job"},
+      {"limits.max_text_bytes", "longest `text` of a job, checked before tokenizing; longer is `too_long`"},
       {"admission.too_long", "inputs over scheduler.max_tokens: reject | truncate | chunk | long_lane"},
       {"admission.chunk_overlap", "with chunk: tokens shared by neighbouring windows"},
       {"admission.max_chunks", "with chunk: most windows per input; beyond it `too_long`"},

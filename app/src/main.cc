@@ -88,6 +88,12 @@ int main(int argc, char** argv) {
   submit->add_option("file", submit_options.file, "JSONL file, one job per line ('-': stdin)")
       ->required();
   submit->add_option("-X", submit_props, "librdkafka property key=value (repeatable)");
+  submit->add_flag("--text", submit_options.text,
+                   "Lines are texts ({\"id\", \"text\"}), tokenized by the service with the model's tokenizer; "
+                   "a line without a string text is reported and skipped");
+  submit->add_option("--text-field", submit_options.text_field,
+                     "With --text: the field that holds each line's text, sent as `text`")
+      ->capture_default_str();
   bool no_progress = false;
   submit->add_flag("--no-progress", no_progress, "Do not draw progress on the terminal");
 

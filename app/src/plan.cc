@@ -51,6 +51,35 @@ absl::StatusOr<std::vector<int>> BucketBounds(const Config& config,
   return bounds;
 }
 
+absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config& config,
+                                                                    const executor::ModelManifest& manifest,
+                                                                    int max_tokens) {
+  if (manifest.tokenizer_path.empty()) return std::unique_ptr<tokenizer::Tokenizer>();
+  auto loaded = tokenizer::Tokenizer::Load(manifest.tokenizer_path);
+  if (!loaded.ok()) {
+    return absl::InvalidArgumentError("the model manifest's tokenizer: " + std::string(loaded.status().message()));
+  }
+  const tokenizer::Tokenizer& t = **loaded;
+  if (t.vocab_size() > size_t(manifest.vocab_size)) {
+    return absl::InvalidArgumentError("tokenizer " + manifest.tokenizer_path + " has " +
+                                      std::to_string(t.vocab_size()) + " tokens, more than the model's vocab_size " +
+                                      std::to_string(manifest.vocab_size) + ": not this model's tokenizer?");
+  }
+  const size_t room = size_t(max_tokens) > t.added_tokens() ? size_t(max_tokens) - t.added_tokens() : 0;
+  if (room == 0) {
+    return absl::InvalidArgumentError("max_tokens " + std::to_string(max_tokens) + " leaves no room beside the " +
+                                      std::to_string(t.added_tokens()) + " special tokens of tokenizer " +
+                                      manifest.tokenizer_path + ": raise scheduler.max_tokens");
+  }
+  if (config.admission.too_long == "chunk" && size_t(config.admission.chunk_overlap) >= room) {
+    return absl::InvalidArgumentError(
+        "admission.chunk_overlap=" + std::to_string(config.admission.chunk_overlap) + " must be below " +
+        std::to_string(room) + ": a text's window holds max_tokens " + std::to_string(max_tokens) + " less its " +
+        std::to_string(t.added_tokens()) + " special tokens");
+  }
+  return loaded;
+}
+
 absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest,
                             int max_tokens) {
   const std::string& too_long = config.admission.too_long;

@@ -12,6 +12,7 @@
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/batch_queue.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
+#include "qinfer/tokenizer/tokenizer.h"
 
 namespace qinfer::app {
 
@@ -29,6 +30,15 @@ absl::StatusOr<std::vector<int>> BucketBounds(const Config& config,
 // positions reach long_lane.max_tokens. Errors say which key to change.
 absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest,
                             int max_tokens);
+
+// The model's tokenizer when its manifest names one (nullptr when it names
+// none: the model takes input_ids only), checked against the model: its ids
+// must lie in the model's vocabulary, and a chunk window must have room for
+// admission.chunk_overlap tokens beside the special tokens. Errors name the
+// file, or the key to change.
+absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config& config,
+                                                                    const executor::ModelManifest& manifest,
+                                                                    int max_tokens);
 
 // The stored plan for this model/device/dtype/budget/libtorch/buckets, or a
 // fresh calibration (persisted) when there is none or `recalibrate`.

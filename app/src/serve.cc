@@ -187,6 +187,8 @@ int Serve(const Config& config, const ServeOptions& options) {
   if (absl::Status s = CheckAdmission(config, manifest, bounds->back()); !s.ok()) {
     return StartFailed(std::string(s.message()));
   }
+  auto text_tokenizer = LoadTokenizer(config, manifest, bounds->back());
+  if (!text_tokenizer.ok()) return StartFailed(std::string(text_tokenizer.status().message()));
 
   storage::RocksDbStoreOptions store_options;
   store_options.sync = config.storage.sync;
@@ -288,6 +290,9 @@ int Serve(const Config& config, const ServeOptions& options) {
   source_config.limits.max_chunks = size_t(config.admission.max_chunks);
   source_config.limits.chunk_allowed = manifest.output == "pooled";
   source_config.limits.long_lane_max_tokens = size_t(config.long_lane.max_tokens);
+  source_config.limits.tokenizer = text_tokenizer->get();
+  source_config.limits.max_text_bytes = config.limits.max_text_bytes;
+  source_config.limits.end_token_id = manifest.end_token_id;
   auto source = consumer::KafkaJobSource::Create(source_config, source_queue, recorder, tracker);
   if (!source.ok()) return StartFailed(std::string(source.status().message()));
   consumer_stats = &(*source)->stats();
@@ -296,6 +301,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   pipeline::LoopOptions loop_options;
   loop_options.drain_timeout = config.shutdown.drain_timeout;
   loop_options.max_attempts = config.recovery.max_attempts;
+  loop_options.normalize_pooled = manifest.normalized;
   // Store writes, replies and acks on a thread of their own, so that the
   // model runs while the previous batch is written.
   loop_options.record_queue = 2;

@@ -47,6 +47,29 @@ int Submit(const SubmitOptions& o) {
       ++bad;
       continue;
     }
+    if (o.text) {
+      auto field = doc.find(o.text_field);
+      if (field == doc.end() || !field->is_string()) {
+        std::cerr << "submit: line " << line_no << ": no string `" << o.text_field << "`, skipped\n";
+        ++bad;
+        continue;
+      }
+      if (doc.contains("input_ids")) {
+        std::cerr << "submit: line " << line_no << ": has `input_ids` beside its text, skipped\n";
+        ++bad;
+        continue;
+      }
+      if (o.text_field != "text") {
+        if (doc.contains("text")) {
+          std::cerr << "submit: line " << line_no << ": has both `" << o.text_field << "` and `text`, skipped\n";
+          ++bad;
+          continue;
+        }
+        doc["text"] = std::move(*field);
+        doc.erase(o.text_field);
+        line = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      }
+    }
     std::string key;
     if (auto it = doc.find("id"); it != doc.end() && it->is_string()) key = it->get<std::string>();
     if (absl::Status s = out.Send(o.topic, key, line); !s.ok()) {

@@ -11,11 +11,18 @@ struct SubmitOptions {
   std::string file;  // JSONL; "-" = standard input
   std::map<std::string, std::string> properties;  // librdkafka, verbatim
   bool progress = true;  // on a terminal only
+  // Texts: every line must be a text job ({"id", "text", ...}, no
+  // input_ids); others are reported and skipped.
+  bool text = false;
+  // With `text`: the field that holds each line's text, sent as `text`
+  // (e.g. "content" for {"id", "content"} lines). Default "text".
+  std::string text_field = "text";
 };
 
 // Publishes every JSON-object line of the file as one job message (key: its
-// `id` when present). A line that is not a JSON object is reported with its
-// line number and skipped. Returns 0 when every good line was acknowledged.
+// `id` when present). A line that is not a JSON object (or, with `text`, not
+// a text job) is reported with its line number and skipped. Returns 0 when
+// every good line was acknowledged.
 int Submit(const SubmitOptions& options);
 
 }  // namespace qinfer::app

@@ -51,11 +51,16 @@ absl::StatusOr<std::string> ReplayMessage(const Outcome& f, const Overrides& o, 
         "); publish the original again");
   }
   json job = json::parse(f.payload, nullptr, /*allow_exceptions=*/false);
-  if (job.is_discarded() || !job.is_object() || !job.contains("input_ids") || !job["input_ids"].is_array()) {
+  const bool has_ids = job.is_object() && job.contains("input_ids") && job["input_ids"].is_array();
+  const bool has_text = job.is_object() && job.contains("text") && job["text"].is_string();
+  if (job.is_discarded() || has_ids == has_text) {
     return absl::FailedPreconditionError("job " + f.id + " (" + f.reason +
-                                         "): its message is not a job with input_ids; fix it and submit it again");
+                                         "): its message is not a job with input_ids or text; fix it and submit "
+                                         "it again");
   }
-  const size_t length = job["input_ids"].size();
+  // A text replays as the text: the service tokenizes it again, and its
+  // record says how many tokens it had.
+  const size_t length = has_ids ? job["input_ids"].size() : f.input_length;
   if (o.max_tokens > 0 && length > size_t(o.max_tokens)) {
     return absl::FailedPreconditionError("job " + f.id + ": " + std::to_string(length) +
                                          " tokens, more than --max-tokens " + std::to_string(o.max_tokens));

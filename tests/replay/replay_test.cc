@@ -120,7 +120,24 @@ TEST(ReplayMessageTest, WhatCannotBeReplayedSaysWhy) {
   invalid.payload = "not json";
   auto a = ReplayMessage(invalid, {}, UpTo(3, true));
   ASSERT_FALSE(a.ok());
-  EXPECT_NE(a.status().message().find("not a job with input_ids; fix it and submit it again"), std::string::npos);
+  EXPECT_NE(a.status().message().find("not a job with input_ids or text; fix it and submit it again"),
+            std::string::npos);
+  invalid.payload = R"({"text":"both","input_ids":[1]})";
+  a = ReplayMessage(invalid, {}, UpTo(3, true));
+  ASSERT_FALSE(a.ok()) << "exactly one of input_ids and text";
+  // A text job replays as its text; --max-tokens reads the length its record says.
+  Outcome text = Failure("t", reason::kTooLong);
+  text.payload = R"({"id":"t","text":"a long text"})";
+  text.input_length = 300;
+  Overrides truncate;
+  truncate.policy = "truncate";
+  auto replayed = ReplayMessage(text, truncate, UpTo(3, false));
+  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  EXPECT_NE(replayed->find(R"("text":"a long text")"), std::string::npos) << *replayed;
+  EXPECT_NE(replayed->find(R"("policy":"truncate")"), std::string::npos) << *replayed;
+  Overrides lane;
+  lane.max_tokens = 256;
+  EXPECT_FALSE(ReplayMessage(text, lane, UpTo(3, false)).ok()) << "300 tokens > --max-tokens 256";
 
   Outcome cut = Failure("big", reason::kOom);
   cut.payload_truncated = true;

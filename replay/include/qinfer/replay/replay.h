@@ -51,8 +51,9 @@ struct Limits {
 //  - FailedPrecondition: the attempt would pass max_attempts, or the
 //    failure is `invalid` (the same message fails the same way), unless
 //    force; the record keeps only a prefix of its message; the message is
-//    not a JSON object with input_ids; it is longer than
-//    overrides.max_tokens.
+//    not a JSON object with exactly one of input_ids and text (a text job
+//    replays as its text, tokenized again by the service); it is longer
+//    than overrides.max_tokens (a text: its record's input_length).
 //  - InvalidArgument: failure is a result, not a failure record.
 absl::StatusOr<std::string> ReplayMessage(const Outcome& failure, const Overrides& overrides,
                                           const Limits& limits);
