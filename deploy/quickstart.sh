@@ -22,8 +22,10 @@
 # paragraphs of the Python standard library's docstrings
 # (model/make_texts.py, up to 300 words, so a few are longer than the
 # model's 256 tokens): the Python client (clients/python/examples/embed_jsonl.py)
-# tokenizes and submits them while `qinfer serve` runs, and writes one
-# embedding per line; the too_long ones are replayed with --policy truncate.
+# submits them as text jobs while `qinfer serve` runs (the service tokenizes
+# them with the model's own tokenizer.json), and writes one embedding per
+# line; the too_long ones are replayed with --policy truncate, which the
+# tokenizer cuts as encode() does.
 # Everything goes under run/quickstart-minilm.
 set -euo pipefail
 
@@ -61,7 +63,7 @@ minilm() {
   log "summary"
   build/qinfer results --store "$run/results" --summary
   if [[ -s $run/embeddings.jsonl.failures ]]; then
-    log "replaying the too_long failures with --policy truncate (their first 256 tokens), then serving them"
+    log "replaying the too_long failures with --policy truncate ([CLS], 254 tokens, [SEP]), then serving them"
     build/qinfer replay --store "$run/results" --reason too_long --policy truncate \
       --brokers 127.0.0.1:"$PORT" --topic jobs --no-progress
     "${serve[@]}" >>"$run/serve.log" 2>&1

@@ -18,22 +18,28 @@ Writes
                      of the last hidden states over positions where
                      attention_mask == 1, L2-normalised, i.e. what
                      SentenceTransformer.encode() returns for this model.
+  OUT/tokenizer.json the model's own tokenizer (a copy of the package's), which
+                     qinfer serve loads to tokenize `text` jobs.
   OUT/manifest.json  name, vocab_size 30522, max_tokens, max_positions 512,
-                     output "pooled", dim 384, digest, torch version, and
-                     "tokenizer": the package the token ids come from.
+                     output "pooled", "normalized": true, dim 384, digest,
+                     torch version, "tokenizer": "tokenizer.json",
+                     "end_token_id" (the id of [SEP], which a truncated
+                     input_ids job keeps at its end) and "tokenizer_source":
+                     the package the tokenizer comes from.
 
 max_tokens vs. max_positions. sentence-transformers cuts every input at the
 model's max_seq_length, 256 tokens ([CLS] and [SEP] included), while BERT's
 position table has 512 rows. The manifest says max_tokens 256 (what the model
 was trained and is used with; encode() gives the same embedding for any text
 of at most 256 tokens) and max_positions 512. qinfer cuts nothing silently:
-a job of more than 256 ids follows qinfer's over-long policy
+a job of more than 256 tokens follows qinfer's over-long policy
 (admission.too_long, or the job's "policy"): by default a `too_long` failure
 record that `qinfer replay --policy truncate|chunk|long_lane` can take up;
-`long_lane` runs it whole, up to 512 positions. (Truncating to 256 ids keeps
-the first 256 ids, so the final [SEP] is lost, where encode() keeps it: the
-embeddings are close but not identical.) --max-tokens 512 exports a manifest
-that admits the whole position table instead.
+`long_lane` runs it whole, up to 512 positions. Truncation keeps [CLS], the
+first 254 tokens and [SEP], as encode() does: for a `text` job the tokenizer
+cuts it, and an input_ids job that ends with [SEP] (end_token_id) keeps it.
+--max-tokens 512 exports a manifest that admits the whole position table
+instead.
 
 The encoder is written out here (explicit attention scores, an additive
 mask bias, post-LayerNorm, exact GELU) and loaded with the package's weights,
@@ -53,6 +59,7 @@ and exits non-zero if not.
 import argparse
 import math
 import os
+import shutil
 import sys
 import time
 
@@ -254,6 +261,11 @@ def main() -> None:
           f"max padding diff {checked['max_padding_diff']:.2e}); {len(SENTENCES)} sentences vs. "
           f"encode() at max_seq_length {a.max_tokens}: min cosine {worst_cos:.6f}")
 
+    tokenizer_file = os.path.join(model_dir, "tokenizer.json")
+    if not os.path.isfile(tokenizer_file):
+        fail(f"{model_dir} has no tokenizer.json")
+    shutil.copyfile(tokenizer_file, os.path.join(a.out, "tokenizer.json.tmp"))
+    os.replace(os.path.join(a.out, "tokenizer.json.tmp"), os.path.join(a.out, "tokenizer.json"))
     manifest = write_manifest(a.out, path, {
         "name": NAME,
         "format": "torchscript",
@@ -265,7 +277,9 @@ def main() -> None:
         "dim": cfg.hidden_size,
         "layers": cfg.num_hidden_layers,
         "heads": cfg.num_attention_heads,
-        "tokenizer": TOKENIZER_PACKAGE,
+        "tokenizer": "tokenizer.json",
+        "tokenizer_source": TOKENIZER_PACKAGE,
+        "end_token_id": tokenizer.sep_token_id,
         "source": "sentence-transformers/all-MiniLM-L6-v2",
     })
     n_params = sum(p.numel() for p in model.parameters())

