@@ -7,6 +7,10 @@
 # is cheap and safe):
 #   1. apt packages (toolchain, C++ libraries, kcat, JDK + Maven; Prometheus,
 #      promtool, yamllint and jq for the operations tests and deploy checks)
+#   1b. Rust: cargo and rustc from rustup (checked, not installed: Debian 12's
+#      rustc 1.63 is too old for the tokenizers crate), and the crates of
+#      tokenizer/rust/Cargo.lock fetched into ~/.cargo, so the build needs no
+#      network
 #   2. Python venv <repo>/.venv with torch + numpy (libtorch for the C++ build
 #      and the model-export scripts come from this one wheel)
 #   2b. the Python packages of deploy/requirements-python.txt into the same
@@ -82,6 +86,24 @@ if ((${#missing[@]})); then
 else
   log "apt: all ${#APT_PACKAGES[@]} packages present"
 fi
+
+# ---------------------------------------------------------------- 1b. rust
+# tokenizer/ builds the Hugging Face tokenizers crate with cargo (CMake finds
+# it the same way: PATH, then ~/.cargo/bin). rustup installs into the home
+# directory of whoever runs it, so setup does not do it on their behalf.
+CARGO=$(command -v cargo || true)
+[[ -z $CARGO && -x $HOME/.cargo/bin/cargo ]] && CARGO=$HOME/.cargo/bin/cargo
+if [[ -z $CARGO ]]; then
+  die "cargo not found (PATH, ~/.cargo/bin): install Rust with rustup" \
+      "(curl --proto '=https' -sSf https://sh.rustup.rs | sh -s -- -y), then run setup again;" \
+      "Debian's rustc is too old for the tokenizers crate that tokenizer/ builds"
+fi
+log "rust: $("$CARGO" --version 2>&1)"
+# Every crate of the lock file into ~/.cargo/registry (a no-op when they are
+# there), so that the build step never needs the network.
+"$CARGO" fetch --locked --quiet --manifest-path "$REPO/tokenizer/rust/Cargo.toml" ||
+  die "cargo fetch failed for tokenizer/rust (crates.io unreachable?)"
+log "rust: crates of tokenizer/rust/Cargo.lock present"
 
 # ---------------------------------------------------------------- 2. venv
 torch_ok() {

@@ -1,0 +1,426 @@
+//! qinfer's C ABI over Hugging Face `tokenizers` (declared for C++ in
+//! ../src/tokenizer_ffi.h, which states the contract of every function).
+//!
+//! Ownership: every object this library hands out (a tokenizer, an encoding,
+//! an error string, an id list) is allocated here and freed only by its
+//! matching `*_free` function; buffers the caller passes in are only written.
+//! No panic crosses the boundary: every entry point runs inside
+//! `std::panic::catch_unwind` and turns a panic into `STATUS_INTERNAL` (or a
+//! neutral value for the accessors that cannot fail).
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::Arc;
+
+use tokenizers::utils::truncation::{
+    truncate_encodings, TruncationDirection, TruncationParams, TruncationStrategy,
+};
+use tokenizers::{Encoding, PostProcessor, Tokenizer};
+
+pub const STATUS_OK: i32 = 0;
+pub const STATUS_INVALID_ARGUMENT: i32 = 1;
+pub const STATUS_NOT_FOUND: i32 = 2;
+pub const STATUS_INTERNAL: i32 = 3;
+
+type Failure = (i32, String);
+
+fn invalid(message: String) -> Failure {
+    (STATUS_INVALID_ARGUMENT, message)
+}
+
+fn internal(message: String) -> Failure {
+    (STATUS_INTERNAL, message)
+}
+
+/// A UTF-8 message owned by this library; free with `qinfer_tok_string_free`.
+#[repr(C)]
+pub struct QinferTokString {
+    pub data: *mut u8,
+    pub len: usize,
+}
+
+/// Token id sequences owned by this library; free with
+/// `qinfer_tok_id_lists_free`. Sequence i is `ids[ends[i-1] .. ends[i]]`
+/// (`ends[-1]` = 0).
+#[repr(C)]
+pub struct QinferTokIdLists {
+    pub ids: *mut u32,
+    pub ids_len: usize,
+    pub ends: *mut usize,
+    pub count: usize,
+}
+
+struct Loaded {
+    tokenizer: Tokenizer,
+    // Special tokens the post-processor adds to one sequence.
+    added_tokens: usize,
+}
+
+/// The C++ side's `Tokenizer::Handle`. Encodings share the loaded tokenizer,
+/// so an encoding stays usable after its tokenizer handle is freed.
+pub struct QinferTokenizer {
+    loaded: Arc<Loaded>,
+}
+
+/// The C++ side's `Encoding::Handle`.
+pub struct QinferEncoding {
+    loaded: Arc<Loaded>,
+    // encode(text, add_special_tokens = false): the input of every
+    // truncation, which the library performs before post-processing.
+    raw: Encoding,
+    // The whole sequence, special tokens included.
+    whole: Encoding,
+    special_only: bool,
+}
+
+fn set_error(error: *mut QinferTokString, message: String) {
+    if error.is_null() {
+        return;
+    }
+    let boxed = message.into_bytes().into_boxed_slice();
+    let len = boxed.len();
+    let data = Box::into_raw(boxed) as *mut u8;
+    // SAFETY: the caller passed a writable QinferTokString (checked non-null).
+    unsafe { error.write(QinferTokString { data, len }) };
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_string()
+    }
+}
+
+/// Runs `f`, turning its failure or panic into a status code and a message in
+/// `*error`.
+fn guarded<F>(error: *mut QinferTokString, f: F) -> i32
+where
+    F: FnOnce() -> Result<(), Failure>,
+{
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => STATUS_OK,
+        Ok(Err((code, message))) => {
+            set_error(error, message);
+            code
+        }
+        Err(payload) => {
+            set_error(
+                error,
+                format!("tokenizers panicked: {}", panic_message(payload.as_ref())),
+            );
+            STATUS_INTERNAL
+        }
+    }
+}
+
+/// Runs an accessor that cannot fail; a panic yields `fallback`.
+fn value_or<T, F: FnOnce() -> T>(fallback: T, f: F) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(fallback)
+}
+
+/// # Safety
+/// `data` points to `len` readable bytes, or `len` is 0.
+unsafe fn bytes<'a>(data: *const u8, len: usize) -> &'a [u8] {
+    if len == 0 || data.is_null() {
+        &[]
+    } else {
+        std::slice::from_raw_parts(data, len)
+    }
+}
+
+fn load(path: &[u8]) -> Result<Loaded, Failure> {
+    let path = Path::new(OsStr::from_bytes(path));
+    let json = std::fs::read(path)
+        .map_err(|e| (STATUS_NOT_FOUND, format!("cannot read {}: {}", path.display(), e)))?;
+    let mut tokenizer = Tokenizer::from_bytes(&json)
+        .map_err(|e| invalid(format!("{}: not a tokenizer.json: {}", path.display(), e)))?;
+    // qinfer pads batches itself and truncates only where its admission
+    // policy says (through the explicit calls below); the settings stored in
+    // the file (all-MiniLM-L6-v2's pads every sequence to 128) must not apply.
+    tokenizer.with_padding(None);
+    tokenizer
+        .with_truncation(None)
+        .map_err(|e| internal(format!("{}: cannot disable truncation: {}", path.display(), e)))?;
+    let added_tokens = tokenizer
+        .get_post_processor()
+        .map(|p| p.added_tokens(false))
+        .unwrap_or(0);
+    Ok(Loaded { tokenizer, added_tokens })
+}
+
+fn encode(loaded: &Arc<Loaded>, text: &[u8]) -> Result<QinferEncoding, Failure> {
+    let text = std::str::from_utf8(text).map_err(|e| {
+        invalid(format!(
+            "text is not valid UTF-8 (invalid byte at offset {})",
+            e.valid_up_to()
+        ))
+    })?;
+    let tokenizer = &loaded.tokenizer;
+    let raw = tokenizer
+        .encode(text, false)
+        .map_err(|e| internal(format!("tokenizers failed to encode: {}", e)))?;
+    let whole = tokenizer
+        .post_process(raw.clone(), None, true)
+        .map_err(|e| internal(format!("tokenizers failed to post-process: {}", e)))?;
+    let added = tokenizer.get_added_vocabulary();
+    let special_only = whole.get_tokens().iter().all(|t| added.is_special_token(t));
+    Ok(QinferEncoding {
+        loaded: Arc::clone(loaded),
+        raw,
+        whole,
+        special_only,
+    })
+}
+
+/// What encode(text, true) gives with truncation to `max_length` (special
+/// tokens included) and `stride`: the library's own truncate-then-post-process
+/// (TokenizerImpl::post_process with TruncationParams set), on the raw
+/// encoding kept from encode().
+fn truncate(enc: &QinferEncoding, max_length: usize, stride: usize) -> Result<Encoding, Failure> {
+    let added = enc.loaded.added_tokens;
+    if max_length <= added {
+        return Err(invalid(format!(
+            "max_length {} leaves no room for content: the post-processor adds {} special tokens",
+            max_length, added
+        )));
+    }
+    let room = max_length - added;
+    if stride >= room {
+        return Err(invalid(format!(
+            "stride {} must be below the content room {} (max_length {} - {} special tokens)",
+            stride, room, max_length, added
+        )));
+    }
+    let params = TruncationParams {
+        direction: TruncationDirection::Right,
+        max_length: room,
+        strategy: TruncationStrategy::LongestFirst,
+        stride,
+    };
+    let (truncated, _) = truncate_encodings(enc.raw.clone(), None, &params)
+        .map_err(|e| internal(format!("tokenizers failed to truncate: {}", e)))?;
+    enc.loaded
+        .tokenizer
+        .post_process(truncated, None, true)
+        .map_err(|e| internal(format!("tokenizers failed to post-process: {}", e)))
+}
+
+fn id_lists<'a, I: Iterator<Item = &'a [u32]>>(lists: I) -> QinferTokIdLists {
+    let mut ids = Vec::new();
+    let mut ends = Vec::new();
+    for list in lists {
+        ids.extend_from_slice(list);
+        ends.push(ids.len());
+    }
+    let ids = ids.into_boxed_slice();
+    let ends = ends.into_boxed_slice();
+    let (ids_len, count) = (ids.len(), ends.len());
+    QinferTokIdLists {
+        ids: Box::into_raw(ids) as *mut u32,
+        ids_len,
+        ends: Box::into_raw(ends) as *mut usize,
+        count,
+    }
+}
+
+// ------------------------------------------------------------- tokenizer
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_load(
+    path: *const u8,
+    path_len: usize,
+    out: *mut *mut QinferTokenizer,
+    error: *mut QinferTokString,
+) -> i32 {
+    guarded(error, || {
+        if out.is_null() {
+            return Err(invalid("qinfer_tok_load: out is null".to_string()));
+        }
+        let loaded = load(bytes(path, path_len))?;
+        let handle = Box::new(QinferTokenizer { loaded: Arc::new(loaded) });
+        out.write(Box::into_raw(handle));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_free(tokenizer: *mut QinferTokenizer) {
+    if !tokenizer.is_null() {
+        value_or((), || drop(Box::from_raw(tokenizer)));
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_vocab_size(tokenizer: *const QinferTokenizer) -> usize {
+    match tokenizer.as_ref() {
+        Some(t) => value_or(0, || t.loaded.tokenizer.get_vocab_size(true)),
+        None => 0,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_added_tokens(tokenizer: *const QinferTokenizer) -> usize {
+    tokenizer.as_ref().map_or(0, |t| t.loaded.added_tokens)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encode(
+    tokenizer: *const QinferTokenizer,
+    text: *const u8,
+    text_len: usize,
+    out: *mut *mut QinferEncoding,
+    error: *mut QinferTokString,
+) -> i32 {
+    guarded(error, || {
+        let tokenizer = tokenizer
+            .as_ref()
+            .ok_or_else(|| invalid("qinfer_tok_encode: tokenizer is null".to_string()))?;
+        if out.is_null() {
+            return Err(invalid("qinfer_tok_encode: out is null".to_string()));
+        }
+        let encoding = encode(&tokenizer.loaded, bytes(text, text_len))?;
+        out.write(Box::into_raw(Box::new(encoding)));
+        Ok(())
+    })
+}
+
+// -------------------------------------------------------------- encoding
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_free(encoding: *mut QinferEncoding) {
+    if !encoding.is_null() {
+        value_or((), || drop(Box::from_raw(encoding)));
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_len(encoding: *const QinferEncoding) -> usize {
+    encoding.as_ref().map_or(0, |e| e.whole.len())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_special_only(encoding: *const QinferEncoding) -> bool {
+    encoding.as_ref().is_some_and(|e| e.special_only)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_ids(encoding: *const QinferEncoding, out: *mut u32) {
+    if let Some(e) = encoding.as_ref() {
+        if !out.is_null() {
+            value_or((), || {
+                let ids = e.whole.get_ids();
+                std::ptr::copy_nonoverlapping(ids.as_ptr(), out, ids.len());
+            });
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_tokens_bytes(encoding: *const QinferEncoding) -> usize {
+    match encoding.as_ref() {
+        Some(e) => value_or(0, || e.whole.get_tokens().iter().map(String::len).sum()),
+        None => 0,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_tokens(
+    encoding: *const QinferEncoding,
+    out_bytes: *mut u8,
+    out_lens: *mut usize,
+) {
+    let Some(e) = encoding.as_ref() else { return };
+    if out_lens.is_null() {
+        return;
+    }
+    value_or((), || {
+        let mut at = 0;
+        for (i, token) in e.whole.get_tokens().iter().enumerate() {
+            if !token.is_empty() {
+                std::ptr::copy_nonoverlapping(token.as_ptr(), out_bytes.add(at), token.len());
+            }
+            out_lens.add(i).write(token.len());
+            at += token.len();
+        }
+    });
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_truncated(
+    encoding: *const QinferEncoding,
+    max_length: usize,
+    out: *mut QinferTokIdLists,
+    error: *mut QinferTokString,
+) -> i32 {
+    guarded(error, || {
+        let e = encoding
+            .as_ref()
+            .ok_or_else(|| invalid("qinfer_tok_encoding_truncated: encoding is null".to_string()))?;
+        if out.is_null() {
+            return Err(invalid("qinfer_tok_encoding_truncated: out is null".to_string()));
+        }
+        let truncated = truncate(e, max_length, 0)?;
+        out.write(id_lists(std::iter::once(truncated.get_ids())));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_windows(
+    encoding: *const QinferEncoding,
+    max_length: usize,
+    stride: usize,
+    out: *mut QinferTokIdLists,
+    error: *mut QinferTokString,
+) -> i32 {
+    guarded(error, || {
+        let e = encoding
+            .as_ref()
+            .ok_or_else(|| invalid("qinfer_tok_encoding_windows: encoding is null".to_string()))?;
+        if out.is_null() {
+            return Err(invalid("qinfer_tok_encoding_windows: out is null".to_string()));
+        }
+        let first = truncate(e, max_length, stride)?;
+        let windows = std::iter::once(first.get_ids())
+            .chain(first.get_overflowing().iter().map(Encoding::get_ids));
+        out.write(id_lists(windows));
+        Ok(())
+    })
+}
+
+// ------------------------------------------------------- owned results
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_string_free(s: *mut QinferTokString) {
+    let Some(s) = s.as_mut() else { return };
+    if !s.data.is_null() {
+        let data = std::ptr::slice_from_raw_parts_mut(s.data, s.len);
+        value_or((), || drop(Box::from_raw(data)));
+    }
+    s.data = std::ptr::null_mut();
+    s.len = 0;
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_id_lists_free(lists: *mut QinferTokIdLists) {
+    let Some(l) = lists.as_mut() else { return };
+    value_or((), || {
+        if !l.ids.is_null() {
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(l.ids, l.ids_len)));
+        }
+        if !l.ends.is_null() {
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(l.ends, l.count)));
+        }
+    });
+    *l = QinferTokIdLists {
+        ids: std::ptr::null_mut(),
+        ids_len: 0,
+        ends: std::ptr::null_mut(),
+        count: 0,
+    };
+}

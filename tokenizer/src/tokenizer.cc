@@ -1,0 +1,155 @@
+#include "qinfer/tokenizer/tokenizer.h"
+
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "tokenizer_ffi.h"
+
+namespace qinfer::tokenizer {
+namespace {
+
+const uint8_t* Bytes(std::string_view s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+// The Rust library's error message; released when this goes out of scope.
+class ErrorMessage {
+ public:
+  ErrorMessage() = default;
+  ErrorMessage(const ErrorMessage&) = delete;
+  ErrorMessage& operator=(const ErrorMessage&) = delete;
+  ~ErrorMessage() { ffi::qinfer_tok_string_free(&s_); }
+
+  ffi::QinferTokString* out() { return &s_; }
+  absl::string_view view() const {
+    return {reinterpret_cast<const char*>(s_.data), s_.len};
+  }
+
+ private:
+  ffi::QinferTokString s_;
+};
+
+absl::Status ToStatus(int32_t code, const ErrorMessage& error) {
+  switch (code) {
+    case ffi::kQinferTokOk:
+      return absl::OkStatus();
+    case ffi::kQinferTokInvalidArgument:
+      return absl::InvalidArgumentError(error.view());
+    case ffi::kQinferTokNotFound:
+      return absl::NotFoundError(error.view());
+    default:
+      return absl::InternalError(error.view());
+  }
+}
+
+// Id sequences returned by the Rust library, copied out and released.
+std::vector<std::vector<int64_t>> TakeIdLists(ffi::QinferTokIdLists& lists) {
+  std::vector<std::vector<int64_t>> out;
+  out.reserve(lists.count);
+  size_t begin = 0;
+  for (size_t i = 0; i < lists.count; ++i) {
+    const size_t end = lists.ends[i];
+    out.emplace_back(lists.ids + begin, lists.ids + end);
+    begin = end;
+  }
+  ffi::qinfer_tok_id_lists_free(&lists);
+  return out;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------- Encoding
+
+Encoding::Encoding(Handle* handle) : handle_(handle) {}
+
+Encoding::Encoding(Encoding&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+
+Encoding& Encoding::operator=(Encoding&& other) noexcept {
+  if (this != &other) {
+    ffi::qinfer_tok_encoding_free(handle_);
+    handle_ = std::exchange(other.handle_, nullptr);
+  }
+  return *this;
+}
+
+Encoding::~Encoding() { ffi::qinfer_tok_encoding_free(handle_); }
+
+size_t Encoding::length() const { return ffi::qinfer_tok_encoding_len(handle_); }
+
+bool Encoding::special_tokens_only() const {
+  return ffi::qinfer_tok_encoding_special_only(handle_);
+}
+
+std::vector<int64_t> Encoding::Ids() const {
+  std::vector<uint32_t> ids(length());
+  ffi::qinfer_tok_encoding_ids(handle_, ids.data());
+  return {ids.begin(), ids.end()};
+}
+
+std::vector<std::string> Encoding::Tokens() const {
+  std::string bytes(ffi::qinfer_tok_encoding_tokens_bytes(handle_), '\0');
+  std::vector<size_t> lengths(length());
+  ffi::qinfer_tok_encoding_tokens(handle_, reinterpret_cast<uint8_t*>(bytes.data()),
+                                  lengths.data());
+  std::vector<std::string> tokens;
+  tokens.reserve(lengths.size());
+  size_t at = 0;
+  for (const size_t n : lengths) {
+    tokens.emplace_back(bytes, at, n);
+    at += n;
+  }
+  return tokens;
+}
+
+absl::StatusOr<std::vector<int64_t>> Encoding::Truncated(size_t max_length) const {
+  ffi::QinferTokIdLists lists;
+  ErrorMessage error;
+  const int32_t code =
+      ffi::qinfer_tok_encoding_truncated(handle_, max_length, &lists, error.out());
+  if (code != ffi::kQinferTokOk) return ToStatus(code, error);
+  auto sequences = TakeIdLists(lists);
+  if (sequences.size() != 1) {
+    return absl::InternalError(
+        absl::StrCat("tokenizer returned ", sequences.size(), " truncated sequences, not 1"));
+  }
+  return std::move(sequences.front());
+}
+
+absl::StatusOr<std::vector<std::vector<int64_t>>> Encoding::Windows(size_t max_length,
+                                                                    size_t stride) const {
+  ffi::QinferTokIdLists lists;
+  ErrorMessage error;
+  const int32_t code =
+      ffi::qinfer_tok_encoding_windows(handle_, max_length, stride, &lists, error.out());
+  if (code != ffi::kQinferTokOk) return ToStatus(code, error);
+  return TakeIdLists(lists);
+}
+
+// ------------------------------------------------------------ Tokenizer
+
+Tokenizer::Tokenizer(Handle* handle) : handle_(handle) {}
+
+Tokenizer::~Tokenizer() { ffi::qinfer_tok_free(handle_); }
+
+absl::StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Load(const std::string& path) {
+  Handle* handle = nullptr;
+  ErrorMessage error;
+  const int32_t code = ffi::qinfer_tok_load(Bytes(path), path.size(), &handle, error.out());
+  if (code != ffi::kQinferTokOk) return ToStatus(code, error);
+  return std::unique_ptr<Tokenizer>(new Tokenizer(handle));
+}
+
+size_t Tokenizer::vocab_size() const { return ffi::qinfer_tok_vocab_size(handle_); }
+
+size_t Tokenizer::added_tokens() const { return ffi::qinfer_tok_added_tokens(handle_); }
+
+absl::StatusOr<Encoding> Tokenizer::Encode(std::string_view text) const {
+  Encoding::Handle* handle = nullptr;
+  ErrorMessage error;
+  const int32_t code =
+      ffi::qinfer_tok_encode(handle_, Bytes(text), text.size(), &handle, error.out());
+  if (code != ffi::kQinferTokOk) return ToStatus(code, error);
+  return Encoding(handle);
+}
+
+}  // namespace qinfer::tokenizer
