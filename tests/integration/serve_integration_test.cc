@@ -146,6 +146,8 @@ TEST_F(ServeIntegrationTest, InvalidMessagesGetFailureRecordsAndValidJobsAllGetR
       {"invalid", R"({"id":"ID","input_ids":[1,4096]})"},
       {"invalid", R"({"id":"ID","input_ids":[1,2.5]})"},
       {"invalid", R"({"id":"ID","input_ids":[1],"reply_to":7})"},
+      // The test model's manifest names no tokenizer: it refuses text.
+      {"invalid", R"({"id":"ID","text":"a text for a model without a tokenizer"})"},
       {"too_long", ""},
   };
   std::string long_ids = "[";
@@ -183,6 +185,9 @@ TEST_F(ServeIntegrationTest, InvalidMessagesGetFailureRecordsAndValidJobsAllGetR
     EXPECT_EQ(o.reason, reason) << id << ": " << o.error;
     EXPECT_FALSE(o.error.empty());
     EXPECT_FALSE(o.payload.empty()) << "payload kept for replay";
+    if (o.payload.find("\"text\"") != std::string::npos) {
+      EXPECT_NE(o.error.find("this model has no tokenizer"), std::string::npos) << id << ": " << o.error;
+    }
   }
   EXPECT_EQ(EndOffsetTotal(brokers_, dead_letters, 1), 100) << "every failure on the dead-letter topic";
 
