@@ -5,6 +5,10 @@
 // over-long policies cut where the tokenizer cuts.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "qinfer/consumer/job_decoder.h"
 #include "qinfer/tokenizer/tokenizer.h"
 
@@ -180,6 +184,46 @@ TEST_F(TextDecoderTest, TruncatedIdsKeepTheModelsEndToken) {
   const std::vector<Job> plain = Jobs(Decode(R"({"input_ids":[2,6,7,8,9,10,11,12,13,14,5]})"));
   ASSERT_EQ(plain.size(), 1u);
   EXPECT_EQ(plain[0].input_ids, (std::vector<int64_t>{2, 6, 7, 8, 9, 10, 11, 12}));
+}
+
+}  // namespace
+}  // namespace qinfer::consumer
+
+namespace qinfer::consumer {
+namespace {
+
+// One definition of "valid": DecodeJob's fast path and DecodeJobDocument
+// agree on every seed of the decoder's fuzz corpus (tests/fuzz/corpus, laid
+// out as the fuzzer reads it: key length, limits selector, key, value),
+// under the default limits with the tiny tokenizer.
+TEST(DecoderPathsTest, TheFastPathAndTheDocumentPathAgreeOnTheFuzzCorpus) {
+  auto tokenizer = tokenizer::Tokenizer::Load(QINFER_TINY_TOKENIZER);
+  ASSERT_TRUE(tokenizer.ok()) << tokenizer.status();
+  DecoderLimits limits;
+  limits.vocab_size = 4096;
+  limits.max_tokens = 512;
+  limits.tokenizer = tokenizer->get();
+  limits.end_token_id = 3;
+  size_t seeds = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(QINFER_FUZZ_CORPUS)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string_view rest(bytes), key;
+    if (rest.size() >= 2) {
+      const size_t k = std::min<size_t>(static_cast<uint8_t>(rest[0]), rest.size() - 2);
+      key = rest.substr(2, k);
+      rest.remove_prefix(2 + k);
+    }
+    RawMessage m{key, rest, Origin{"jobs", 3, 42, 7}};
+    Decoded fast = DecodeJob(m, limits);
+    Decoded full = DecodeJobDocument(m, limits);
+    if (auto* a = std::get_if<Outcome>(&fast); a != nullptr && std::holds_alternative<Outcome>(full)) {
+      a->completed_at_ms = std::get<Outcome>(full).completed_at_ms;
+    }
+    EXPECT_TRUE(fast == full) << entry.path().filename();
+    ++seeds;
+  }
+  EXPECT_GE(seeds, 30u) << "the corpus is there";
 }
 
 }  // namespace
