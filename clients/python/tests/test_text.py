@@ -202,3 +202,24 @@ def test_submit_text_reads_id_text_lines(service, tmp_path, st_model):
     got = {r.id: r for r in c.results(["st-1", "st-3"], timeout=120)}
     want = st_model.encode(["Submitted by the CLI.", "A second text."], convert_to_numpy=True)
     assert cosines([got["st-1"].output, got["st-3"].output], want).min() >= MIN_COSINE
+
+
+def test_the_readmes_kcat_route_runs_as_written(service, tmp_path, st_model):
+    """README, "Embed a million texts", "With kcat alone": its command line, run as printed
+    (only the broker address and the topic replaced), gives encode()'s embeddings."""
+    if shutil.which("kcat") is None or shutil.which("jq") is None:
+        pytest.skip("kcat and jq are needed (deploy/setup.sh installs both)")
+    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    section = readme[readme.index("**With kcat alone**"):]
+    [command] = [line for line in section.splitlines() if line.startswith("jq ") and "kcat -P" in line][:1]
+    assert "-b 127.0.0.1:9092 -t jobs" in command
+    command = command.replace("-b 127.0.0.1:9092 -t jobs", f"-b {service.brokers} -t {service.jobs_topic}")
+    texts = {"readme-1": "The README's route, run as written.", "readme-2": "Ünïcode and 😀 too."}
+    (tmp_path / "texts.jsonl").write_text(
+        "".join(json.dumps({"id": i, "text": t, "extra": 1}) + "\n" for i, t in texts.items()))
+    c = service.client(progress=False)
+    c._remember_start_offsets()
+    subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=tmp_path, check=True, timeout=60)
+    got = {r.id: r for r in c.results(list(texts), timeout=120)}
+    want = st_model.encode(list(texts.values()), convert_to_numpy=True)
+    assert cosines([got[i].output for i in texts], want).min() >= MIN_COSINE
