@@ -96,11 +96,11 @@ int main(int argc, char** argv) {
   CLI::App* results = app.add_subcommand("results", "Read results and failure records");
   results->add_option("--store,-s", results_options.store, "Result store directory")->required();
   auto* by_id = results->add_option("--id", results_options.id,
-                                    "Print the record of one job, with the failures it superseded");
+                                    "Print the record of one job, with the records it superseded");
   auto* exp = results->add_option("--export", results_options.export_to,
                                   "Write all records as JSONL to FILE ('-': stdout)");
   auto* count = results->add_flag("--count", results_options.count,
-                                  "Print counts of results, failures and superseded failures (default)");
+                                  "Print counts of results, failures and superseded records (default)");
   auto* summary = results->add_flag("--summary", results_options.summary,
                                     "Throughput and per-bucket batching figures");
   results->add_flag("--failures", results_options.failures_only, "With --export: failures only");
@@ -114,7 +114,9 @@ int main(int argc, char** argv) {
   bool replay_no_progress = false;
   CLI::App* replay = app.add_subcommand(
       "replay", "Publish failed jobs again, with a policy or device override, from the store or the dead-letter topic");
-  replay->add_option("--store,-s", replay_options.store, "Select failures from this result store");
+  replay->add_option("--store,-s", replay_options.store,
+                     "Select failures from this result store; with --dead-letter-topic: number each replayed "
+                     "attempt after the id's current record in this store (a letter may be older)");
   replay->add_option("--dead-letter-topic", replay_options.dead_letter_topic,
                      "Select failures from this dead-letter topic instead");
   replay->add_option("--partition", replay_options.partition, "With --dead-letter-topic: only this partition");

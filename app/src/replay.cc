@@ -43,8 +43,11 @@ absl::Status FromStore(const ReplayOptions& o, uint64_t* total, const std::funct
 }
 
 // Reads the dead-letter topic's range with an assigned (group-less)
-// consumer; `total` gets the number of messages in the range.
-absl::Status FromDeadLetters(const ReplayOptions& o, uint64_t* total,
+// consumer; `total` gets the number of messages in the range. With a
+// store, each letter's attempt becomes that of the id's current record in
+// it when that is later: a letter is a snapshot of one try, and the job may
+// have been replayed since.
+absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutcomeStore* store, uint64_t* total,
                              const std::function<void(const Outcome&)>& fn,
                              const std::function<void(const std::string&)>& unreadable) {
   char err[512];
@@ -136,17 +139,37 @@ absl::Status FromDeadLetters(const ReplayOptions& o, uint64_t* total,
                  std::string(failure.status().message()));
       continue;
     }
-    if (replay::Selected(*failure, o.selection)) fn(*failure);
+    if (!replay::Selected(*failure, o.selection)) continue;
+    if (store != nullptr) {
+      auto current = store->Get(failure->id);
+      if (!current.ok()) return current.status();
+      if (current->has_value()) failure->attempt = std::max(failure->attempt, (*current)->attempt);
+    }
+    fn(*failure);
   }
   return absl::OkStatus();
+}
+
+// The store whose current records number a dead-letter replay's attempts
+// (read-only, so it is safe while `serve` has it open).
+absl::StatusOr<std::unique_ptr<storage::RocksDbOutcomeStore>> AttemptsStore(const ReplayOptions& o) {
+  if (o.store.empty() || o.dead_letter_topic.empty()) return nullptr;
+  storage::RocksDbOutcomeStore::Options options;
+  options.read_only = true;
+  return storage::RocksDbOutcomeStore::Open(o.store, options);
 }
 
 }  // namespace
 
 int Replay(const ReplayOptions& options) {
   ReplayOptions o = options;
-  if (o.store.empty() == o.dead_letter_topic.empty()) {
-    std::cerr << "replay: choose one source: --store DIR or --dead-letter-topic TOPIC\n";
+  if (o.store.empty() && o.dead_letter_topic.empty()) {
+    std::cerr << "replay: choose a source: --store DIR or --dead-letter-topic TOPIC\n";
+    return 2;
+  }
+  auto attempts_store = AttemptsStore(o);
+  if (!attempts_store.ok()) {
+    std::cerr << "replay: " << attempts_store.status().message() << "\n";
     return 2;
   }
   if (absl::Status s = replay::CheckOverrides(o.overrides); !s.ok()) {
@@ -204,8 +227,8 @@ int Replay(const ReplayOptions& options) {
       if (auto line = progress->Update(selected)) std::cerr << (tty ? "\r" : "") << "replay: " << *line << (tty ? "" : "\n");
     }
   };
-  absl::Status read = o.store.empty()
-                          ? FromDeadLetters(o, &total, take, [&](const std::string& why) {
+  absl::Status read = !o.dead_letter_topic.empty()
+                          ? FromDeadLetters(o, attempts_store->get(), &total, take, [&](const std::string& why) {
                               ++unreadable;
                               note("not a qinfer dead letter, skipped: " + why);
                             })

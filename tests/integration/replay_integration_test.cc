@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "kafka_test_util.h"
 #include "qinfer/executor/torch_model_runner.h"
@@ -135,7 +136,7 @@ TEST_F(ReplayTest, TooLongJobsReplayedWithTruncateAllEndAsResultsWithOneRecordPe
   }
   EXPECT_EQ(Results(""), "results 220\nfailures 0\nsuperseded 20\n");
   const std::string summary = Results("--summary");
-  EXPECT_EQ(summary.rfind("records: 220 results, 0 failures (final states); 20 superseded failures", 0), 0u)
+  EXPECT_EQ(summary.rfind("records: 220 results, 0 failures (final states); 20 superseded records", 0), 0u)
       << summary;
   // One id: the result and its history.
   const nlohmann::json one = nlohmann::json::parse(Results("--id long-3"));
@@ -195,6 +196,62 @@ TEST_F(ReplayTest, LongDocumentsReplayedFromTheDeadLetterTopicWithChunkBecomeOne
   EXPECT_EQ(varied.windows, 3);
   EXPECT_EQ(varied.input_length, 1100u);
   EXPECT_EQ(varied.attempt, 1);
+}
+
+TEST_F(ReplayTest, AStaleDeadLetterNeverReplacesALaterResultAndTheStoreNumbersItsReplay) {
+  // One too-long job through four tries: attempt 0 too long; replayed with
+  // `reject` (too long again, attempt 1); replayed with `chunk` (a result,
+  // attempt 2). Then its attempt-0 dead letter is replayed with `truncate`.
+  const std::string id = "long";
+  auto jobs = MakeJobs(20, kVocab, kMaxTokens, 35, "ok-");
+  jobs.emplace_back(id, Job(id, Tokens(700, 3)));
+  Produce(brokers_, topic_, jobs);
+  ServeAll();
+  ASSERT_EQ(ReadStore(store_).at(id).reason, reason::kTooLong);
+  for (const char* policy : {"reject", "chunk"}) {
+    auto [rc, out] = Replay("--store " + store_ + " --id " + id + " --policy " + policy);
+    ASSERT_EQ(rc, 0) << out;
+    ServeAll();
+  }
+  const Outcome chunked = ReadStore(store_).at(id);
+  ASSERT_TRUE(chunked.ok) << chunked.error;
+  ASSERT_EQ(chunked.attempt, 2);
+  ASSERT_EQ(chunked.policy, "chunk");
+
+  // The letter alone says attempt 0: its replay is attempt 1, older than the
+  // result, which stays; the late result is kept as history.
+  auto [stale_rc, stale] =
+      Replay("--dead-letter-topic " + dlq_ + " --to-offset 0 --id " + id + " --policy truncate");
+  ASSERT_EQ(stale_rc, 0) << stale;
+  ServeAll();
+  Outcome kept = ReadStore(store_).at(id);
+  EXPECT_TRUE(kept.ok);
+  EXPECT_EQ(kept.attempt, 2) << "an older attempt never replaces a newer record";
+  EXPECT_EQ(kept.policy, "chunk");
+
+  // With the store, the replay is numbered after the current record: attempt
+  // 3, which supersedes the chunked result.
+  auto [rc, out] = Replay("--dead-letter-topic " + dlq_ + " --store " + store_ + " --to-offset 0 --id " + id +
+                          " --policy truncate --dry-run");
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"attempt\":3"), std::string::npos) << out;
+  std::tie(rc, out) = Replay("--dead-letter-topic " + dlq_ + " --store " + store_ + " --to-offset 0 --id " + id +
+                             " --policy truncate");
+  ASSERT_EQ(rc, 0) << out;
+  ServeAll();
+  const Outcome truncated = ReadStore(store_).at(id);
+  EXPECT_TRUE(truncated.ok) << truncated.error;
+  EXPECT_EQ(truncated.attempt, 3);
+  EXPECT_EQ(truncated.policy, "truncate");
+  const nlohmann::json one = nlohmann::json::parse(Results("--id " + id));
+  ASSERT_TRUE(one.contains("history")) << one.dump();
+  std::vector<std::pair<int, std::string>> history;
+  for (const auto& h : one["history"]) {
+    history.emplace_back(h.value("attempt", 0), h.value("status", "") == "ok" ? h.value("policy", "") : h.value("reason", ""));
+  }
+  EXPECT_EQ(history, (std::vector<std::pair<int, std::string>>{
+                         {0, "too_long"}, {1, "too_long"}, {1, "truncate"}, {2, "chunk"}}))
+      << one.dump();
 }
 
 TEST_F(ReplayTest, OomFailuresReplayedOnTheCpuAllEndAsResults) {
