@@ -11,9 +11,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "job_producer.h"
+#include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/core/clock.h"
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/storage/kafka_properties.h"
@@ -172,9 +174,11 @@ int Replay(const ReplayOptions& options) {
     std::cerr << "replay: " << attempts_store.status().message() << "\n";
     return 2;
   }
-  if (absl::Status s = replay::CheckOverrides(o.overrides); !s.ok()) {
-    std::cerr << "replay: " << s.message() << "\n";
-    return 2;
+  for (absl::Status s : {replay::CheckSelection(o.selection), replay::CheckOverrides(o.overrides)}) {
+    if (!s.ok()) {
+      std::cerr << "replay: " << s.message() << "\n";
+      return 2;
+    }
   }
   if (!o.ids_file.empty()) {
     std::ifstream in(o.ids_file);
@@ -188,6 +192,23 @@ int Replay(const ReplayOptions& options) {
   }
   std::unique_ptr<JobProducer> producer;
   if (!o.dry_run) {
+    // A missing topic would hold every message until librdkafka gives up on
+    // it (message.timeout.ms), and then say only that they were not
+    // acknowledged.
+    consumer::TopicCheck check;
+    check.brokers = o.brokers;
+    check.properties = o.properties;
+    check.topics = {o.topic};
+    check.timeout = std::chrono::seconds(10);
+    if (absl::Status s = consumer::EnsureTopics(check); !s.ok()) {
+      if (absl::IsNotFound(s)) {
+        std::cerr << "replay: --topic " << o.topic << ": the topic does not exist on " << o.brokers
+                  << "; name the jobs topic the service reads\n";
+      } else {
+        std::cerr << "replay: --topic " << o.topic << ": " << s.message() << "\n";
+      }
+      return 2;
+    }
     auto p = JobProducer::Create(o.brokers, o.properties);
     if (!p.ok()) {
       std::cerr << "replay: " << p.status().message() << "\n";
@@ -207,9 +228,11 @@ int Replay(const ReplayOptions& options) {
   auto note = [&](const std::string& text) {
     if (errors_shown++ < kErrorsShown) std::cerr << "replay: " << text << "\n";
   };
+  std::set<std::string> matched;  // requested ids that were selected
   auto take = [&](const Outcome& f) {
     if (!progress) progress.emplace(clock, total, std::chrono::seconds(1));
     ++selected;
+    if (o.selection.ids.contains(f.id)) matched.insert(f.id);
     auto message = replay::ReplayMessage(f, o.overrides, o.limits);
     if (!message.ok()) {
       refused[f.reason]++;
@@ -241,6 +264,21 @@ int Replay(const ReplayOptions& options) {
     producer->Flush([] {});
   }
   if (o.progress && tty && selected > 0) std::cerr << "\n";
+  std::vector<std::string> unmatched;
+  for (const std::string& id : o.selection.ids) {
+    if (!matched.contains(id)) unmatched.push_back(id);
+  }
+  if (!unmatched.empty()) {
+    constexpr size_t kIdsShown = 10;
+    std::cerr << "replay: " << unmatched.size() << " of " << o.selection.ids.size()
+              << " requested ids selected no failure record (no such id, or none that matches the selection):";
+    for (size_t i = 0; i < unmatched.size() && i < kIdsShown; ++i) std::cerr << " " << unmatched[i];
+    if (unmatched.size() > kIdsShown) std::cerr << " and " << (unmatched.size() - kIdsShown) << " more";
+    std::cerr << "\n";
+  }
+  if (producer && producer->failed() > 0) {
+    std::cerr << "replay: " << producer->failed() << " jobs were not delivered: " << producer->first_error() << "\n";
+  }
   const uint64_t acked = producer ? producer->acked() : 0;
   std::string why;
   for (const auto& [reason, n] : refused) why += " " + reason + "=" + std::to_string(n);
@@ -251,7 +289,8 @@ int Replay(const ReplayOptions& options) {
   if (unreadable > 0) std::cerr << ", " << unreadable << " unreadable dead letters";
   std::cerr << "; " << (progress ? progress->Final(selected) : "0 in 0.0 s") << "\n";
   const bool all = selected == sent && !send_failed && (o.dry_run || acked == sent) && unreadable == 0;
-  return all ? 0 : 1;
+  const bool none_matched = !o.selection.ids.empty() && matched.empty();
+  return all && !none_matched ? 0 : 1;
 }
 
 }  // namespace qinfer::app

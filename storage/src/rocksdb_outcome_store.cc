@@ -213,7 +213,7 @@ struct RocksDbOutcomeStore::Impl {
         log->warn("store close_failed path={} error=\"{}\"", dir, s.ToString());
       }
       db.reset();
-      log->info("store closed path={}", dir);
+      log->log(LifecycleLevel(), "store closed path={}", dir);
     }
     if (!secondary_dir.empty()) {
       std::error_code ec;
@@ -226,6 +226,13 @@ struct RocksDbOutcomeStore::Impl {
     w.sync = options.sync;
     w.disableWAL = false;  // the WAL is what makes an acknowledged Put durable
     return w;
+  }
+
+  // Opening and closing is a lifecycle event of the service that writes the
+  // store; the command-line readers (results, replay, status) open it
+  // read-only on every run, where the lines are noise.
+  spdlog::level::level_enum LifecycleLevel() const {
+    return options.read_only ? spdlog::level::debug : spdlog::level::info;
   }
 
   absl::Status CheckWritable() const {
@@ -390,8 +397,8 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     if (h->GetName() == kHistoryCf) impl->history = h;
   }
   if (absl::Status s = impl->LoadAttempts(); !s.ok()) return s;
-  impl->log->info("store opened path={} read_only={} sync={}", dir,
-                  options.read_only, options.sync);
+  impl->log->log(impl->LifecycleLevel(), "store opened path={} read_only={} sync={}", dir,
+                 options.read_only, options.sync);
   return std::unique_ptr<RocksDbOutcomeStore>(
       new RocksDbOutcomeStore(std::move(impl)));
 }
