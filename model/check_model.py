@@ -8,8 +8,10 @@ The contract (model/qinfer_model.py, README "Bring your own model"):
 
   forward(input_ids: int64 [B, T], attention_mask: int64 [B, T]) -> float32 [B, D]
 
-one pooled vector per row; padded positions (attention_mask == 0, whatever
-ids they hold) change no row's output; finite outputs for valid inputs.
+one pooled vector per row, independent of the other rows of the batch;
+padded positions (attention_mask == 0, whatever ids they hold) change no
+row's output, the ids under attention_mask == 1 do; finite outputs for
+valid inputs.
 
 What it does:
   1. loads MODEL.pt with torch.jit.load (CPU) and checks forward's signature;
@@ -20,7 +22,10 @@ What it does:
      takes them all gets max_positions = the limit, said so in the output);
   3. runs the contract checks: rows of 1, 7, 33, max_tokens and max_positions
      tokens in one padded batch (random ids, garbage ids in the padding)
-     against each row alone, output rank, shape, dtype, finiteness;
+     against each row alone, output rank, shape, dtype, finiteness; rows of
+     one length in one batch against each row alone (batch independence);
+     other ids in the padding (no change) and two rows of different ids
+     (different outputs: the mask masks, in forward's argument order);
   4. writes DIR/manifest.json (name, vocab_size, max_tokens, max_positions,
      output "pooled", dim, the sha256 digest of the model file, torch
      version, and what was measured) and, when DIR is not MODEL.pt's own

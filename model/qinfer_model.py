@@ -8,8 +8,13 @@ checks the executor relies on are written once:
 
   - any B >= 1 and 1 <= L <= max_positions, ids in [0, vocab_size);
   - one row per input, D the same for every batch (a pooled output);
+  - rows are independent: a row's output does not depend on the other rows
+    of its batch (a row run alone equals the same row among others of its
+    length);
   - padding (attention_mask == 0, whatever ids it holds) changes no row's
     output: a row run alone equals the same row inside a padded batch;
+  - the mask masks, in that argument order: the ids where attention_mask is
+    0 change nothing, the ids where it is 1 change the row's output;
   - finite outputs for valid inputs.
 
 check_contract() raises ContractError with a message naming the broken rule;
@@ -111,18 +116,61 @@ def check_contract(model, vocab_size: int, max_positions: int, seed: int = 0,
             raise ContractError(f"output dtype is {batched.dtype}, want torch.float32")
         if not torch.isfinite(batched).all():
             raise ContractError("output has non-finite values (NaN or Inf) for valid inputs")
+        def alone(r: torch.Tensor) -> torch.Tensor:
+            out = _run(model, r.unsqueeze(0), torch.ones(1, len(r), dtype=torch.int64), "a single row of")
+            if out.shape != (1, batched.shape[1]):
+                raise ContractError(f"output for one row of length {len(r)} has shape "
+                                    f"{tuple(out.shape)}, want (1, {batched.shape[1]})")
+            return out[0]
+
+        def random_row(n: int) -> torch.Tensor:
+            r = torch.randint(0, vocab_size, (n,), generator=gen)
+            for m in avoid:
+                r[r == m] = free
+            return r
+
+        # Rows of one length, no padding: qinfer batches rows of a bucket
+        # together, so a row must not see its batch-mates.
+        n = min(7, max_positions)
+        same = torch.stack([random_row(n) for _ in range(3)])
+        together = _run(model, same, torch.ones_like(same), "a batch of equal-length rows,")
+        for i in range(len(same)):
+            diff = (alone(same[i]) - together[i]).abs().max().item()
+            if diff > atol:
+                raise ContractError(
+                    f"rows depend on each other: in a batch of {len(same)} rows of {n} tokens (no padding), "
+                    f"row {i}'s output differs from the same row run alone by {diff:.3g} (> {atol}); each "
+                    "row's output must depend on that row only (no normalisation, attention or pooling "
+                    "across the batch dimension, no reordering of rows that is undone wrongly)")
+
         worst = 0.0
         for i, r in enumerate(rows):
-            alone = _run(model, r.unsqueeze(0), torch.ones(1, len(r), dtype=torch.int64), "a single row of")
-            if alone.shape != (1, batched.shape[1]):
-                raise ContractError(f"output for one row of length {len(r)} has shape "
-                                    f"{tuple(alone.shape)}, want (1, {batched.shape[1]})")
-            worst = max(worst, (alone[0] - batched[i]).abs().max().item())
+            worst = max(worst, (alone(r) - batched[i]).abs().max().item())
         if worst > atol:
             raise ContractError(
                 f"padding changes results: a row run alone and the same row in a batch padded to "
                 f"{width} differ by up to {worst:.3g} (> {atol}); padded positions must be masked "
                 "in attention and left out of the pooling")
+
+        # The mask masks: other ids under attention_mask == 0 change nothing...
+        other = ids.clone()
+        other[mask == 0] = random_row(int((mask == 0).sum().item()))
+        diff = (_run(model, other, mask, "a padded batch of") - batched).abs().max().item()
+        if diff > atol:
+            raise ContractError(
+                f"the ids at masked positions (attention_mask == 0) change the output by {diff:.3g} "
+                f"(> {atol}): the model must ignore them")
+        # ...and other ids under attention_mask == 1 change the row.
+        changed = random_row(n)
+        for _ in range(10):  # a vocabulary of one usable id has no other row
+            if not torch.equal(changed, same[0]):
+                break
+            changed = random_row(n)
+        if not torch.equal(changed, same[0]) and torch.equal(alone(changed), alone(same[0])):
+            raise ContractError(
+                f"two rows of {n} tokens with different input_ids (attention_mask all 1) give the same "
+                "output: the model does not read input_ids where the mask is 1; forward's arguments "
+                "must come in the order (input_ids, attention_mask)")
         # A constant model would pass the padding check trivially.
         if len(rows) > 1 and (batched[0] - batched[-1]).abs().max().item() < 1e-3:
             raise ContractError("rows with different inputs give the same output")

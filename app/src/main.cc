@@ -102,11 +102,11 @@ int main(int argc, char** argv) {
   CLI::App* results = app.add_subcommand("results", "Read results and failure records");
   results->add_option("--store,-s", results_options.store, "Result store directory")->required();
   auto* by_id = results->add_option("--id", results_options.id,
-                                    "Print the record of one job, with the failures it superseded");
+                                    "Print the record of one job, with the records it superseded");
   auto* exp = results->add_option("--export", results_options.export_to,
                                   "Write all records as JSONL to FILE ('-': stdout)");
   auto* count = results->add_flag("--count", results_options.count,
-                                  "Print counts of results, failures and superseded failures (default)");
+                                  "Print counts of results, failures and superseded records (default)");
   auto* summary = results->add_flag("--summary", results_options.summary,
                                     "Throughput and per-bucket batching figures");
   results->add_flag("--failures", results_options.failures_only, "With --export: failures only");
@@ -120,28 +120,41 @@ int main(int argc, char** argv) {
   bool replay_no_progress = false;
   CLI::App* replay = app.add_subcommand(
       "replay", "Publish failed jobs again, with a policy or device override, from the store or the dead-letter topic");
-  replay->add_option("--store,-s", replay_options.store, "Select failures from this result store");
+  replay->add_option("--store,-s", replay_options.store,
+                     "Select failures from this result store; with --dead-letter-topic: number each replayed "
+                     "attempt after the id's current record in this store (a letter may be older)");
   replay->add_option("--dead-letter-topic", replay_options.dead_letter_topic,
                      "Select failures from this dead-letter topic instead");
-  replay->add_option("--partition", replay_options.partition, "With --dead-letter-topic: only this partition");
-  replay->add_option("--from-offset", replay_options.from_offset, "With --dead-letter-topic: first offset");
+  replay->add_option("--partition", replay_options.partition,
+                     "With --dead-letter-topic: only this partition (default: all)");
+  replay->add_option("--from-offset", replay_options.from_offset, "With --dead-letter-topic: first offset")
+      ->capture_default_str();
   replay->add_option("--to-offset", replay_options.to_offset, "With --dead-letter-topic: last offset (default: the end)");
-  replay->add_option("--brokers,-b", replay_options.brokers, "Kafka bootstrap servers");
-  replay->add_option("--topic,-t", replay_options.topic, "Where the replayed jobs go");
+  replay->add_option("--brokers,-b", replay_options.brokers, "Kafka bootstrap servers")->capture_default_str();
+  replay->add_option("--topic,-t", replay_options.topic, "Where the replayed jobs go (it must exist)")
+      ->capture_default_str();
   replay->add_option("--reason", replay_reasons, "Only these reasons (comma-separated or repeated): "
-                                                 "invalid, too_long, oom, model_error, crash");
+                                                 "invalid, too_long, oom, model_error, crash, undeliverable "
+                                                 "(default: all)");
   replay->add_option("--id", replay_ids, "Only these job ids (repeatable)");
   replay->add_option("--ids-file", replay_options.ids_file, "Only the job ids in this file, one per line");
   replay->add_option("--since", since, "Only failures recorded at or after this time (RFC 3339, or ms since the epoch)");
   replay->add_option("--until", until, "Only failures recorded at or before this time");
-  replay->add_option("--policy", replay_options.overrides.policy, "Over-long input policy: truncate, chunk or long_lane");
-  replay->add_option("--truncate-to", replay_options.overrides.truncate_to, "Keep only the first N tokens");
-  replay->add_option("--device", replay_options.overrides.device, "Run on this device: cpu");
+  replay->add_option("--policy", replay_options.overrides.policy,
+                     "Over-long input policy: truncate, chunk, long_lane or reject (default: the service's "
+                     "admission.too_long)");
+  replay->add_option("--truncate-to", replay_options.overrides.truncate_to,
+                     "Keep only the first N tokens (default: all)");
+  replay->add_option("--device", replay_options.overrides.device,
+                     "Run on this device: cpu (default: the service's)");
   replay->add_option("--max-tokens", replay_options.overrides.max_tokens,
                      "Admit inputs up to N tokens, in the service's long lane");
   replay->add_option("--max-attempts", replay_options.limits.max_attempts,
-                     "Refuse to replay past this attempt (default 3)");
-  replay->add_flag("--force", replay_options.limits.force, "Replay past --max-attempts");
+                     "Refuse to replay past this attempt")
+      ->capture_default_str();
+  replay->add_flag("--force", replay_options.limits.force,
+                   "Replay past --max-attempts, and replay invalid records too (they fail the same way unless "
+                   "a limit they broke was raised)");
   replay->add_flag("--dry-run", replay_options.dry_run, "List what would be sent; publish nothing");
   replay->add_flag("--no-progress", replay_no_progress, "Do not print progress");
   replay->add_option("-X", replay_props, "librdkafka property key=value (repeatable)");

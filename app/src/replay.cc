@@ -11,9 +11,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "job_producer.h"
+#include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/core/clock.h"
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/storage/kafka_properties.h"
@@ -43,8 +45,11 @@ absl::Status FromStore(const ReplayOptions& o, uint64_t* total, const std::funct
 }
 
 // Reads the dead-letter topic's range with an assigned (group-less)
-// consumer; `total` gets the number of messages in the range.
-absl::Status FromDeadLetters(const ReplayOptions& o, uint64_t* total,
+// consumer; `total` gets the number of messages in the range. With a
+// store, each letter's attempt becomes that of the id's current record in
+// it when that is later: a letter is a snapshot of one try, and the job may
+// have been replayed since.
+absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutcomeStore* store, uint64_t* total,
                              const std::function<void(const Outcome&)>& fn,
                              const std::function<void(const std::string&)>& unreadable) {
   char err[512];
@@ -136,22 +141,44 @@ absl::Status FromDeadLetters(const ReplayOptions& o, uint64_t* total,
                  std::string(failure.status().message()));
       continue;
     }
-    if (replay::Selected(*failure, o.selection)) fn(*failure);
+    if (!replay::Selected(*failure, o.selection)) continue;
+    if (store != nullptr) {
+      auto current = store->Get(failure->id);
+      if (!current.ok()) return current.status();
+      if (current->has_value()) failure->attempt = std::max(failure->attempt, (*current)->attempt);
+    }
+    fn(*failure);
   }
   return absl::OkStatus();
+}
+
+// The store whose current records number a dead-letter replay's attempts
+// (read-only, so it is safe while `serve` has it open).
+absl::StatusOr<std::unique_ptr<storage::RocksDbOutcomeStore>> AttemptsStore(const ReplayOptions& o) {
+  if (o.store.empty() || o.dead_letter_topic.empty()) return nullptr;
+  storage::RocksDbOutcomeStore::Options options;
+  options.read_only = true;
+  return storage::RocksDbOutcomeStore::Open(o.store, options);
 }
 
 }  // namespace
 
 int Replay(const ReplayOptions& options) {
   ReplayOptions o = options;
-  if (o.store.empty() == o.dead_letter_topic.empty()) {
-    std::cerr << "replay: choose one source: --store DIR or --dead-letter-topic TOPIC\n";
+  if (o.store.empty() && o.dead_letter_topic.empty()) {
+    std::cerr << "replay: choose a source: --store DIR or --dead-letter-topic TOPIC\n";
     return 2;
   }
-  if (absl::Status s = replay::CheckOverrides(o.overrides); !s.ok()) {
-    std::cerr << "replay: " << s.message() << "\n";
+  auto attempts_store = AttemptsStore(o);
+  if (!attempts_store.ok()) {
+    std::cerr << "replay: " << attempts_store.status().message() << "\n";
     return 2;
+  }
+  for (absl::Status s : {replay::CheckSelection(o.selection), replay::CheckOverrides(o.overrides)}) {
+    if (!s.ok()) {
+      std::cerr << "replay: " << s.message() << "\n";
+      return 2;
+    }
   }
   if (!o.ids_file.empty()) {
     std::ifstream in(o.ids_file);
@@ -165,6 +192,23 @@ int Replay(const ReplayOptions& options) {
   }
   std::unique_ptr<JobProducer> producer;
   if (!o.dry_run) {
+    // A missing topic would hold every message until librdkafka gives up on
+    // it (message.timeout.ms), and then say only that they were not
+    // acknowledged.
+    consumer::TopicCheck check;
+    check.brokers = o.brokers;
+    check.properties = o.properties;
+    check.topics = {o.topic};
+    check.timeout = std::chrono::seconds(10);
+    if (absl::Status s = consumer::EnsureTopics(check); !s.ok()) {
+      if (absl::IsNotFound(s)) {
+        std::cerr << "replay: --topic " << o.topic << ": the topic does not exist on " << o.brokers
+                  << "; name the jobs topic the service reads\n";
+      } else {
+        std::cerr << "replay: --topic " << o.topic << ": " << s.message() << "\n";
+      }
+      return 2;
+    }
     auto p = JobProducer::Create(o.brokers, o.properties);
     if (!p.ok()) {
       std::cerr << "replay: " << p.status().message() << "\n";
@@ -184,9 +228,11 @@ int Replay(const ReplayOptions& options) {
   auto note = [&](const std::string& text) {
     if (errors_shown++ < kErrorsShown) std::cerr << "replay: " << text << "\n";
   };
+  std::set<std::string> matched;  // requested ids that were selected
   auto take = [&](const Outcome& f) {
     if (!progress) progress.emplace(clock, total, std::chrono::seconds(1));
     ++selected;
+    if (o.selection.ids.contains(f.id)) matched.insert(f.id);
     auto message = replay::ReplayMessage(f, o.overrides, o.limits);
     if (!message.ok()) {
       refused[f.reason]++;
@@ -204,8 +250,8 @@ int Replay(const ReplayOptions& options) {
       if (auto line = progress->Update(selected)) std::cerr << (tty ? "\r" : "") << "replay: " << *line << (tty ? "" : "\n");
     }
   };
-  absl::Status read = o.store.empty()
-                          ? FromDeadLetters(o, &total, take, [&](const std::string& why) {
+  absl::Status read = !o.dead_letter_topic.empty()
+                          ? FromDeadLetters(o, attempts_store->get(), &total, take, [&](const std::string& why) {
                               ++unreadable;
                               note("not a qinfer dead letter, skipped: " + why);
                             })
@@ -218,6 +264,21 @@ int Replay(const ReplayOptions& options) {
     producer->Flush([] {});
   }
   if (o.progress && tty && selected > 0) std::cerr << "\n";
+  std::vector<std::string> unmatched;
+  for (const std::string& id : o.selection.ids) {
+    if (!matched.contains(id)) unmatched.push_back(id);
+  }
+  if (!unmatched.empty()) {
+    constexpr size_t kIdsShown = 10;
+    std::cerr << "replay: " << unmatched.size() << " of " << o.selection.ids.size()
+              << " requested ids selected no failure record (no such id, or none that matches the selection):";
+    for (size_t i = 0; i < unmatched.size() && i < kIdsShown; ++i) std::cerr << " " << unmatched[i];
+    if (unmatched.size() > kIdsShown) std::cerr << " and " << (unmatched.size() - kIdsShown) << " more";
+    std::cerr << "\n";
+  }
+  if (producer && producer->failed() > 0) {
+    std::cerr << "replay: " << producer->failed() << " jobs were not delivered: " << producer->first_error() << "\n";
+  }
   const uint64_t acked = producer ? producer->acked() : 0;
   std::string why;
   for (const auto& [reason, n] : refused) why += " " + reason + "=" + std::to_string(n);
@@ -228,7 +289,8 @@ int Replay(const ReplayOptions& options) {
   if (unreadable > 0) std::cerr << ", " << unreadable << " unreadable dead letters";
   std::cerr << "; " << (progress ? progress->Final(selected) : "0 in 0.0 s") << "\n";
   const bool all = selected == sent && !send_failed && (o.dry_run || acked == sent) && unreadable == 0;
-  return all ? 0 : 1;
+  const bool none_matched = !o.selection.ids.empty() && matched.empty();
+  return all && !none_matched ? 0 : 1;
 }
 
 }  // namespace qinfer::app

@@ -11,6 +11,9 @@ namespace qinfer::app {
 struct ReplayOptions {
   // Where the failures come from: a result store, or a dead-letter topic
   // (all partitions, or `partition`, from from_offset up to to_offset).
+  // With both, the letters are replayed and the store numbers their
+  // attempts: a letter's job replays as attempt (the later of the letter's
+  // and the id's current record's in the store) + 1.
   std::string store;
   std::string dead_letter_topic;
   int partition = -1;

@@ -66,7 +66,7 @@ int Results(const ResultsOptions& o) {
   }
   auto superseded = (*store)->CountSuperseded();
   if (!superseded.ok()) {
-    std::cerr << "results: cannot count superseded failures: " << superseded.status().message()
+    std::cerr << "results: cannot count superseded records: " << superseded.status().message()
               << "\n";
     return 2;
   }
@@ -101,7 +101,7 @@ int Results(const ResultsOptions& o) {
       return 2;
     }
     const double seconds = results > 0 ? std::max(1, int(last_ms - first_ms)) / 1000.0 : 0;
-    std::printf("records: %llu results, %llu failures (final states); %llu superseded failures\n",
+    std::printf("records: %llu results, %llu failures (final states); %llu superseded records\n",
                 (unsigned long long)results, (unsigned long long)failures,
                 (unsigned long long)*superseded);
     for (const auto& [reason, n] : reasons) {

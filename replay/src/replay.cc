@@ -1,5 +1,6 @@
 #include "qinfer/replay/replay.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,23 @@ bool Selected(const Outcome& f, const Selection& s) {
   if (!s.reasons.empty() && !s.reasons.contains(f.reason)) return false;
   if (!s.ids.empty() && !s.ids.contains(f.id)) return false;
   return f.completed_at_ms >= s.since_ms && f.completed_at_ms <= s.until_ms;
+}
+
+const std::vector<std::string>& KnownReasons() {
+  static const std::vector<std::string> kReasons = {reason::kInvalid, reason::kTooLong,   reason::kOom,
+                                                    reason::kModelError, reason::kCrash, reason::kUndeliverable};
+  return kReasons;
+}
+
+absl::Status CheckSelection(const Selection& s) {
+  const std::vector<std::string>& known = KnownReasons();
+  for (const std::string& r : s.reasons) {
+    if (std::find(known.begin(), known.end(), r) != known.end()) continue;
+    std::string list;
+    for (size_t i = 0; i < known.size(); ++i) list += (i == 0 ? "" : i + 1 == known.size() ? " or " : ", ") + known[i];
+    return absl::InvalidArgumentError("--reason " + r + ": expected " + list);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CheckOverrides(const Overrides& o) {
@@ -43,6 +61,15 @@ absl::StatusOr<std::string> ReplayMessage(const Outcome& f, const Overrides& o, 
     return absl::FailedPreconditionError("job " + f.id + " is invalid (" + f.error +
                                          "): a replay would fail the same way; fix the message and submit it "
                                          "again (--force replays it, e.g. after raising the limit it broke)");
+  }
+  if (f.reason == reason::kUndeliverable) {
+    return absl::FailedPreconditionError(
+        "job " + f.id + " has a result: this is an undeliverable notice, its reply" +
+        (f.delivery_error.empty() ? std::string() : " (" + f.delivery_error + ")") +
+        " was not delivered, and the notice holds neither the result nor the job; read the result with "
+        "`qinfer results --id " + f.id + "` on the store of the instance that ran it (or publish the original, " +
+        f.origin.topic + "/" + std::to_string(f.origin.partition) + "/" + std::to_string(f.origin.offset) +
+        ", again to run it again)");
   }
   if (f.payload_truncated) {
     return absl::FailedPreconditionError(

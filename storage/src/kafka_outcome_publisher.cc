@@ -25,6 +25,8 @@ constexpr int kPollMs = 50;
 // purged messages.
 constexpr std::chrono::milliseconds kPurgeWait{2000};
 constexpr std::chrono::milliseconds kQueueFullBackoff{5};
+// Default of topic.metadata.propagation.max.ms (see Create).
+constexpr int kReplyTopicPropagationMs = 1000;
 
 // One published outcome between Publish and its `done`: owned by the
 // message's opaque while librdkafka holds the message.
@@ -272,6 +274,14 @@ KafkaOutcomePublisher::Create(const PublisherConfig& config) {
   std::map<std::string, std::string> defaults = {
       {"enable.idempotence", "true"},  // no duplicates from internal retries
       {"linger.ms", "5"},              // results trickle in per batch
+      // A reply_to naming a topic that does not exist: librdkafka holds its
+      // messages until the topic has been missing from the metadata this
+      // long (default 30 s) before it reports the unknown topic, and the
+      // job's partition cannot commit past it meanwhile. The configured
+      // topics are checked at start-up; a reply_to is the job's own word,
+      // so a missing one is reported (permanent: a notice goes to the
+      // dead-letter topic) within about a second.
+      {"topic.metadata.propagation.max.ms", std::to_string(kReplyTopicPropagationMs)},
   };
   if (!config.brokers.empty()) defaults["bootstrap.servers"] = config.brokers;
   if (absl::Status s = ApplyKafkaProperties(conf.get(), defaults); !s.ok()) {

@@ -9,7 +9,6 @@
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -42,18 +41,49 @@ std::string HistoryPrefix(std::string_view id) {
   return key;
 }
 
+// A superseded result's key ends in this byte after the digits; a failure's
+// key ends with the digits (as before results were kept), so an id's entries
+// sort by attempt and, within one attempt, the failure before the result.
+constexpr char kResultSuffix = 'r';
+
 // REQUIRES: attempt >= 0 (Put rejects negative ones).
-std::string HistoryKey(std::string_view id, int attempt) {
+std::string HistoryKey(std::string_view id, int attempt, bool ok) {
   const std::string digits = std::to_string(attempt);
-  return HistoryPrefix(id) + std::string(kAttemptDigits - digits.size(), '0') +
-         digits;
+  std::string key = HistoryPrefix(id) +
+                    std::string(kAttemptDigits - digits.size(), '0') + digits;
+  if (ok) key.push_back(kResultSuffix);
+  return key;
 }
 
-// A failure record as Put finds it: its attempt and its stored form.
-struct FailureRecord {
+// True when `key` is a history key of the id whose prefix is `prefix`, not
+// one of a longer id that shares it (ids may hold a NUL byte).
+bool IsHistoryKeyOf(std::string_view key, std::string_view prefix) {
+  if (!key.starts_with(prefix)) return false;
+  std::string_view rest = key.substr(prefix.size());
+  if (rest.size() == kAttemptDigits + 1 && rest.back() == kResultSuffix) {
+    rest.remove_suffix(1);
+  }
+  return rest.size() == kAttemptDigits &&
+         std::all_of(rest.begin(), rest.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// An id's final record as Put finds it: result or failure, its attempt and
+// its stored form.
+struct FinalRecord {
+  bool ok = false;
   int attempt = 0;
   std::string json;
 };
+
+// True when `a` must give way to `b`: a later attempt wins, and within one
+// attempt a result wins over a failure (a job re-run after a crash that ran
+// out of memory this time keeps the result of its first run). Neither gives
+// way to the other when they rank the same: the later write replaces the
+// record in place.
+bool Outranked(const FinalRecord& a, const FinalRecord& b) {
+  return std::pair(a.attempt, a.ok) < std::pair(b.attempt, b.ok);
+}
 
 // "topic/partition/offset".
 std::string AttemptKey(const Origin& o) {
@@ -183,7 +213,7 @@ struct RocksDbOutcomeStore::Impl {
         log->warn("store close_failed path={} error=\"{}\"", dir, s.ToString());
       }
       db.reset();
-      log->info("store closed path={}", dir);
+      log->log(LifecycleLevel(), "store closed path={}", dir);
     }
     if (!secondary_dir.empty()) {
       std::error_code ec;
@@ -198,6 +228,13 @@ struct RocksDbOutcomeStore::Impl {
     return w;
   }
 
+  // Opening and closing is a lifecycle event of the service that writes the
+  // store; the command-line readers (results, replay, status) open it
+  // read-only on every run, where the lines are noise.
+  spdlog::level::level_enum LifecycleLevel() const {
+    return options.read_only ? spdlog::level::debug : spdlog::level::info;
+  }
+
   absl::Status CheckWritable() const {
     if (options.read_only) {
       return absl::FailedPreconditionError("store path=" + dir +
@@ -206,27 +243,20 @@ struct RocksDbOutcomeStore::Impl {
     return absl::OkStatus();
   }
 
-  // OK(true) when `key` has a record in `cf`.
-  absl::StatusOr<bool> Exists(rocksdb::ColumnFamilyHandle* cf,
-                              const rocksdb::ReadOptions& ro,
-                              const std::string& key) const {
-    rocksdb::PinnableSlice value;
-    rocksdb::Status s = db->Get(ro, cf, key, &value);
-    if (s.IsNotFound()) return false;
-    if (!s.ok()) return FromRocks(s, "get", dir);
-    return true;
-  }
-
-  // X's failure record in the store, if it has one.
-  absl::StatusOr<std::optional<FailureRecord>> StoredFailure(
+  // X's final record in the store (its result, else its failure record),
+  // if it has one.
+  absl::StatusOr<std::optional<FinalRecord>> StoredRecord(
       const rocksdb::ReadOptions& ro, const std::string& id) const {
-    rocksdb::PinnableSlice value;
-    rocksdb::Status s = db->Get(ro, failed, id, &value);
-    if (s.IsNotFound()) return std::nullopt;
-    if (!s.ok()) return FromRocks(s, "get", dir);
-    absl::StatusOr<Outcome> o = OutcomeFromJson(value.ToStringView());
-    if (!o.ok()) return Unparsable(failed, id, o.status());
-    return FailureRecord{o->attempt, value.ToString()};
+    for (rocksdb::ColumnFamilyHandle* cf : {results, failed}) {
+      rocksdb::PinnableSlice value;
+      rocksdb::Status s = db->Get(ro, cf, id, &value);
+      if (s.IsNotFound()) continue;
+      if (!s.ok()) return FromRocks(s, "get", dir);
+      absl::StatusOr<Outcome> o = OutcomeFromJson(value.ToStringView());
+      if (!o.ok()) return Unparsable(cf, id, o.status());
+      return FinalRecord{cf == results, o->attempt, value.ToString()};
+    }
+    return std::nullopt;
   }
 
   absl::StatusOr<std::optional<Outcome>> GetFrom(
@@ -367,8 +397,8 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     if (h->GetName() == kHistoryCf) impl->history = h;
   }
   if (absl::Status s = impl->LoadAttempts(); !s.ok()) return s;
-  impl->log->info("store opened path={} read_only={} sync={}", dir,
-                  options.read_only, options.sync);
+  impl->log->log(impl->LifecycleLevel(), "store opened path={} read_only={} sync={}", dir,
+                 options.read_only, options.sync);
   return std::unique_ptr<RocksDbOutcomeStore>(
       new RocksDbOutcomeStore(std::move(impl)));
 }
@@ -407,21 +437,18 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
   size_t bytes = 64;
   for (size_t i = 0; i < outcomes.size(); ++i) bytes += json[i].size() + outcomes[i].id.size() + 16;
   rocksdb::WriteBatch batch(bytes);
-  // Ids this batch already gave a result.
-  std::unordered_set<std::string_view> results_here;
-  // Ids whose failure record this batch already wrote or moved away: the
-  // record as the batch leaves it (nullopt: moved to history by a result).
-  std::unordered_map<std::string_view, std::optional<FailureRecord>>
-      failed_here;
-  auto current_failure = [&](const std::string& id)
-      -> absl::StatusOr<std::optional<FailureRecord>> {
-    if (auto it = failed_here.find(id); it != failed_here.end()) {
+  // Ids whose final record this batch already wrote or moved: the record
+  // as the batch leaves it. Other ids are as the store has them.
+  std::unordered_map<std::string_view, std::optional<FinalRecord>> final_here;
+  auto current = [&](const std::string& id)
+      -> absl::StatusOr<std::optional<FinalRecord>> {
+    if (auto it = final_here.find(id); it != final_here.end()) {
       return it->second;
     }
-    return impl_->StoredFailure(ro, id);
+    return impl_->StoredRecord(ro, id);
   };
-  size_t dropped = 0;
-  size_t superseded = 0;
+  size_t kept_older = 0;  // outcomes that went to history as they came
+  size_t superseded = 0;  // final records moved to history
   // The outcomes' messages lose their attempt counts in the same write. A
   // crash record keeps the count: if its message is delivered again (its
   // offset was not committed yet) it is isolated again, not run.
@@ -437,54 +464,34 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
   impl_->AddWrites(forget, batch);
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const Outcome& o = outcomes[i];
-    if (o.ok) {
-      batch.Put(impl_->results, o.id, json[i]);
-      results_here.insert(o.id);
-      absl::StatusOr<std::optional<FailureRecord>> prior =
-          current_failure(o.id);
-      if (!prior.ok()) return prior.status();
-      // Only an existing failure record is moved: a tombstone per result
-      // would fill the (usually tiny) failed column family that `replay`
-      // scans.
-      if (prior->has_value()) {
-        batch.Put(impl_->history, HistoryKey(o.id, (*prior)->attempt),
-                  (*prior)->json);
-        batch.Delete(impl_->failed, o.id);
-        ++superseded;
-      }
-      failed_here[o.id] = std::nullopt;
-      continue;
-    }
-    bool has_result = results_here.contains(o.id);
-    if (!has_result) {
-      absl::StatusOr<bool> exists = impl_->Exists(impl_->results, ro, o.id);
-      if (!exists.ok()) return exists.status();
-      has_result = *exists;
-    }
-    if (has_result) {
-      ++dropped;
-      impl_->log->trace("store failure_dropped job={} reason={} "
-                        "why=has_result",
-                        o.id, o.reason);
-      continue;
-    }
-    absl::StatusOr<std::optional<FailureRecord>> prior = current_failure(o.id);
+    absl::StatusOr<std::optional<FinalRecord>> prior = current(o.id);
     if (!prior.ok()) return prior.status();
-    FailureRecord record{o.attempt, json[i]};
-    if (prior->has_value() && (*prior)->attempt > o.attempt) {
-      // The later attempt stays the final state whatever order the tries
-      // arrive in, which also makes a repeated Put leave the same state.
-      batch.Put(impl_->history, HistoryKey(o.id, o.attempt), record.json);
-      ++superseded;
+    FinalRecord record{o.ok, o.attempt, json[i]};
+    if (prior->has_value() && Outranked(record, **prior)) {
+      // An earlier try arriving late (a redelivery, a stale replay, the
+      // other topic read first by `collect`) never replaces a later one;
+      // it is kept, in attempt order, as history.
+      batch.Put(impl_->history, HistoryKey(o.id, o.attempt, o.ok), json[i]);
+      ++kept_older;
+      impl_->log->trace("store outcome_kept_as_history job={} attempt={} "
+                        "final_attempt={}",
+                        o.id, o.attempt, (*prior)->attempt);
       continue;
     }
-    if (prior->has_value() && (*prior)->attempt < o.attempt) {
-      batch.Put(impl_->history, HistoryKey(o.id, (*prior)->attempt),
-                (*prior)->json);
+    if (prior->has_value() && Outranked(**prior, record)) {
+      const FinalRecord& old = **prior;
+      batch.Put(impl_->history, HistoryKey(o.id, old.attempt, old.ok),
+                old.json);
+      // Only a record in the other column family is deleted: a tombstone
+      // per result would fill the (usually tiny) failed column family that
+      // `replay` scans.
+      if (old.ok != o.ok) {
+        batch.Delete(old.ok ? impl_->results : impl_->failed, o.id);
+      }
       ++superseded;
     }
-    batch.Put(impl_->failed, o.id, record.json);
-    failed_here[o.id] = std::move(record);
+    batch.Put(o.ok ? impl_->results : impl_->failed, o.id, record.json);
+    final_here[o.id] = std::move(record);
   }
   rocksdb::Status s = impl_->db->Write(impl_->WriteOpts(), &batch);
   if (!s.ok()) {
@@ -492,9 +499,9 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
     return FromRocks(s, "write", impl_->dir);
   }
   impl_->attempt_table.Apply(std::move(forget));
-  impl_->log->debug("store put outcomes={} dropped_failures={} "
-                    "superseded_failures={}",
-                    outcomes.size(), dropped, superseded);
+  impl_->log->debug("store put outcomes={} kept_as_history={} "
+                    "superseded={}",
+                    outcomes.size(), kept_older, superseded);
   return absl::OkStatus();
 }
 
@@ -566,7 +573,7 @@ absl::StatusOr<std::vector<Outcome>> RocksDbOutcomeStore::History(
        it->Next()) {
     // An id may itself hold a NUL byte: keys of such an id that extends
     // `id` share the prefix but are longer.
-    if (it->key().size() != prefix.size() + kAttemptDigits) continue;
+    if (!IsHistoryKeyOf(it->key().ToStringView(), prefix)) continue;
     absl::StatusOr<Outcome> o = OutcomeFromJson(it->value().ToStringView());
     if (!o.ok()) {
       return impl_->Unparsable(

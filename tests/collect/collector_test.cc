@@ -276,9 +276,9 @@ TEST_F(CollectorTest, FailedWriteCommitsNothingAndTheNextFlushWritesTheSameOutco
 
 // Against the real store: the final state of every id is the same whatever
 // order the two topics are read in, and reading everything again (a restart
-// before the commit) changes nothing. (Which superseded failures are kept as
-// history does depend on the order: a failure read after its id's result is
-// dropped, as in OutcomeStore::Put.)
+// before the commit) changes nothing. The superseded records kept as history
+// do not depend on the order either: a failure read after its id's later
+// result is kept, as one read before it is.
 class CollectIntoRocksDbTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -311,6 +311,14 @@ class CollectIntoRocksDbTest : public ::testing::Test {
     return {*(*store)->CountResults(), *(*store)->CountFailures(), *(*store)->CountSuperseded()};
   }
 
+  std::vector<Outcome> HistoryOf(const std::string& dir, const std::string& id) {
+    auto store = storage::RocksDbOutcomeStore::Open(dir);
+    EXPECT_TRUE(store.ok()) << store.status();
+    auto history = (*store)->History(id);
+    EXPECT_TRUE(history.ok()) << history.status();
+    return history.ok() ? *history : std::vector<Outcome>{};
+  }
+
   std::filesystem::path dir_;
 };
 
@@ -338,9 +346,17 @@ TEST_F(CollectIntoRocksDbTest, OneFinalRecordPerIdInEitherOrderAndAgainAfterARes
   EXPECT_EQ(a, b) << "the final states do not depend on the order";
   EXPECT_EQ(std::get<0>(counts_b), 2u);
   EXPECT_EQ(std::get<1>(counts_b), 1u);
-  // History does: read before x's result, x's failure is kept as history.
-  EXPECT_EQ(std::get<2>(counts_a), 1u);  // y attempt 0
-  EXPECT_EQ(std::get<2>(counts_b), 2u);  // y attempt 0, x attempt 0
+  // Nor does history: x's failure is kept whether it is read before or
+  // after x's result.
+  EXPECT_EQ(std::get<2>(counts_a), 2u);  // y attempt 0, x attempt 0
+  EXPECT_EQ(std::get<2>(counts_b), 2u);
+  for (const char* id : {"x", "y", "z"}) {
+    EXPECT_EQ(HistoryOf((dir_ / "a").string(), id), HistoryOf((dir_ / "b").string(), id)) << id;
+  }
+  const std::vector<Outcome> x_history = HistoryOf((dir_ / "a").string(), "x");
+  ASSERT_EQ(x_history.size(), 1u);
+  EXPECT_EQ(x_history[0].reason, reason::kTooLong);
+  EXPECT_EQ(x_history[0].attempt, 0);
 
   // Everything read again into the same store: the same state.
   const auto counts_again = CollectAll((dir_ / "a").string(), replies_first, &again);

@@ -130,7 +130,7 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
 
   auto [summary_rc, summary] = RunCommand(Qinfer("results --store " + store_ + " --summary"));
   ASSERT_EQ(summary_rc, 0) << summary;
-  EXPECT_EQ(summary.rfind("records: 300 results, 0 failures (final states); 0 superseded failures\n", 0), 0u)
+  EXPECT_EQ(summary.rfind("records: 300 results, 0 failures (final states); 0 superseded records\n", 0), 0u)
       << summary;
   EXPECT_NE(summary.find("padding_eff"), std::string::npos) << summary;
 }

@@ -11,9 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "kafka_test_util.h"
 #include "qinfer/executor/torch_model_runner.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::testing {
 namespace {
@@ -135,7 +137,7 @@ TEST_F(ReplayTest, TooLongJobsReplayedWithTruncateAllEndAsResultsWithOneRecordPe
   }
   EXPECT_EQ(Results(""), "results 220\nfailures 0\nsuperseded 20\n");
   const std::string summary = Results("--summary");
-  EXPECT_EQ(summary.rfind("records: 220 results, 0 failures (final states); 20 superseded failures", 0), 0u)
+  EXPECT_EQ(summary.rfind("records: 220 results, 0 failures (final states); 20 superseded records", 0), 0u)
       << summary;
   // One id: the result and its history.
   const nlohmann::json one = nlohmann::json::parse(Results("--id long-3"));
@@ -195,6 +197,140 @@ TEST_F(ReplayTest, LongDocumentsReplayedFromTheDeadLetterTopicWithChunkBecomeOne
   EXPECT_EQ(varied.windows, 3);
   EXPECT_EQ(varied.input_length, 1100u);
   EXPECT_EQ(varied.attempt, 1);
+}
+
+TEST_F(ReplayTest, AStaleDeadLetterNeverReplacesALaterResultAndTheStoreNumbersItsReplay) {
+  // One too-long job through four tries: attempt 0 too long; replayed with
+  // `reject` (too long again, attempt 1); replayed with `chunk` (a result,
+  // attempt 2). Then its attempt-0 dead letter is replayed with `truncate`.
+  const std::string id = "long";
+  auto jobs = MakeJobs(20, kVocab, kMaxTokens, 35, "ok-");
+  jobs.emplace_back(id, Job(id, Tokens(700, 3)));
+  Produce(brokers_, topic_, jobs);
+  ServeAll();
+  ASSERT_EQ(ReadStore(store_).at(id).reason, reason::kTooLong);
+  for (const char* policy : {"reject", "chunk"}) {
+    auto [rc, out] = Replay("--store " + store_ + " --id " + id + " --policy " + policy);
+    ASSERT_EQ(rc, 0) << out;
+    ServeAll();
+  }
+  const Outcome chunked = ReadStore(store_).at(id);
+  ASSERT_TRUE(chunked.ok) << chunked.error;
+  ASSERT_EQ(chunked.attempt, 2);
+  ASSERT_EQ(chunked.policy, "chunk");
+
+  // The letter alone says attempt 0: its replay is attempt 1, older than the
+  // result, which stays; the late result is kept as history.
+  auto [stale_rc, stale] =
+      Replay("--dead-letter-topic " + dlq_ + " --to-offset 0 --id " + id + " --policy truncate");
+  ASSERT_EQ(stale_rc, 0) << stale;
+  ServeAll();
+  Outcome kept = ReadStore(store_).at(id);
+  EXPECT_TRUE(kept.ok);
+  EXPECT_EQ(kept.attempt, 2) << "an older attempt never replaces a newer record";
+  EXPECT_EQ(kept.policy, "chunk");
+
+  // With the store, the replay is numbered after the current record: attempt
+  // 3, which supersedes the chunked result.
+  auto [rc, out] = Replay("--dead-letter-topic " + dlq_ + " --store " + store_ + " --to-offset 0 --id " + id +
+                          " --policy truncate --dry-run");
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"attempt\":3"), std::string::npos) << out;
+  std::tie(rc, out) = Replay("--dead-letter-topic " + dlq_ + " --store " + store_ + " --to-offset 0 --id " + id +
+                             " --policy truncate");
+  ASSERT_EQ(rc, 0) << out;
+  ServeAll();
+  const Outcome truncated = ReadStore(store_).at(id);
+  EXPECT_TRUE(truncated.ok) << truncated.error;
+  EXPECT_EQ(truncated.attempt, 3);
+  EXPECT_EQ(truncated.policy, "truncate");
+  const nlohmann::json one = nlohmann::json::parse(Results("--id " + id));
+  ASSERT_TRUE(one.contains("history")) << one.dump();
+  std::vector<std::pair<int, std::string>> history;
+  for (const auto& h : one["history"]) {
+    history.emplace_back(h.value("attempt", 0), h.value("status", "") == "ok" ? h.value("policy", "") : h.value("reason", ""));
+  }
+  EXPECT_EQ(history, (std::vector<std::pair<int, std::string>>{
+                         {0, "too_long"}, {1, "too_long"}, {1, "truncate"}, {2, "chunk"}}))
+      << one.dump();
+}
+
+TEST_F(ReplayTest, MistakesOnTheCommandLineAreRefusedByName) {
+  // A store with one too_long failure, written directly: no service needed.
+  {
+    auto store = storage::RocksDbOutcomeStore::Open(store_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    Outcome f;
+    f.id = "f1";
+    f.reason = reason::kTooLong;
+    f.error = "too long";
+    f.payload = Job("f1", Tokens(600, 1));
+    f.origin = {topic_, 0, 7, 0};
+    ASSERT_TRUE((*store)->Put(std::vector<Outcome>{f}).ok());
+  }
+  const std::string from = "--store " + store_ + " ";
+
+  auto [typo_rc, typo] = Replay(from + "--reason too-long --dry-run");
+  EXPECT_EQ(typo_rc, 2) << typo;
+  EXPECT_NE(typo.find("--reason too-long: expected invalid, too_long, oom, model_error, crash or undeliverable"),
+            std::string::npos)
+      << typo;
+  auto [policy_rc, policy] = Replay(from + "--policy trunc --dry-run");
+  EXPECT_EQ(policy_rc, 2) << policy;
+  EXPECT_NE(policy.find("--policy trunc: expected truncate, chunk, long_lane or reject"), std::string::npos)
+      << policy;
+
+  auto [none_rc, none] = Replay(from + "--id nope --id nada --dry-run");
+  EXPECT_EQ(none_rc, 1) << "no id matched: " << none;
+  EXPECT_NE(none.find("2 of 2 requested ids selected no failure record"), std::string::npos) << none;
+  EXPECT_NE(none.find(" nada nope"), std::string::npos) << none;
+  auto [some_rc, some] = Replay(from + "--id f1 --id nope --dry-run");
+  EXPECT_EQ(some_rc, 0) << some;
+  EXPECT_NE(some.find("1 of 2 requested ids selected no failure record (no such id, or none that matches the "
+                      "selection): nope\n"),
+            std::string::npos)
+      << some;
+
+  const std::string missing = UniqueName("no-such-jobs");
+  const auto start = std::chrono::steady_clock::now();
+  auto [topic_rc, topic] = RunCommand(std::string(QINFER_BINARY) + " --log-level warn replay --no-progress --brokers " +
+                                      brokers_ + " --topic " + missing + " " + from + " 2>&1");
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(topic_rc, 2) << topic;
+  EXPECT_NE(topic.find("--topic " + missing + ": the topic does not exist on " + brokers_), std::string::npos)
+      << topic;
+  EXPECT_LT(waited, 15.0) << "checked before sending, not found out by a delivery timeout";
+  EXPECT_EQ(topic.find("selected"), std::string::npos) << "nothing was read or sent: " << topic;
+
+  // At the default log level the store's open and close are not reported.
+  auto [quiet_rc, quiet] =
+      RunCommand(std::string(QINFER_BINARY) + " replay --no-progress " + from + "--dry-run 2>&1");
+  EXPECT_EQ(quiet_rc, 0) << quiet;
+  EXPECT_EQ(quiet.find("store opened"), std::string::npos) << quiet;
+  EXPECT_EQ(quiet.find("store closed"), std::string::npos) << quiet;
+
+  auto [help_rc, help] = RunCommand(std::string(QINFER_BINARY) + " replay --help 2>&1");
+  EXPECT_EQ(help_rc, 0) << help;
+  for (const char* text : {"--brokers TEXT=127.0.0.1:9092", "--topic TEXT=jobs", "--max-attempts INT=3",
+                           "long_lane or reject", "replay invalid records too", "crash, undeliverable"}) {
+    EXPECT_NE(help.find(text), std::string::npos) << text << " in\n" << help;
+  }
+}
+
+TEST_F(ReplayTest, AnUndeliverableNoticeIsRefusedAsAResultWhoseReplyWasLost) {
+  // A result whose reply_to names no topic: a notice on the dead-letter topic.
+  std::string lost = Job("lost", Tokens(10, 2));
+  lost.insert(lost.size() - 1, R"(,"reply_to":")" + UniqueName("no-such-replies") + "\"");
+  Produce(brokers_, topic_, {{"lost", lost}});
+  ServeAll();
+  ASSERT_TRUE(ReadStore(store_).at("lost").ok);
+  ASSERT_EQ(EndOffsetTotal(brokers_, dlq_, 1), 1) << "the notice";
+  auto [rc, out] = Replay("--dead-letter-topic " + dlq_ + " --from-offset 0");
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_NE(out.find("job lost has a result: this is an undeliverable notice, its reply"), std::string::npos) << out;
+  EXPECT_EQ(out.find("keeps only a prefix"), std::string::npos) << out;
+  EXPECT_NE(out.find("selected 1, sent 0"), std::string::npos) << out;
+  EXPECT_NE(out.find("undeliverable=1"), std::string::npos) << out;
 }
 
 TEST_F(ReplayTest, OomFailuresReplayedOnTheCpuAllEndAsResults) {

@@ -45,10 +45,48 @@ class Encoder(nn.Module):
         return (h * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
 
 
+class LengthSorted(nn.Module):
+    """Sorts the rows by length (as sequence packing does) and un-sorts them by rank.
+
+    The un-sort is right only when the lengths differ: rows of one length all
+    get the output of the first of them. A padded batch of distinct lengths
+    (all the old check tried) cannot tell; a bucket of equal lengths can.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.inner = Encoder("masked")
+
+    def forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor:
+        lengths = attention_mask.sum(dim=1)
+        order = torch.argsort(lengths, descending=True)
+        pooled = self.inner(input_ids[order], attention_mask[order])
+        rank = (lengths.unsqueeze(0) > lengths.unsqueeze(1)).sum(dim=1)  # rows longer than each row
+        return pooled[rank]
+
+
+class Swapped(nn.Module):
+    """forward(attention_mask, input_ids): the arguments in the other order.
+
+    It embeds its "ids" (qinfer's mask: 1, and 0 in the padding) and takes the
+    non-zero ones as its mask, so padding is left out and every row of one
+    length gives the same output, whatever its ids.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.inner = Encoder("masked")
+
+    def forward(self, attention_mask: Tensor, input_ids: Tensor) -> Tensor:
+        keep = ((input_ids != 0) & (attention_mask >= 0)).to(torch.int64)
+        return self.inner(input_ids, keep)
+
+
 def save(tmp_path, pooling):
     path = tmp_path / pooling / "model.pt"
     path.parent.mkdir()
-    torch.jit.script(Encoder(pooling).eval()).save(str(path))
+    model = {"length_sorted": LengthSorted, "swapped": Swapped}.get(pooling, lambda: Encoder(pooling))()
+    torch.jit.script(model.eval()).save(str(path))
     return path
 
 
@@ -79,6 +117,24 @@ def test_padding_leaking_into_the_output_is_refused(tmp_path):
     assert done.returncode == 1
     assert "REFUSED: padding changes results" in done.stderr
     assert not (tmp_path / "leaky" / "manifest.json").exists()
+
+
+def test_rows_that_depend_on_their_batch_mates_are_refused(tmp_path):
+    done = check(save(tmp_path, "length_sorted"))
+    assert done.returncode == 1, done.stdout
+    assert "REFUSED: rows depend on each other: in a batch of 3 rows of 7 tokens (no padding), row 1" \
+        in done.stderr, done.stderr
+    assert not (tmp_path / "length_sorted" / "manifest.json").exists()
+
+
+def test_arguments_in_the_other_order_are_refused(tmp_path):
+    # Its vocabulary cannot be measured (every "id" it sees is 0 or 1).
+    done = check(save(tmp_path, "swapped"), "--vocab-size", 100)
+    assert done.returncode == 1, done.stdout
+    assert "REFUSED: two rows of 7 tokens with different input_ids (attention_mask all 1) give the same " \
+        "output" in done.stderr, done.stderr
+    assert "order (input_ids, attention_mask)" in done.stderr
+    assert not (tmp_path / "swapped" / "manifest.json").exists()
 
 
 def test_a_non_torchscript_file_is_named(tmp_path):

@@ -71,6 +71,14 @@ TEST(ReplaySelectionTest, SelectsByReasonIdAndTime) {
   EXPECT_FALSE(Selected(result, {})) << "results are never replayed";
 }
 
+TEST(ReplaySelectionTest, AReasonNoRecordCanHaveIsRefusedWithTheList) {
+  EXPECT_TRUE(CheckSelection({}).ok());
+  EXPECT_TRUE(CheckSelection(Reasons({"too_long", "oom", "undeliverable"})).ok());
+  absl::Status typo = CheckSelection(Reasons({"oom", "too-long"}));
+  EXPECT_TRUE(absl::IsInvalidArgument(typo)) << typo;
+  EXPECT_EQ(typo.message(), "--reason too-long: expected invalid, too_long, oom, model_error, crash or undeliverable");
+}
+
 TEST(ReplayMessageTest, TheOriginalMessageWithTheNextAttemptItsOriginAndTheOverrides) {
   auto text = ReplayMessage(Failure("key-id", reason::kTooLong), With("truncate", 0, "cpu"), {});
   ASSERT_TRUE(text.ok()) << text.status();
@@ -151,6 +159,30 @@ TEST(ReplayMessageTest, WhatCannotBeReplayedSaysWhy) {
   auto d = ReplayMessage(Failure("long", reason::kTooLong), With("", 0, "", 8), {});
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(json::parse(*d)["policy"], "long_lane");
+}
+
+TEST(ReplayMessageTest, AnUndeliverableNoticeIsRefusedAsAResultWhoseReplyWasLost) {
+  // As the service writes it: no payload, marked as a prefix.
+  Outcome notice = Failure("done", reason::kUndeliverable);
+  notice.payload.clear();
+  notice.payload_truncated = true;
+  notice.delivery_error = "Broker: Unknown topic or partition";
+  auto refused = ReplayMessage(notice, {}, UpTo(3, true));
+  ASSERT_FALSE(refused.ok()) << "not even with --force: there is nothing to run";
+  EXPECT_TRUE(absl::IsFailedPrecondition(refused.status()));
+  const std::string why(refused.status().message());
+  EXPECT_NE(why.find("job done has a result: this is an undeliverable notice, its reply (Broker: Unknown topic or "
+                     "partition) was not delivered"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("qinfer results --id done"), std::string::npos) << why;
+  EXPECT_EQ(why.find("only a prefix"), std::string::npos) << why;
+}
+
+TEST(ReplayMessageTest, ThePolicyIsRefusedByNameWithEveryValidOne) {
+  EXPECT_TRUE(CheckOverrides(With("reject")).ok());
+  absl::Status s = CheckOverrides(With("trunc"));
+  EXPECT_EQ(s.message(), "--policy trunc: expected truncate, chunk, long_lane or reject");
 }
 
 TEST(ReplayMessageTest, OverridesAreChecked) {

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -253,30 +254,111 @@ TEST_F(RocksDbOutcomeStoreTest, AnEarlierAttemptArrivingLateGoesToHistory) {
   EXPECT_EQ(Failures(), 1u);
 }
 
-TEST_F(RocksDbOutcomeStoreTest, AFailureAfterAResultIsDroppedNotKeptInHistory) {
-  PutOrDie({Attempt(Result("a"), 0)});
+TEST_F(RocksDbOutcomeStoreTest, AFailureOfALaterAttemptSupersedesAResultKeptInHistory) {
+  // A replay that failed: the later attempt is the final state, the result
+  // of the earlier one stays readable.
+  const Outcome r0 = Attempt(Result("a"), 0);
+  PutOrDie({r0});
   PutOrDie({Attempt(Failure("a"), 1)});
-  EXPECT_TRUE(GetOrDie("a")->ok);
-  EXPECT_TRUE(HistoryOrDie("a").empty());
-  EXPECT_EQ(Superseded(), 0u);
+  EXPECT_FALSE(GetOrDie("a")->ok);
+  EXPECT_EQ(GetOrDie("a")->attempt, 1);
+  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{r0});
+  EXPECT_EQ(Results(), 0u);
+  EXPECT_EQ(Failures(), 1u);
+  EXPECT_EQ(Superseded(), 1u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, AResultOfAnEarlierAttemptNeverReplacesALaterResult) {
+  // The original message (or a stale replay of it) run after a replay of
+  // the job already has a result: the later result stays.
+  const Outcome r2 = Attempt(Result("a", {2.0f}), 2);
+  const Outcome r1 = Attempt(Result("a", {1.0f}), 1);
+  PutOrDie({r2});
+  PutOrDie({r1});
+  EXPECT_EQ(GetOrDie("a"), r2);
+  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{r1});
+  EXPECT_EQ(Results(), 1u);
+  EXPECT_EQ(Superseded(), 1u);
+  PutOrDie({Attempt(Result("a", {0.0f}), 0)});
+  EXPECT_EQ(GetOrDie("a"), r2);
+  ASSERT_EQ(HistoryOrDie("a").size(), 2u);
+  EXPECT_EQ(HistoryOrDie("a")[0].attempt, 0) << "history in attempt order";
+  EXPECT_EQ(HistoryOrDie("a")[1], r1);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, AResultOfALaterAttemptMovesTheEarlierResultToHistory) {
+  const Outcome r0 = Attempt(Result("a", {1.0f}), 0);
+  const Outcome r1 = Attempt(Result("a", {2.0f}), 1);
+  PutOrDie({r0});
+  PutOrDie({r1});
+  EXPECT_EQ(GetOrDie("a"), r1);
+  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{r0});
+  EXPECT_EQ(Results(), 1u);
+}
+
+TEST_F(RocksDbOutcomeStoreTest, FinalRecordAndHistoryDoNotDependOnTheOrderOutcomesArrive) {
+  // One job's tries: too long, replayed with `reject` (too long again), the
+  // same attempt re-run after a crash (out of memory, then a result), and
+  // a replay with a policy. Every order, one outcome per Put and all in one
+  // Put, ends in the same state: attempt 2's result, the rest in attempt
+  // order, the failure of attempt 1 before its result.
+  const std::vector<Outcome> tries = {
+      Attempt(Failure("x", reason::kTooLong), 0),
+      Attempt(Failure("x", reason::kTooLong), 1),
+      Attempt(Failure("x", reason::kOom), 1),
+      Attempt(Result("x", {1.0f}), 1),
+      Attempt(Result("x", {2.0f}), 2),
+  };
+  // The two failures of attempt 1 rank the same (the later one written
+  // wins), so only one of them takes part in each order.
+  std::vector<int> order = {0, 1, 3, 4};
+  int n = 0;
+  do {
+    for (bool one_put : {false, true}) {
+      const std::string id = "x" + std::to_string(n++);
+      std::vector<Outcome> put;
+      for (int i : order) {
+        Outcome o = tries[size_t(i)];
+        o.id = id;
+        put.push_back(o);
+      }
+      if (one_put) {
+        PutOrDie(put);
+      } else {
+        for (const Outcome& o : put) PutOrDie({o});
+      }
+      std::optional<Outcome> final_record = GetOrDie(id);
+      ASSERT_TRUE(final_record.has_value());
+      EXPECT_TRUE(final_record->ok) << id;
+      EXPECT_EQ(final_record->attempt, 2) << id;
+      std::vector<std::pair<int, bool>> history;
+      for (const Outcome& h : HistoryOrDie(id)) history.emplace_back(h.attempt, h.ok);
+      EXPECT_EQ(history, (std::vector<std::pair<int, bool>>{{0, false}, {1, false}, {1, true}}))
+          << id << (one_put ? " in one Put" : " one per Put");
+    }
+  } while (std::next_permutation(order.begin(), order.end()));
+  EXPECT_EQ(n, 48);
+  EXPECT_EQ(Results(), 48u);
+  EXPECT_EQ(Failures(), 0u);
+  EXPECT_EQ(Superseded(), 48u * 3);
 }
 
 TEST_F(RocksDbOutcomeStoreTest, OneSpanAppliesTheRulesInOrder) {
   const Outcome a0 = Attempt(Failure("a", reason::kTooLong), 0);
   const Outcome a1 = Attempt(Failure("a", reason::kOom), 1);
+  const Outcome a2 = Attempt(Result("a"), 2);
+  const Outcome a3 = Attempt(Failure("a"), 3);
   const Outcome b1 = Attempt(Failure("b", reason::kOom), 1);
   const Outcome b0 = Attempt(Failure("b", reason::kTooLong), 0);
-  PutOrDie({a0, b1, a1, Attempt(Result("a"), 2), Attempt(Failure("a"), 3),
-            b0, Attempt(Failure("b", reason::kModelError), 1)});
-  EXPECT_TRUE(GetOrDie("a")->ok);
-  EXPECT_EQ(HistoryOrDie("a"), (std::vector<Outcome>{a0, a1}))
-      << "attempt 3 came after the result: dropped";
+  PutOrDie({a0, b1, a1, a2, a3, b0, Attempt(Failure("b", reason::kModelError), 1)});
+  EXPECT_EQ(GetOrDie("a"), a3) << "attempt 3 came after the result of 2: the later attempt wins";
+  EXPECT_EQ(HistoryOrDie("a"), (std::vector<Outcome>{a0, a1, a2}));
   EXPECT_EQ(GetOrDie("b")->reason, reason::kModelError)
       << "the same attempt overwrites";
   EXPECT_EQ(HistoryOrDie("b"), std::vector<Outcome>{b0});
-  EXPECT_EQ(Results(), 1u);
-  EXPECT_EQ(Failures(), 1u);
-  EXPECT_EQ(Superseded(), 3u);
+  EXPECT_EQ(Results(), 0u);
+  EXPECT_EQ(Failures(), 2u);
+  EXPECT_EQ(Superseded(), 4u);
 }
 
 TEST_F(RocksDbOutcomeStoreTest, HistoryOfAnIdHoldsNoEntriesOfIdsThatExtendIt) {
@@ -297,7 +379,8 @@ TEST_F(RocksDbOutcomeStoreTest, OutcomeWithANegativeAttemptRejectsTheWholeBatch)
   EXPECT_EQ(Failures(), 0u);
 }
 
-TEST_F(RocksDbOutcomeStoreTest, FailureAfterResultKeepsTheResult) {
+TEST_F(RocksDbOutcomeStoreTest, FailureOfTheSameAttemptAfterAResultKeepsTheResult) {
+  // A job re-run after a crash that ran out of memory this time.
   PutOrDie({Result("a", {7.0f})});
   PutOrDie({Failure("a")});
   EXPECT_EQ(Results(), 1u);
@@ -306,6 +389,8 @@ TEST_F(RocksDbOutcomeStoreTest, FailureAfterResultKeepsTheResult) {
   ASSERT_TRUE(got.has_value());
   EXPECT_TRUE(got->ok);
   EXPECT_EQ(got->output, std::vector<float>{7.0f});
+  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{Failure("a")})
+      << "kept as history, as when it arrives first";
 }
 
 TEST_F(RocksDbOutcomeStoreTest, FailureAfterResultInOneBatchKeepsTheResult) {
@@ -314,6 +399,7 @@ TEST_F(RocksDbOutcomeStoreTest, FailureAfterResultInOneBatchKeepsTheResult) {
   EXPECT_EQ(Failures(), 1u);
   EXPECT_TRUE(GetOrDie("a")->ok);
   EXPECT_FALSE(GetOrDie("b")->ok);
+  EXPECT_EQ(Superseded(), 1u);
 }
 
 TEST_F(RocksDbOutcomeStoreTest, CountsAreExactAfterAThousandOutcomePut) {

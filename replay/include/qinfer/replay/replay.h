@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "qinfer/core/clock.h"
@@ -27,9 +28,17 @@ struct Selection {
 
 bool Selected(const Outcome& failure, const Selection& selection);
 
+// The reasons a selection may name: those of failure records, and
+// `undeliverable` (the dead-letter topic's notices), in that order.
+const std::vector<std::string>& KnownReasons();
+
+// Checks the selection; InvalidArgument naming a reason that no record can
+// have (a typo would otherwise select nothing, silently), with the list.
+absl::Status CheckSelection(const Selection& selection);
+
 // What changes in the replayed job.
 struct Overrides {
-  std::string policy;     // "", truncate, chunk or long_lane
+  std::string policy;     // "", truncate, chunk, long_lane or reject
   int truncate_to = 0;    // 0: none
   std::string device;     // "" or cpu
   int max_tokens = 0;     // > 0: inputs up to this many tokens, in the long lane
@@ -50,10 +59,12 @@ struct Limits {
 // origin), and the overrides. Errors:
 //  - FailedPrecondition: the attempt would pass max_attempts, or the
 //    failure is `invalid` (the same message fails the same way), unless
-//    force; the record keeps only a prefix of its message; the message is
-//    not a JSON object with exactly one of input_ids and text (a text job
-//    replays as its text, tokenized again by the service); it is longer
-//    than overrides.max_tokens (a text: its record's input_length).
+//    force; it is an `undeliverable` notice (the job has a result; only its
+//    reply was lost, and the notice carries neither); the record keeps
+//    only a prefix of its message; the message is not a JSON object with
+//    exactly one of input_ids and text (a text job replays as its text,
+//    tokenized again by the service); it is longer than
+//    overrides.max_tokens (a text: its record's input_length).
 //  - InvalidArgument: failure is a result, not a failure record.
 absl::StatusOr<std::string> ReplayMessage(const Outcome& failure, const Overrides& overrides,
                                           const Limits& limits);

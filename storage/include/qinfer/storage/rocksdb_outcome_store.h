@@ -3,9 +3,10 @@
 //   results  ok outcomes        key = job id, value = OutcomeToJson(outcome)
 //   failed   failure records    key = job id, value = OutcomeToJson(outcome)
 //            (results and failed together hold one final state per id)
-//   history  superseded failure records, key = job id + '\0' + attempt as 10
-//            zero-padded digits (an id's entries sort oldest attempt first),
-//            value = OutcomeToJson(outcome)
+//   history  superseded records (failures and results), key = job id + '\0'
+//            + attempt as 10 zero-padded digits, + 'r' for a result (an
+//            id's entries sort oldest attempt first, within one attempt the
+//            failure first), value = OutcomeToJson(outcome)
 //   meta     small string values (e.g. the calibrated memory plan)
 //   attempts attempt counts of jobs that ran without an outcome yet
 //            (AttemptLog): one entry per batch begun, key = "#" + sequence,
@@ -70,21 +71,20 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
 
   // Writes all of `outcomes` in one atomic batch; OK means all are durable
   // (see Options::sync), an error means none were written. An id never has
-  // more than one final state (a result or a failure record); the failure
-  // records it replaces are kept in `history`. Idempotent: writing the same
-  // outcomes again leaves the same state.
-  //  - ok outcome for X: replaces X's result; X's failure record, if any,
-  //    moves to history.
-  //  - failure for X when X already has a result (in the store or earlier in
-  //    `outcomes`): dropped, not kept in history, and the result kept (e.g. a
-  //    job re-run after a crash that ran out of memory this time).
-  //  - failure for X otherwise, against X's failure record F:
-  //      no F, or F has the same attempt (a redelivery re-running the same
-  //      try): replaces F, nothing goes to history;
-  //      F has a lower attempt (a replay failed again): F moves to history
-  //      and the new failure replaces it;
-  //      F has a higher attempt (a redelivery of a try that a replay already
-  //      superseded): the new failure goes to history and F stays.
+  // more than one final state (a result or a failure record), and a record
+  // never replaces one of a later attempt: records rank by (attempt, result
+  // over failure), and for an outcome N of X against X's final record F:
+  //  - no F: N becomes X's final record;
+  //  - N ranks above F (a replay, or a result of the try that F failed):
+  //    N replaces F and F moves to history;
+  //  - N ranks below F (an earlier try arriving late: a redelivery after a
+  //    replay already ran, a stale replay, `collect` reading the other
+  //    topic first): N goes to history and F stays;
+  //  - N ranks the same (a redelivery re-running the same try): N replaces
+  //    F, nothing goes to history.
+  // So the final record and the history of X (attempt order) do not depend
+  // on the order the outcomes arrive in, and writing the same outcomes
+  // again leaves the same state.
   // Within `outcomes`, the entries apply in order as above.
   // Each outcome's origin (when it has a topic) loses its attempt count in
   // the same write, except for a `crash` record: a redelivery of that
@@ -94,7 +94,7 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
   // Errors: FailedPrecondition when read-only; InvalidArgument for an
   // outcome with an empty id or a negative attempt, or when json.size() !=
   // outcomes.size() (nothing is written); DataLoss naming the id when X's
-  // stored failure record does not parse; RocksDB errors otherwise.
+  // stored record does not parse; RocksDB errors otherwise.
   absl::Status Put(std::span<const Outcome> outcomes,
                    std::span<const std::string> json) override;
   using OutcomeStore::Put;
@@ -117,15 +117,16 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
   // results and no origin.epoch for failures: those come back defaulted.
   absl::StatusOr<std::optional<Outcome>> Get(const std::string& id) const;
 
-  // The failure records of X that later outcomes superseded (see Put),
-  // oldest attempt first; empty when there are none (and on a read-only open
+  // The records of X other than its final one: those a higher-ranked record
+  // superseded and those that arrived after one (see Put), oldest attempt
+  // first (within one attempt the failure first); empty when there are none (and on a read-only open
   // of a store written before history was kept). A record that does not
   // parse is DataLoss naming its id.
   absl::StatusOr<std::vector<Outcome>> History(const std::string& id) const;
 
   // Exact counts, by iterating over the column family (O(records)).
   // CountResults + CountFailures are the final states; CountSuperseded counts
-  // the history entries of all ids.
+  // the history entries (superseded records) of all ids.
   absl::StatusOr<uint64_t> CountResults() const;
   absl::StatusOr<uint64_t> CountFailures() const;
   absl::StatusOr<uint64_t> CountSuperseded() const;
