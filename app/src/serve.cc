@@ -17,6 +17,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_split.h"
+#include "http_front_end.h"
 #include "plan.h"
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/kafka_topics.h"
@@ -120,8 +121,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   pipeline::ServiceMetrics metrics(registry);
   LiveView view;
   const std::chrono::nanoseconds stall = config.health.executor_stall;
-  httplib::Server http;
-  std::thread http_thread;
+  HttpFrontEnd http;
   // The consumer's figures, once it exists.
   std::atomic<const consumer::SourceStats*> consumer_stats{nullptr};
   auto assigned = [&consumer_stats] {
@@ -139,18 +139,19 @@ int Serve(const Config& config, const ServeOptions& options) {
       res.status = probe.ok ? 200 : 503;
       res.set_content(probe.text + "\n", "text/plain");
     };
-    http.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
+    httplib::Server& server = http.server();
+    server.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
       answer(res, Liveness(health, clock.Now(), stall));
     });
-    http.Get("/readyz", [&](const httplib::Request&, httplib::Response& res) {
+    server.Get("/readyz", [&](const httplib::Request&, httplib::Response& res) {
       answer(res, Readiness(health, assigned()));
     });
-    http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
+    server.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
       if (auto snapshot = view.Snapshot()) metrics.Update(*snapshot);
       res.set_content(prometheus::TextSerializer().Serialize(registry.Collect()),
                       "text/plain; version=0.0.4");
     });
-    http.Get("/status", [&](const httplib::Request&, httplib::Response& res) {
+    server.Get("/status", [&](const httplib::Request&, httplib::Response& res) {
       auto snapshot = view.Snapshot();
       if (!snapshot) {
         res.status = 503;
@@ -159,22 +160,17 @@ int Serve(const Config& config, const ServeOptions& options) {
       }
       res.set_content(pipeline::SnapshotToJson(*snapshot), "application/json");
     });
-    if (!http.bind_to_port(host.c_str(), port)) {
+    if (!http.Start(host, port).ok()) {
       return StartFailed("http.listen=" + config.http.listen +
                          ": cannot bind (port in use?); set http.listen to a free host:port or "
                          "to \\\"\\\" to disable");
     }
-    http_thread = std::thread([&http] { http.listen_after_bind(); });
     log->info("event=http_listening address={}", config.http.listen);
   }
   // Stops the HTTP server on every return from here on (invoked early at
   // the end of a run, before the objects the handlers read are destroyed).
-  absl::Cleanup stop_http = [&] {
-    if (http_thread.joinable()) {
-      http.stop();
-      http_thread.join();
-    }
-  };
+  // HttpFrontEnd::Stop is safe however early this runs.
+  absl::Cleanup stop_http = [&] { http.Stop(); };
   const std::string hold_file = HoldFile();
   WaitWhileExists(hold_file, g_stop_requested);
 
