@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -95,6 +96,55 @@ int StartFailed(const std::string& what) {
   return 2;
 }
 
+// A SIGTERM (or SIGINT) during start-up: nothing was consumed yet, so the
+// process just ends, with 0.
+int StartAbandoned(const char* phase) {
+  Logger("app")->info("event=start_abandoned phase={} (a signal during start-up)", phase);
+  return 0;
+}
+
+// Bounds start-up's answer to a signal. Start-up checks the signal flag
+// between its steps, but a step (a model load, a calibration, the wait for
+// the brokers) cannot be interrupted; once a signal has come, this guard's
+// thread ends the process if start-up has not returned within `bound`
+// (shutdown.drain_timeout_s), so that a supervisor's grace period above
+// the drain bound is never exceeded in any phase. Nothing durable is at
+// stake before the consumer starts: the store's writes so far (a memory
+// plan) are in its log.
+class StartUpGuard {
+ public:
+  explicit StartUpGuard(std::chrono::nanoseconds bound) : thread_([this, bound] { Watch(bound); }) {}
+  ~StartUpGuard() { Done(); }
+  // Start-up is over (served, failed or abandoned): the guard stands down.
+  void Done() {
+    {
+      std::lock_guard lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void Watch(std::chrono::nanoseconds bound) {
+    std::unique_lock lock(mu_);
+    // The handler only sets a flag: poll it.
+    while (!done_ && !g_stop_requested.load()) cv_.wait_for(lock, std::chrono::milliseconds(20));
+    if (done_) return;
+    if (cv_.wait_for(lock, bound, [this] { return done_; })) return;
+    Logger("app")->warn("event=start_abandoned forced=true: start-up did not return within "
+                        "shutdown.drain_timeout_s = {} s of the signal; exiting now",
+                        std::chrono::duration_cast<std::chrono::seconds>(bound).count());
+    spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& l) { l->flush(); });
+    std::_Exit(0);
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;  // guarded by mu_
+  std::thread thread_;
+};
+
 }  // namespace
 
 int Serve(const Config& config, const ServeOptions& options) {
@@ -171,12 +221,15 @@ int Serve(const Config& config, const ServeOptions& options) {
   // the end of a run, before the objects the handlers read are destroyed).
   // HttpFrontEnd::Stop is safe however early this runs.
   absl::Cleanup stop_http = [&] { http.Stop(); };
+  StartUpGuard guard(config.shutdown.drain_timeout);
   const std::string hold_file = HoldFile();
   WaitWhileExists(hold_file, g_stop_requested);
+  if (g_stop_requested) return StartAbandoned("before_model_load");
 
   // ---- build
   auto runner = LoadRunner(config);
   if (!runner.ok()) return StartFailed(std::string(runner.status().message()));
+  if (g_stop_requested) return StartAbandoned("model_loaded");
   const executor::ModelManifest& manifest = (*runner)->manifest();
   auto bounds = BucketBounds(config, manifest);
   if (!bounds.ok()) return StartFailed(std::string(bounds.status().message()));
@@ -193,6 +246,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   // otherwise from the token budget per batch.
   auto plan = LoadOrCalibratePlan(**runner, **store, config, *bounds, options.recalibrate);
   if (!plan.ok()) return StartFailed("memory plan: " + std::string(plan.status().message()));
+  if (g_stop_requested) return StartAbandoned("memory_plan");
   scheduler::BatchPolicy policy;
   policy.bucket_bounds = *bounds;
   policy.caps = scheduler::CapsFromTokenBudget(policy.bucket_bounds,
@@ -251,6 +305,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   if (absl::Status s = consumer::EnsureTopics(topics); !s.ok()) {
     return StartFailed(std::string(s.message()));
   }
+  if (g_stop_requested) return StartAbandoned("topics_checked");
 
   storage::PublisherConfig pub_config;
   pub_config.brokers = config.kafka.brokers;
@@ -380,7 +435,8 @@ int Serve(const Config& config, const ServeOptions& options) {
     return s;
   });
 
-  // ---- start
+  // ---- start: from here a signal is a drain, bounded by the loop.
+  guard.Done();
   health.SetStarted();
   std::atomic<bool> stop_fetching{false};
   std::thread consumer_thread([&] {

@@ -7,10 +7,18 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 #include <vector>
 
@@ -177,6 +185,112 @@ TEST(ServeStartUpTest, AStartUpFailureExitsTwoEveryTimeUnderCpuLoad) {
     ASSERT_EQ(rc, 2) << "run " << i << " (137: hung and killed):\n" << out;
     ASSERT_NE(out.find("event=start_failed"), std::string::npos) << out;
   }
+}
+
+// `qinfer serve ARGS` as a child process, its output in a file.
+class ServeChild {
+ public:
+  ServeChild(const std::filesystem::path& dir, std::vector<std::string> args,
+             std::vector<std::string> env = {})
+      : log_(dir / "serve.log") {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+      for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
+      std::vector<std::string> argv = {QINFER_BINARY, "serve"};
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<char*> cargv;
+      for (auto& a : argv) cargv.push_back(a.data());
+      cargv.push_back(nullptr);
+      ::execv(cargv[0], cargv.data());
+      ::_exit(127);
+    }
+  }
+  ~ServeChild() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  std::string Log() const {
+    std::ifstream in(log_);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  bool WaitForLog(const std::string& text, seconds timeout) const {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (Log().find(text) != std::string::npos) return true;
+      std::this_thread::sleep_for(milliseconds(20));
+    }
+    return false;
+  }
+  void Signal(int sig) { ::kill(pid_, sig); }
+  // The exit code (128+N for signal N), or -1 when it is still running
+  // after `timeout`.
+  int Wait(std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    return -1;
+  }
+
+ private:
+  std::filesystem::path log_;
+  pid_t pid_ = -1;
+};
+
+class ServeSignalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string dir = (std::filesystem::temp_directory_path() / "qinfer-signal-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+    dir_ = dir;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::vector<std::string> Args(std::vector<std::string> more) const {
+    std::vector<std::string> args = {"--set", "model.path=" + std::string(QINFER_TEST_MODEL_DIR) + "/model.pt",
+                                     "--set", "storage.path=" + (dir_ / "store").string(),
+                                     "--set", "http.listen=127.0.0.1:0",
+                                     "--set", "shutdown.drain_timeout_s=1"};
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  }
+  std::filesystem::path dir_;
+};
+
+// A step that cannot be interrupted (here the wait for brokers that do not
+// answer): SIGTERM still ends the process within shutdown.drain_timeout_s.
+TEST_F(ServeSignalTest, SigtermDuringAStartUpStepThatCannotBeInterruptedEndsWithinTheDrainBound) {
+  ServeChild serve(dir_, Args({"--set", "kafka.brokers=127.0.0.1:1"}));
+  // The buckets are logged just before the broker check.
+  ASSERT_TRUE(serve.WaitForLog("event=bucket", seconds(60))) << serve.Log();
+  std::this_thread::sleep_for(milliseconds(200));
+  const auto signalled = std::chrono::steady_clock::now();
+  serve.Signal(SIGTERM);
+  const int rc = serve.Wait(milliseconds(1000 + 3000));
+  EXPECT_EQ(rc, 0) << "-1: still running 3 s past the drain bound\n" << serve.Log();
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, seconds(4));
+  EXPECT_NE(serve.Log().find("event=start_abandoned forced=true"), std::string::npos) << serve.Log();
+}
+
+// A start-up held before the model loads (QINFER_TEST_HOLD_FILE) gives up
+// at the signal, at once.
+TEST_F(ServeSignalTest, SigtermDuringAHeldStartUpEndsItAtOnce) {
+  const std::filesystem::path hold = dir_ / "hold";
+  std::ofstream(hold) << "hold\n";
+  ServeChild serve(dir_, Args({}), {"QINFER_TEST_HOLD_FILE=" + hold.string()});
+  ASSERT_TRUE(serve.WaitForLog("event=http_listening", seconds(30))) << serve.Log();
+  serve.Signal(SIGTERM);
+  EXPECT_EQ(serve.Wait(milliseconds(3000)), 0) << serve.Log();
+  EXPECT_NE(serve.Log().find("event=start_abandoned phase=before_model_load"), std::string::npos) << serve.Log();
 }
 
 }  // namespace
