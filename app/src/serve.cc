@@ -197,7 +197,11 @@ int Serve(const Config& config, const ServeOptions& options) {
       answer(res, Readiness(health, assigned()));
     });
     server.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
-      if (auto snapshot = view.Snapshot()) metrics.Update(*snapshot);
+      if (auto snapshot = view.Snapshot()) {
+        metrics.Update(*snapshot);
+      } else {
+        metrics.UpdateProcess();
+      }
       res.set_content(prometheus::TextSerializer().Serialize(registry.Collect()),
                       "text/plain; version=0.0.4");
     });

@@ -73,6 +73,9 @@ TEST_F(OpsIntegrationTest, ProbesFollowStartUpAStuckExecutorAndTheDrain) {
   auto early = http.Get("/metrics");
   ASSERT_TRUE(early);
   EXPECT_EQ(Sample(early->body, "qinfer_ready"), 0) << early->body;
+  // The real start of the process, not 0 until the model has loaded.
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_GT(Sample(early->body, "process_start_time_seconds"), now - 120) << early->body;
 
   std::filesystem::remove(hold);
   ASSERT_EQ(WaitFor(http, "/readyz", 200, "ready", seconds(120)), "ready\n") << serve.LogTail();
