@@ -86,6 +86,9 @@ std::map<std::string, Setter> Setters() {
   s["kafka.topic_partitions"] = integer("kafka.topic_partitions", 1, [](Config& c, long long n) {
     c.kafka.topic_partitions = int(n);
   });
+  s["kafka.startup_wait_s"] = integer("kafka.startup_wait_s", 1, [](Config& c, long long n) {
+    c.kafka.startup_wait = std::chrono::seconds(std::min<long long>(n, 3600));
+  });
   s["limits.max_message_bytes"] = integer("limits.max_message_bytes", 64, [](Config& c, long long n) {
     c.limits.max_message_bytes = size_t(n);
   });
@@ -375,7 +378,8 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "reply_topic" << YAML::Value << c.kafka.reply_topic
       << YAML::Key << "dead_letter_topic" << YAML::Value << c.kafka.dead_letter_topic
       << YAML::Key << "create_topics" << YAML::Value << c.kafka.create_topics
-      << YAML::Key << "topic_partitions" << YAML::Value << c.kafka.topic_partitions;
+      << YAML::Key << "topic_partitions" << YAML::Value << c.kafka.topic_partitions
+      << YAML::Key << "startup_wait_s" << YAML::Value << c.kafka.startup_wait.count();
   for (const auto& [name, properties] : {std::pair{"consumer", &c.kafka.consumer},
                                          std::pair{"producer", &c.kafka.producer}}) {
     if (properties->empty()) continue;
@@ -446,6 +450,7 @@ const std::map<std::string, std::string>& KeyDocs() {
       {"kafka.dead_letter_topic", "failure records; empty: none"},
       {"kafka.create_topics", "create missing topics at start-up instead of refusing to start"},
       {"kafka.topic_partitions", "partitions of topics created by create_topics"},
+      {"kafka.startup_wait_s", "how long start-up waits for a broker to answer; then exit 75 (transient: retry)"},
       {"limits.max_message_bytes", "largest job message; a larger one is an `invalid` record"},
       {"limits.max_depth", "deepest JSON nesting of a job message"},
       {"limits.max_meta_bytes", "largest `meta` object of a job"},

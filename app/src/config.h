@@ -46,6 +46,9 @@ struct Config {
     // with topic_partitions partitions instead of refusing to start.
     bool create_topics = false;
     int topic_partitions = 1;
+    // How long start-up waits for a broker to answer before it gives up
+    // (exit 75, a transient failure).
+    std::chrono::seconds startup_wait{15};
   } kafka;
   // Bounds on every job message, checked before it is parsed or queued; a
   // violation is an `invalid` failure record.

@@ -90,17 +90,18 @@ class LiveView {
   std::function<pipeline::ServiceSnapshot()> snapshot_;
 };
 
-// One line of a `start_failed` event, and the start-up exit code.
-int StartFailed(const std::string& what) {
-  Logger("app")->error("event=start_failed error=\"{}\"", what);
-  return 2;
+// One line of a `start_failed` event, and the start-up exit code: by
+// default kExitConfig (retrying will not help).
+int StartFailed(const std::string& what, int code = kExitConfig) {
+  Logger("app")->error("event=start_failed exit={} error=\"{}\"", code, what);
+  return code;
 }
 
 // A SIGTERM (or SIGINT) during start-up: nothing was consumed yet, so the
 // process just ends, with 0.
 int StartAbandoned(const char* phase) {
   Logger("app")->info("event=start_abandoned phase={} (a signal during start-up)", phase);
-  return 0;
+  return kExitOk;
 }
 
 // Bounds start-up's answer to a signal. Start-up checks the signal flag
@@ -160,6 +161,15 @@ int Serve(const Config& config, const ServeOptions& options) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   signal(SIGXFSZ, SIG_IGN);
+
+  // Every local setting is checked before any network step, so that a
+  // mistake in them is never reported as unreachable brokers (exit 75).
+  for (const auto& [section, properties] : {std::pair{"kafka.consumer.", &config.kafka.consumer},
+                                            std::pair{"kafka.producer.", &config.kafka.producer}}) {
+    if (absl::Status s = consumer::CheckProperties(*properties, section); !s.ok()) {
+      return StartFailed(std::string(s.message()));
+    }
+  }
 
   SystemClock clock;
   Health health;
@@ -306,8 +316,17 @@ int Serve(const Config& config, const ServeOptions& options) {
                    config.kafka.dead_letter_topic};
   topics.create = config.kafka.create_topics;
   topics.partitions = config.kafka.topic_partitions;
+  topics.timeout = config.kafka.startup_wait;
   if (absl::Status s = consumer::EnsureTopics(topics); !s.ok()) {
-    return StartFailed(std::string(s.message()));
+    // Brokers that do not answer (yet) and topics not created yet may pass
+    // by themselves: a code of their own, so that a supervisor retries
+    // them and a reader does not take them for a bad configuration.
+    if (absl::IsUnavailable(s)) {
+      return StartFailed(std::string(s.message()) + " [kafka.startup_wait_s = " +
+                             std::to_string(config.kafka.startup_wait.count()) + "]",
+                         kExitTransient);
+    }
+    return StartFailed(std::string(s.message()), absl::IsNotFound(s) ? kExitTransient : kExitConfig);
   }
   if (g_stop_requested) return StartAbandoned("topics_checked");
 
@@ -527,9 +546,9 @@ int Serve(const Config& config, const ServeOptions& options) {
             ladder.override_runs.load());
   if (fatal) {
     log->error("event=exit code=1 cause={} error=\"{}\"", health.cause(), health.reason());
-    return 1;
+    return kExitFatal;
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace qinfer::app

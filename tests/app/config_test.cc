@@ -250,6 +250,7 @@ std::vector<std::string> EveryKeyChanged() {
           "kafka.dead_letter_topic=dlq",
           "kafka.create_topics=true",
           "kafka.topic_partitions=6",
+          "kafka.startup_wait_s=40",
           "kafka.consumer.fetch.max.bytes=1000000",
           "kafka.producer.linger.ms=20",
           "limits.max_message_bytes=4096",

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -39,6 +40,31 @@ TEST_F(ServeStartUpRefusalTest, AModelFileSwappedUnderItsManifestIsRefused) {
   EXPECT_NE(out.find("event=start_failed"), std::string::npos) << out;
   EXPECT_NE(out.find("model.path " + (dir_ / "model.pt").string() + " has digest sha256:"), std::string::npos) << out;
   EXPECT_NE(out.find("the model file was replaced without its manifest"), std::string::npos) << out;
+}
+
+// Brokers that do not answer may come up: exit 75 (retry), not 2, after
+// kafka.startup_wait_s rather than a fixed 15 s.
+TEST_F(ServeStartUpRefusalTest, BrokersThatDoNotAnswerExitTransientAfterTheConfiguredWait) {
+  const auto start = std::chrono::steady_clock::now();
+  auto [rc, out] = Serve("--set model.path=" + std::string(QINFER_TEST_MODEL_DIR) +
+                         "/model.pt --set kafka.startup_wait_s=1");
+  EXPECT_EQ(rc, 75) << out;
+  EXPECT_NE(out.find("no broker answered within 1000 ms"), std::string::npos) << out;
+  EXPECT_NE(out.find("kafka.startup_wait_s = 1"), std::string::npos) << out;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(12)) << "waited the old fixed 15 s?";
+}
+
+// A librdkafka property that cannot be set is a configuration error (2),
+// found before any network step, even with brokers that do not answer.
+TEST_F(ServeStartUpRefusalTest, ABadLibrdkafkaPropertyIsAConfigurationErrorBeforeAnyNetworkStep) {
+  for (const std::string set : {"kafka.consumer.fetch.max.bites=1", "kafka.producer.linger.ms=soon"}) {
+    const std::string property = set.substr(0, set.find('='));
+    auto [rc, out] = Serve("--set model.path=" + std::string(QINFER_TEST_MODEL_DIR) +
+                           "/model.pt --set kafka.startup_wait_s=30 --set " + set);
+    EXPECT_EQ(rc, 2) << set << ":\n" << out;
+    EXPECT_NE(out.find("(" + property + ")"), std::string::npos) << set << ":\n" << out;
+    EXPECT_EQ(out.find("no broker answered"), std::string::npos) << set << ":\n" << out;
+  }
 }
 
 }  // namespace
