@@ -113,6 +113,15 @@ struct Config {
 absl::StatusOr<Config> LoadConfig(const std::string& path,
                                   const std::vector<std::string>& overrides);
 
+// http.listen's host:port. Port 0: the kernel's pick.
+struct ListenAddress {
+  std::string host;
+  int port = 0;
+};
+// The whole port must be a decimal number in [0, 65535] ("notaport" and
+// "94OO" are refused, not read as 0 and 94); errors name http.listen.
+absl::StatusOr<ListenAddress> ParseListenAddress(const std::string& text);
+
 // Every scalar key LoadConfig accepts ("section.key"), besides the
 // pass-through kafka.consumer.* and kafka.producer.* properties.
 std::vector<std::string> ConfigKeys();
@@ -123,7 +132,11 @@ std::vector<std::string> ConfigKeys();
 std::string DumpConfig(const Config& config);
 
 // A complete configuration file with every key at its default, each with a
-// comment that says what it does (`qinfer config --print-defaults`).
+// comment that says what it does (`qinfer config --print-defaults`). Floats
+// are printed in their shortest exact form. The file loads back as printed:
+// a required key without a default (model.path) is marked REQUIRED and holds
+// kModelPathPlaceholder, which start-up refuses by name until it is replaced.
 std::string DefaultConfigFile();
+inline constexpr const char* kModelPathPlaceholder = "/REQUIRED/path/to/model.pt";
 
 }  // namespace qinfer::app

@@ -189,12 +189,11 @@ int Serve(const Config& config, const ServeOptions& options) {
     return s == nullptr ? 0 : s->assigned_partitions.load();
   };
   if (!config.http.listen.empty()) {
-    const size_t colon = config.http.listen.rfind(':');
-    if (colon == std::string::npos) {
-      return StartFailed("http.listen='" + config.http.listen + "': expected host:port");
-    }
-    const std::string host = config.http.listen.substr(0, colon);
-    const int port = std::atoi(config.http.listen.c_str() + colon + 1);
+    // LoadConfig checked it; a Config built otherwise is checked here.
+    absl::StatusOr<ListenAddress> address = ParseListenAddress(config.http.listen);
+    if (!address.ok()) return StartFailed(std::string(address.status().message()));
+    const std::string host = address->host;
+    const int port = address->port;
     auto answer = [](httplib::Response& res, const ProbeResult& probe) {
       res.status = probe.ok ? 200 : 503;
       res.set_content(probe.text + "\n", "text/plain");

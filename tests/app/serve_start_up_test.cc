@@ -67,5 +67,18 @@ TEST_F(ServeStartUpRefusalTest, ABadLibrdkafkaPropertyIsAConfigurationErrorBefor
   }
 }
 
+// A bad port was read as 0 by atoi and the failure that followed was the
+// unreachable broker (issue 20 item 9): now exit 2 naming http.listen, with
+// no network step.
+TEST_F(ServeStartUpRefusalTest, ABadHttpListenPortIsRefusedNamingTheKeyNotTheBrokers) {
+  for (const std::string listen : {"127.0.0.1:notaport", ":94OO"}) {
+    auto [rc, out] = Serve("--set model.path=" + std::string(QINFER_TEST_MODEL_DIR) +
+                           "/model.pt --set kafka.startup_wait_s=30 --set http.listen=" + listen);
+    EXPECT_EQ(rc, 2) << listen << ":\n" << out;
+    EXPECT_NE(out.find("http.listen = '" + listen + "'"), std::string::npos) << out;
+    EXPECT_EQ(out.find("no broker answered"), std::string::npos) << out;
+  }
+}
+
 }  // namespace
 }  // namespace qinfer::app
