@@ -244,6 +244,9 @@ std::map<std::string, Setter> Setters() {
   s["shutdown.drain_timeout_s"] = integer("shutdown.drain_timeout_s", 0, 86400, [](Config& c, long long n) {
     c.shutdown.drain_timeout = std::chrono::seconds(n);
   });
+  s["health.startup_timeout_s"] = integer("health.startup_timeout_s", 0, 86400, [](Config& c, long long n) {
+    c.health.startup_timeout = std::chrono::seconds(n);
+  });
   s["health.executor_stall_s"] = integer("health.executor_stall_s", 1, 86400, [](Config& c, long long n) {
     c.health.executor_stall = std::chrono::seconds(n);
   });
@@ -476,6 +479,7 @@ std::string DumpConfig(const Config& c) {
       << YAML::EndMap;
   out << YAML::Key << "health" << YAML::Value << YAML::BeginMap
       << YAML::Key << "executor_stall_s" << YAML::Value << c.health.executor_stall.count()
+      << YAML::Key << "startup_timeout_s" << YAML::Value << c.health.startup_timeout.count()
       << YAML::EndMap;
   out << YAML::EndMap;
   return out.c_str();
@@ -529,6 +533,7 @@ const std::map<std::string, std::string>& KeyDocs() {
       {"http.listen", "host:port of /healthz, /readyz, /metrics and /status; empty: off"},
       {"shutdown.drain_timeout_s", "on SIGTERM, how long the drain, the reply flush and the final commit may take"},
       {"health.executor_stall_s", "/healthz fails once the executor has not beaten for this long"},
+      {"health.startup_timeout_s", "/healthz fails once start-up has taken longer than this; 0: never"},
   };
   return *docs;
 }

@@ -102,6 +102,9 @@ struct Config {
     // /healthz fails once the started executor has not beaten for this long
     // (stuck in a forward pass, or blocked).
     std::chrono::seconds executor_stall{120};
+    // /healthz fails once start-up (model load, warm-up, memory plan, the
+    // broker check) has taken longer than this; 0: never.
+    std::chrono::seconds startup_timeout{900};
   } health;
 };
 

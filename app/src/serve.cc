@@ -173,6 +173,7 @@ int Serve(const Config& config, const ServeOptions& options) {
 
   SystemClock clock;
   Health health;
+  health.SetStartupDeadline(clock.Now(), config.health.startup_timeout);
   health.Beat(clock.Now());
 
   // HTTP first, so that /healthz and /readyz answer during start-up (not

@@ -275,7 +275,8 @@ std::vector<std::string> EveryKeyChanged() {
           "storage.sync=true",
           "http.listen=0.0.0.0:9500",
           "shutdown.drain_timeout_s=9",
-          "health.executor_stall_s=7"};
+          "health.executor_stall_s=7",
+          "health.startup_timeout_s=60"};
 }
 
 TEST(ConfigTest, TheDumpNamesEveryKeyAndReadsBackToTheSameConfiguration) {

@@ -293,5 +293,51 @@ TEST_F(ServeSignalTest, SigtermDuringAHeldStartUpEndsItAtOnce) {
   EXPECT_NE(serve.Log().find("event=start_abandoned phase=before_model_load"), std::string::npos) << serve.Log();
 }
 
+// A free TCP port on 127.0.0.1 (the kernel's pick; free again when this
+// returns).
+int FreePort() {
+  HttpFrontEnd probe;
+  if (!probe.Start("127.0.0.1", 0).ok()) return -1;
+  const int port = probe.port();
+  probe.Stop();
+  return port;
+}
+
+// A start-up that hangs (here held before the model loads) fails /healthz
+// once health.startup_timeout_s has passed, so the liveness probe restarts
+// it; /readyz says starting throughout (issue 20 item 4).
+TEST_F(ServeSignalTest, AHeldStartUpFailsHealthzPastHealthStartupTimeout) {
+  const std::filesystem::path hold = dir_ / "hold";
+  std::ofstream(hold) << "hold\n";
+  const int port = FreePort();
+  ASSERT_GT(port, 0);
+  std::vector<std::string> args = Args({"--set", "health.startup_timeout_s=2"});
+  args.push_back("--set");
+  args.push_back("http.listen=127.0.0.1:" + std::to_string(port));  // after Args' own: wins
+  ServeChild serve(dir_, args, {"QINFER_TEST_HOLD_FILE=" + hold.string()});
+  ASSERT_TRUE(serve.WaitForLog("event=http_listening", seconds(30))) << serve.Log();
+  httplib::Client http("127.0.0.1", port);
+  http.set_connection_timeout(2);
+  auto early = http.Get("/healthz");
+  ASSERT_TRUE(early) << serve.Log();
+  EXPECT_EQ(early->status, 200) << "within the deadline start-up is alive: " << early->body;
+  std::string body;
+  const auto deadline = std::chrono::steady_clock::now() + seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (auto res = http.Get("/healthz"); res && res->status == 503) {
+      body = res->body;
+      break;
+    }
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  EXPECT_NE(body.find("start-up not done after"), std::string::npos) << body << "\n" << serve.Log();
+  EXPECT_NE(body.find("health.startup_timeout_s = 2 s"), std::string::npos) << body;
+  auto ready = http.Get("/readyz");
+  ASSERT_TRUE(ready);
+  EXPECT_EQ(ready->status, 503);
+  serve.Signal(SIGTERM);
+  EXPECT_EQ(serve.Wait(milliseconds(5000)), 0) << serve.Log();
+}
+
 }  // namespace
 }  // namespace qinfer::app
