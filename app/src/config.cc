@@ -3,6 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +14,7 @@
 
 #include "absl/strings/str_join.h"
 #include "qinfer/core/secrets.h"
+#include "qinfer/executor/device_memory.h"
 
 namespace qinfer::app {
 namespace {
@@ -19,31 +22,32 @@ namespace {
 // One setter per scalar key: it parses a string and stores it, or explains.
 using Setter = std::function<absl::Status(Config&, const std::string&)>;
 
-absl::StatusOr<long long> ParseInt(const std::string& key, const std::string& v,
-                                   long long min) {
-  try {
-    size_t used = 0;
-    long long n = std::stoll(v, &used);
-    if (used != v.size()) throw std::invalid_argument(v);
-    if (n < min) {
-      return absl::InvalidArgumentError(key + " = " + v + ": must be >= " +
-                                        std::to_string(min));
-    }
-    return n;
-  } catch (const std::exception&) {
-    return absl::InvalidArgumentError(key + " = '" + v + "': expected an integer");
+// The whole of `v` must be a decimal integer in [min, max]: "12abc", " 12",
+// "+12" and "1e3" are errors, and so is a number out of range (never
+// clamped, never wrapped).
+absl::StatusOr<long long> ParseInt(const std::string& key, const std::string& v, long long min, long long max) {
+  long long n = 0;
+  const char* end = v.data() + v.size();
+  const auto [ptr, ec] = std::from_chars(v.data(), end, n);
+  const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (v.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    return absl::InvalidArgumentError(key + " = '" + v + "': expected an integer in " + range);
   }
+  if (ec == std::errc::result_out_of_range || n > max) {
+    return absl::InvalidArgumentError(key + " = " + v + ": must be <= " + std::to_string(max));
+  }
+  if (n < min) return absl::InvalidArgumentError(key + " = " + v + ": must be >= " + std::to_string(min));
+  return n;
 }
 
-// The whole of `v` must be a number: "0.1x" is an error, not 0.1.
+// The whole of `v` must be a finite number: "0.1x", " 0.1", "nan" and "inf"
+// are errors, not 0.1 or a comparison that is always false.
 absl::StatusOr<double> ParseDouble(const std::string& key, const std::string& v,
                                    const std::string& expected) {
-  try {
-    size_t used = 0;
-    const double d = std::stod(v, &used);
-    if (used == v.size()) return d;
-  } catch (const std::exception&) {
-  }
+  double d = 0;
+  const char* end = v.data() + v.size();
+  const auto [ptr, ec] = std::from_chars(v.data(), end, d);
+  if (!v.empty() && ec == std::errc() && ptr == end && std::isfinite(d)) return d;
   return absl::InvalidArgumentError(key + " = '" + v + "': expected " + expected);
 }
 
@@ -55,10 +59,10 @@ std::map<std::string, Setter> Setters() {
       return absl::OkStatus();
     };
   };
-  auto integer = [](const std::string& key, long long min,
+  auto integer = [](const std::string& key, long long min, long long max,
                     std::function<void(Config&, long long)> put) -> Setter {
     return [=](Config& c, const std::string& v) -> absl::Status {
-      auto n = ParseInt(key, v, min);
+      auto n = ParseInt(key, v, min, max);
       if (!n.ok()) return n.status();
       put(c, *n);
       return absl::OkStatus();
@@ -83,19 +87,22 @@ std::map<std::string, Setter> Setters() {
   };
   s["kafka.create_topics"] =
       boolean("kafka.create_topics", [](Config& c) -> bool& { return c.kafka.create_topics; });
-  s["kafka.topic_partitions"] = integer("kafka.topic_partitions", 1, [](Config& c, long long n) {
+  s["kafka.topic_partitions"] = integer("kafka.topic_partitions", 1, 100000, [](Config& c, long long n) {
     c.kafka.topic_partitions = int(n);
   });
-  s["limits.max_message_bytes"] = integer("limits.max_message_bytes", 64, [](Config& c, long long n) {
+  s["kafka.startup_wait_s"] = integer("kafka.startup_wait_s", 1, 3600, [](Config& c, long long n) {
+    c.kafka.startup_wait = std::chrono::seconds(n);
+  });
+  s["limits.max_message_bytes"] = integer("limits.max_message_bytes", 64, 1LL << 31, [](Config& c, long long n) {
     c.limits.max_message_bytes = size_t(n);
   });
-  s["limits.max_depth"] = integer("limits.max_depth", 2, [](Config& c, long long n) {
-    c.limits.max_depth = int(std::min<long long>(n, 10000));
+  s["limits.max_depth"] = integer("limits.max_depth", 2, 10000, [](Config& c, long long n) {
+    c.limits.max_depth = int(n);
   });
-  s["limits.max_text_bytes"] = integer("limits.max_text_bytes", 1, [](Config& c, long long n) {
+  s["limits.max_text_bytes"] = integer("limits.max_text_bytes", 1, 1LL << 31, [](Config& c, long long n) {
     c.limits.max_text_bytes = size_t(n);
   });
-  s["limits.max_meta_bytes"] = integer("limits.max_meta_bytes", 0, [](Config& c, long long n) {
+  s["limits.max_meta_bytes"] = integer("limits.max_meta_bytes", 0, 1LL << 31, [](Config& c, long long n) {
     c.limits.max_meta_bytes = size_t(n);
   });
   s["admission.too_long"] = [](Config& c, const std::string& v) -> absl::Status {
@@ -106,24 +113,30 @@ std::map<std::string, Setter> Setters() {
     c.admission.too_long = v;
     return absl::OkStatus();
   };
-  s["admission.chunk_overlap"] = integer("admission.chunk_overlap", 0, [](Config& c, long long n) {
-    c.admission.chunk_overlap = int(std::min<long long>(n, 1 << 30));
+  s["admission.chunk_overlap"] = integer("admission.chunk_overlap", 0, 1 << 30, [](Config& c, long long n) {
+    c.admission.chunk_overlap = int(n);
   });
-  s["admission.max_chunks"] = integer("admission.max_chunks", 1, [](Config& c, long long n) {
-    c.admission.max_chunks = int(std::min<long long>(n, 1 << 20));
+  s["admission.max_chunks"] = integer("admission.max_chunks", 1, 1 << 20, [](Config& c, long long n) {
+    c.admission.max_chunks = int(n);
   });
-  s["long_lane.max_tokens"] = integer("long_lane.max_tokens", 0, [](Config& c, long long n) {
-    c.long_lane.max_tokens = int(std::min<long long>(n, 1 << 30));
+  s["long_lane.max_tokens"] = integer("long_lane.max_tokens", 0, 1 << 30, [](Config& c, long long n) {
+    c.long_lane.max_tokens = int(n);
   });
-  s["recovery.max_attempts"] = integer("recovery.max_attempts", 1, [](Config& c, long long n) {
-    c.recovery.max_attempts = int(std::min<long long>(n, 1000));
+  s["recovery.max_attempts"] = integer("recovery.max_attempts", 1, 1000, [](Config& c, long long n) {
+    c.recovery.max_attempts = int(n);
   });
-  s["scheduler.max_queued_bytes"] = integer("scheduler.max_queued_bytes", 1, [](Config& c, long long n) {
+  s["scheduler.max_queued_bytes"] = integer("scheduler.max_queued_bytes", 1, 1LL << 50, [](Config& c, long long n) {
     c.scheduler.max_queued_bytes = size_t(n);
   });
   s["model.path"] = str([](Config& c) -> std::string& { return c.model.path; });
   s["model.manifest"] = str([](Config& c) -> std::string& { return c.model.manifest; });
-  s["model.device"] = str([](Config& c) -> std::string& { return c.model.device; });
+  s["model.device"] = [](Config& c, const std::string& v) -> absl::Status {
+    if (absl::StatusOr<executor::DeviceSpec> spec = executor::DeviceSpec::Parse(v); !spec.ok()) {
+      return absl::InvalidArgumentError("model.device = '" + v + "': " + std::string(spec.status().message()));
+    }
+    c.model.device = v;
+    return absl::OkStatus();
+  };
   s["model.fallback_device"] = [](Config& c, const std::string& v) -> absl::Status {
     if (v != "auto" && v != "cpu" && v != "none") {
       return absl::InvalidArgumentError("model.fallback_device = '" + v + "': expected auto, cpu or none");
@@ -157,24 +170,34 @@ std::map<std::string, Setter> Setters() {
     c.memory.cuda_memory_fraction = *d;
     return absl::OkStatus();
   };
-  s["memory.cuda_budget"] = str([](Config& c) -> std::string& { return c.memory.cuda_budget; });
-  s["model.threads"] = integer("model.threads", 0, [](Config& c, long long n) { c.model.threads = int(n); });
+  s["memory.cuda_budget"] = [](Config& c, const std::string& v) -> absl::Status {
+    if (!v.empty()) {
+      absl::StatusOr<int64_t> bytes = executor::ParseBytes(v);
+      if (!bytes.ok() || *bytes <= 0) {
+        return absl::InvalidArgumentError("memory.cuda_budget = '" + v + "': expected a size above 0 (e.g. 20GiB) or empty" +
+                                          (bytes.ok() ? "" : ": " + std::string(bytes.status().message())));
+      }
+    }
+    c.memory.cuda_budget = v;
+    return absl::OkStatus();
+  };
+  s["model.threads"] = integer("model.threads", 0, 4096, [](Config& c, long long n) { c.model.threads = int(n); });
   s["kafka.brokers"] = str([](Config& c) -> std::string& { return c.kafka.brokers; });
   s["kafka.group_id"] = str([](Config& c) -> std::string& { return c.kafka.group_id; });
   s["kafka.jobs_topic"] = str([](Config& c) -> std::string& { return c.kafka.jobs_topic; });
   s["kafka.reply_topic"] = str([](Config& c) -> std::string& { return c.kafka.reply_topic; });
   s["kafka.dead_letter_topic"] =
       str([](Config& c) -> std::string& { return c.kafka.dead_letter_topic; });
-  s["scheduler.max_tokens"] = integer("scheduler.max_tokens", 0, [](Config& c, long long n) {
+  s["scheduler.max_tokens"] = integer("scheduler.max_tokens", 0, 1 << 30, [](Config& c, long long n) {
     c.scheduler.max_tokens = int(n);
   });
-  s["scheduler.tokens_per_batch"] = integer("scheduler.tokens_per_batch", 1, [](Config& c, long long n) {
+  s["scheduler.tokens_per_batch"] = integer("scheduler.tokens_per_batch", 1, 1 << 30, [](Config& c, long long n) {
     c.scheduler.tokens_per_batch = int(n);
   });
-  s["scheduler.max_batch_size"] = integer("scheduler.max_batch_size", 1, [](Config& c, long long n) {
+  s["scheduler.max_batch_size"] = integer("scheduler.max_batch_size", 1, 1 << 20, [](Config& c, long long n) {
     c.scheduler.max_batch_size = int(n);
   });
-  s["scheduler.max_batch_delay_ms"] = integer("scheduler.max_batch_delay_ms", 0, [](Config& c, long long n) {
+  s["scheduler.max_batch_delay_ms"] = integer("scheduler.max_batch_delay_ms", 0, 86400000, [](Config& c, long long n) {
     c.scheduler.max_batch_delay = std::chrono::milliseconds(n);
   });
   s["scheduler.formation"] = [](Config& c, const std::string& v) -> absl::Status {
@@ -186,19 +209,17 @@ std::map<std::string, Setter> Setters() {
     return absl::OkStatus();
   };
   s["scheduler.max_padding"] = [](Config& c, const std::string& v) -> absl::Status {
-    char* end = nullptr;
-    const double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || end == nullptr || *end != '\0' || !(x >= 0 && x < 1)) {
-      return absl::InvalidArgumentError("scheduler.max_padding: '" + v +
-                                        "' is not a fraction in [0, 1) (e.g. 0.08: no job pads more than 8%)");
-    }
-    c.scheduler.max_padding = x;
+    const std::string expected = "a fraction in [0, 1) (e.g. 0.08: no job pads more than 8%)";
+    auto x = ParseDouble("scheduler.max_padding", v, expected);
+    if (!x.ok()) return x.status();
+    if (!(*x >= 0 && *x < 1)) return absl::InvalidArgumentError("scheduler.max_padding = '" + v + "': expected " + expected);
+    c.scheduler.max_padding = *x;
     return absl::OkStatus();
   };
-  s["scheduler.max_queued_jobs"] = integer("scheduler.max_queued_jobs", 1, [](Config& c, long long n) {
+  s["scheduler.max_queued_jobs"] = integer("scheduler.max_queued_jobs", 1, 1LL << 32, [](Config& c, long long n) {
     c.scheduler.max_queued_jobs = size_t(n);
   });
-  s["scheduler.max_queued_tokens"] = integer("scheduler.max_queued_tokens", 1, [](Config& c, long long n) {
+  s["scheduler.max_queued_tokens"] = integer("scheduler.max_queued_tokens", 1, 1LL << 40, [](Config& c, long long n) {
     c.scheduler.max_queued_tokens = size_t(n);
   });
   s["scheduler.bucket_bounds"] = [](Config& c, const std::string& v) -> absl::Status {
@@ -208,7 +229,7 @@ std::map<std::string, Setter> Setters() {
     std::string item;
     while (std::getline(in, item, ',')) {
       if (item.empty()) continue;
-      auto n = ParseInt("scheduler.bucket_bounds", item, 1);
+      auto n = ParseInt("scheduler.bucket_bounds", item, 1, 1 << 30);
       if (!n.ok()) return n.status();
       c.scheduler.bucket_bounds.push_back(int(*n));
     }
@@ -216,12 +237,21 @@ std::map<std::string, Setter> Setters() {
   };
   s["storage.path"] = str([](Config& c) -> std::string& { return c.storage.path; });
   s["storage.sync"] = boolean("storage.sync", [](Config& c) -> bool& { return c.storage.sync; });
-  s["http.listen"] = str([](Config& c) -> std::string& { return c.http.listen; });
-  s["shutdown.drain_timeout_s"] = integer("shutdown.drain_timeout_s", 0, [](Config& c, long long n) {
+  s["http.listen"] = [](Config& c, const std::string& v) -> absl::Status {
+    if (!v.empty()) {
+      if (absl::StatusOr<ListenAddress> a = ParseListenAddress(v); !a.ok()) return a.status();
+    }
+    c.http.listen = v;
+    return absl::OkStatus();
+  };
+  s["shutdown.drain_timeout_s"] = integer("shutdown.drain_timeout_s", 0, 86400, [](Config& c, long long n) {
     c.shutdown.drain_timeout = std::chrono::seconds(n);
   });
-  s["health.executor_stall_s"] = integer("health.executor_stall_s", 1, [](Config& c, long long n) {
-    c.health.executor_stall = std::chrono::seconds(std::min<long long>(n, 1LL << 31));
+  s["health.startup_timeout_s"] = integer("health.startup_timeout_s", 0, 86400, [](Config& c, long long n) {
+    c.health.startup_timeout = std::chrono::seconds(n);
+  });
+  s["health.executor_stall_s"] = integer("health.executor_stall_s", 1, 86400, [](Config& c, long long n) {
+    c.health.executor_stall = std::chrono::seconds(n);
   });
   return s;
 }
@@ -302,6 +332,25 @@ std::string EnvName(const std::string& key) {
 
 }  // namespace
 
+absl::StatusOr<ListenAddress> ParseListenAddress(const std::string& text) {
+  const std::string expected = "expected host:port with a port in [0, 65535] (e.g. 127.0.0.1:9400, 0.0.0.0:9400), "
+                               "or \"\" to disable";
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return absl::InvalidArgumentError("http.listen = '" + text + "': " + expected);
+  }
+  ListenAddress a;
+  a.host = text.substr(0, colon);
+  const std::string port = text.substr(colon + 1);
+  int n = -1;
+  const auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), n);
+  if (port.empty() || ec != std::errc() || ptr != port.data() + port.size() || n < 0 || n > 65535) {
+    return absl::InvalidArgumentError("http.listen = '" + text + "': port '" + port + "' is not a port; " + expected);
+  }
+  a.port = n;
+  return a;
+}
+
 std::vector<std::string> ConfigKeys() {
   std::vector<std::string> keys;
   for (const auto& [key, _] : Setters()) keys.push_back(key);
@@ -354,6 +403,18 @@ absl::StatusOr<Config> LoadConfig(const std::string& path,
   return c;
 }
 
+namespace {
+
+// The shortest text that reads back to exactly `x` (0.1, not
+// 0.10000000000000001).
+std::string Shortest(double x) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
+}
+
+}  // namespace
+
 std::string DumpConfig(const Config& c) {
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -368,8 +429,8 @@ std::string DumpConfig(const Config& c) {
       << YAML::EndMap;
   out << YAML::Key << "memory" << YAML::Value << YAML::BeginMap
       << YAML::Key << "plan" << YAML::Value << c.memory.plan
-      << YAML::Key << "margin" << YAML::Value << c.memory.margin
-      << YAML::Key << "cuda_memory_fraction" << YAML::Value << c.memory.cuda_memory_fraction
+      << YAML::Key << "margin" << YAML::Value << Shortest(c.memory.margin)
+      << YAML::Key << "cuda_memory_fraction" << YAML::Value << Shortest(c.memory.cuda_memory_fraction)
       << YAML::Key << "cuda_budget" << YAML::Value << c.memory.cuda_budget << YAML::EndMap;
   out << YAML::Key << "kafka" << YAML::Value << YAML::BeginMap
       << YAML::Key << "brokers" << YAML::Value << c.kafka.brokers
@@ -378,7 +439,8 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "reply_topic" << YAML::Value << c.kafka.reply_topic
       << YAML::Key << "dead_letter_topic" << YAML::Value << c.kafka.dead_letter_topic
       << YAML::Key << "create_topics" << YAML::Value << c.kafka.create_topics
-      << YAML::Key << "topic_partitions" << YAML::Value << c.kafka.topic_partitions;
+      << YAML::Key << "topic_partitions" << YAML::Value << c.kafka.topic_partitions
+      << YAML::Key << "startup_wait_s" << YAML::Value << c.kafka.startup_wait.count();
   for (const auto& [name, properties] : {std::pair{"consumer", &c.kafka.consumer},
                                          std::pair{"producer", &c.kafka.producer}}) {
     if (properties->empty()) continue;
@@ -407,7 +469,7 @@ std::string DumpConfig(const Config& c) {
       << YAML::Key << "max_batch_size" << YAML::Value << c.scheduler.max_batch_size
       << YAML::Key << "max_batch_delay_ms" << YAML::Value << c.scheduler.max_batch_delay.count()
       << YAML::Key << "formation" << YAML::Value << scheduler::FormationName(c.scheduler.formation)
-      << YAML::Key << "max_padding" << YAML::Value << c.scheduler.max_padding
+      << YAML::Key << "max_padding" << YAML::Value << Shortest(c.scheduler.max_padding)
       << YAML::Key << "max_queued_jobs" << YAML::Value << c.scheduler.max_queued_jobs
       << YAML::Key << "max_queued_tokens" << YAML::Value << c.scheduler.max_queued_tokens
       << YAML::Key << "max_queued_bytes" << YAML::Value << c.scheduler.max_queued_bytes << YAML::EndMap;
@@ -421,6 +483,7 @@ std::string DumpConfig(const Config& c) {
       << YAML::EndMap;
   out << YAML::Key << "health" << YAML::Value << YAML::BeginMap
       << YAML::Key << "executor_stall_s" << YAML::Value << c.health.executor_stall.count()
+      << YAML::Key << "startup_timeout_s" << YAML::Value << c.health.startup_timeout.count()
       << YAML::EndMap;
   out << YAML::EndMap;
   return out.c_str();
@@ -450,6 +513,7 @@ const std::map<std::string, std::string>& KeyDocs() {
       {"kafka.dead_letter_topic", "failure records; empty: none"},
       {"kafka.create_topics", "create missing topics at start-up instead of refusing to start"},
       {"kafka.topic_partitions", "partitions of topics created by create_topics"},
+      {"kafka.startup_wait_s", "how long start-up waits for a broker to answer; then exit 75 (transient: retry)"},
       {"limits.max_message_bytes", "largest job message; a larger one is an `invalid` record"},
       {"limits.max_depth", "deepest JSON nesting of a job message"},
       {"limits.max_meta_bytes", "largest `meta` object of a job"},
@@ -474,6 +538,7 @@ const std::map<std::string, std::string>& KeyDocs() {
       {"http.listen", "host:port of /healthz, /readyz, /metrics and /status; empty: off"},
       {"shutdown.drain_timeout_s", "on SIGTERM, how long the drain, the reply flush and the final commit may take"},
       {"health.executor_stall_s", "/healthz fails once the executor has not beaten for this long"},
+      {"health.startup_timeout_s", "/healthz fails once start-up has taken longer than this; 0: never"},
   };
   return *docs;
 }
@@ -496,6 +561,13 @@ std::string DefaultConfigFile() {
       const std::string key = name + "." + kv.first.as<std::string>();
       auto doc = docs.find(key);
       out << "  # " << (doc == docs.end() ? std::string("(undocumented)") : doc->second) << "\n";
+      if (key == "model.path") {
+        // No default: a placeholder that loads, and fails start-up by name
+        // ("no such file") until it is replaced.
+        out << "  # REQUIRED: no default; replace the placeholder\n";
+        out << "  " << kv.first.as<std::string>() << ": " << kModelPathPlaceholder << "\n";
+        continue;
+      }
       YAML::Emitter value;
       if (kv.second.IsSequence()) value << YAML::Flow;
       value << kv.second;

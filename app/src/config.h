@@ -46,6 +46,9 @@ struct Config {
     // with topic_partitions partitions instead of refusing to start.
     bool create_topics = false;
     int topic_partitions = 1;
+    // How long start-up waits for a broker to answer before it gives up
+    // (exit 75, a transient failure).
+    std::chrono::seconds startup_wait{15};
   } kafka;
   // Bounds on every job message, checked before it is parsed or queued; a
   // violation is an `invalid` failure record.
@@ -100,6 +103,9 @@ struct Config {
     // /healthz fails once the started executor has not beaten for this long
     // (stuck in a forward pass, or blocked).
     std::chrono::seconds executor_stall{120};
+    // /healthz fails once start-up (model load, warm-up, memory plan, the
+    // broker check) has taken longer than this; 0: never.
+    std::chrono::seconds startup_timeout{900};
   } health;
 };
 
@@ -111,6 +117,15 @@ struct Config {
 absl::StatusOr<Config> LoadConfig(const std::string& path,
                                   const std::vector<std::string>& overrides);
 
+// http.listen's host:port. Port 0: the kernel's pick.
+struct ListenAddress {
+  std::string host;
+  int port = 0;
+};
+// The whole port must be a decimal number in [0, 65535] ("notaport" and
+// "94OO" are refused, not read as 0 and 94); errors name http.listen.
+absl::StatusOr<ListenAddress> ParseListenAddress(const std::string& text);
+
 // Every scalar key LoadConfig accepts ("section.key"), besides the
 // pass-through kafka.consumer.* and kafka.producer.* properties.
 std::vector<std::string> ConfigKeys();
@@ -121,7 +136,11 @@ std::vector<std::string> ConfigKeys();
 std::string DumpConfig(const Config& config);
 
 // A complete configuration file with every key at its default, each with a
-// comment that says what it does (`qinfer config --print-defaults`).
+// comment that says what it does (`qinfer config --print-defaults`). Floats
+// are printed in their shortest exact form. The file loads back as printed:
+// a required key without a default (model.path) is marked REQUIRED and holds
+// kModelPathPlaceholder, which start-up refuses by name until it is replaced.
 std::string DefaultConfigFile();
+inline constexpr const char* kModelPathPlaceholder = "/REQUIRED/path/to/model.pt";
 
 }  // namespace qinfer::app

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -17,6 +18,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_split.h"
+#include "http_front_end.h"
 #include "plan.h"
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/kafka_topics.h"
@@ -88,11 +90,61 @@ class LiveView {
   std::function<pipeline::ServiceSnapshot()> snapshot_;
 };
 
-// One line of a `start_failed` event, and the start-up exit code.
-int StartFailed(const std::string& what) {
-  Logger("app")->error("event=start_failed error=\"{}\"", what);
-  return 2;
+// One line of a `start_failed` event, and the start-up exit code: by
+// default kExitConfig (retrying will not help).
+int StartFailed(const std::string& what, int code = kExitConfig) {
+  Logger("app")->error("event=start_failed exit={} error=\"{}\"", code, what);
+  return code;
 }
+
+// A SIGTERM (or SIGINT) during start-up: nothing was consumed yet, so the
+// process just ends, with 0.
+int StartAbandoned(const char* phase) {
+  Logger("app")->info("event=start_abandoned phase={} (a signal during start-up)", phase);
+  return kExitOk;
+}
+
+// Bounds start-up's answer to a signal. Start-up checks the signal flag
+// between its steps, but a step (a model load, a calibration, the wait for
+// the brokers) cannot be interrupted; once a signal has come, this guard's
+// thread ends the process if start-up has not returned within `bound`
+// (shutdown.drain_timeout_s), so that a supervisor's grace period above
+// the drain bound is never exceeded in any phase. Nothing durable is at
+// stake before the consumer starts: the store's writes so far (a memory
+// plan) are in its log.
+class StartUpGuard {
+ public:
+  explicit StartUpGuard(std::chrono::nanoseconds bound) : thread_([this, bound] { Watch(bound); }) {}
+  ~StartUpGuard() { Done(); }
+  // Start-up is over (served, failed or abandoned): the guard stands down.
+  void Done() {
+    {
+      std::lock_guard lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void Watch(std::chrono::nanoseconds bound) {
+    std::unique_lock lock(mu_);
+    // The handler only sets a flag: poll it.
+    while (!done_ && !g_stop_requested.load()) cv_.wait_for(lock, std::chrono::milliseconds(20));
+    if (done_) return;
+    if (cv_.wait_for(lock, bound, [this] { return done_; })) return;
+    Logger("app")->warn("event=start_abandoned forced=true: start-up did not return within "
+                        "shutdown.drain_timeout_s = {} s of the signal; exiting now",
+                        std::chrono::duration_cast<std::chrono::seconds>(bound).count());
+    spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& l) { l->flush(); });
+    std::_Exit(0);
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;  // guarded by mu_
+  std::thread thread_;
+};
 
 }  // namespace
 
@@ -110,8 +162,18 @@ int Serve(const Config& config, const ServeOptions& options) {
   sigaction(SIGTERM, &sa, nullptr);
   signal(SIGXFSZ, SIG_IGN);
 
+  // Every local setting is checked before any network step, so that a
+  // mistake in them is never reported as unreachable brokers (exit 75).
+  for (const auto& [section, properties] : {std::pair{"kafka.consumer.", &config.kafka.consumer},
+                                            std::pair{"kafka.producer.", &config.kafka.producer}}) {
+    if (absl::Status s = consumer::CheckProperties(*properties, section); !s.ok()) {
+      return StartFailed(std::string(s.message()));
+    }
+  }
+
   SystemClock clock;
   Health health;
+  health.SetStartupDeadline(clock.Now(), config.health.startup_timeout);
   health.Beat(clock.Now());
 
   // HTTP first, so that /healthz and /readyz answer during start-up (not
@@ -120,8 +182,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   pipeline::ServiceMetrics metrics(registry);
   LiveView view;
   const std::chrono::nanoseconds stall = config.health.executor_stall;
-  httplib::Server http;
-  std::thread http_thread;
+  HttpFrontEnd http;
   // The consumer's figures, once it exists.
   std::atomic<const consumer::SourceStats*> consumer_stats{nullptr};
   auto assigned = [&consumer_stats] {
@@ -129,28 +190,32 @@ int Serve(const Config& config, const ServeOptions& options) {
     return s == nullptr ? 0 : s->assigned_partitions.load();
   };
   if (!config.http.listen.empty()) {
-    const size_t colon = config.http.listen.rfind(':');
-    if (colon == std::string::npos) {
-      return StartFailed("http.listen='" + config.http.listen + "': expected host:port");
-    }
-    const std::string host = config.http.listen.substr(0, colon);
-    const int port = std::atoi(config.http.listen.c_str() + colon + 1);
+    // LoadConfig checked it; a Config built otherwise is checked here.
+    absl::StatusOr<ListenAddress> address = ParseListenAddress(config.http.listen);
+    if (!address.ok()) return StartFailed(std::string(address.status().message()));
+    const std::string host = address->host;
+    const int port = address->port;
     auto answer = [](httplib::Response& res, const ProbeResult& probe) {
       res.status = probe.ok ? 200 : 503;
       res.set_content(probe.text + "\n", "text/plain");
     };
-    http.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
+    httplib::Server& server = http.server();
+    server.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
       answer(res, Liveness(health, clock.Now(), stall));
     });
-    http.Get("/readyz", [&](const httplib::Request&, httplib::Response& res) {
+    server.Get("/readyz", [&](const httplib::Request&, httplib::Response& res) {
       answer(res, Readiness(health, assigned()));
     });
-    http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
-      if (auto snapshot = view.Snapshot()) metrics.Update(*snapshot);
+    server.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
+      if (auto snapshot = view.Snapshot()) {
+        metrics.Update(*snapshot);
+      } else {
+        metrics.UpdateProcess();
+      }
       res.set_content(prometheus::TextSerializer().Serialize(registry.Collect()),
                       "text/plain; version=0.0.4");
     });
-    http.Get("/status", [&](const httplib::Request&, httplib::Response& res) {
+    server.Get("/status", [&](const httplib::Request&, httplib::Response& res) {
       auto snapshot = view.Snapshot();
       if (!snapshot) {
         res.status = 503;
@@ -159,28 +224,26 @@ int Serve(const Config& config, const ServeOptions& options) {
       }
       res.set_content(pipeline::SnapshotToJson(*snapshot), "application/json");
     });
-    if (!http.bind_to_port(host.c_str(), port)) {
+    if (!http.Start(host, port).ok()) {
       return StartFailed("http.listen=" + config.http.listen +
                          ": cannot bind (port in use?); set http.listen to a free host:port or "
                          "to \\\"\\\" to disable");
     }
-    http_thread = std::thread([&http] { http.listen_after_bind(); });
     log->info("event=http_listening address={}", config.http.listen);
   }
   // Stops the HTTP server on every return from here on (invoked early at
   // the end of a run, before the objects the handlers read are destroyed).
-  absl::Cleanup stop_http = [&] {
-    if (http_thread.joinable()) {
-      http.stop();
-      http_thread.join();
-    }
-  };
+  // HttpFrontEnd::Stop is safe however early this runs.
+  absl::Cleanup stop_http = [&] { http.Stop(); };
+  StartUpGuard guard(config.shutdown.drain_timeout);
   const std::string hold_file = HoldFile();
   WaitWhileExists(hold_file, g_stop_requested);
+  if (g_stop_requested) return StartAbandoned("before_model_load");
 
   // ---- build
   auto runner = LoadRunner(config);
   if (!runner.ok()) return StartFailed(std::string(runner.status().message()));
+  if (g_stop_requested) return StartAbandoned("model_loaded");
   const executor::ModelManifest& manifest = (*runner)->manifest();
   auto bounds = BucketBounds(config, manifest);
   if (!bounds.ok()) return StartFailed(std::string(bounds.status().message()));
@@ -199,6 +262,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   // otherwise from the token budget per batch.
   auto plan = LoadOrCalibratePlan(**runner, **store, config, *bounds, options.recalibrate);
   if (!plan.ok()) return StartFailed("memory plan: " + std::string(plan.status().message()));
+  if (g_stop_requested) return StartAbandoned("memory_plan");
   scheduler::BatchPolicy policy;
   policy.bucket_bounds = *bounds;
   policy.caps = scheduler::CapsFromTokenBudget(policy.bucket_bounds,
@@ -254,9 +318,19 @@ int Serve(const Config& config, const ServeOptions& options) {
                    config.kafka.dead_letter_topic};
   topics.create = config.kafka.create_topics;
   topics.partitions = config.kafka.topic_partitions;
+  topics.timeout = config.kafka.startup_wait;
   if (absl::Status s = consumer::EnsureTopics(topics); !s.ok()) {
-    return StartFailed(std::string(s.message()));
+    // Brokers that do not answer (yet) and topics not created yet may pass
+    // by themselves: a code of their own, so that a supervisor retries
+    // them and a reader does not take them for a bad configuration.
+    if (absl::IsUnavailable(s)) {
+      return StartFailed(std::string(s.message()) + " [kafka.startup_wait_s = " +
+                             std::to_string(config.kafka.startup_wait.count()) + "]",
+                         kExitTransient);
+    }
+    return StartFailed(std::string(s.message()), absl::IsNotFound(s) ? kExitTransient : kExitConfig);
   }
+  if (g_stop_requested) return StartAbandoned("topics_checked");
 
   storage::PublisherConfig pub_config;
   pub_config.brokers = config.kafka.brokers;
@@ -390,7 +464,8 @@ int Serve(const Config& config, const ServeOptions& options) {
     return s;
   });
 
-  // ---- start
+  // ---- start: from here a signal is a drain, bounded by the loop.
+  guard.Done();
   health.SetStarted();
   std::atomic<bool> stop_fetching{false};
   std::thread consumer_thread([&] {
@@ -477,9 +552,9 @@ int Serve(const Config& config, const ServeOptions& options) {
             ladder.override_runs.load());
   if (fatal) {
     log->error("event=exit code=1 cause={} error=\"{}\"", health.cause(), health.reason());
-    return 1;
+    return kExitFatal;
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace qinfer::app

@@ -16,8 +16,19 @@ struct ServeOptions {
   bool recalibrate = false;
 };
 
-// Runs the service until SIGINT/SIGTERM (or idle exit); returns the exit
-// code. Bad configuration fails fast with a message naming the key.
+// Exit codes of `serve` (README, "Exit codes"): what a supervisor should do
+// with each.
+inline constexpr int kExitOk = 0;         // a signal, or idle exit: done
+inline constexpr int kExitFatal = 1;      // a lasting failure while serving: restart
+inline constexpr int kExitConfig = 2;     // cannot start as configured: fix it, retrying will not help
+// Cannot start yet, for a reason outside the configuration that may pass
+// (the brokers did not answer within kafka.startup_wait_s, a topic not yet
+// created): restart with a backoff. EX_TEMPFAIL of sysexits.h.
+inline constexpr int kExitTransient = 75;
+
+// Runs the service until SIGINT/SIGTERM (or idle exit); returns one of the
+// exit codes above. Bad configuration fails fast with a message naming the
+// key.
 int Serve(const Config& config, const ServeOptions& options);
 
 }  // namespace qinfer::app

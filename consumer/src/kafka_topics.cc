@@ -108,4 +108,15 @@ absl::Status EnsureTopics(const TopicCheck& check) {
   return absl::OkStatus();
 }
 
+absl::Status CheckProperties(const std::map<std::string, std::string>& properties, const std::string& section) {
+  std::unique_ptr<rd_kafka_conf_t, void (*)(rd_kafka_conf_t*)> conf(rd_kafka_conf_new(), &rd_kafka_conf_destroy);
+  char err[512];
+  for (const auto& [k, v] : properties) {
+    if (rd_kafka_conf_set(conf.get(), k.c_str(), v.c_str(), err, sizeof(err)) != RD_KAFKA_CONF_OK) {
+      return absl::InvalidArgumentError(PropertyError(k, v, err) + " (" + section + k + ")");
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace qinfer::consumer

@@ -23,6 +23,14 @@ std::string Health::reason() const {
 
 ProbeResult Liveness(const Health& health, SteadyTime now, std::chrono::nanoseconds stall) {
   if (health.fatal()) return {false, "fatal: " + health.cause() + ": " + health.reason()};
+  const std::chrono::nanoseconds startup_timeout = health.startup_timeout();
+  if (!health.started() && startup_timeout.count() > 0 && now - health.startup_began() > startup_timeout) {
+    using std::chrono::duration_cast;
+    return {false, "start-up not done after " +
+                       std::to_string(duration_cast<std::chrono::seconds>(now - health.startup_began()).count()) +
+                       " s (limit health.startup_timeout_s = " +
+                       std::to_string(duration_cast<std::chrono::seconds>(startup_timeout).count()) + " s)"};
+  }
   if (health.started() && !health.draining() && now - health.last_beat() > stall) {
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now - health.last_beat());
     return {false, "executor stalled: no heartbeat for " + std::to_string(seconds.count()) +

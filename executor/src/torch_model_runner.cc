@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "device_memory_impl.h"
 #include "qinfer/executor/calibrator.h"
+#include "qinfer/executor/model_digest.h"
 #include "executor_log.h"
 
 namespace qinfer::executor {
@@ -384,6 +385,20 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   }
   absl::StatusOr<ModelManifest> manifest = ModelManifest::Load(options.manifest_path);
   if (!manifest.ok()) return manifest.status();
+  // The digest every result carries and the memory plan is keyed by is the
+  // file's own: a model file replaced under an old manifest is refused, not
+  // run under the old file's name.
+  absl::StatusOr<std::string> digest = FileDigest(options.model_path);
+  if (!digest.ok()) return digest.status();
+  if (!manifest->digest.empty() && manifest->digest != *digest) {
+    return absl::FailedPreconditionError(
+        "model.path " + options.model_path + " has digest " + *digest + ", but its manifest " +
+        options.manifest_path + " says " + manifest->digest +
+        ": the model file was replaced without its manifest; export the model again with its manifest "
+        "(model/export_model.py, or model/check_model.py for a model of your own) or set model.manifest "
+        "to this file's manifest");
+  }
+  manifest->digest = *digest;
   absl::StatusOr<DeviceSpec> spec = DeviceSpec::Parse(options.device);
   if (!spec.ok()) return spec.status();
 

@@ -186,6 +186,9 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
   process_rss_.Add({});
   process_start_.Add({});
   process_fds_.Add({});
+  // The process figures are true from the first scrape, start-up included
+  // (process_start_time_seconds 0 read as an uptime of 56 years).
+  UpdateProcess();
 }
 
 void ServiceMetrics::SetIdentity(const ServiceSnapshot& s) {
@@ -331,6 +334,10 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
   sync(crash_isolated_, {}, s.degraded, "crash_isolated");
   sync(abandoned_, {}, s.degraded, "abandoned");
 
+  UpdateProcess();
+}
+
+void ServiceMetrics::UpdateProcess() {
   const ProcessStats p = ReadProcessStats();
   {
     std::lock_guard lock(mu_);

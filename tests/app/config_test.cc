@@ -142,7 +142,7 @@ TEST(ConfigTest, NumbersMustBeWholeNumbersInRange) {
       {"memory.cuda_memory_fraction=1.5", "memory.cuda_memory_fraction = '1.5'"},
       {"scheduler.max_batch_size=12abc", "scheduler.max_batch_size = '12abc': expected an integer"},
       {"scheduler.max_batch_size=0", "scheduler.max_batch_size = 0: must be >= 1"},
-      {"scheduler.max_batch_size=99999999999999999999", "expected an integer"},
+      {"scheduler.max_batch_size=99999999999999999999", "scheduler.max_batch_size = 99999999999999999999: must be <= 1048576"},
       {"shutdown.drain_timeout_s=-1", "must be >= 0"},
       {"storage.sync=yes", "storage.sync = 'yes': expected true or false"},
       {"memory.plan=maybe", "memory.plan = 'maybe': expected true or false"},
@@ -250,6 +250,7 @@ std::vector<std::string> EveryKeyChanged() {
           "kafka.dead_letter_topic=dlq",
           "kafka.create_topics=true",
           "kafka.topic_partitions=6",
+          "kafka.startup_wait_s=40",
           "kafka.consumer.fetch.max.bytes=1000000",
           "kafka.producer.linger.ms=20",
           "limits.max_message_bytes=4096",
@@ -275,7 +276,8 @@ std::vector<std::string> EveryKeyChanged() {
           "storage.sync=true",
           "http.listen=0.0.0.0:9500",
           "shutdown.drain_timeout_s=9",
-          "health.executor_stall_s=7"};
+          "health.executor_stall_s=7",
+          "health.startup_timeout_s=60"};
 }
 
 TEST(ConfigTest, TheDumpNamesEveryKeyAndReadsBackToTheSameConfiguration) {
@@ -332,12 +334,112 @@ TEST(ConfigBinaryTest, PrintDefaultsPrintsACommentedFileThatLoadsToTheDefaults) 
     const std::string name = key.substr(key.find('.') + 1);
     EXPECT_NE(out.find("\n  " + name + ": "), std::string::npos) << key << " missing from:\n" << out;
   }
+  // Loads as printed, with nothing added: the required model.path is marked
+  // and holds a placeholder.
+  EXPECT_NE(out.find("  # REQUIRED: no default; replace the placeholder\n  path: " +
+                     std::string(kModelPathPlaceholder) + "\n"),
+            std::string::npos)
+      << out;
   ConfigFile file(out);
-  auto loaded = LoadConfig(file.path(), {"model.path=/m.pt", "storage.path=/store"});
-  auto defaults = LoadConfig("", {"model.path=/m.pt", "storage.path=/store"});
+  auto loaded = LoadConfig(file.path(), {});
   ASSERT_TRUE(loaded.ok()) << ErrorOf(loaded) << "\n" << out;
+  const std::string store = (std::filesystem::path(file.path()).parent_path() / "run/results").string();
+  auto defaults = LoadConfig("", {std::string("model.path=") + kModelPathPlaceholder, "storage.path=" + store});
   ASSERT_TRUE(defaults.ok()) << ErrorOf(defaults);
   EXPECT_EQ(DumpConfig(*loaded), DumpConfig(*defaults));
+  // Floats in their shortest exact form.
+  EXPECT_NE(out.find("\n  margin: 0.1\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n  max_padding: 0.08\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("0000000"), std::string::npos) << out;
+}
+
+// The placeholder is refused by name at start-up.
+TEST(ConfigBinaryTest, ServeOnThePrintedDefaultsNamesTheRequiredModelPath) {
+  auto [rc, defaults] = RunBinary("config --print-defaults");
+  ASSERT_EQ(rc, 0);
+  ConfigFile file(defaults);
+  auto [serve_rc, out] = RunBinary("serve --config " + file.path() + " --set http.listen=");
+  EXPECT_EQ(serve_rc, 2) << out;
+  EXPECT_NE(out.find(std::string("model.path ") + kModelPathPlaceholder + ": no such file"), std::string::npos) << out;
+}
+
+TEST(ConfigTest, FloatsDumpInTheirShortestExactForm) {
+  auto c = LoadConfig("", {"model.path=m.pt", "memory.margin=0.3", "scheduler.max_padding=0.07",
+                           "memory.cuda_memory_fraction=0.9"});
+  ASSERT_TRUE(c.ok()) << ErrorOf(c);
+  const std::string dump = DumpConfig(*c);
+  for (const char* line : {"margin: 0.3\n", "max_padding: 0.07\n", "cuda_memory_fraction: 0.9\n"}) {
+    EXPECT_NE(dump.find(line), std::string::npos) << line << " in:\n" << dump;
+  }
+  ConfigFile file(dump);
+  auto again = LoadConfig(file.path(), {});
+  ASSERT_TRUE(again.ok()) << ErrorOf(again);
+  EXPECT_EQ(again->memory.margin, 0.3) << "exactly the same double";
+  EXPECT_EQ(again->scheduler.max_padding, 0.07);
+}
+
+// http.listen's port is parsed whole: atoi read 'notaport' as 0 (an
+// ephemeral port) and '94OO' as 94.
+TEST(ConfigTest, HttpListenIsParsedStrictlyNamingTheKey) {
+  for (const std::string bad : {"127.0.0.1:notaport", ":94OO", "127.0.0.1:94OO", "127.0.0.1:65536", "127.0.0.1:-1",
+                                "127.0.0.1:", "127.0.0.1", ":9400", "127.0.0.1: 9400", "127.0.0.1:+9400"}) {
+    auto c = LoadConfig("", {"model.path=m.pt", "http.listen=" + bad});
+    ASSERT_FALSE(c.ok()) << bad << " was accepted";
+    EXPECT_NE(ErrorOf(c).find("http.listen = '" + bad + "'"), std::string::npos) << ErrorOf(c);
+  }
+  for (const std::string good : {"127.0.0.1:9400", "0.0.0.0:0", "[::1]:65535", "localhost:80", ""}) {
+    auto c = LoadConfig("", {"model.path=m.pt", "http.listen=" + good});
+    EXPECT_TRUE(c.ok()) << good << ": " << ErrorOf(c);
+  }
+  auto a = ParseListenAddress("[::1]:9400");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->host, "[::1]");
+  EXPECT_EQ(a->port, 9400);
+}
+
+// Every numeric key: the whole string, a range both ways, the key named.
+TEST(ConfigTest, EveryNumericKeyIsParsedWholeAndRangeChecked) {
+  for (const std::string& key : ConfigKeys()) {
+    auto probe = LoadConfig("", {"model.path=m.pt", key + "=12abc"});
+    const bool numeric = !probe.ok() && ErrorOf(probe).find("expected an integer") != std::string::npos;
+    if (!numeric) continue;
+    for (const std::string bad : {"12abc", " 12", "+12", "1e3", "0x10", "", "99999999999999999999",
+                                  "4611686018427387904"}) {
+      if (bad.empty() && key == "scheduler.bucket_bounds") continue;  // empty: the default bounds
+      auto c = LoadConfig("", {"model.path=m.pt", key + "=" + bad});
+      ASSERT_FALSE(c.ok()) << key << "=" << bad << " was accepted";
+      EXPECT_NE(ErrorOf(c).find(key), std::string::npos) << ErrorOf(c);
+    }
+  }
+  for (const std::string key : {"memory.margin", "memory.cuda_memory_fraction", "scheduler.max_padding"}) {
+    for (const std::string bad : {"nan", "inf", "-inf", " 0.1", "0.1 ", "0x0.1p0x", "1e400"}) {
+      auto c = LoadConfig("", {"model.path=m.pt", key + "=" + bad});
+      ASSERT_FALSE(c.ok()) << key << "=" << bad << " was accepted";
+      EXPECT_NE(ErrorOf(c).find(key + " = '" + bad + "'"), std::string::npos) << ErrorOf(c);
+    }
+  }
+  // Above the range is refused, not clamped or wrapped.
+  for (const std::string set : {"scheduler.max_batch_size=2000000", "recovery.max_attempts=1001",
+                                "kafka.topic_partitions=4294967297", "limits.max_depth=10001",
+                                "model.threads=5000", "scheduler.bucket_bounds=32,2000000000"}) {
+    auto c = LoadConfig("", {"model.path=m.pt", set});
+    ASSERT_FALSE(c.ok()) << set << " was accepted";
+    EXPECT_NE(ErrorOf(c).find("must be <= "), std::string::npos) << ErrorOf(c);
+    EXPECT_NE(ErrorOf(c).find(set.substr(0, set.find('='))), std::string::npos) << ErrorOf(c);
+  }
+}
+
+// Device and size errors name their key.
+TEST(ConfigTest, DeviceAndSizeErrorsNameTheKey) {
+  for (const std::string bad : {"tpu:0", "cpu-budget:-1GiB", "cpu-budget:lots", "gpu"}) {
+    auto c = LoadConfig("", {"model.path=m.pt", "model.device=" + bad});
+    ASSERT_FALSE(c.ok()) << bad << " was accepted";
+    EXPECT_NE(ErrorOf(c).find("model.device = '" + bad + "': "), std::string::npos) << ErrorOf(c);
+  }
+  auto budget = LoadConfig("", {"model.path=m.pt", "memory.cuda_budget=20 gigs"});
+  ASSERT_FALSE(budget.ok());
+  EXPECT_NE(ErrorOf(budget).find("memory.cuda_budget = '20 gigs'"), std::string::npos) << ErrorOf(budget);
+  EXPECT_TRUE(LoadConfig("", {"model.path=m.pt", "model.device=cpu-budget:512MiB", "memory.cuda_budget=20GiB"}).ok());
 }
 
 TEST(ConfigBinaryTest, ConfigPrintConfigShowsTheEffectiveConfigurationWithSecretsRedacted) {

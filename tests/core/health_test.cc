@@ -18,6 +18,24 @@ TEST(LivenessTest, StartUpNeverFailsItHoweverLongItTakes) {
   EXPECT_TRUE(Liveness(health, clock.Now(), seconds(120)).ok);
 }
 
+// A start-up that hangs (a calibration that never returns) is restarted:
+// past health.startup_timeout_s /healthz fails until start-up is done.
+TEST(LivenessTest, AStartUpPastItsDeadlineFailsItUntilStarted) {
+  testing::FakeClock clock;
+  Health health;
+  health.SetStartupDeadline(clock.Now(), seconds(600));
+  health.Beat(clock.Now());
+  clock.Advance(seconds(600));
+  EXPECT_TRUE(Liveness(health, clock.Now(), seconds(120)).ok) << "at the deadline: still alive";
+  clock.Advance(seconds(1));
+  const ProbeResult probe = Liveness(health, clock.Now(), seconds(120));
+  EXPECT_FALSE(probe.ok);
+  EXPECT_EQ(probe.text, "start-up not done after 601 s (limit health.startup_timeout_s = 600 s)");
+  health.SetStarted();
+  health.Beat(clock.Now());
+  EXPECT_TRUE(Liveness(health, clock.Now(), seconds(120)).ok) << "started: the deadline no longer applies";
+}
+
 TEST(LivenessTest, AStartedExecutorWithoutAHeartbeatPastTheLimitFailsItSayingWhy) {
   testing::FakeClock clock;
   Health health;

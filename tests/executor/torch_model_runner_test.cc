@@ -11,8 +11,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 
+#include "qinfer/executor/model_digest.h"
 #include "qinfer/executor/model_manifest.h"
 
 namespace qinfer::executor {
@@ -350,6 +352,73 @@ class ManifestFile {
  private:
   std::filesystem::path dir_;
 };
+
+// A directory with the test model's manifest.json beside a copy of
+// `model` (another model file, for a swap), removed with the object.
+class SwappedModelDir {
+ public:
+  SwappedModelDir(const std::string& model, const std::string& manifest_json) {
+    std::string dir = (std::filesystem::path(::testing::TempDir()) / "swapped-model-XXXXXX").string();
+    if (mkdtemp(dir.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << dir;
+    dir_ = dir;
+    std::filesystem::copy_file(model, model_path());
+    std::ofstream(dir_ / "manifest.json") << manifest_json;
+  }
+  ~SwappedModelDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string model_path() const { return (dir_ / "model.pt").string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(ModelDigestTest, IsTheSha256ThatTheManifestWriterComputes) {
+  const std::string model = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";
+  auto digest = FileDigest(model);
+  ASSERT_TRUE(digest.ok()) << digest.status();
+  auto manifest = ModelManifest::Load(std::string(QINFER_TEST_MODEL_DIR) + "/manifest.json");
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(*digest, manifest->digest) << "model/qinfer_model.py wrote the manifest";
+  EXPECT_EQ(FileDigest("/nonexistent/model.pt").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(TorchModelRunnerLoadTest, AModelFileSwappedUnderItsManifestIsRefusedNamingBothDigests) {
+  // The long model's file beside the plain model's manifest: a model.pt
+  // replaced, its old manifest.json kept.
+  const std::string manifest_json = ReadAll(std::string(QINFER_TEST_MODEL_DIR) + "/manifest.json");
+  SwappedModelDir dir(std::string(QINFER_TEST_MODEL_LONG_DIR) + "/model.pt", manifest_json);
+  RunnerOptions options;
+  options.model_path = dir.model_path();
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_FALSE(runner.ok()) << "a swapped model file was loaded under the old digest";
+  const std::string message(runner.status().message());
+  EXPECT_EQ(runner.status().code(), absl::StatusCode::kFailedPrecondition) << message;
+  EXPECT_NE(message.find("model.path " + dir.model_path()), std::string::npos) << message;
+  EXPECT_NE(message.find(*FileDigest(dir.model_path())), std::string::npos) << message;
+  auto old_manifest = ModelManifest::Load(std::string(QINFER_TEST_MODEL_DIR) + "/manifest.json");
+  EXPECT_NE(message.find(old_manifest->digest), std::string::npos) << message;
+}
+
+TEST(TorchModelRunnerLoadTest, AManifestWithoutADigestGetsTheFilesOwn) {
+  auto plain = ModelManifest::Load(std::string(QINFER_TEST_MODEL_DIR) + "/manifest.json");
+  ASSERT_TRUE(plain.ok());
+  SwappedModelDir dir(std::string(QINFER_TEST_MODEL_DIR) + "/model.pt",
+                      "{\"name\": \"nodigest\", \"vocab_size\": " + std::to_string(plain->vocab_size) +
+                          ", \"max_tokens\": " + std::to_string(plain->max_tokens) +
+                          ", \"dim\": " + std::to_string(plain->dim) + "}");
+  RunnerOptions options;
+  options.model_path = dir.model_path();
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  EXPECT_EQ((*runner)->manifest().digest, plain->digest) << "results carry the digest of the file that ran";
+}
 
 TEST(ModelManifestTest, AbsentMaxPositionsDefaultsToMaxTokens) {
   ManifestFile file(R"({"vocab_size": 100, "max_tokens": 64})");

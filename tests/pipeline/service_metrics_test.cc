@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <chrono>
 #include <sstream>
 
 #include "qinfer/pipeline/service_snapshot.h"
@@ -97,6 +98,30 @@ TEST(ServiceMetricsTest, EveryFixedSeriesIsExportedFromZeroBeforeTheFirstEvent) 
        }) {
     EXPECT_TRUE(HasLine(text, line)) << line << " missing from:\n" << text;
   }
+}
+
+// The value of an unlabelled sample in a scrape, or -1.
+double SampleValue(const std::string& text, const std::string& name) {
+  const size_t at = text.find("\n" + name + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + name.size() + 2));
+}
+
+// Grafana's uptime panel is time() - process_start_time_seconds: it must
+// hold the real start of the process from the first scrape, before any
+// snapshot (during start-up), not 0 until the model has loaded.
+TEST(ServiceMetricsTest, ProcessStartTimeIsTheRealStartFromTheFirstScrape) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  const std::string text = Scrape(registry);
+  const double start = SampleValue(text, "process_start_time_seconds");
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  // This test process started at most a few minutes ago (the clock tick and
+  // btime's whole seconds allow a little either way).
+  EXPECT_GT(start, now - 600) << text;
+  EXPECT_LT(start, now + 2) << text;
+  EXPECT_GT(SampleValue(text, "process_resident_memory_bytes"), 0) << text;
 }
 
 TEST(ServiceMetricsTest, RecordsAreCountedWhenDurableByStatusAndReasonIncludingTheConsumers) {

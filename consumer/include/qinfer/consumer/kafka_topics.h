@@ -30,4 +30,12 @@ struct TopicCheck {
 // creation failed.
 absl::Status EnsureTopics(const TopicCheck& check);
 
+// Sets each of `properties` on a fresh librdkafka configuration, without a
+// client or any network step: InvalidArgument naming the first unknown or
+// malformed property (its value redacted when it is a secret), so that a
+// mistake in the configuration is told apart from brokers that do not
+// answer. `section` names where the property was set (e.g.
+// "kafka.consumer."), in the message.
+absl::Status CheckProperties(const std::map<std::string, std::string>& properties, const std::string& section);
+
 }  // namespace qinfer::consumer

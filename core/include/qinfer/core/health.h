@@ -38,6 +38,18 @@ class Health {
     return SteadyTime(SteadyTime::duration(last_beat_ns_.load()));
   }
 
+  // Start-up began at `now` and must be done within `timeout` (0: no
+  // deadline, health.startup_timeout_s): past it, /healthz fails until
+  // SetStarted, so that a supervisor restarts a start-up that hangs (a
+  // model load or calibration that never returns). Call once, first.
+  void SetStartupDeadline(SteadyTime now, std::chrono::nanoseconds timeout) {
+    startup_began_ns_.store(now.time_since_epoch().count());
+    startup_timeout_ns_.store(timeout.count());
+  }
+  // The deadline's figures: (began, timeout); timeout 0 when none.
+  SteadyTime startup_began() const { return SteadyTime(SteadyTime::duration(startup_began_ns_.load())); }
+  std::chrono::nanoseconds startup_timeout() const { return std::chrono::nanoseconds(startup_timeout_ns_.load()); }
+
   // Start-up is done: the model is loaded and warmed and the memory plan is
   // ready. Set once, before the executor starts.
   void SetStarted() { started_.store(true); }
@@ -51,6 +63,8 @@ class Health {
   std::atomic<bool> started_{false};
   std::atomic<bool> draining_{false};
   std::atomic<SteadyTime::rep> last_beat_ns_{0};
+  std::atomic<SteadyTime::rep> startup_began_ns_{0};
+  std::atomic<int64_t> startup_timeout_ns_{0};
   mutable std::mutex mu_;
   std::string cause_ ABSL_GUARDED_BY(mu_);
   std::string reason_ ABSL_GUARDED_BY(mu_);
@@ -62,9 +76,10 @@ struct ProbeResult {
   std::string text;
 };
 
-// /healthz: fails on a fatal condition, or when the executor, once started,
-// has not beaten for longer than `stall` (stuck inside a forward pass or
-// blocked). Start-up (loading, calibrating) never fails it.
+// /healthz: fails on a fatal condition, when start-up has taken longer than
+// its deadline (Health::SetStartupDeadline; without one, start-up never
+// fails it), or when the executor, once started, has not beaten for longer
+// than `stall` (stuck inside a forward pass or blocked).
 ProbeResult Liveness(const Health& health, SteadyTime now, std::chrono::nanoseconds stall);
 
 // /readyz: true only once started, with partitions assigned, no fatal

@@ -107,7 +107,9 @@ class CapListener {
 class TorchModelRunner final : public ModelRunner {
  public:
   // Loads the model onto the primary device (and the fallback device, if
-  // any) and warms it up with one small batch.
+  // any) and warms it up with one small batch. The model file is hashed
+  // first: FailedPrecondition, naming both digests, when the manifest states
+  // another one; manifest().digest is always the file's own.
   static absl::StatusOr<std::unique_ptr<TorchModelRunner>> Load(RunnerOptions options);
   ~TorchModelRunner() override;
 

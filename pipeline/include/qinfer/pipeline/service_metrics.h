@@ -49,6 +49,12 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   // reads the process metrics. Call before each scrape.
   void Update(const ServiceSnapshot& snapshot);
 
+  // Reads the process metrics alone (CPU, memory, start time, open files):
+  // what a scrape during start-up, before there is a snapshot, calls. The
+  // constructor calls it, so process_start_time_seconds holds the real
+  // start of the process from the moment the metrics exist.
+  void UpdateProcess();
+
   // Durable records so far: "ok" and each failure reason.
   std::map<std::string, uint64_t> records() const;
 
