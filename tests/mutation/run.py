@@ -41,7 +41,7 @@ def main():
             if built.returncode != 0:
                 rows.append((name, "invalid", "does not compile", time.time() - start))
                 continue
-            env = dict(os.environ, BROKERS=brokers)
+            env = dict(os.environ, BROKERS=brokers, REPO=REPO)
             ran = subprocess.run(command, shell=True, cwd=build, env=env,
                                  capture_output=True, text=True, timeout=900)
             status = "killed" if ran.returncode != 0 else "survived"
