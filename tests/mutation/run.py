@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Applies each mutant of mutants.py alone, rebuilds, runs its tests, restores.
 
-    tests/mutation/run.sh [SUBSTRING]     (only mutants whose name contains it)
+    tests/mutation/run.sh [SUBSTRING...]  (only mutants whose name contains one)
 
 A mutant is *killed* when its tests fail, *survived* when they pass, and
 *invalid* when it does not compile or its original text is not found once.
@@ -21,10 +21,10 @@ from mutants import MUTANTS  # noqa: E402
 def main():
     build = os.environ["QINFER_MUTATION_BUILD_DIR"]
     brokers = os.environ["QINFER_MUTATION_BROKERS"]
-    only = sys.argv[1] if len(sys.argv) > 1 else ""
+    only = sys.argv[1:]
     rows = []
     for name, path, original, mutated, targets, command in MUTANTS:
-        if only and only not in name:
+        if only and not any(o in name for o in only):
             continue
         full = os.path.join(REPO, path)
         with open(full) as f:

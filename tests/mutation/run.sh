@@ -5,7 +5,7 @@
 # tests that should catch it, restores the source, and reports which mutants
 # survived.
 #
-#   tests/mutation/run.sh [SUBSTRING]    only the mutants whose name contains it
+#   tests/mutation/run.sh [SUBSTRING...]  only the mutants whose name contains one
 #
 # Needs a configured build (deploy/test.sh or deploy/build.sh) in
 # $QINFER_BUILD_DIR (default build/). Starts its own broker on port 19292
