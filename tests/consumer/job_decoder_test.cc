@@ -227,6 +227,24 @@ TEST(JobDecoderBoundsTest, NestingDepthIgnoresBracketsInsideStrings) {
   EXPECT_EQ(JsonNestingDepth("", 10), 0);
 }
 
+// An escaped quote does not end a string: the nesting after a string that
+// holds `\"` is real nesting (a scan that ignored the backslash would take
+// `"b":[[[[[[` for string text and let the message past max_depth).
+TEST(JobDecoderBoundsTest, NestingDepthHonoursBackslashEscapesInStrings) {
+  EXPECT_EQ(JsonNestingDepth(R"({"a":"\"","b":[[[[[[]]]]]]})", 10), 7);
+  EXPECT_EQ(JsonNestingDepth(R"({"a":"\"","b":[[[[[[]]]]]]})", 3), 4) << "over the limit";
+  EXPECT_EQ(JsonNestingDepth(R"(["\\",[[[1]]]])", 10), 4) << "an escaped backslash ends nothing";
+  EXPECT_EQ(JsonNestingDepth(R"(["\\\"[[[",1])", 10), 1) << "\\\\ then \\\" stay inside the string";
+  DecoderLimits limits = kLimits;
+  limits.max_depth = 4;
+  RawMessage m;
+  m.value = R"({"input_ids":[1],"meta":{"q":"\"","a":[[[[1]]]]}})";  // depth 6
+  const Decoded decoded = DecodeJob(m, limits);
+  ASSERT_TRUE(std::holds_alternative<Outcome>(decoded));
+  EXPECT_NE(std::get<Outcome>(decoded).error.find("max_depth 4"), std::string::npos)
+      << std::get<Outcome>(decoded).error;
+}
+
 TEST(JobDecoderBoundsTest, AnOversizedMessageKeepsABoundedPrefixAndItsCoordinates) {
   DecoderLimits limits = kLimits;
   limits.max_message_bytes = 10000;

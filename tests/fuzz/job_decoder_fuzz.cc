@@ -22,9 +22,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "qinfer/consumer/job_decoder.h"
 #include "qinfer/core/job.h"
@@ -127,13 +130,41 @@ DecoderLimits LimitsFor(uint8_t selector) {
   return limits;
 }
 
+// The nesting depth of a parsed document (a scalar 0, an array or object one
+// more than its deepest member), walked with a stack of its own: an oracle
+// that shares nothing with JsonNestingDepth's scan of the text.
+int DocumentDepth(const nlohmann::json& doc) {
+  int deepest = 0;
+  std::vector<std::pair<const nlohmann::json*, int>> stack = {{&doc, 0}};
+  while (!stack.empty()) {
+    const auto [node, above] = stack.back();
+    stack.pop_back();
+    if (!node->is_structured()) continue;
+    deepest = std::max(deepest, above + 1);
+    for (const nlohmann::json& member : *node) stack.emplace_back(&member, above + 1);
+  }
+  return deepest;
+}
+
 void CheckNestingDepth(std::string_view value, const DecoderLimits& limits) {
+  // The parser's own depth, on the inputs it accepts (nlohmann parses
+  // without recursion and frees a document without it too). A NUL byte would
+  // end its input early, so those inputs have no oracle.
+  int parsed = -1;
+  if (value.find('\0') == std::string_view::npos) {
+    const nlohmann::json doc = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_discarded()) parsed = DocumentDepth(doc);
+  }
   for (int limit : {0, 1, limits.max_depth, 32, 1000}) {
     const int depth = JsonNestingDepth(value, limit);
     Check(depth >= 0 && depth <= limit + 1, "JsonNestingDepth within [0, limit+1]");
     // Below the limit the answer is exact, so it does not depend on the limit.
     if (depth <= limit) {
       Check(JsonNestingDepth(value, depth) == depth, "JsonNestingDepth exact below limit");
+    }
+    if (parsed >= 0) {
+      Check(depth == std::min(parsed, limit + 1),
+            "JsonNestingDepth is the parsed document's depth (limit + 1 above the limit)");
     }
   }
 }

@@ -9,6 +9,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -22,6 +25,16 @@ using std::chrono::seconds;
 
 constexpr int64_t kVocab = 4096;
 constexpr int kMaxTokens = 512;
+
+// Polls a child's log until it holds `text`; false on timeout.
+bool WaitForLog(const ServeProcess& p, const std::string& text, seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (p.Log().find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  return false;
+}
 
 int EnvInt(const char* name, int fallback) {
   const char* v = std::getenv(name);
@@ -172,6 +185,45 @@ TEST_F(FaultTest, ThreeInstancesOneKilledOneAddedLoseNothing) {
   }
   std::printf("[ group ] %zu records over four stores for %zu ids\n", total, all.size());
   ExpectEveryJobAResult(jobs, all, 6);
+}
+
+// The commit at a revoke, checked at that moment: instance a holds its
+// executor (QINFER_TEST_HOLD_FILE) with a full queue of jobs read but not
+// recorded, and b joins. a's revoke commit must stop at the end of what is
+// durable, whatever a has read; at the end a's held jobs still get their
+// records, so only an audit at the revoke sees an offset committed past them.
+TEST_F(FaultTest, ARevokeCommitsNoOffsetPastAJobWithoutARecord) {
+  CreateTopic(brokers_, topic_, 4);
+  auto jobs = MakeJobs(3000, kVocab, kMaxTokens, 25, "r-");
+  Produce(brokers_, topic_, jobs);
+  const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256"};
+  const std::vector<std::string> stores = {(dir_ / "a").string(), (dir_ / "b").string()};
+  const std::filesystem::path hold = dir_ / "hold-a";
+  ::setenv("QINFER_TEST_HOLD_FILE", hold.c_str(), 1);
+  ServeProcess a(dir_.string(), Yaml(stores[0]), args);
+  ::unsetenv("QINFER_TEST_HOLD_FILE");
+  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 4, 200, seconds(120)))
+      << a.LogTail();
+  // a's executor stops before its next batch; its queue fills up to the bound.
+  std::ofstream(hold) << "hold\n";
+  std::this_thread::sleep_for(seconds(3));
+  ServeProcess b(dir_.string(), Yaml(stores[1]), args);
+  ASSERT_TRUE(WaitForLog(b, "event=assigned", seconds(120))) << b.LogTail();
+  ASSERT_NE(a.Log().find("event=revoked"), std::string::npos) << a.LogTail();
+  const Audit at_revoke = AuditNow(brokers_, group_, topic_, 4, stores);
+  std::printf("[ revoke ] committed=%lld records=%zu of %lld\n", (long long)at_revoke.committed,
+              at_revoke.records, (long long)at_revoke.messages);
+  ExpectSound(at_revoke, /*complete=*/false);
+  EXPECT_LT(at_revoke.committed, 3000) << "the revoke should land mid-run";
+
+  std::filesystem::remove(hold);
+  ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, 4, seconds(300))) << b.LogTail();
+  for (ServeProcess* p : {&a, &b}) ASSERT_EQ(p->Stop(SIGTERM), 0) << p->LogTail();
+  std::map<std::string, Outcome> all;
+  for (const std::string& s : stores) {
+    for (auto& [id, o] : ReadStore(s)) all.emplace(id, o);
+  }
+  ExpectEveryJobAResult(jobs, all, 4);
 }
 
 TEST_F(FaultTest, ABacklogOfLargeMetaJobsStaysWithinTheQueuedByteBound) {

@@ -264,11 +264,13 @@ std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string
   return out;
 }
 
-Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic,
-               int partitions, const std::map<std::string, Outcome>& records) {
+namespace {
+
+Audit AuditAgainst(const std::string& brokers, const std::string& topic,
+                   const std::vector<int64_t>& committed,
+                   const std::map<std::string, Outcome>& records) {
   Audit a;
   a.records = records.size();
-  const std::vector<int64_t> committed = CommittedOffsets(brokers, group, topic, partitions);
   for (const auto& [where, id] : MessageIds(brokers, topic)) {
     a.messages++;
     const auto& [p, offset] = where;
@@ -285,6 +287,24 @@ Audit AuditRun(const std::string& brokers, const std::string& group, const std::
   }
   for (int64_t c : committed) a.committed += std::max<int64_t>(0, c);
   return a;
+}
+
+}  // namespace
+
+Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic,
+               int partitions, const std::map<std::string, Outcome>& records) {
+  return AuditAgainst(brokers, topic, CommittedOffsets(brokers, group, topic, partitions), records);
+}
+
+Audit AuditNow(const std::string& brokers, const std::string& group, const std::string& topic,
+               int partitions, const std::vector<std::string>& stores) {
+  const std::vector<int64_t> committed = CommittedOffsets(brokers, group, topic, partitions);
+  std::map<std::string, Outcome> records;
+  for (const std::string& store : stores) {
+    // A job that moved between the instances may have a record in each.
+    for (auto& [id, o] : ReadStore(store)) records.emplace(id, std::move(o));
+  }
+  return AuditAgainst(brokers, topic, committed, records);
 }
 
 void ExpectSound(const Audit& a, bool complete) {

@@ -76,6 +76,12 @@ struct Audit {
 };
 Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic,
                int partitions, const std::map<std::string, Outcome>& records);
+// The audit at this moment of a live run: the group's committed offsets are
+// read first, then `stores` (as secondaries, while their services write), so
+// every record that made an offset committable is seen. `lost` counts what
+// is still to do.
+Audit AuditNow(const std::string& brokers, const std::string& group, const std::string& topic,
+               int partitions, const std::vector<std::string>& stores);
 // Asserts nothing was lost and nothing committed ahead; `complete`: every
 // message must be committed too.
 void ExpectSound(const Audit& audit, bool complete);

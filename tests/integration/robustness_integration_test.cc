@@ -347,5 +347,51 @@ TEST_F(RobustnessTest, ACrashLoopIsIsolatedAndItsPartitionMovesOn) {
   Check(2, /*complete=*/true);
 }
 
+// recovery.max_attempts reaches the executor loop end to end, at values other
+// than its default 3: a job that takes the process down is isolated after
+// exactly 1, and after exactly 5, crashes.
+TEST_F(RobustnessTest, ACrashingJobIsIsolatedAfterExactlyMaxAttemptsCrashes) {
+  for (const int max_attempts : {1, 5}) {
+    SCOPED_TRACE("recovery.max_attempts " + std::to_string(max_attempts));
+    topic_ = UniqueName("jobs");
+    group_ = UniqueName("group");
+    store_ = (dir_ / ("store-" + std::to_string(max_attempts))).string();
+    CreateTopic(brokers_, topic_, 1);
+    // The poison job is alone in its bucket, so it runs alone: with one
+    // attempt allowed, a batch-mate of a crash would be isolated too.
+    std::vector<std::pair<std::string, std::string>> messages;
+    for (int i = 0; i < 20; ++i) {
+      const std::string id = "p-" + std::to_string(i);
+      messages.emplace_back(id, Job(id, {1, 2 + i, 3}));
+    }
+    std::vector<int64_t> poison(300, 7);
+    poison.back() = kMarker;
+    messages.insert(messages.begin() + 10, {"poison", Job("poison", poison)});
+    Produce(brokers_, topic_, messages);
+    const std::string yaml = Yaml("recovery:\n  max_attempts: " + std::to_string(max_attempts) + "\n");
+    const std::vector<std::string> args = {
+        "--set", std::string("model.path=") + QINFER_TEST_MODEL_ABORT_DIR + "/model.pt",
+        "--set", std::string("model.op_libraries=") + QINFER_TEST_OPS_LIBRARY,
+        "--set", "kafka.consumer.group.instance.id=" + UniqueName("crashy"),
+        "--idle-exit", "2"};
+    int crashes = 0;
+    for (int lives = 0; lives < max_attempts + 3; ++lives) {
+      ServeProcess serve(dir_.string(), yaml, args);
+      const int rc = serve.Wait(seconds(120));
+      if (rc == 0) break;
+      ASSERT_EQ(rc, 128 + SIGABRT) << "the model aborts the process\n" << serve.LogTail();
+      ++crashes;
+    }
+    EXPECT_EQ(crashes, max_attempts);
+    auto records = ReadStore(store_);
+    const Outcome& o = records.at("poison");
+    EXPECT_EQ(o.reason, reason::kCrash);
+    EXPECT_NE(o.error.find("died " + std::to_string(max_attempts) + " times"), std::string::npos)
+        << o.error;
+    for (int i = 0; i < 20; ++i) EXPECT_TRUE(records.at("p-" + std::to_string(i)).ok);
+    Check(1, /*complete=*/true);
+  }
+}
+
 }  // namespace
 }  // namespace qinfer::testing

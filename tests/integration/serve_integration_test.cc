@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -252,6 +253,49 @@ TEST_F(ServeIntegrationTest, SigtermMidRunThenRestartGivesEveryJobExactlyOneReco
   auto records = ReadStore(store_);
   ASSERT_EQ(records.size(), 4000u);
   for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
+}
+
+// The commit at a stop whose drain is cut short (shutdown.drain_timeout_s 0:
+// what is queued at the signal is abandoned, so jobs are read but have no
+// record when the final commit runs): it takes each partition only to the
+// end of its durable prefix, never past a queued job.
+TEST_F(ServeIntegrationTest, SigtermWithAnAbandonedDrainCommitsNoOffsetPastAJobWithoutARecord) {
+  CreateTopic(brokers_, topic_, 3);
+  auto jobs = MakeJobs(2000, kVocab, kMaxTokens, 6, "a-");
+  Produce(brokers_, topic_, jobs);
+  const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256"};
+  {
+    std::vector<std::string> cut_short = args;
+    cut_short.insert(cut_short.end(), {"--set", "shutdown.drain_timeout_s=0"});
+    // The executor is held before a batch (QINFER_TEST_HOLD_FILE) while the
+    // queue fills, and let go only after the signal: the drain then finds a
+    // full queue and no time.
+    const std::filesystem::path hold = dir_ / "hold";
+    ::setenv("QINFER_TEST_HOLD_FILE", hold.c_str(), 1);
+    ServeProcess serve(dir_.string(), Yaml(), cut_short);
+    ::unsetenv("QINFER_TEST_HOLD_FILE");
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120)))
+        << serve.LogTail();
+    std::ofstream(hold) << "hold\n";
+    std::this_thread::sleep_for(seconds(2));
+    ASSERT_EQ(::kill(serve.pid(), SIGTERM), 0);
+    std::this_thread::sleep_for(seconds(1));
+    std::filesystem::remove(hold);
+    ASSERT_EQ(serve.Wait(seconds(60)), 0) << serve.LogTail();
+    ASSERT_NE(serve.Log().find("event=jobs_abandoned why=drain_timeout"), std::string::npos)
+        << "jobs were queued at the signal\n" << serve.LogTail();
+  }
+  // The final commit is the last word of the stop: audit it before anything
+  // else runs.
+  const Audit at_stop = AuditRun(brokers_, group_, topic_, 3, ReadStore(store_));
+  ExpectSound(at_stop, /*complete=*/false);
+  EXPECT_LT(at_stop.committed, 2000) << "the stop should land mid-run";
+
+  ServeProcess again(dir_.string(), Yaml(), args);
+  DrainAndStop(again, 3);
+  auto records = ReadStore(store_);
+  for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
+  ExpectSound(AuditRun(brokers_, group_, topic_, 3, records), /*complete=*/true);
 }
 
 TEST_F(ServeIntegrationTest, SigkillMidRunThenRestartLosesNothing) {

@@ -2,7 +2,7 @@
 # qinfer's guarantees. Each is (name, file, original text, mutated text,
 # build targets, test command); the original text must occur exactly once.
 # The test command runs in the build directory; $BROKERS is the broker that
-# run.sh starts for the integration tests.
+# run.sh starts for the integration tests, $REPO the source tree.
 UNIT = {
     "consumer": ("consumer_test", "./tests/consumer/consumer_test --gtest_brief=1"),
     "core": ("core_test", "./tests/core/core_test --gtest_brief=1"),
@@ -15,6 +15,12 @@ UNIT = {
                  "./tests/executor/executor_test --gtest_brief=1 && "
                  "./tests/executor/memory_ladder_test --gtest_brief=1"),
 }
+
+
+# The job decoder fuzzer (tests/fuzz/run.sh builds it from the sources as
+# they are, mutant included), for a bounded time over its corpus.
+FUZZ = ("consumer_test", "QINFER_FUZZ_BUILD_DIR=$PWD/fuzz-mutation "
+        "QINFER_TOKENIZER_RUST_LIB=$PWD/tokenizer/libqinfer_tokenizer_rust.a $REPO/tests/fuzz/run.sh 30")
 
 
 def integration(filter_):
@@ -32,7 +38,7 @@ MUTANTS = [
      "if (begun_.insert(KeyOf(job.origin)).second) first.push_back(job.origin);",
      "begun_.insert(KeyOf(job.origin)); first.push_back(job.origin);", *UNIT["pipeline"]),
     ("truncate keeps the whole input", "consumer/src/job_decoder.cc",
-     "      kept = limits.max_tokens;\n", "", *UNIT["consumer"]),
+     "    a.kept = limits.max_tokens;\n", "", *UNIT["consumer"]),
     ("a number may end in junk ('0.1x')", "app/src/config.cc",
      "ec == std::errc() && ptr == end && std::isfinite(d)", "ec == std::errc() && std::isfinite(d)", *UNIT["app"]),
     ("--set overrides are ignored", "app/src/config.cc",
@@ -52,9 +58,9 @@ MUTANTS = [
   Partition& p = it->second;""", *UNIT["consumer"]),
     ("skip the ack after a record that is not published", "core/src/recorder.cc",
      """    } else {
-      Ack(outcome);
-    }""", """    } else if (outcome.ok) {
-      Ack(outcome);
+      Ack(outcomes[i]);
+    }""", """    } else if (outcomes[i].ok) {
+      Ack(outcomes[i]);
     }""", *UNIT["core"]),
     ("retry permanent delivery errors", "core/src/recorder.cc",
      "const bool permanent = IsPermanentDeliveryError(s);", "const bool permanent = false;",
@@ -73,7 +79,7 @@ MUTANTS = [
     ("no message byte bound", "consumer/src/job_decoder.cc",
      "if (m.value.size() > limits.max_message_bytes) {", "if (false) {", *UNIT["consumer"]),
     ("no attempt recorded before a run", "pipeline/src/executor_loop.cc",
-     "if (absl::Status s = attempts_->BeginAttempts(first); !s.ok()) {",
+     "if (absl::Status s = attempts_->BeginAttempts(first, finished_); !s.ok()) {",
      "if (absl::Status s = absl::OkStatus(); !s.ok()) {", *UNIT["pipeline"]),
     ("suspects run with the batch, not alone", "pipeline/src/executor_loop.cc",
      "    } else if (seen > 0) {", "    } else if (false) {", *UNIT["pipeline"]),
@@ -100,10 +106,10 @@ MUTANTS = [
      "(policy_.max_queued_bytes > 0 && queued_bytes_ >= policy_.max_queued_bytes);",
      "false;", *UNIT["scheduler"]),
     ("the newest bucket is served first (starvation)", "scheduler/src/scheduler.cc",
-     """    if (best < 0 || buckets_[i].jobs.front().enqueued_at <
-                        buckets_[best].jobs.front().enqueued_at) {""",
-     """    if (best < 0 || buckets_[i].jobs.front().enqueued_at >
-                        buckets_[best].jobs.front().enqueued_at) {""", *UNIT["scheduler"]),
+     """    if (best < 0 || buckets_[i].arrivals.front().enqueued_at <
+                        buckets_[best].arrivals.front().enqueued_at) {""",
+     """    if (best < 0 || buckets_[i].arrivals.front().enqueued_at >
+                        buckets_[best].arrivals.front().enqueued_at) {""", *UNIT["scheduler"]),
     ("treat an OOM as a model error", "executor/src/torch_model_runner.cc",
      "oom = IsOutOfMemory(e);", "oom = false;", *UNIT["executor"]),
     ("pad to the bucket bound instead of the batch", "executor/src/torch_model_runner.cc",
@@ -141,4 +147,22 @@ MUTANTS = [
     ("process_start_time_seconds is 0 until the first snapshot", "pipeline/src/service_metrics.cc",
      "  UpdateProcess();\n}\n\nvoid ServiceMetrics::SetIdentity", "}\n\nvoid ServiceMetrics::SetIdentity",
      *UNIT["pipeline"]),
+    # The four guarantees of issue 23 item 7 that no test used to catch.
+    ("recovery.max_attempts is not passed to the executor loop", "app/src/serve.cc",
+     "  loop_options.max_attempts = config.recovery.max_attempts;\n", "",
+     *integration("RobustnessTest.ACrashingJobIsIsolatedAfterExactlyMaxAttemptsCrashes")),
+    ("the nesting-depth scan ignores backslash escapes", "consumer/src/job_decoder.cc",
+     "      else if (c == '\\\\') escaped = true;\n", "", *UNIT["consumer"]),
+    ("the nesting-depth scan ignores backslash escapes (the fuzzer's oracle)", "consumer/src/job_decoder.cc",
+     "      else if (c == '\\\\') escaped = true;\n", "", *FUZZ),
+    ("outcomes_total counts a reason once per store write", "pipeline/src/service_metrics.cc",
+     "      counts[o.reason]++;", "      counts[o.reason] = 1;", *UNIT["pipeline"]),
+    ("a forced commit takes each partition past the last offset read", "consumer/src/offset_tracker.cc",
+     "    if (p.committable >= 0) points.push_back({key.first, key.second, p.committable});",
+     """    if (!p.pending.empty()) {
+      points.push_back({key.first, key.second, p.pending.rbegin()->first + 1});
+    } else if (p.committable >= 0) {
+      points.push_back({key.first, key.second, p.committable});
+    }""",
+     *integration("ServeIntegrationTest.SigtermWithAnAbandonedDrain*:FaultTest.ARevokeCommitsNoOffset*")),
 ]

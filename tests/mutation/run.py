@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Applies each mutant of mutants.py alone, rebuilds, runs its tests, restores.
 
-    tests/mutation/run.sh [SUBSTRING]     (only mutants whose name contains it)
+    tests/mutation/run.sh [SUBSTRING...]  (only mutants whose name contains one)
 
 A mutant is *killed* when its tests fail, *survived* when they pass, and
 *invalid* when it does not compile or its original text is not found once.
@@ -21,10 +21,10 @@ from mutants import MUTANTS  # noqa: E402
 def main():
     build = os.environ["QINFER_MUTATION_BUILD_DIR"]
     brokers = os.environ["QINFER_MUTATION_BROKERS"]
-    only = sys.argv[1] if len(sys.argv) > 1 else ""
+    only = sys.argv[1:]
     rows = []
     for name, path, original, mutated, targets, command in MUTANTS:
-        if only and only not in name:
+        if only and not any(o in name for o in only):
             continue
         full = os.path.join(REPO, path)
         with open(full) as f:
@@ -41,7 +41,7 @@ def main():
             if built.returncode != 0:
                 rows.append((name, "invalid", "does not compile", time.time() - start))
                 continue
-            env = dict(os.environ, BROKERS=brokers)
+            env = dict(os.environ, BROKERS=brokers, REPO=REPO)
             ran = subprocess.run(command, shell=True, cwd=build, env=env,
                                  capture_output=True, text=True, timeout=900)
             status = "killed" if ran.returncode != 0 else "survived"

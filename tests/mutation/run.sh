@@ -5,17 +5,18 @@
 # tests that should catch it, restores the source, and reports which mutants
 # survived.
 #
-#   tests/mutation/run.sh [SUBSTRING]    only the mutants whose name contains it
+#   tests/mutation/run.sh [SUBSTRING...]  only the mutants whose name contains one
 #
 # Needs a configured build (deploy/test.sh or deploy/build.sh) in
 # $QINFER_BUILD_DIR (default build/). Starts its own broker on port 19292
-# (kept in BUILD/kafka-mutation) for the mutants checked by integration
+# (or $QINFER_MUTATION_PORT; kept in BUILD/kafka-mutation) for the mutants
+# checked by integration
 # tests, and stops it at the end. Leaves the sources as they were, even when
 # interrupted. Report: BUILD/mutation-report.txt.
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${QINFER_BUILD_DIR:-$REPO/build}
-PORT=19292
+PORT=${QINFER_MUTATION_PORT:-19292}
 [[ -f $BUILD/CMakeCache.txt ]] || { echo "run.sh: no build in $BUILD: run deploy/build.sh first" >&2; exit 1; }
 if ! git -C "$REPO" diff --quiet; then
   echo "run.sh: the work tree has changes; commit or stash them first (mutants are restored from the files as they are)" >&2

@@ -8,6 +8,9 @@
 #include <chrono>
 #include <sstream>
 
+#include "fakes/fake_sinks.h"
+#include "qinfer/core/health.h"
+#include "qinfer/core/recorder.h"
 #include "qinfer/pipeline/service_snapshot.h"
 
 namespace qinfer::pipeline {
@@ -19,6 +22,13 @@ std::string Scrape(prometheus::Registry& registry) {
 
 bool HasLine(const std::string& text, const std::string& line) {
   return text.find("\n" + line + "\n") != std::string::npos;
+}
+
+// The value of the sample whose name and labels are `series`; -1 if none.
+double Sample(const std::string& text, const std::string& series) {
+  const size_t at = text.find("\n" + series + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + series.size() + 2));
 }
 
 Outcome Record(std::string id, bool ok, std::string reason = "") {
@@ -138,6 +148,38 @@ TEST(ServiceMetricsTest, RecordsAreCountedWhenDurableByStatusAndReasonIncludingT
   EXPECT_TRUE(HasLine(text, "qinfer_store_write_seconds_count 2")) << text;
   EXPECT_TRUE(HasLine(text, "qinfer_store_write_seconds_sum 0.004")) << text;
   EXPECT_EQ(metrics.records(), (std::map<std::string, uint64_t>{{"ok", 2}, {"oom", 1}, {"invalid", 1}}));
+}
+
+// Through the recorder's real path (one store write, then OnStored): a
+// write holding several records of one reason counts each of them, so the
+// counters equal the store's counts.
+TEST(ServiceMetricsTest, AWriteOfSeveralRecordsOfOneReasonCountsEachAsTheStoreHoldsThem) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  testing::EventLog log;
+  testing::RecordingStore store(log);
+  testing::RecordingAcks acks(log);
+  Health health;
+  OutcomeRecorder recorder(store, /*publisher=*/nullptr, acks, health,
+                           OutcomeRecorder::Options{.observer = &metrics});
+  std::vector<Outcome> write;
+  for (int i = 0; i < 3; ++i) write.push_back(Record("long-" + std::to_string(i), false, "too_long"));
+  for (int i = 0; i < 4; ++i) write.push_back(Record("bad-" + std::to_string(i), false, "invalid"));
+  for (int i = 0; i < 2; ++i) write.push_back(Record("ok-" + std::to_string(i), true));
+  ASSERT_TRUE(recorder.Record(write).ok());
+  ASSERT_TRUE(recorder.Record({Record("long-3", false, "too_long"), Record("long-4", false, "too_long")}).ok());
+  ASSERT_EQ(log.events().front(), "put:long-0");
+
+  std::map<std::string, uint64_t> in_store;
+  for (const Outcome& o : store.stored) in_store[o.ok ? "ok" : o.reason]++;
+  ASSERT_EQ(in_store, (std::map<std::string, uint64_t>{{"ok", 2}, {"too_long", 5}, {"invalid", 4}}));
+  const std::string text = Scrape(registry);
+  EXPECT_EQ(Sample(text, "qinfer_outcomes_total{reason=\"\",status=\"ok\"}"), in_store["ok"]) << text;
+  EXPECT_EQ(Sample(text, "qinfer_outcomes_total{reason=\"too_long\",status=\"failed\"}"), in_store["too_long"])
+      << text;
+  EXPECT_EQ(Sample(text, "qinfer_outcomes_total{reason=\"invalid\",status=\"failed\"}"), in_store["invalid"])
+      << text;
+  EXPECT_EQ(metrics.records(), in_store) << "what /status reports";
 }
 
 TEST(ServiceMetricsTest, ABatchFeedsTheBatchSizeInferenceAndLatencyHistograms) {
