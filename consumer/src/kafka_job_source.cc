@@ -17,9 +17,9 @@ namespace qinfer::consumer {
 namespace {
 
 constexpr std::chrono::milliseconds kStoreInterval{100};
-// The most one watermark query waits for the partition's leader; the
-// refresher checks for a stop between queries, so this also bounds how long
-// Close() and the destructor wait for it.
+// The most one watermark query (one ListOffsets request per leader) waits;
+// the refresher checks for a stop between queries, so this also bounds how
+// long Close() and the destructor wait for it.
 constexpr std::chrono::milliseconds kWatermarkTimeout{1000};
 
 using TopicPartition = std::pair<std::string, int32_t>;
@@ -84,14 +84,15 @@ struct KafkaJobSource::Impl {
   // whose prefetch queue is full) gets none: its lag would freeze at the
   // pause, under backpressure, exactly when it matters. So every statistics
   // interval this thread asks the partition leaders for the watermarks of
-  // every assigned partition (rd_kafka_query_watermark_offsets; Debian's
-  // librdkafka 2.0.2 has no asynchronous ListOffsets). It is a thread of its
-  // own rather than calls between polls: a query blocks for a round trip,
-  // and for up to kWatermarkTimeout per partition when a leader is away,
-  // which on the consumer thread would hold back rebalance callbacks,
-  // offset stores and a stop request by as much. librdkafka's calls are
-  // thread-safe, and a query waits on a reply queue of its own, not on the
-  // consumer's.
+  // every assigned partition (QueryOffsets; Debian's librdkafka 2.0.2 has no
+  // asynchronous ListOffsets). Every assigned partition, not only paused
+  // ones: a partition whose prefetch queue is full gets no fetch responses
+  // either. It is a thread of its own rather than calls between polls: a
+  // query blocks for a round trip, and for kWatermarkTimeout when a leader
+  // is away, which on the consumer thread would hold back rebalance
+  // callbacks, offset stores and a stop request by as much. librdkafka's
+  // calls are thread-safe, and a query waits on a reply queue of its own,
+  // not on the consumer's.
   std::chrono::milliseconds refresh_interval{0};  // 0: no statistics, no refresher
   std::thread refresher;
   std::mutex refresh_mu;
@@ -166,26 +167,52 @@ struct KafkaJobSource::Impl {
         std::lock_guard lock(progress_mu);
         todo = assigned;
       }
-      for (const auto& [topic, partition] : todo) {
-        {
-          std::lock_guard stop_lock(refresh_mu);
-          if (refresh_stop) return;
-        }
-        int64_t low = -1;
-        int64_t high = -1;
-        const rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
-            rk, topic.c_str(), partition, &low, &high, int(kWatermarkTimeout.count()));
-        if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-          // The statistics' own figures stand until a query answers.
-          log->debug("event=watermarks_unknown topic={} partition={} error=\"{}\"", topic, partition,
-                     rd_kafka_err2str(err));
-          continue;
-        }
+      if (!todo.empty()) {
+        const std::map<TopicPartition, int64_t> high = QueryOffsets(todo, RD_KAFKA_OFFSET_END);
+        const std::map<TopicPartition, int64_t> low =
+            high.empty() || Stopping() ? std::map<TopicPartition, int64_t>{}
+                                       : QueryOffsets(todo, RD_KAFKA_OFFSET_BEGINNING);
         std::lock_guard lock(progress_mu);
-        if (assigned.contains({topic, partition})) watermarks[{topic, partition}] = {low, high};
+        for (const auto& [tp, h] : high) {
+          if (!assigned.contains(tp)) continue;  // revoked meanwhile
+          const auto l = low.find(tp);
+          watermarks[tp] = {l == low.end() ? -1 : l->second, h};
+        }
       }
       wait_lock.lock();
     }
+  }
+
+  bool Stopping() {
+    std::lock_guard lock(refresh_mu);
+    return refresh_stop;
+  }
+
+  // The partitions' high (RD_KAFKA_OFFSET_END) or low (_BEGINNING)
+  // watermarks, one ListOffsets request per leader; empty when the leaders
+  // did not answer within kWatermarkTimeout (the statistics' figures then
+  // stand). rd_kafka_offsets_for_times, not rd_kafka_query_watermark_offsets:
+  // both send the same ListOffsets request (the special timestamps -1 and -2
+  // mean latest and earliest), but in librdkafka 2.0.2 only
+  // offsets_for_times keeps to its timeout; query_watermark_offsets waits
+  // for as long as the leader is down (fixed in 2.3.0, librdkafka #4460),
+  // which would hold Close() for good.
+  std::map<TopicPartition, int64_t> QueryOffsets(const std::set<TopicPartition>& partitions, int64_t which) {
+    TopicPartitionList list(rd_kafka_topic_partition_list_new(int(partitions.size())));
+    for (const auto& [topic, partition] : partitions) {
+      rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), partition)->offset = which;
+    }
+    std::map<TopicPartition, int64_t> out;
+    const rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(rk, list.get(), int(kWatermarkTimeout.count()));
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      log->debug("event=watermarks_unknown partitions={} error=\"{}\"", partitions.size(), rd_kafka_err2str(err));
+      return out;
+    }
+    for (int i = 0; i < list->cnt; ++i) {
+      const rd_kafka_topic_partition_t& tp = list->elems[i];
+      if (tp.err == RD_KAFKA_RESP_ERR_NO_ERROR && tp.offset >= 0) out[{tp.topic, tp.partition}] = tp.offset;
+    }
+    return out;
   }
 
   static void OnRebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
