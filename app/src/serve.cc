@@ -433,7 +433,7 @@ int Serve(const Config& config, const ServeOptions& options) {
       s.buckets.push_back(bucket);
     }
     for (const consumer::PartitionProgress& p : (*source)->partitions()) {
-      s.partitions.push_back({p.partition, p.committed_offset, p.lag});
+      s.partitions.push_back({p.partition, p.committed_offset, p.lag, p.high_watermark});
     }
     s.assigned_partitions = source_stats.assigned_partitions.load();
     s.paused = source_stats.paused.load();

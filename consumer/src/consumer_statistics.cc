@@ -5,6 +5,18 @@
 #include <algorithm>
 
 namespace qinfer::consumer {
+namespace {
+
+void SetLag(PartitionProgress& p) {
+  if (p.high_watermark < 0) {
+    p.lag = -1;
+    return;
+  }
+  const int64_t from = p.committed_offset ? *p.committed_offset : std::max<int64_t>(p.low_watermark, 0);
+  p.lag = std::max<int64_t>(p.high_watermark - from, 0);
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<PartitionProgress>> ParsePartitionProgress(std::string_view json,
                                                                       const std::string& topic) {
@@ -30,19 +42,25 @@ absl::StatusOr<std::vector<PartitionProgress>> ParsePartitionProgress(std::strin
     PartitionProgress progress;
     progress.partition = int32_t(number(p, "partition"));
     if (progress.partition < 0) continue;  // UA: librdkafka's unassigned queue
-    progress.committed_offset = std::max<int64_t>(number(p, "committed_offset"), -1);
-    progress.high_watermark = std::max<int64_t>(number(p, "hi_offset"), -1);
-    const int64_t low = number(p, "lo_offset");
-    if (progress.high_watermark >= 0) {
-      const int64_t from = progress.committed_offset >= 0 ? progress.committed_offset
-                                                          : std::max<int64_t>(low, 0);
-      progress.lag = std::max<int64_t>(progress.high_watermark - from, 0);
+    // librdkafka says -1001 (RD_KAFKA_OFFSET_INVALID) before the first commit.
+    if (const int64_t committed = number(p, "committed_offset"); committed >= 0) {
+      progress.committed_offset = committed;
     }
+    progress.low_watermark = std::max<int64_t>(number(p, "lo_offset"), -1);
+    progress.high_watermark = std::max<int64_t>(number(p, "hi_offset"), -1);
+    SetLag(progress);
     out.push_back(progress);
   }
   std::sort(out.begin(), out.end(),
             [](const PartitionProgress& a, const PartitionProgress& b) { return a.partition < b.partition; });
   return out;
+}
+
+PartitionProgress WithWatermarks(PartitionProgress p, int64_t low, int64_t high) {
+  p.low_watermark = std::max(p.low_watermark, std::max<int64_t>(low, -1));
+  p.high_watermark = std::max(p.high_watermark, std::max<int64_t>(high, -1));
+  SetLag(p);
+  return p;
 }
 
 }  // namespace qinfer::consumer

@@ -3,7 +3,11 @@
 #include <librdkafka/rdkafka.h>
 
 #include <algorithm>
+#include <charconv>
+#include <condition_variable>
 #include <mutex>
+#include <set>
+#include <thread>
 #include <variant>
 
 #include "qinfer/core/logging.h"
@@ -13,6 +17,12 @@ namespace qinfer::consumer {
 namespace {
 
 constexpr std::chrono::milliseconds kStoreInterval{100};
+// The most one watermark query (one ListOffsets request per leader) waits;
+// the refresher checks for a stop between queries, so this also bounds how
+// long Close() and the destructor wait for it.
+constexpr std::chrono::milliseconds kWatermarkTimeout{1000};
+
+using TopicPartition = std::pair<std::string, int32_t>;
 
 struct TopicPartitionListDeleter {
   void operator()(rd_kafka_topic_partition_list_t* p) const {
@@ -63,12 +73,37 @@ struct KafkaJobSource::Impl {
   bool closing = false;
   std::chrono::steady_clock::time_point last_store{};
   mutable std::mutex progress_mu;
-  std::vector<PartitionProgress> progress;  // GUARDED_BY(progress_mu)
+  // From the latest statistics, the assigned partitions only.
+  std::vector<std::pair<std::string, PartitionProgress>> progress;  // GUARDED_BY(progress_mu)
+  // What the refresher works on, and the (low, high) watermarks it last got.
+  std::set<TopicPartition> assigned;                                // GUARDED_BY(progress_mu)
+  std::map<TopicPartition, std::pair<int64_t, int64_t>> watermarks;  // GUARDED_BY(progress_mu)
+
+  // The watermark refresher. librdkafka's statistics take a partition's
+  // high watermark from its fetch responses, and a paused partition (or one
+  // whose prefetch queue is full) gets none: its lag would freeze at the
+  // pause, under backpressure, exactly when it matters. So every statistics
+  // interval this thread asks the partition leaders for the watermarks of
+  // every assigned partition (QueryOffsets; Debian's librdkafka 2.0.2 has no
+  // asynchronous ListOffsets). Every assigned partition, not only paused
+  // ones: a partition whose prefetch queue is full gets no fetch responses
+  // either. It is a thread of its own rather than calls between polls: a
+  // query blocks for a round trip, and for kWatermarkTimeout when a leader
+  // is away, which on the consumer thread would hold back rebalance
+  // callbacks, offset stores and a stop request by as much. librdkafka's
+  // calls are thread-safe, and a query waits on a reply queue of its own,
+  // not on the consumer's.
+  std::chrono::milliseconds refresh_interval{0};  // 0: no statistics, no refresher
+  std::thread refresher;
+  std::mutex refresh_mu;
+  std::condition_variable refresh_cv;
+  bool refresh_stop = false;  // GUARDED_BY(refresh_mu)
 
   Impl(SourceConfig c, JobQueue& q, OutcomeRecorder& r, OffsetTracker& t)
       : config(std::move(c)), queue(q), recorder(r), tracker(t) {}
 
   ~Impl() {
+    StopRefresher();
     if (rk == nullptr) return;
     if (closing && !closed) {
       // Close() gave up on the group coordinator. Destroying the handle
@@ -91,7 +126,7 @@ struct KafkaJobSource::Impl {
   }
 
   void Statistics(std::string_view json) {
-    std::vector<PartitionProgress> mine;
+    std::vector<std::pair<std::string, PartitionProgress>> mine;
     for (const std::string& topic : config.topics) {
       auto parsed = ParsePartitionProgress(json, topic);
       if (!parsed.ok()) {
@@ -99,11 +134,85 @@ struct KafkaJobSource::Impl {
         return;
       }
       for (const PartitionProgress& p : *parsed) {
-        if (epochs.contains({topic, p.partition})) mine.push_back(p);
+        if (epochs.contains({topic, p.partition})) mine.emplace_back(topic, p);
       }
     }
     std::lock_guard lock(progress_mu);
     progress = std::move(mine);
+  }
+
+  void StartRefresher() {
+    if (refresh_interval.count() <= 0) return;
+    refresher = std::thread([this] { RefreshWatermarks(); });
+  }
+
+  void StopRefresher() {
+    if (!refresher.joinable()) return;
+    {
+      std::lock_guard lock(refresh_mu);
+      refresh_stop = true;
+    }
+    refresh_cv.notify_all();
+    refresher.join();
+  }
+
+  // The refresher's loop: one pass over the assigned partitions every
+  // refresh_interval, until StopRefresher().
+  void RefreshWatermarks() {
+    std::unique_lock wait_lock(refresh_mu);
+    while (!refresh_cv.wait_for(wait_lock, refresh_interval, [this] { return refresh_stop; })) {
+      wait_lock.unlock();
+      std::set<TopicPartition> todo;
+      {
+        std::lock_guard lock(progress_mu);
+        todo = assigned;
+      }
+      if (!todo.empty()) {
+        const std::map<TopicPartition, int64_t> high = QueryOffsets(todo, RD_KAFKA_OFFSET_END);
+        const std::map<TopicPartition, int64_t> low =
+            high.empty() || Stopping() ? std::map<TopicPartition, int64_t>{}
+                                       : QueryOffsets(todo, RD_KAFKA_OFFSET_BEGINNING);
+        std::lock_guard lock(progress_mu);
+        for (const auto& [tp, h] : high) {
+          if (!assigned.contains(tp)) continue;  // revoked meanwhile
+          const auto l = low.find(tp);
+          watermarks[tp] = {l == low.end() ? -1 : l->second, h};
+        }
+      }
+      wait_lock.lock();
+    }
+  }
+
+  bool Stopping() {
+    std::lock_guard lock(refresh_mu);
+    return refresh_stop;
+  }
+
+  // The partitions' high (RD_KAFKA_OFFSET_END) or low (_BEGINNING)
+  // watermarks, one ListOffsets request per leader; empty when the leaders
+  // did not answer within kWatermarkTimeout (the statistics' figures then
+  // stand). rd_kafka_offsets_for_times, not rd_kafka_query_watermark_offsets:
+  // both send the same ListOffsets request (the special timestamps -1 and -2
+  // mean latest and earliest), but in librdkafka 2.0.2 only
+  // offsets_for_times keeps to its timeout; query_watermark_offsets waits
+  // for as long as the leader is down (fixed in 2.3.0, librdkafka #4460),
+  // which would hold Close() for good.
+  std::map<TopicPartition, int64_t> QueryOffsets(const std::set<TopicPartition>& partitions, int64_t which) {
+    TopicPartitionList list(rd_kafka_topic_partition_list_new(int(partitions.size())));
+    for (const auto& [topic, partition] : partitions) {
+      rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), partition)->offset = which;
+    }
+    std::map<TopicPartition, int64_t> out;
+    const rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(rk, list.get(), int(kWatermarkTimeout.count()));
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      log->debug("event=watermarks_unknown partitions={} error=\"{}\"", partitions.size(), rd_kafka_err2str(err));
+      return out;
+    }
+    for (int i = 0; i < list->cnt; ++i) {
+      const rd_kafka_topic_partition_t& tp = list->elems[i];
+      if (tp.err == RD_KAFKA_RESP_ERR_NO_ERROR && tp.offset >= 0) out[{tp.topic, tp.partition}] = tp.offset;
+    }
+    return out;
   }
 
   static void OnRebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
@@ -116,6 +225,10 @@ struct KafkaJobSource::Impl {
       for (int i = 0; i < parts->cnt; ++i) {
         const auto& tp = parts->elems[i];
         epochs[{tp.topic, tp.partition}] = tracker.Assign(tp.topic, tp.partition);
+        {
+          std::lock_guard lock(progress_mu);
+          assigned.insert({tp.topic, tp.partition});
+        }
         log->info("event=assigned topic={} partition={}", tp.topic, tp.partition);
       }
       rd_kafka_assign(rk, parts);
@@ -140,7 +253,10 @@ struct KafkaJobSource::Impl {
       epochs.erase({tp.topic, tp.partition});
       {
         std::lock_guard lock(progress_mu);
-        std::erase_if(progress, [&](const PartitionProgress& p) { return p.partition == tp.partition; });
+        const TopicPartition gone{tp.topic, tp.partition};
+        std::erase_if(progress, [&](const auto& p) { return TopicPartition{p.first, p.second.partition} == gone; });
+        assigned.erase(gone);
+        watermarks.erase(gone);
       }
       log->info("event=revoked topic={} partition={}", tp.topic, tp.partition);
     }
@@ -290,6 +406,13 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
   // Lag and committed offsets per partition, for /metrics and /status.
   props["statistics.interval.ms"] = "5000";
   for (const auto& [k, v] : c.properties) props[k] = v;
+  {
+    // rd_kafka_conf_set below refuses a value that is not a number.
+    const std::string& interval = props["statistics.interval.ms"];
+    int ms = 0;
+    std::from_chars(interval.data(), interval.data() + interval.size(), ms);
+    impl->refresh_interval = std::chrono::milliseconds(std::max(ms, 0));
+  }
   for (const auto& [k, v] : props) {
     if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) !=
         RD_KAFKA_CONF_OK) {
@@ -321,6 +444,7 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
   }
   impl->log->info("event=subscribed brokers={} group={} topics={}", c.brokers,
                   c.group_id, c.topics.size());
+  impl->StartRefresher();
   return std::unique_ptr<KafkaJobSource>(new KafkaJobSource(std::move(impl)));
 }
 
@@ -350,7 +474,15 @@ absl::Status KafkaJobSource::Run(const std::atomic<bool>& stop) {
 
 std::vector<PartitionProgress> KafkaJobSource::partitions() const {
   std::lock_guard lock(impl_->progress_mu);
-  return impl_->progress;
+  std::vector<PartitionProgress> out;
+  out.reserve(impl_->progress.size());
+  for (const auto& [topic, p] : impl_->progress) {
+    const auto queried = impl_->watermarks.find({topic, p.partition});
+    out.push_back(queried == impl_->watermarks.end()
+                      ? p
+                      : WithWatermarks(p, queried->second.first, queried->second.second));
+  }
+  return out;
 }
 
 absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
@@ -358,6 +490,7 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   if (s.closed) return absl::OkStatus();
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   s.closing = true;
+  s.StopRefresher();
   s.StoreOffsets(/*force=*/true);
   // The final commit and the group leave both wait on the group coordinator,
   // which may be gone; each is served from a queue of ours so that neither

@@ -129,7 +129,11 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
       lag_(Gauge(r, "qinfer_consumer_lag",
                  "Messages after the committed offset, by assigned partition of the jobs topic")),
       committed_(Gauge(r, "qinfer_committed_offset",
-                       "Committed offset, by assigned partition of the jobs topic")),
+                       "Committed offset, by assigned partition of the jobs topic; no sample while "
+                       "the group has committed nothing for it (qinfer_consumer_has_commit 0)")),
+      has_commit_(Gauge(r, "qinfer_consumer_has_commit",
+                        "1 once the group has a committed offset for the assigned partition, 0 before "
+                        "(its lag then counts from the partition's low watermark)")),
       assigned_(Gauge(r, "qinfer_assigned_partitions", "Partitions of the jobs topic assigned here")),
       paused_(Gauge(r, "qinfer_consumer_paused", "1 while the consumer is paused for backpressure")),
       fatal_(Gauge(r, "qinfer_fatal",
@@ -297,13 +301,19 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
       const Labels gone{{"partition", std::to_string(partition)}};
       lag_.Remove(&lag_.Add(gone));
       committed_.Remove(&committed_.Add(gone));
+      has_commit_.Remove(&has_commit_.Add(gone));
     }
     partitions_ = std::move(now);
   }
   for (const PartitionSnapshot& p : s.partitions) {
     const Labels partition{{"partition", std::to_string(p.partition)}};
     if (p.lag >= 0) lag_.Add(partition).Set(double(p.lag));
-    committed_.Add(partition).Set(double(p.committed_offset));
+    if (p.committed_offset) {
+      committed_.Add(partition).Set(double(*p.committed_offset));
+    } else {
+      committed_.Remove(&committed_.Add(partition));  // no number an alert could take for an offset
+    }
+    has_commit_.Add(partition).Set(p.committed_offset ? 1 : 0);
   }
   assigned_.Add({}).Set(s.assigned_partitions);
   paused_.Add({}).Set(s.paused ? 1 : 0);

@@ -60,8 +60,10 @@ std::string SnapshotToJson(const ServiceSnapshot& s) {
   }
   j["partitions"] = json::array();
   for (const PartitionSnapshot& p : s.partitions) {
-    j["partitions"].push_back(
-        {{"partition", p.partition}, {"committed_offset", p.committed_offset}, {"lag", p.lag}});
+    j["partitions"].push_back({{"partition", p.partition},
+                               {"committed_offset", p.committed_offset ? json(*p.committed_offset) : json(nullptr)},
+                               {"high_watermark", p.high_watermark},
+                               {"lag", p.lag}});
   }
   j["consumer"] = {{"assigned_partitions", s.assigned_partitions},
                    {"paused", s.paused},
@@ -113,8 +115,13 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
       s.buckets.push_back(bucket);
     }
     for (const json& p : j.at("partitions")) {
-      s.partitions.push_back({p.at("partition").get<int32_t>(), p.at("committed_offset").get<int64_t>(),
-                              p.at("lag").get<int64_t>()});
+      PartitionSnapshot partition;
+      partition.partition = p.at("partition").get<int32_t>();
+      if (const json& c = p.at("committed_offset"); !c.is_null()) partition.committed_offset = c.get<int64_t>();
+      partition.lag = p.at("lag").get<int64_t>();
+      // Absent from the JSON of an older instance.
+      partition.high_watermark = p.value("high_watermark", int64_t{-1});
+      s.partitions.push_back(partition);
     }
     const json& c = j.at("consumer");
     s.assigned_partitions = c.at("assigned_partitions").get<int>();
@@ -171,10 +178,12 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
   if (s.partitions.empty()) {
     out << "  lag: not known yet (librdkafka statistics arrive every statistics.interval.ms)\n";
   } else {
-    out << absl::StrFormat("  %9s %10s %8s\n", "partition", "committed", "lag");
+    out << absl::StrFormat("  %9s %10s %10s %8s\n", "partition", "committed", "end", "lag");
+    auto known = [](int64_t n) { return n < 0 ? std::string("?") : std::to_string(n); };
     for (const PartitionSnapshot& p : s.partitions) {
-      out << absl::StrFormat("  %9d %10d %8s\n", p.partition, p.committed_offset,
-                             p.lag < 0 ? std::string("?") : std::to_string(p.lag));
+      out << absl::StrFormat("  %9d %10s %10s %8s\n", p.partition,
+                             p.committed_offset ? std::to_string(*p.committed_offset) : std::string("none"),
+                             known(p.high_watermark), known(p.lag));
     }
   }
 

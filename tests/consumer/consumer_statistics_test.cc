@@ -29,9 +29,10 @@ TEST(ConsumerStatisticsTest, ReadsEachPartitionOfTheTopicWithItsLag) {
   auto parsed = ParsePartitionProgress(kStatistics, "jobs");
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   ASSERT_EQ(parsed->size(), 3u) << "UA (-1) is left out";
-  EXPECT_EQ((*parsed)[0], (PartitionProgress{0, 90, 100, 10}));
-  EXPECT_EQ((*parsed)[1], (PartitionProgress{1, -1, -1, -1})) << "offsets not known yet: lag unknown";
-  EXPECT_EQ((*parsed)[2], (PartitionProgress{2, -1, 40, 30})) << "nothing committed: from the low watermark";
+  EXPECT_EQ((*parsed)[0], (PartitionProgress{0, 90, 0, 100, 10}));
+  EXPECT_EQ((*parsed)[1], (PartitionProgress{1, std::nullopt, -1, -1, -1})) << "offsets not known yet: lag unknown";
+  EXPECT_EQ((*parsed)[2], (PartitionProgress{2, std::nullopt, 10, 40, 30}))
+      << "nothing committed: no committed offset (not -1001), lag from the low watermark";
 }
 
 TEST(ConsumerStatisticsTest, ATopicNotInTheStatisticsHasNoPartitionsYet) {
@@ -58,6 +59,21 @@ TEST(ConsumerStatisticsTest, ACommittedOffsetPastTheKnownEndIsNoNegativeLag) {
   ASSERT_TRUE(parsed.ok());
   ASSERT_EQ(parsed->size(), 1u);
   EXPECT_EQ((*parsed)[0].lag, 0);
+}
+
+// A paused partition gets no fetch responses, so its statistics keep the
+// high watermark of the last fetch; a queried one moves it on.
+TEST(ConsumerStatisticsTest, QueriedWatermarksMoveTheLagOnButNeverBack) {
+  const PartitionProgress stale{0, 100, 0, 750, 650};
+  EXPECT_EQ(WithWatermarks(stale, 0, 1600), (PartitionProgress{0, 100, 0, 1600, 1500}));
+  EXPECT_EQ(WithWatermarks(stale, 0, 700), stale) << "an older answer does not move it back";
+  EXPECT_EQ(WithWatermarks(stale, -1, -1), stale) << "a failed query changes nothing";
+  const PartitionProgress uncommitted{0, std::nullopt, 10, 40, 30};
+  EXPECT_EQ(WithWatermarks(uncommitted, 20, 1500), (PartitionProgress{0, std::nullopt, 20, 1500, 1480}))
+      << "nothing committed: from the (queried) low watermark";
+  const PartitionProgress unknown{3, std::nullopt, -1, -1, -1};
+  EXPECT_EQ(WithWatermarks(unknown, 0, 5), (PartitionProgress{3, std::nullopt, 0, 5, 5}))
+      << "statistics that did not know the offsets yet";
 }
 
 }  // namespace

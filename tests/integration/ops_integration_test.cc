@@ -193,6 +193,132 @@ double Query(httplib::Client& prometheus, const std::string& promql) {
   return sum;
 }
 
+// qinfer's lag of partition 0 from /metrics and from /status, next to
+// Kafka's own numbers.
+struct ReportedPartition {
+  double lag = -1;
+  double committed = -1;   // -1: no qinfer_committed_offset sample
+  double has_commit = -1;  // qinfer_consumer_has_commit
+  nlohmann::json status;   // /status's entry for the partition
+};
+
+ReportedPartition Reported(httplib::Client& http) {
+  ReportedPartition r;
+  if (auto m = http.Get("/metrics"); m && m->status == 200) {
+    r.lag = Sample(m->body, "qinfer_consumer_lag", "partition=\"0\"");
+    r.committed = Sample(m->body, "qinfer_committed_offset", "partition=\"0\"");
+    r.has_commit = Sample(m->body, "qinfer_consumer_has_commit", "partition=\"0\"");
+  }
+  if (auto st = http.Get("/status"); st && st->status == 200) {
+    const nlohmann::json j = nlohmann::json::parse(st->body, nullptr, false);
+    if (j.is_object() && j.contains("partitions")) {
+      for (const auto& p : j["partitions"]) {
+        if (p.value("partition", -1) == 0) r.status = p;
+      }
+    }
+  }
+  return r;
+}
+
+// Issue 20, item 3. With the executor held the queue fills and the consumer
+// pauses its partition; jobs produced after that reach no fetch response, so
+// librdkafka's statistics keep the high watermark of the pause. qinfer's lag
+// must still be Kafka's (high watermark - committed offset) within a
+// statistics interval or two, before the first commit (no committed offset:
+// its own state, not -1) and after it.
+TEST_F(OpsIntegrationTest, TheLagOfAPausedPartitionKeepsUpWithKafkasWatermarkAndCommit) {
+  constexpr int kInterval = 500;  // statistics.interval.ms
+  CreateTopic(brokers_, topic_, 1);
+  const std::filesystem::path hold = dir_ / "hold";
+  ScopedHoldFile hook(hold);
+  const int port = FreePort();
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  ServeProcess serve(dir_.string(), ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: " + address + "\n"),
+                     {"--set", "kafka.consumer.statistics.interval.ms=" + std::to_string(kInterval), "--set",
+                      "scheduler.max_queued_jobs=100"});
+  httplib::Client http("127.0.0.1", port);
+  http.set_connection_timeout(1);
+  ASSERT_EQ(WaitFor(http, "/readyz", 200, "ready", seconds(120)), "ready\n") << serve.LogTail();
+
+  // Holds the executor, produces `early` jobs, waits for the pause, then
+  // produces `late` more that only a watermark query can see.
+  int round = 0;
+  auto backlog_behind_a_pause = [&](int early, int late) {
+    Touch(hold);
+    Produce(brokers_, topic_, MakeJobs(early, kVocab, kMaxTokens, 30 + round, "early" + std::to_string(round) + "-"));
+    const auto deadline = std::chrono::steady_clock::now() + seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto m = http.Get("/metrics");
+      if (m && Sample(m->body, "qinfer_consumer_paused") == 1) break;
+      std::this_thread::sleep_for(milliseconds(50));
+    }
+    // Two statistics documents after the pause: what they say stays put.
+    std::this_thread::sleep_for(milliseconds(2 * kInterval));
+    Produce(brokers_, topic_, MakeJobs(late, kVocab, kMaxTokens, 60 + round, "late" + std::to_string(round) + "-"));
+    ++round;
+  };
+  // Waits until qinfer reports Kafka's lag (and committed offset) for
+  // partition 0; returns the last report.
+  auto wait_for_kafkas_numbers = [&](int64_t lag, int64_t committed) {
+    const auto deadline = std::chrono::steady_clock::now() + milliseconds(4 * kInterval);
+    ReportedPartition r;
+    do {
+      r = Reported(http);
+      const bool status_agrees = r.status.is_object() && r.status["lag"] == lag &&
+                                 (committed < 0 ? r.status["committed_offset"].is_null()
+                                                : r.status["committed_offset"] == committed);
+      if (r.lag == double(lag) && r.committed == double(committed) && status_agrees) break;
+      std::this_thread::sleep_for(milliseconds(50));
+    } while (std::chrono::steady_clock::now() < deadline);
+    return r;
+  };
+
+  // Before the first commit.
+  backlog_behind_a_pause(1000, 500);
+  EXPECT_EQ(Sample(http.Get("/metrics")->body, "qinfer_consumer_paused"), 1) << serve.LogTail();
+  int64_t high = EndOffsetTotal(brokers_, topic_, 1);
+  int64_t committed = CommittedOffsets(brokers_, group_, topic_, 1)[0];
+  ASSERT_EQ(high, 1500);
+  ASSERT_LT(committed, 0) << "Kafka: nothing committed while the executor is held";
+  ReportedPartition r = wait_for_kafkas_numbers(high, -1);
+  EXPECT_EQ(r.lag, 1500) << "qinfer_consumer_lag: Kafka's high watermark " << high << ", nothing committed";
+  EXPECT_EQ(r.committed, -1) << "no qinfer_committed_offset sample before the first commit";
+  EXPECT_EQ(r.has_commit, 0);
+  EXPECT_EQ(r.status.dump(), nlohmann::json({{"committed_offset", nullptr}, {"high_watermark", 1500},
+                                             {"lag", 1500}, {"partition", 0}})
+                                 .dump());
+
+  // After it: everything recorded and committed, then a new backlog.
+  std::filesystem::remove(hold);
+  ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, 1, seconds(120))) << serve.LogTail();
+  r = wait_for_kafkas_numbers(0, 1500);
+  EXPECT_EQ(r.lag, 0);
+  EXPECT_EQ(r.committed, 1500);
+  EXPECT_EQ(r.has_commit, 1);
+
+  backlog_behind_a_pause(1000, 500);
+  high = EndOffsetTotal(brokers_, topic_, 1);
+  committed = CommittedOffsets(brokers_, group_, topic_, 1)[0];
+  ASSERT_EQ(high, 3000);
+  ASSERT_EQ(committed, 1500) << "Kafka: nothing more committed while the executor is held";
+  r = wait_for_kafkas_numbers(high - committed, committed);
+  EXPECT_EQ(r.lag, 1500) << "qinfer_consumer_lag: Kafka's high watermark " << high << " - committed " << committed;
+  EXPECT_EQ(r.committed, 1500);
+  EXPECT_EQ(r.status["lag"], 1500) << r.status.dump();
+  EXPECT_EQ(r.status["high_watermark"], 3000) << r.status.dump();
+
+  // `qinfer status --json` says the same.
+  auto [rc, text] = RunCommand(Qinfer("status --json --address " + address));
+  ASSERT_EQ(rc, 0) << text;
+  const nlohmann::json status = nlohmann::json::parse(text, nullptr, false);
+  ASSERT_TRUE(status.is_object()) << text;
+  EXPECT_EQ(status["partitions"][0]["lag"], 1500) << text;
+  EXPECT_EQ(status["partitions"][0]["committed_offset"], 1500) << text;
+
+  std::filesystem::remove(hold);
+  EXPECT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
+}
+
 TEST_F(OpsIntegrationTest, ARealPrometheusScrapesTheCompletedJobsAndALagThatFallsToZero) {
   const std::string prometheus_bin = Which("prometheus");
   const std::string promtool = Which("promtool");

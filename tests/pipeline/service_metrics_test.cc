@@ -294,6 +294,44 @@ TEST(ServiceMetricsTest, ARevokedPartitionLeavesTheLagSeries) {
   EXPECT_TRUE(HasLine(text, "qinfer_consumer_lag{partition=\"1\"} 0")) << text;
 }
 
+// Before its first commit a partition has no committed offset: no sample an
+// alert could read as an offset (librdkafka's -1001), a 0 in
+// qinfer_consumer_has_commit, and JSON null; the first commit turns both.
+TEST(ServiceMetricsTest, APartitionWithNoCommitHasNoCommittedOffsetSample) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  ServiceSnapshot s = Snapshot();
+  s.partitions = {{0, std::nullopt, 1500, 1500}, {1, 50, 0, 50}};
+  metrics.Update(s);
+  std::string text = Scrape(registry);
+  EXPECT_EQ(text.find("qinfer_committed_offset{partition=\"0\"}"), std::string::npos) << text;
+  for (const char* line : {"qinfer_consumer_has_commit{partition=\"0\"} 0", "qinfer_consumer_lag{partition=\"0\"} 1500",
+                           "qinfer_consumer_has_commit{partition=\"1\"} 1",
+                           "qinfer_committed_offset{partition=\"1\"} 50"}) {
+    EXPECT_TRUE(HasLine(text, line)) << line << " missing from:\n" << text;
+  }
+  auto back = SnapshotFromJson(SnapshotToJson(s));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->partitions[0].committed_offset, std::nullopt);
+  EXPECT_EQ(back->partitions[0].high_watermark, 1500);
+  EXPECT_EQ(back->partitions[1].committed_offset, 50);
+  EXPECT_NE(SnapshotToJson(s).find("\"committed_offset\":null"), std::string::npos) << SnapshotToJson(s);
+  EXPECT_NE(FormatSnapshot(s).find("          0       none       1500     1500"), std::string::npos)
+      << FormatSnapshot(s);
+
+  s.partitions[0].committed_offset = 1500;
+  s.partitions[0].lag = 0;
+  metrics.Update(s);
+  text = Scrape(registry);
+  EXPECT_TRUE(HasLine(text, "qinfer_committed_offset{partition=\"0\"} 1500")) << text;
+  EXPECT_TRUE(HasLine(text, "qinfer_consumer_has_commit{partition=\"0\"} 1")) << text;
+
+  s.partitions = {{1, 50, 0, 50}};  // 0 revoked: none of its series stay
+  metrics.Update(s);
+  text = Scrape(registry);
+  EXPECT_EQ(text.find("partition=\"0\""), std::string::npos) << text;
+}
+
 TEST(ServiceSnapshotTest, JsonReadsBackToTheSameSnapshot) {
   const ServiceSnapshot s = Snapshot();
   auto back = SnapshotFromJson(SnapshotToJson(s));

@@ -83,9 +83,13 @@ class KafkaJobSource {
 
   // Thread-safe.
   const SourceStats& stats() const { return stats_; }
-  // Thread-safe. The assigned partitions' committed offsets and lag, from
-  // librdkafka's latest statistics (every statistics.interval.ms, 5 s unless
-  // kafka.consumer sets it); empty until the first.
+  // Thread-safe. The assigned partitions' committed offsets, watermarks and
+  // lag: committed offsets from librdkafka's latest statistics (every
+  // statistics.interval.ms, 5 s unless kafka.consumer sets it; empty until
+  // the first), watermarks from those or from a query of the partition's
+  // leader on the same interval, whichever is newer, so that a paused
+  // partition's lag keeps up with what is produced to it. No statistics
+  // (statistics.interval.ms=0): always empty.
   std::vector<PartitionProgress> partitions() const;
 
   struct Impl;

@@ -99,6 +99,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   prometheus::Family<prometheus::Gauge>& device_bytes_;
   prometheus::Family<prometheus::Gauge>& lag_;
   prometheus::Family<prometheus::Gauge>& committed_;
+  prometheus::Family<prometheus::Gauge>& has_commit_;
   prometheus::Family<prometheus::Gauge>& assigned_;
   prometheus::Family<prometheus::Gauge>& paused_;
   prometheus::Family<prometheus::Gauge>& fatal_;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,14 @@ struct BucketSnapshot {
 
 struct PartitionSnapshot {
   int32_t partition = -1;
-  int64_t committed_offset = -1;
-  int64_t lag = -1;  // -1: not known yet
+  // nullopt: the group has committed nothing for the partition yet (JSON
+  // null; /metrics then has no qinfer_committed_offset sample for it and
+  // qinfer_consumer_has_commit 0).
+  std::optional<int64_t> committed_offset;
+  // high_watermark - committed_offset (- the low watermark while nothing is
+  // committed); -1: not known yet.
+  int64_t lag = -1;
+  int64_t high_watermark = -1;  // -1: not known yet
 };
 
 struct ServiceSnapshot {
