@@ -234,7 +234,7 @@ int Collect(const CollectOptions& o) {
   kafka::KafkaLog kafka_log(log, "collect", props, kafka::SteadyClock());
   kafka_log.Install(conf, &c);
   rd_kafka_conf_set_rebalance_cb(conf, &Consumer::OnRebalance);
-  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, kafka_log, "consumer");
+  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, kafka_log);
   if (!rk.ok()) return StartFailed(std::string(rk.status().message()));
   c.rk = *rk;
   std::unique_ptr<rd_kafka_t, void (*)(rd_kafka_t*)> owner(c.rk, rd_kafka_destroy);

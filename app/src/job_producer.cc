@@ -22,7 +22,7 @@ absl::StatusOr<std::unique_ptr<JobProducer>> JobProducer::Create(
   p->kafka_log_ = std::make_unique<kafka::KafkaLog>(Logger("app"), "producer", props, kafka::SteadyClock());
   p->kafka_log_->Install(conf, &p->delivery_);
   rd_kafka_conf_set_dr_msg_cb(conf, &JobProducer::OnDelivery);
-  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_PRODUCER, conf, *p->kafka_log_, "producer");
+  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_PRODUCER, conf, *p->kafka_log_);
   if (!rk.ok()) return rk.status();
   p->rk_ = *rk;
   return p;

@@ -68,7 +68,7 @@ absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutco
   // the handle is destroyed.
   kafka::KafkaLog kafka_log(Logger("app"), "replay", props, kafka::SteadyClock());
   kafka_log.Install(conf, nullptr);
-  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, kafka_log, "consumer");
+  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, kafka_log);
   if (!handle.ok()) return handle.status();
   rd_kafka_t* rk = *handle;
   std::unique_ptr<rd_kafka_t, void (*)(rd_kafka_t*)> owner(rk, [](rd_kafka_t* k) {

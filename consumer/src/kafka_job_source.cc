@@ -312,7 +312,7 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
   rd_kafka_conf_set_stats_cb(conf, &Impl::OnStatistics);
   impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "consumer", props, kafka::SteadyClock());
   impl->kafka_log->Install(conf, impl.get());
-  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, *impl->kafka_log, "consumer");
+  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, *impl->kafka_log);
   if (!rk.ok()) return rk.status();
   impl->rk = *rk;
   rd_kafka_poll_set_consumer(impl->rk);

@@ -81,7 +81,7 @@ absl::Status EnsureTopics(const TopicCheck& check) {
   // handle is destroyed.
   kafka::KafkaLog kafka_log(Logger("consumer"), "topic_check", props, kafka::SteadyClock());
   kafka_log.Install(conf, nullptr);
-  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_PRODUCER, conf, kafka_log, "client");
+  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_PRODUCER, conf, kafka_log);
   if (!handle.ok()) return handle.status();
   KafkaHandle rk(*handle);
 

@@ -66,6 +66,7 @@ KafkaLog::KafkaLog(std::shared_ptr<spdlog::logger> log, std::string client,
                    std::chrono::seconds repeat_interval)
     : log_(std::move(log)),
       client_(std::move(client)),
+      properties_(properties),
       redactor_(properties),
       clock_(clock),
       repeat_interval_(repeat_interval) {}
@@ -141,18 +142,31 @@ void KafkaLog::Error(rd_kafka_t* rk, int err, std::string_view reason) {
   }
 }
 
+std::string KafkaLog::Explain(std::string_view error) const {
+  std::string out = Redact(error);
+  std::string named;
+  for (const auto& [key, value] : properties_) {
+    if (error.find(key) != std::string_view::npos) return out;
+    // Short values ("1", "all") would match by chance.
+    if (value.size() >= 3 && error.find(value) != std::string_view::npos) {
+      named += (named.empty() ? "" : ", ") + key + "=" + ShownValue(key, value);
+    }
+  }
+  return named.empty() ? out : out + " (" + named + ")";
+}
+
 std::string KafkaLog::token_failure() const {
   std::lock_guard lock(mu_);
   return token_failure_;
 }
 
-absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, rd_kafka_conf_t* conf, KafkaLog& log,
-                                      std::string_view client) {
+absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, rd_kafka_conf_t* conf, KafkaLog& log) {
+  const std::string& client = log.client();
   char err[512];
   rd_kafka_t* rk = rd_kafka_new(type, conf, err, sizeof(err));
   if (rk == nullptr) {
     rd_kafka_conf_destroy(conf);  // rd_kafka_new keeps it only on success
-    return absl::InvalidArgumentError("kafka " + std::string(client) + ": " + log.Redact(err));
+    return absl::InvalidArgumentError("kafka " + client + ": " + log.Explain(err));
   }
   // The builtin OAUTHBEARER handler made (or failed to make) its token inside
   // rd_kafka_new; its failure waits on the main queue.

@@ -270,7 +270,7 @@ KafkaOutcomePublisher::Create(const PublisherConfig& config) {
   rd_kafka_conf_set_dr_msg_cb(conf.get(), &Impl::OnDelivery);
 
   absl::StatusOr<rd_kafka_t*> rk =
-      kafka::NewHandle(RD_KAFKA_PRODUCER, conf.release(), *impl->kafka_log, "producer");
+      kafka::NewHandle(RD_KAFKA_PRODUCER, conf.release(), *impl->kafka_log);
   if (!rk.ok()) return rk.status();
   impl->rk = *rk;
   Impl* raw = impl.get();

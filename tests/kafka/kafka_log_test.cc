@@ -134,7 +134,7 @@ HandleRun RunHandle(const std::map<std::string, std::string>& props, std::chrono
       EXPECT_EQ(rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof err), RD_KAFKA_CONF_OK) << err;
     }
     log.Install(conf, nullptr);
-    absl::StatusOr<rd_kafka_t*> rk = NewHandle(RD_KAFKA_PRODUCER, conf, log, "producer");
+    absl::StatusOr<rd_kafka_t*> rk = NewHandle(RD_KAFKA_PRODUCER, conf, log);
     run.created = rk.status();
     if (rk.ok()) {
       const auto until = std::chrono::steady_clock::now() + polled;
@@ -186,6 +186,15 @@ TEST(KafkaLogTest, AnOAuthBearerConfigTheBuiltinHandlerRefusesIsRefusedAtOnceRed
   EXPECT_EQ(run.log.find(kSecret), std::string::npos) << run.log;
   EXPECT_NE(run.log.find("event=kafka_error client=producer code=_AUTHENTICATION"), std::string::npos) << run.log;
   EXPECT_EQ(run.stderr_text, "");
+
+  // A configuration librdkafka refuses without naming the key: the key
+  // whose value it quotes is named.
+  const HandleRun refused = RunHandle({{"bootstrap.servers", "127.0.0.1:1"},
+                                       {"security.protocol", "SASL_PLAINTEXT"},
+                                       {"sasl.mechanisms", "BOGUS"},
+                                       {"sasl.password", kSecret}},
+                                      std::chrono::milliseconds(0));
+  EXPECT_EQ(refused.created.message(), "kafka producer: Unsupported SASL mechanism: BOGUS (sasl.mechanisms=BOGUS)");
 
   // A well-formed one makes its token: the handle is kept.
   const HandleRun good = RunHandle({{"bootstrap.servers", "127.0.0.1:1"},

@@ -64,9 +64,16 @@ class KafkaLog {
   // of librdkafka (rd_kafka_new's among them) and message error strings.
   std::string Redact(std::string_view text) const { return redactor_.Redact(text); }
 
+  // `error` (librdkafka's, unredacted) redacted, and when it names none of
+  // the configured properties, followed by " (KEY=VALUE, ...)" for those
+  // whose value it quotes ("Unsupported SASL mechanism: BOGUS" comes out
+  // with "(sasl.mechanisms=BOGUS)"), secret values shown as kRedacted.
+  std::string Explain(std::string_view error) const;
+
   // The first "Failed to acquire SASL OAUTHBEARER token" error reported
   // through Error (redacted); empty when none was. Thread-safe.
   std::string token_failure() const;
+  const std::string& client() const { return client_; }
 
  private:
   // False when the line was shown within the interval (it is counted);
@@ -83,6 +90,7 @@ class KafkaLog {
 
   std::shared_ptr<spdlog::logger> log_;
   const std::string client_;
+  const std::map<std::string, std::string> properties_;
   const SecretRedactor redactor_;
   const Clock& clock_;
   const std::chrono::seconds repeat_interval_;
@@ -93,7 +101,7 @@ class KafkaLog {
 };
 
 // rd_kafka_new for a `conf` on which `log` is installed, with librdkafka's
-// errstr redacted. Takes `conf` in every case; the caller owns the handle
+// errstr redacted; errors begin "kafka <client>: ". Takes `conf` in every case; the caller owns the handle
 // (rd_kafka_destroy) and `log` must outlive it. Serves the errors raised
 // while the handle was made (rd_kafka_poll(rk, 0): call it before
 // rd_kafka_poll_set_consumer and before anything else polls). Errors,
@@ -105,7 +113,6 @@ class KafkaLog {
 //   never authenticate, and librdkafka before 2.2.0 (Debian 12 ships 2.0.2)
 //   retries the token 10 s later through a queue it never set up: SIGSEGV
 //   in its main thread. The handle is destroyed long before that.
-absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, rd_kafka_conf_t* conf, KafkaLog& log,
-                                      std::string_view client);
+absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, rd_kafka_conf_t* conf, KafkaLog& log);
 
 }  // namespace qinfer::kafka
