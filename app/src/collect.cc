@@ -15,6 +15,7 @@
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/kafka/kafka_log.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/pipeline/run_control.h"
 #include "qinfer/storage/kafka_properties.h"
@@ -85,7 +86,7 @@ struct Consumer {
 
   static void OnRebalance(rd_kafka_t*, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
                           void* opaque) {
-    static_cast<Consumer*>(opaque)->Rebalance(err, parts);
+    static_cast<Consumer*>(kafka::KafkaLog::Owner(opaque))->Rebalance(err, parts);
   }
 
   void Rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts) {
@@ -228,11 +229,14 @@ int Collect(const CollectOptions& o) {
     rd_kafka_conf_destroy(conf);
     return StartFailed(std::string(s.message()));
   }
+  // Declared before the handle's owner: librdkafka logs through it until
+  // the handle is destroyed.
+  kafka::KafkaLog kafka_log(log, "collect", props, kafka::SteadyClock());
+  kafka_log.Install(conf, &c);
   rd_kafka_conf_set_rebalance_cb(conf, &Consumer::OnRebalance);
-  rd_kafka_conf_set_opaque(conf, &c);
-  char err[512];
-  c.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-  if (c.rk == nullptr) return StartFailed(std::string("cannot create Kafka consumer: ") + err);
+  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, kafka_log);
+  if (!rk.ok()) return StartFailed(std::string(rk.status().message()));
+  c.rk = *rk;
   std::unique_ptr<rd_kafka_t, void (*)(rd_kafka_t*)> owner(c.rk, rd_kafka_destroy);
   rd_kafka_poll_set_consumer(c.rk);
   TopicPartitionList subscription(rd_kafka_topic_partition_list_new(int(topics.size())),
@@ -276,9 +280,9 @@ int Collect(const CollectOptions& o) {
         collector.Add(ToMessage(m, o.max_message_bytes));
       } else if (m->err == RD_KAFKA_RESP_ERR__FATAL) {
         consumer_fatal = true;
-        log->error("event=fatal cause=consumer error=\"{}\"", rd_kafka_message_errstr(m));
+        log->error("event=fatal cause=consumer error=\"{}\"", kafka_log.Redact(rd_kafka_message_errstr(m)));
       } else if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        log->warn("event=consume_error error=\"{}\"", rd_kafka_message_errstr(m));
+        log->warn("event=consume_error error=\"{}\"", kafka_log.Redact(rd_kafka_message_errstr(m)));
       }
     }
     // Write when enough is held, when a held message waited long enough, or

@@ -2,6 +2,8 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "qinfer/core/logging.h"
+#include "qinfer/kafka/kafka_log.h"
 #include "qinfer/storage/kafka_properties.h"
 
 namespace qinfer::app {
@@ -9,7 +11,6 @@ namespace qinfer::app {
 absl::StatusOr<std::unique_ptr<JobProducer>> JobProducer::Create(
     const std::string& brokers, const std::map<std::string, std::string>& properties) {
   std::unique_ptr<JobProducer> p(new JobProducer());
-  char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   std::map<std::string, std::string> props = {
       {"bootstrap.servers", brokers}, {"enable.idempotence", "true"}, {"linger.ms", "10"}};
@@ -18,19 +19,23 @@ absl::StatusOr<std::unique_ptr<JobProducer>> JobProducer::Create(
     rd_kafka_conf_destroy(conf);
     return s;
   }
+  p->kafka_log_ = std::make_unique<kafka::KafkaLog>(Logger("app"), "producer", props, kafka::SteadyClock());
+  p->kafka_log_->Install(conf, &p->delivery_);
   rd_kafka_conf_set_dr_msg_cb(conf, &JobProducer::OnDelivery);
-  rd_kafka_conf_set_opaque(conf, &p->delivery_);
-  p->rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
-  if (p->rk_ == nullptr) return absl::InvalidArgumentError(std::string("cannot create producer: ") + err);
+  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_PRODUCER, conf, *p->kafka_log_);
+  if (!rk.ok()) return rk.status();
+  p->rk_ = *rk;
   return p;
 }
+
+JobProducer::JobProducer() = default;
 
 JobProducer::~JobProducer() {
   if (rk_ != nullptr) rd_kafka_destroy(rk_);
 }
 
 void JobProducer::OnDelivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {
-  auto* d = static_cast<Delivery*>(opaque);
+  auto* d = static_cast<Delivery*>(kafka::KafkaLog::Owner(opaque));
   if (msg->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
     d->acked++;
   } else if (d->failed++ == 0) {

@@ -15,6 +15,10 @@
 struct rd_kafka_s;
 struct rd_kafka_message_s;
 
+namespace qinfer::kafka {
+class KafkaLog;
+}
+
 namespace qinfer::app {
 
 class JobProducer {
@@ -43,9 +47,11 @@ class JobProducer {
     std::atomic<uint64_t> failed{0};
     std::string first_error;
   };
-  JobProducer() = default;
+  JobProducer();
   static void OnDelivery(rd_kafka_s*, const rd_kafka_message_s* msg, void* opaque);
 
+  // librdkafka's log and error callbacks (the "app" logger); outlives rk_.
+  std::unique_ptr<kafka::KafkaLog> kafka_log_;
   rd_kafka_s* rk_ = nullptr;
   Delivery delivery_;
 };

@@ -18,6 +18,8 @@
 #include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/core/clock.h"
 #include "qinfer/core/dead_letter.h"
+#include "qinfer/core/logging.h"
+#include "qinfer/kafka/kafka_log.h"
 #include "qinfer/storage/kafka_properties.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
 
@@ -52,7 +54,6 @@ absl::Status FromStore(const ReplayOptions& o, uint64_t* total, const std::funct
 absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutcomeStore* store, uint64_t* total,
                              const std::function<void(const Outcome&)>& fn,
                              const std::function<void(const std::string&)>& unreadable) {
-  char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   std::map<std::string, std::string> props = {{"bootstrap.servers", o.brokers},
                                               {"group.id", "qinfer-replay"},
@@ -63,8 +64,13 @@ absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutco
     rd_kafka_conf_destroy(conf);
     return s;
   }
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-  if (rk == nullptr) return absl::InvalidArgumentError(std::string("cannot create consumer: ") + err);
+  // Declared before the handle's owner: librdkafka logs through it until
+  // the handle is destroyed.
+  kafka::KafkaLog kafka_log(Logger("app"), "replay", props, kafka::SteadyClock());
+  kafka_log.Install(conf, nullptr);
+  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, kafka_log);
+  if (!handle.ok()) return handle.status();
+  rd_kafka_t* rk = *handle;
   std::unique_ptr<rd_kafka_t, void (*)(rd_kafka_t*)> owner(rk, [](rd_kafka_t* k) {
     rd_kafka_consumer_close(k);
     rd_kafka_destroy(k);
@@ -119,7 +125,7 @@ absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutco
       if (it != stop.end()) stop.erase(it);
       continue;
     }
-    if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) return absl::UnavailableError(rd_kafka_message_errstr(m));
+    if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) return absl::UnavailableError(kafka_log.Redact(rd_kafka_message_errstr(m)));
     if (it == stop.end() || m->offset >= it->second) continue;
     if (m->offset + 1 >= it->second) stop.erase(it);
     DeadLetter letter;

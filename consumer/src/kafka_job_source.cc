@@ -12,6 +12,7 @@
 
 #include "qinfer/core/logging.h"
 #include "qinfer/core/secrets.h"
+#include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::consumer {
 namespace {
@@ -62,8 +63,10 @@ struct KafkaJobSource::Impl {
   JobQueue& queue;
   OutcomeRecorder& recorder;
   OffsetTracker& tracker;
-  rd_kafka_t* rk = nullptr;
   std::shared_ptr<spdlog::logger> log = Logger("consumer");
+  // librdkafka's log and error callbacks: must outlive rk.
+  std::unique_ptr<kafka::KafkaLog> kafka_log;
+  rd_kafka_t* rk = nullptr;
   SourceStats stats;
   std::map<std::pair<std::string, int32_t>, uint64_t> epochs;  // assigned
   bool paused = false;
@@ -113,6 +116,8 @@ struct KafkaJobSource::Impl {
       // from a poll, and nothing polls it any more. The broker drops the
       // member after its session timeout.
       log->warn("event=consumer_left_open reason=\"no group coordinator at shutdown\"");
+      // librdkafka's threads may still log through it until the exit.
+      (void)kafka_log.release();
       return;
     }
     if (!closed) rd_kafka_consumer_close(rk);
@@ -121,7 +126,7 @@ struct KafkaJobSource::Impl {
 
   // Served by rd_kafka_consumer_poll, on the consumer thread.
   static int OnStatistics(rd_kafka_t*, char* json, size_t len, void* opaque) {
-    static_cast<Impl*>(opaque)->Statistics(std::string_view(json, len));
+    static_cast<Impl*>(kafka::KafkaLog::Owner(opaque))->Statistics(std::string_view(json, len));
     return 0;  // librdkafka frees json
   }
 
@@ -217,7 +222,7 @@ struct KafkaJobSource::Impl {
 
   static void OnRebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
                           rd_kafka_topic_partition_list_t* parts, void* opaque) {
-    static_cast<Impl*>(opaque)->Rebalance(err, parts);
+    static_cast<Impl*>(kafka::KafkaLog::Owner(opaque))->Rebalance(err, parts);
   }
 
   void Rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts) {
@@ -428,11 +433,11 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
   }
   rd_kafka_conf_set_rebalance_cb(conf, &Impl::OnRebalance);
   rd_kafka_conf_set_stats_cb(conf, &Impl::OnStatistics);
-  rd_kafka_conf_set_opaque(conf, impl.get());
-  impl->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
-  if (impl->rk == nullptr) {
-    return absl::InternalError(std::string("cannot create Kafka consumer: ") + err);
-  }
+  impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "consumer", props, kafka::SteadyClock());
+  impl->kafka_log->Install(conf, impl.get());
+  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, *impl->kafka_log);
+  if (!rk.ok()) return rk.status();
+  impl->rk = *rk;
   rd_kafka_poll_set_consumer(impl->rk);
 
   TopicPartitionList topics(rd_kafka_topic_partition_list_new(int(c.topics.size())));
@@ -458,7 +463,7 @@ absl::Status KafkaJobSource::Run(const std::atomic<bool>& stop) {
         s.Handle(msg);
       } else if (msg->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
         const bool fatal = msg->err == RD_KAFKA_RESP_ERR__FATAL;
-        s.log->warn("event=consume_error error=\"{}\"", rd_kafka_message_errstr(msg));
+        s.log->warn("event=consume_error error=\"{}\"", s.kafka_log->Redact(rd_kafka_message_errstr(msg)));
         if (fatal) {
           rd_kafka_message_destroy(msg);
           return absl::InternalError("fatal Kafka consumer error");

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/secrets.h"
+#include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::consumer {
 namespace {
@@ -76,8 +77,13 @@ absl::Status EnsureTopics(const TopicCheck& check) {
       return absl::InvalidArgumentError(PropertyError(k, v, err));
     }
   }
-  KafkaHandle rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err)));
-  if (rk == nullptr) return absl::InvalidArgumentError(std::string("kafka client: ") + err);
+  // Declared before the handle: librdkafka logs through it until the
+  // handle is destroyed.
+  kafka::KafkaLog kafka_log(Logger("consumer"), "topic_check", props, kafka::SteadyClock());
+  kafka_log.Install(conf, nullptr);
+  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_PRODUCER, conf, kafka_log);
+  if (!handle.ok()) return handle.status();
+  KafkaHandle rk(*handle);
 
   const rd_kafka_metadata_t* md = nullptr;
   rd_kafka_resp_err_t e = rd_kafka_metadata(rk.get(), /*all_topics=*/1, nullptr, &md,

@@ -18,14 +18,50 @@ std::string ShownValue(std::string_view key, std::string_view value) {
   return IsSecretProperty(key) ? std::string(kRedacted) : std::string(value);
 }
 
-std::string PropertyError(std::string_view key, std::string_view value, std::string_view error) {
-  std::string why(error);
-  if (IsSecretProperty(key) && !value.empty()) {
-    for (size_t at = why.find(value); at != std::string::npos; at = why.find(value, at + kRedacted.size())) {
-      why.replace(at, value.size(), kRedacted);
+SecretRedactor::SecretRedactor(const std::map<std::string, std::string>& properties) {
+  for (const auto& [key, value] : properties) {
+    if (IsSecretProperty(key)) Add(value);
+  }
+}
+
+void SecretRedactor::Add(std::string_view value) {
+  auto keep = [this](std::string_view s) {
+    if (s.empty() || std::find(secrets_.begin(), secrets_.end(), s) != secrets_.end()) return;
+    secrets_.emplace_back(s);
+  };
+  keep(value);
+  size_t at = 0;
+  while (at < value.size()) {
+    const size_t begin = value.find_first_not_of(" \t\r\n", at);
+    if (begin == std::string_view::npos) break;
+    size_t end = value.find_first_of(" \t\r\n", begin);
+    if (end == std::string_view::npos) end = value.size();
+    const std::string_view piece = value.substr(begin, end - begin);
+    if (piece.size() >= kMinPiece) keep(piece);
+    if (const size_t eq = piece.find('='); eq != std::string_view::npos && piece.size() - eq - 1 >= kMinPiece) {
+      keep(piece.substr(eq + 1));
+    }
+    at = end;
+  }
+  // Longest first, so that a whole value is replaced before its pieces.
+  std::stable_sort(secrets_.begin(), secrets_.end(),
+                   [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+}
+
+std::string SecretRedactor::Redact(std::string_view text) const {
+  std::string out(text);
+  for (const std::string& secret : secrets_) {
+    for (size_t at = out.find(secret); at != std::string::npos; at = out.find(secret, at + kRedacted.size())) {
+      out.replace(at, secret.size(), kRedacted);
     }
   }
-  return "kafka property " + std::string(key) + "=" + ShownValue(key, value) + ": " + why;
+  return out;
+}
+
+std::string PropertyError(std::string_view key, std::string_view value, std::string_view error) {
+  SecretRedactor redactor;
+  if (IsSecretProperty(key)) redactor.Add(value);
+  return "kafka property " + std::string(key) + "=" + ShownValue(key, value) + ": " + redactor.Redact(error);
 }
 
 }  // namespace qinfer

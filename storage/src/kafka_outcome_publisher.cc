@@ -14,6 +14,7 @@
 #include "qinfer/storage/kafka_properties.h"
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::storage {
 namespace {
@@ -78,8 +79,10 @@ absl::Status KafkaError(rd_kafka_resp_err_t err, std::string_view what,
 
 struct KafkaOutcomePublisher::Impl {
   PublisherConfig config;
-  rd_kafka_t* rk = nullptr;
   std::shared_ptr<spdlog::logger> log = Logger("storage");
+  // librdkafka's log and error callbacks; outlives rk (Shutdown destroys it).
+  std::unique_ptr<kafka::KafkaLog> kafka_log;
+  rd_kafka_t* rk = nullptr;
 
   std::thread poller;
   std::atomic<std::thread::id> poller_id{};
@@ -155,10 +158,11 @@ struct KafkaOutcomePublisher::Impl {
     return o.reply_to.empty() ? config.default_reply_topic : o.reply_to;
   }
 
-  // librdkafka callbacks; `opaque` is this Impl (rd_kafka_conf_set_opaque).
+  // librdkafka's delivery report; `opaque` is kafka_log's, whose owner is
+  // this Impl.
   static void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* msg,
                          void* opaque) {
-    auto* self = static_cast<Impl*>(opaque);
+    auto* self = static_cast<Impl*>(kafka::KafkaLog::Owner(opaque));
     std::unique_ptr<Pending> p(static_cast<Pending*>(msg->_private));
     {
       std::lock_guard lock(self->mu);
@@ -175,37 +179,6 @@ struct KafkaOutcomePublisher::Impl {
                        p->topic, p->id, msg->partition, msg->offset);
     }
     self->Complete(std::move(p), status);
-  }
-
-  static void OnError(rd_kafka_t* rk, int err, const char* reason,
-                      void* opaque) {
-    auto* self = static_cast<Impl*>(opaque);
-    if (err == RD_KAFKA_RESP_ERR__FATAL) {
-      char fatal[512];
-      rd_kafka_resp_err_t orig = rd_kafka_fatal_error(rk, fatal, sizeof(fatal));
-      // Every later message fails; the deliveries report it to the caller.
-      self->log->error("publisher fatal_error code={} error=\"{}\"",
-                       rd_kafka_err2name(orig), fatal);
-    } else if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
-      self->log->warn("publisher all_brokers_down error=\"{}\"", reason);
-    } else {
-      // Transport errors repeat what librdkafka already logged.
-      self->log->debug("publisher error code={} error=\"{}\"",
-                       rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err)),
-                       reason);
-    }
-  }
-
-  static void OnLog(const rd_kafka_t* rk, int level, const char* fac,
-                    const char* buf) {
-    auto* self = static_cast<Impl*>(rd_kafka_opaque(rk));
-    // syslog levels. librdkafka logs a refused connection as LOG_ERR (3),
-    // yet it retries by itself: a degraded mode, so warn.
-    spdlog::level::level_enum lvl = level <= 2   ? spdlog::level::err
-                                    : level <= 4 ? spdlog::level::warn
-                                    : level == 5 ? spdlog::level::info
-                                                 : spdlog::level::debug;
-    self->log->log(lvl, "librdkafka fac={} msg=\"{}\"", fac, buf);
   }
 
   // Finishes every outstanding outcome and releases the producer.
@@ -290,19 +263,16 @@ KafkaOutcomePublisher::Create(const PublisherConfig& config) {
   if (absl::Status s = ApplyKafkaProperties(conf.get(), props); !s.ok()) {
     return s;
   }
-  rd_kafka_conf_set_opaque(conf.get(), impl.get());
+  std::map<std::string, std::string> all = defaults;
+  for (const auto& [k, v] : props) all[k] = v;
+  impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "publisher", all, kafka::SteadyClock());
+  impl->kafka_log->Install(conf.get(), impl.get());
   rd_kafka_conf_set_dr_msg_cb(conf.get(), &Impl::OnDelivery);
-  rd_kafka_conf_set_error_cb(conf.get(), &Impl::OnError);
-  rd_kafka_conf_set_log_cb(conf.get(), &Impl::OnLog);
 
-  char errstr[512];
-  impl->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), errstr, sizeof(errstr));
-  if (impl->rk == nullptr) {
-    // rd_kafka_new keeps the conf only on success.
-    return absl::InvalidArgumentError(std::string("kafka producer: ") +
-                                      errstr);
-  }
-  (void)conf.release();
+  absl::StatusOr<rd_kafka_t*> rk =
+      kafka::NewHandle(RD_KAFKA_PRODUCER, conf.release(), *impl->kafka_log);
+  if (!rk.ok()) return rk.status();
+  impl->rk = *rk;
   Impl* raw = impl.get();
   impl->poller = std::thread([raw] { raw->PollLoop(); });
   impl->log->info(

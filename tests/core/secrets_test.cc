@@ -28,5 +28,26 @@ TEST(SecretsTest, APropertyErrorNeverRepeatsASecretValue) {
             "kafka property linger.ms=x: Invalid value \"x\"");
 }
 
+TEST(SecretsTest, TheRedactorRemovesSecretValuesAndThePiecesALibraryQuotes) {
+  const SecretRedactor redactor({{"sasl.oauthbearer.config", "principal=x secret=TOPSECRET123"},
+                                 {"sasl.password", "hunter2"},
+                                 {"sasl.username", "alice"}});
+  EXPECT_EQ(redactor.Redact("config principal=x secret=TOPSECRET123 refused"), "config <redacted> refused");
+  // librdkafka quotes the config from where its parser stopped.
+  EXPECT_EQ(redactor.Redact("Unrecognized sasl.oauthbearer.config beginning at: secret=TOPSECRET123"),
+            "Unrecognized sasl.oauthbearer.config beginning at: <redacted>");
+  EXPECT_EQ(redactor.Redact("value TOPSECRET123 and hunter2 for alice"),
+            "value <redacted> and <redacted> for alice");
+  // Pieces shorter than kMinPiece (the principal `x`) are not secrets of their own.
+  EXPECT_EQ(redactor.Redact("principal x"), "principal x");
+  EXPECT_TRUE(SecretRedactor(std::map<std::string, std::string>{{"sasl.username", "alice"}}).empty());
+}
+
+TEST(SecretsTest, APropertyErrorNeverRepeatsAPieceOfASecretValue) {
+  const std::string error = PropertyError("sasl.oauthbearer.config", "principal=x secret=TOPSECRET123",
+                                          "Unrecognized sasl.oauthbearer.config beginning at: secret=TOPSECRET123");
+  EXPECT_EQ(error.find("TOPSECRET123"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace qinfer
