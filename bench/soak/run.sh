@@ -31,8 +31,10 @@ run=run/soak
 log() { printf '==> %s\n' "$*"; }
 deploy/kafka-local.sh stop "$run/kafka" >/dev/null 2>&1 || true
 rm -rf "$run"; mkdir -p "$run"
-serve_pid=
+serve_pid= qinfer_pid=
 cleanup() {
+  # The wrapper's child too (heaptrack runs serve as a child of its own).
+  [[ -n $qinfer_pid ]] && kill "$qinfer_pid" 2>/dev/null || true
   [[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
   deploy/kafka-local.sh stop "$run/kafka" >/dev/null 2>&1 || true
 }
