@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/strings/str_join.h"
 #include "qinfer/core/utf8.h"
 #include "qinfer/tokenizer/tokenizer.h"
 
@@ -346,11 +347,10 @@ std::optional<std::string> CheckTokenIds(const std::vector<int64_t>& ids, const 
   return std::nullopt;
 }
 
+// The first `most` tokens, for a message.
 std::string Joined(const std::vector<std::string>& tokens, size_t most) {
-  std::string out;
-  for (size_t i = 0; i < tokens.size() && i < most; ++i) out += (i ? " " : "") + tokens[i];
-  if (tokens.size() > most) out += " ...";
-  return out;
+  const auto end = tokens.begin() + ptrdiff_t(std::min(most, tokens.size()));
+  return absl::StrJoin(tokens.begin(), end, " ") + (tokens.size() > most ? " ..." : "");
 }
 
 }  // namespace
@@ -562,8 +562,6 @@ std::vector<Job> SplitIntoWindows(Job job, size_t window, size_t overlap) {
     const size_t end = std::min(length, begin + window);
     parts[w].assign(job.input_ids.begin() + ptrdiff_t(begin), job.input_ids.begin() + ptrdiff_t(end));
   }
-  job.input_ids.clear();
-  job.input_ids.shrink_to_fit();
   return WindowJobs(std::move(job), std::move(parts), length);
 }
 
