@@ -223,3 +223,38 @@ def test_the_readmes_kcat_route_runs_as_written(service, tmp_path, st_model):
     got = {r.id: r for r in c.results(list(texts), timeout=120)}
     want = st_model.encode(list(texts.values()), convert_to_numpy=True)
     assert cosines([got[i].output for i in texts], want).min() >= MIN_COSINE
+
+
+def test_the_readmes_python_snippet_runs_as_written(service, st_model):
+    """README, "Python client": its snippet, run as printed (only the broker address and the
+    three topics replaced), prints each id once with the first three values of encode()'s
+    embedding of its text."""
+    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    section = readme[readme.index("## Python client"):]
+    start = section.index("```python\n") + len("```python\n")
+    snippet = section[start:section.index("```", start)]
+    for printed, ours in [('"127.0.0.1:9092"', repr(service.brokers)),
+                          ('jobs_topic="jobs"', f"jobs_topic={service.jobs_topic!r}"),
+                          ('reply_topic="results"', f"reply_topic={service.reply_topic!r}"),
+                          ('dead_letter_topic="jobs-failed"', f"dead_letter_topic={service.dlq_topic!r}")]:
+        assert snippet.count(printed) == 1, f"README's snippet no longer has {printed}"
+        snippet = snippet.replace(printed, ours)
+    texts = ["first text", "second text"]
+    assert all(repr(t).replace("'", '"') in snippet for t in texts), "README's snippet changed its texts"
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "clients", "python", "src"))
+    run = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 2, run.stdout
+    want = st_model.encode(texts, convert_to_numpy=True)
+    printed = {}
+    for line in lines:
+        job_id, rest = line.split(" ", 1)
+        printed[job_id] = [float(v) for v in rest.strip("[]").replace(",", " ").split()]
+    # submit() numbers the ids in the order of the texts.
+    assert len(printed) == 2
+    for (job_id, first3), w in zip(sorted(printed.items()), want):
+        assert len(first3) == 3, job_id
+        # MiniLM's manifest says `normalized`, as encode() is: the values themselves agree.
+        np.testing.assert_allclose(first3, w[:3], rtol=1e-3, atol=1e-4)
