@@ -68,10 +68,28 @@ void CreateTopic(const std::string& brokers, const std::string& topic, int parti
   rd_kafka_event_destroy(ev);
   rd_kafka_queue_destroy(q);
   rd_kafka_NewTopic_destroy(nt);
+  // The broker answers CreateTopics before its metadata lists the topic (on
+  // a loaded machine, seconds before): wait until every partition has a
+  // leader, so that neither a first produce nor a serve's start-up topic
+  // check races the creation.
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  bool ready = false;
+  while (!ready && std::chrono::steady_clock::now() < deadline) {
+    const rd_kafka_metadata_t* md = nullptr;
+    if (rd_kafka_metadata(rk, 0, rkt, &md, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      ready = md->topic_cnt == 1 && md->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR &&
+              md->topics[0].partition_cnt > 0;
+      for (int i = 0; ready && i < md->topics[0].partition_cnt; ++i) {
+        ready = md->topics[0].partitions[i].leader >= 0;
+      }
+      rd_kafka_metadata_destroy(md);
+    }
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  rd_kafka_topic_destroy(rkt);
   rd_kafka_destroy(rk);
-  // Metadata propagates within the single node almost at once; wait for the
-  // leaders so the first produce does not race the topic's creation.
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_TRUE(ready) << topic << ": no leader for every partition 30 s after CreateTopics";
 }
 
 void Produce(const std::string& brokers, const std::string& topic,
