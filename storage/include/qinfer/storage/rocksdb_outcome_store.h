@@ -146,7 +146,7 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
       const std::string& key) const;
 
   // Read-only stores: catch up with what the writing process has written
-  // since Open (for `results --follow`). Read-write stores: no-op, OK.
+  // since Open (a reader polling a running instance's store). Read-write stores: no-op, OK.
   absl::Status Refresh();
 
   const std::string& dir() const;
