@@ -1,26 +1,28 @@
 #include "config.h"
 
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
-#include <algorithm>
+#include <array>
 #include <charconv>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <type_traits>
 
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "qinfer/core/secrets.h"
 #include "qinfer/executor/device_memory.h"
 
+extern char** environ;  // POSIX: the process's environment
+
 namespace qinfer::app {
 namespace {
-
-// One setter per scalar key: it parses a string and stores it, or explains.
-using Setter = std::function<absl::Status(Config&, const std::string&)>;
 
 // The whole of `v` must be a decimal integer in [min, max]: "12abc", " 12",
 // "+12" and "1e3" are errors, and so is a number out of range (never
@@ -51,235 +53,453 @@ absl::StatusOr<double> ParseDouble(const std::string& key, const std::string& v,
   return absl::InvalidArgumentError(key + " = '" + v + "': expected " + expected);
 }
 
-std::map<std::string, Setter> Setters() {
-  std::map<std::string, Setter> s;
-  auto str = [](std::function<std::string&(Config&)> field) -> Setter {
-    return [field](Config& c, const std::string& v) {
-      field(c) = v;
-      return absl::OkStatus();
-    };
-  };
-  auto integer = [](const std::string& key, long long min, long long max,
-                    std::function<void(Config&, long long)> put) -> Setter {
-    return [=](Config& c, const std::string& v) -> absl::Status {
-      auto n = ParseInt(key, v, min, max);
-      if (!n.ok()) return n.status();
-      put(c, *n);
-      return absl::OkStatus();
-    };
-  };
-  auto boolean = [](const std::string& key, std::function<bool&(Config&)> field) -> Setter {
-    return [=](Config& c, const std::string& v) -> absl::Status {
-      if (v == "true" || v == "1") field(c) = true;
-      else if (v == "false" || v == "0") field(c) = false;
-      else return absl::InvalidArgumentError(key + " = '" + v + "': expected true or false");
-      return absl::OkStatus();
-    };
-  };
-  s["model.op_libraries"] = [](Config& c, const std::string& v) -> absl::Status {
-    c.model.op_libraries.clear();
-    std::stringstream in(v);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-      if (!item.empty()) c.model.op_libraries.push_back(item);
-    }
-    return absl::OkStatus();
-  };
-  s["kafka.create_topics"] =
-      boolean("kafka.create_topics", [](Config& c) -> bool& { return c.kafka.create_topics; });
-  s["kafka.topic_partitions"] = integer("kafka.topic_partitions", 1, 100000, [](Config& c, long long n) {
-    c.kafka.topic_partitions = int(n);
-  });
-  s["kafka.startup_wait_s"] = integer("kafka.startup_wait_s", 1, 3600, [](Config& c, long long n) {
-    c.kafka.startup_wait = std::chrono::seconds(n);
-  });
-  s["limits.max_message_bytes"] = integer("limits.max_message_bytes", 64, 1LL << 31, [](Config& c, long long n) {
-    c.limits.max_message_bytes = size_t(n);
-  });
-  s["limits.max_depth"] = integer("limits.max_depth", 2, 10000, [](Config& c, long long n) {
-    c.limits.max_depth = int(n);
-  });
-  s["limits.max_text_bytes"] = integer("limits.max_text_bytes", 1, 1LL << 31, [](Config& c, long long n) {
-    c.limits.max_text_bytes = size_t(n);
-  });
-  s["limits.max_meta_bytes"] = integer("limits.max_meta_bytes", 0, 1LL << 31, [](Config& c, long long n) {
-    c.limits.max_meta_bytes = size_t(n);
-  });
-  s["admission.too_long"] = [](Config& c, const std::string& v) -> absl::Status {
-    if (v != "reject" && v != "truncate" && v != "chunk" && v != "long_lane") {
-      return absl::InvalidArgumentError("admission.too_long = '" + v +
-                                        "': expected reject, truncate, chunk or long_lane");
-    }
-    c.admission.too_long = v;
-    return absl::OkStatus();
-  };
-  s["admission.chunk_overlap"] = integer("admission.chunk_overlap", 0, 1 << 30, [](Config& c, long long n) {
-    c.admission.chunk_overlap = int(n);
-  });
-  s["admission.max_chunks"] = integer("admission.max_chunks", 1, 1 << 20, [](Config& c, long long n) {
-    c.admission.max_chunks = int(n);
-  });
-  s["long_lane.max_tokens"] = integer("long_lane.max_tokens", 0, 1 << 30, [](Config& c, long long n) {
-    c.long_lane.max_tokens = int(n);
-  });
-  s["recovery.max_attempts"] = integer("recovery.max_attempts", 1, 1000, [](Config& c, long long n) {
-    c.recovery.max_attempts = int(n);
-  });
-  s["scheduler.max_queued_bytes"] = integer("scheduler.max_queued_bytes", 1, 1LL << 50, [](Config& c, long long n) {
-    c.scheduler.max_queued_bytes = size_t(n);
-  });
-  s["model.path"] = str([](Config& c) -> std::string& { return c.model.path; });
-  s["model.manifest"] = str([](Config& c) -> std::string& { return c.model.manifest; });
-  s["model.device"] = [](Config& c, const std::string& v) -> absl::Status {
-    if (absl::StatusOr<executor::DeviceSpec> spec = executor::DeviceSpec::Parse(v); !spec.ok()) {
-      return absl::InvalidArgumentError("model.device = '" + v + "': " + std::string(spec.status().message()));
-    }
-    c.model.device = v;
-    return absl::OkStatus();
-  };
-  s["model.fallback_device"] = [](Config& c, const std::string& v) -> absl::Status {
-    if (v != "auto" && v != "cpu" && v != "none") {
-      return absl::InvalidArgumentError("model.fallback_device = '" + v + "': expected auto, cpu or none");
-    }
-    c.model.fallback_device = v;
-    return absl::OkStatus();
-  };
-  s["model.autocast"] = [](Config& c, const std::string& v) -> absl::Status {
-    if (!v.empty() && v != "bf16" && v != "fp16") {
-      return absl::InvalidArgumentError("model.autocast = '" + v + "': expected bf16, fp16 or empty (float32)");
-    }
-    c.model.autocast = v;
-    return absl::OkStatus();
-  };
-  s["memory.plan"] = boolean("memory.plan", [](Config& c) -> bool& { return c.memory.plan; });
-  s["memory.margin"] = [](Config& c, const std::string& v) -> absl::Status {
-    const std::string expected = "a number in [0, 1), e.g. 0.1";
-    auto d = ParseDouble("memory.margin", v, expected);
-    if (!d.ok()) return d.status();
-    if (!(*d >= 0 && *d < 1)) return absl::InvalidArgumentError("memory.margin = '" + v + "': expected " + expected);
-    c.memory.margin = *d;
-    return absl::OkStatus();
-  };
-  s["memory.cuda_memory_fraction"] = [](Config& c, const std::string& v) -> absl::Status {
-    const std::string expected = "a number in [0, 1]";
-    auto d = ParseDouble("memory.cuda_memory_fraction", v, expected);
-    if (!d.ok()) return d.status();
-    if (!(*d >= 0 && *d <= 1)) {
-      return absl::InvalidArgumentError("memory.cuda_memory_fraction = '" + v + "': expected " + expected);
-    }
-    c.memory.cuda_memory_fraction = *d;
-    return absl::OkStatus();
-  };
-  s["memory.cuda_budget"] = [](Config& c, const std::string& v) -> absl::Status {
-    if (!v.empty()) {
-      absl::StatusOr<int64_t> bytes = executor::ParseBytes(v);
-      if (!bytes.ok() || *bytes <= 0) {
-        return absl::InvalidArgumentError("memory.cuda_budget = '" + v + "': expected a size above 0 (e.g. 20GiB) or empty" +
-                                          (bytes.ok() ? "" : ": " + std::string(bytes.status().message())));
-      }
-    }
-    c.memory.cuda_budget = v;
-    return absl::OkStatus();
-  };
-  s["model.threads"] = integer("model.threads", 0, 4096, [](Config& c, long long n) { c.model.threads = int(n); });
-  s["kafka.brokers"] = str([](Config& c) -> std::string& { return c.kafka.brokers; });
-  s["kafka.group_id"] = str([](Config& c) -> std::string& { return c.kafka.group_id; });
-  s["kafka.jobs_topic"] = str([](Config& c) -> std::string& { return c.kafka.jobs_topic; });
-  s["kafka.reply_topic"] = str([](Config& c) -> std::string& { return c.kafka.reply_topic; });
-  s["kafka.dead_letter_topic"] =
-      str([](Config& c) -> std::string& { return c.kafka.dead_letter_topic; });
-  s["scheduler.max_tokens"] = integer("scheduler.max_tokens", 0, 1 << 30, [](Config& c, long long n) {
-    c.scheduler.max_tokens = int(n);
-  });
-  s["scheduler.tokens_per_batch"] = integer("scheduler.tokens_per_batch", 1, 1 << 30, [](Config& c, long long n) {
-    c.scheduler.tokens_per_batch = int(n);
-  });
-  s["scheduler.max_batch_size"] = integer("scheduler.max_batch_size", 1, 1 << 20, [](Config& c, long long n) {
-    c.scheduler.max_batch_size = int(n);
-  });
-  s["scheduler.max_batch_delay_ms"] = integer("scheduler.max_batch_delay_ms", 0, 86400000, [](Config& c, long long n) {
-    c.scheduler.max_batch_delay = std::chrono::milliseconds(n);
-  });
-  s["scheduler.formation"] = [](Config& c, const std::string& v) -> absl::Status {
-    absl::StatusOr<scheduler::Formation> formation = scheduler::ParseFormation(v);
-    if (!formation.ok()) {
-      return absl::InvalidArgumentError("scheduler.formation: " + std::string(formation.status().message()));
-    }
-    c.scheduler.formation = *formation;
-    return absl::OkStatus();
-  };
-  s["scheduler.max_padding"] = [](Config& c, const std::string& v) -> absl::Status {
-    const std::string expected = "a fraction in [0, 1) (e.g. 0.08: no job pads more than 8%)";
-    auto x = ParseDouble("scheduler.max_padding", v, expected);
-    if (!x.ok()) return x.status();
-    if (!(*x >= 0 && *x < 1)) return absl::InvalidArgumentError("scheduler.max_padding = '" + v + "': expected " + expected);
-    c.scheduler.max_padding = *x;
-    return absl::OkStatus();
-  };
-  s["scheduler.max_queued_jobs"] = integer("scheduler.max_queued_jobs", 1, 1LL << 32, [](Config& c, long long n) {
-    c.scheduler.max_queued_jobs = size_t(n);
-  });
-  s["scheduler.max_queued_tokens"] = integer("scheduler.max_queued_tokens", 1, 1LL << 40, [](Config& c, long long n) {
-    c.scheduler.max_queued_tokens = size_t(n);
-  });
-  s["scheduler.bucket_bounds"] = [](Config& c, const std::string& v) -> absl::Status {
-    // Comma-separated in env/flags; a YAML list arrives joined the same way.
-    c.scheduler.bucket_bounds.clear();
-    std::stringstream in(v);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-      if (item.empty()) continue;
-      auto n = ParseInt("scheduler.bucket_bounds", item, 1, 1 << 30);
-      if (!n.ok()) return n.status();
-      c.scheduler.bucket_bounds.push_back(int(*n));
-    }
-    return absl::OkStatus();
-  };
-  s["storage.path"] = str([](Config& c) -> std::string& { return c.storage.path; });
-  s["storage.sync"] = boolean("storage.sync", [](Config& c) -> bool& { return c.storage.sync; });
-  s["http.listen"] = [](Config& c, const std::string& v) -> absl::Status {
-    if (!v.empty()) {
-      if (absl::StatusOr<ListenAddress> a = ParseListenAddress(v); !a.ok()) return a.status();
-    }
-    c.http.listen = v;
-    return absl::OkStatus();
-  };
-  s["shutdown.drain_timeout_s"] = integer("shutdown.drain_timeout_s", 0, 86400, [](Config& c, long long n) {
-    c.shutdown.drain_timeout = std::chrono::seconds(n);
-  });
-  s["health.startup_timeout_s"] = integer("health.startup_timeout_s", 0, 86400, [](Config& c, long long n) {
-    c.health.startup_timeout = std::chrono::seconds(n);
-  });
-  s["health.executor_stall_s"] = integer("health.executor_stall_s", 1, 86400, [](Config& c, long long n) {
-    c.health.executor_stall = std::chrono::seconds(n);
-  });
-  return s;
+// The shortest text that reads back to exactly `x` (0.1, not
+// 0.10000000000000001).
+std::string Shortest(double x) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
 }
 
-std::string KnownKeys(const std::map<std::string, Setter>& setters) {
+// ---------------------------------------------------------------------------
+// The key table. Each key is declared once, in kKeys below; parsing (file,
+// environment, --set), the dump, the defaults file and README's table are
+// all read off it.
+
+enum class Kind {
+  kText,      // a string: free, one of `choices`, or passing `check`
+  kBool,      // true | false (also 1 | 0)
+  kInteger,   // a whole number in [min, max]
+  kNumber,    // a finite number in [low, high] or [low, high)
+  kTexts,     // a list of strings (a YAML list, or comma-separated)
+  kIntegers,  // a list of whole numbers, each in [min, max]
+  kMap,       // section.key.<property>: librdkafka properties, verbatim
+};
+
+struct Key;
+// Parses the whole of `value`, checks it and stores it; errors name the key.
+using SetFn = absl::Status (*)(const Key& key, Config& config, const std::string& value);
+// Writes "leaf: value" into the section's YAML map (a kMap only when it is
+// not empty).
+using EmitFn = void (*)(const Key& key, const Config& config, YAML::Emitter& out);
+// A kText key's own check; the error it returns names the key.
+using CheckFn = absl::Status (*)(const std::string& key, const std::string& value);
+using PropertiesFn = std::map<std::string, std::string>& (*)(Config& config);
+
+struct Key {
+  const char* name;  // "section.key"
+  Kind kind;
+  SetFn set;  // null for kMap
+  EmitFn emit;
+  const char* doc;  // what it does, markdown
+  const char* note = nullptr;  // what the default means, where its value does not say it
+  long long min = 0, max = 0;  // kInteger, kIntegers
+  double low = 0, high = 0;    // kNumber
+  bool high_open = false;      // kNumber: high itself is refused
+  std::array<const char*, 4> choices{};  // kText: the accepted values ("": empty), when they are a fixed set
+  CheckFn check = nullptr;               // kText
+  const char* accepts = nullptr;  // what is accepted, where kind, choices and bounds do not say it
+  bool path = false;      // relative paths from a file resolve against its directory
+  bool required = false;  // no default: DefaultConfigFile prints a placeholder
+  PropertiesFn properties = nullptr;  // kMap
+  const char* example = nullptr;      // kMap: one "property: value" line for the defaults file
+
+  constexpr Key Note(const char* n) const { Key k = *this; k.note = n; return k; }
+  constexpr Key Path() const { Key k = *this; k.path = true; return k; }
+  constexpr Key Required() const { Key k = *this; k.required = true; return k; }
+  constexpr Key Accepts(const char* a) const { Key k = *this; k.accepts = a; return k; }
+  constexpr Key Check(CheckFn f, const char* a) const { Key k = *this; k.check = f; k.accepts = a; return k; }
+  constexpr Key Choices(std::array<const char*, 4> c) const { Key k = *this; k.choices = c; return k; }
+};
+
+std::string SectionOf(const Key& k) {
+  const std::string_view name = k.name;
+  return std::string(name.substr(0, name.find('.')));
+}
+std::string LeafOf(const Key& k) {
+  const std::string_view name = k.name;
+  return std::string(name.substr(name.find('.') + 1));
+}
+
+// Field access from a pointer to a section's member: kSection<S> is the
+// Config member of section type S.
+template <class S> constexpr S Config::*kSection = nullptr;
+template <> constexpr Config::Model Config::*kSection<Config::Model> = &Config::model;
+template <> constexpr Config::Memory Config::*kSection<Config::Memory> = &Config::memory;
+template <> constexpr Config::Kafka Config::*kSection<Config::Kafka> = &Config::kafka;
+template <> constexpr Config::Limits Config::*kSection<Config::Limits> = &Config::limits;
+template <> constexpr Config::Admission Config::*kSection<Config::Admission> = &Config::admission;
+template <> constexpr Config::LongLane Config::*kSection<Config::LongLane> = &Config::long_lane;
+template <> constexpr Config::Recovery Config::*kSection<Config::Recovery> = &Config::recovery;
+template <> constexpr Config::Scheduler Config::*kSection<Config::Scheduler> = &Config::scheduler;
+template <> constexpr Config::Storage Config::*kSection<Config::Storage> = &Config::storage;
+template <> constexpr Config::Http Config::*kSection<Config::Http> = &Config::http;
+template <> constexpr Config::Shutdown Config::*kSection<Config::Shutdown> = &Config::shutdown;
+template <> constexpr Config::HealthChecks Config::*kSection<Config::HealthChecks> = &Config::health;
+
+template <class M> struct MemberOf;
+template <class S, class T> struct MemberOf<T S::*> {
+  using Section = S;
+  using Type = T;
+};
+
+template <auto F> auto& Get(Config& c) { return c.*kSection<typename MemberOf<decltype(F)>::Section>.*F; }
+template <auto F> const auto& Get(const Config& c) {
+  return c.*kSection<typename MemberOf<decltype(F)>::Section>.*F;
+}
+
+// Integers are stored as int, size_t or a std::chrono duration (in the unit
+// the key's name says: _s, _ms).
+template <class T> long long CountOf(const T& v) {
+  if constexpr (requires { v.count(); }) {
+    return static_cast<long long>(v.count());
+  } else {
+    return static_cast<long long>(v);
+  }
+}
+template <class T> T FromCount(long long n) {
+  if constexpr (requires(T t) { t.count(); }) {
+    return T(n);
+  } else {
+    return static_cast<T>(n);
+  }
+}
+
+// "a, b or c" of a kText's choices; "" reads "empty".
+std::string ChoiceList(const Key& k, bool markdown) {
+  std::vector<std::string> items;
+  bool empty = false;
+  for (const char* c : k.choices) {
+    if (c == nullptr) continue;
+    if (*c == '\0') empty = true;
+    else items.push_back(markdown ? "`" + std::string(c) + "`" : std::string(c));
+  }
+  if (empty) items.push_back("empty");
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  }
+  return out;
+}
+
+std::string NumberRange(const Key& k) {
+  return "[" + Shortest(k.low) + ", " + Shortest(k.high) + (k.high_open ? ")" : "]");
+}
+
+std::vector<std::string> SplitList(const std::string& v) {
+  return absl::StrSplit(v, ',', absl::SkipEmpty());
+}
+
+absl::Status CheckText(const Key& k, const std::string& v) {
+  if (k.check != nullptr) return k.check(k.name, v);
+  if (k.choices[0] == nullptr) return absl::OkStatus();
+  for (const char* c : k.choices) {
+    if (c != nullptr && v == c) return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(std::string(k.name) + " = '" + v + "': expected " + ChoiceList(k, false));
+}
+
+template <auto F> absl::Status SetText(const Key& k, Config& c, const std::string& v) {
+  if (absl::Status s = CheckText(k, v); !s.ok()) return s;
+  Get<F>(c) = v;
+  return absl::OkStatus();
+}
+template <auto F> absl::Status SetBool(const Key& k, Config& c, const std::string& v) {
+  if (v == "true" || v == "1") Get<F>(c) = true;
+  else if (v == "false" || v == "0") Get<F>(c) = false;
+  else return absl::InvalidArgumentError(std::string(k.name) + " = '" + v + "': expected true or false");
+  return absl::OkStatus();
+}
+template <auto F> absl::Status SetInteger(const Key& k, Config& c, const std::string& v) {
+  auto n = ParseInt(k.name, v, k.min, k.max);
+  if (!n.ok()) return n.status();
+  Get<F>(c) = FromCount<typename MemberOf<decltype(F)>::Type>(*n);
+  return absl::OkStatus();
+}
+template <auto F> absl::Status SetNumber(const Key& k, Config& c, const std::string& v) {
+  const std::string expected = "a number in " + NumberRange(k);
+  auto d = ParseDouble(k.name, v, expected);
+  if (!d.ok()) return d.status();
+  if (!(*d >= k.low && (k.high_open ? *d < k.high : *d <= k.high))) {
+    return absl::InvalidArgumentError(std::string(k.name) + " = '" + v + "': expected " + expected);
+  }
+  Get<F>(c) = *d;
+  return absl::OkStatus();
+}
+template <auto F> absl::Status SetTexts(const Key&, Config& c, const std::string& v) {
+  Get<F>(c) = SplitList(v);
+  return absl::OkStatus();
+}
+template <auto F> absl::Status SetIntegers(const Key& k, Config& c, const std::string& v) {
+  std::vector<int> items;
+  for (const std::string& item : SplitList(v)) {
+    auto n = ParseInt(k.name, item, k.min, k.max);
+    if (!n.ok()) return n.status();
+    items.push_back(int(*n));
+  }
+  Get<F>(c) = std::move(items);
+  return absl::OkStatus();
+}
+
+template <auto F> void EmitScalar(const Key& k, const Config& c, YAML::Emitter& out) {
+  using T = typename MemberOf<decltype(F)>::Type;
+  out << YAML::Key << LeafOf(k) << YAML::Value;
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) {
+    out << Get<F>(c);
+  } else if constexpr (std::is_same_v<T, double>) {
+    out << Shortest(Get<F>(c));
+  } else {
+    out << CountOf(Get<F>(c));
+  }
+}
+template <auto F> void EmitList(const Key& k, const Config& c, YAML::Emitter& out) {
+  out << YAML::Key << LeafOf(k) << YAML::Value << YAML::Flow << Get<F>(c);
+}
+template <auto F> void EmitMap(const Key& k, const Config& c, YAML::Emitter& out) {
+  const auto& properties = Get<F>(c);
+  if (properties.empty()) return;
+  out << YAML::Key << LeafOf(k) << YAML::Value << YAML::BeginMap;
+  for (const auto& [p, v] : properties) out << YAML::Key << p << YAML::Value << ShownValue(p, v);
+  out << YAML::EndMap;
+}
+template <auto F> std::map<std::string, std::string>& PropertiesOf(Config& c) { return Get<F>(c); }
+
+template <auto F> constexpr Key Text(const char* name, const char* doc) {
+  return Key{.name = name, .kind = Kind::kText, .set = SetText<F>, .emit = EmitScalar<F>, .doc = doc};
+}
+template <auto F> constexpr Key Bool(const char* name, const char* doc) {
+  return Key{.name = name, .kind = Kind::kBool, .set = SetBool<F>, .emit = EmitScalar<F>, .doc = doc};
+}
+template <auto F> constexpr Key Integer(const char* name, long long min, long long max, const char* doc) {
+  return Key{.name = name, .kind = Kind::kInteger, .set = SetInteger<F>, .emit = EmitScalar<F>, .doc = doc,
+             .min = min, .max = max};
+}
+template <auto F> constexpr Key Number(const char* name, double low, double high, bool high_open, const char* doc) {
+  return Key{.name = name, .kind = Kind::kNumber, .set = SetNumber<F>, .emit = EmitScalar<F>, .doc = doc,
+             .low = low, .high = high, .high_open = high_open};
+}
+template <auto F> constexpr Key Texts(const char* name, const char* doc) {
+  return Key{.name = name, .kind = Kind::kTexts, .set = SetTexts<F>, .emit = EmitList<F>, .doc = doc};
+}
+template <auto F> constexpr Key Integers(const char* name, long long min, long long max, const char* doc) {
+  return Key{.name = name, .kind = Kind::kIntegers, .set = SetIntegers<F>, .emit = EmitList<F>, .doc = doc,
+             .min = min, .max = max};
+}
+template <auto F> constexpr Key Properties(const char* name, const char* example, const char* doc) {
+  return Key{.name = name, .kind = Kind::kMap, .set = nullptr, .emit = EmitMap<F>, .doc = doc,
+             .properties = PropertiesOf<F>, .example = example};
+}
+
+absl::Status CheckDevice(const std::string& key, const std::string& v) {
+  if (absl::StatusOr<executor::DeviceSpec> spec = executor::DeviceSpec::Parse(v); !spec.ok()) {
+    return absl::InvalidArgumentError(key + " = '" + v + "': " + std::string(spec.status().message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckSize(const std::string& key, const std::string& v) {
+  if (v.empty()) return absl::OkStatus();
+  absl::StatusOr<int64_t> bytes = executor::ParseBytes(v);
+  if (!bytes.ok() || *bytes <= 0) {
+    return absl::InvalidArgumentError(key + " = '" + v + "': expected a size above 0 (e.g. 20GiB) or empty" +
+                                      (bytes.ok() ? "" : ": " + std::string(bytes.status().message())));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckListen(const std::string&, const std::string& v) {
+  if (v.empty()) return absl::OkStatus();
+  return ParseListenAddress(v).status();
+}
+
+// scheduler.formation is an enum, named by FormationName.
+absl::Status SetFormation(const Key& k, Config& c, const std::string& v) {
+  absl::StatusOr<scheduler::Formation> formation = scheduler::ParseFormation(v);
+  if (!formation.ok()) {
+    return absl::InvalidArgumentError(std::string(k.name) + ": " + std::string(formation.status().message()));
+  }
+  c.scheduler.formation = *formation;
+  return absl::OkStatus();
+}
+void EmitFormation(const Key& k, const Config& c, YAML::Emitter& out) {
+  out << YAML::Key << LeafOf(k) << YAML::Value << scheduler::FormationName(c.scheduler.formation);
+}
+
+using C = Config;
+
+// Every key, in the order of the dump and of README's table.
+constexpr Key kKeys[] = {
+    Text<&C::Model::path>("model.path", "TorchScript `model.pt`; `forward(input_ids int64 [B,L], attention_mask "
+                                        "int64 [B,L]) -> float [B,D]` (`model/export_model.py` writes one)")
+        .Path().Required().Accepts("a path"),
+    Text<&C::Model::manifest>("model.manifest", "`manifest.json`: `vocab_size`, `max_tokens`, `digest`, ...")
+        .Path().Accepts("a path").Note("`manifest.json` beside `model.path`"),
+    Text<&C::Model::device>("model.device", "the primary device; `cpu-budget:<size>` (e.g. `cpu-budget:512MiB`) "
+                                            "is the budgeted CPU device (README: \"Memory plan and the OOM "
+                                            "ladder\")")
+        .Check(CheckDevice, "`cpu`, `cuda:N` or `cpu-budget:<size>`"),
+    Text<&C::Model::fallback_device>("model.fallback_device",
+                                     "where a single job that does not fit the primary device runs: `auto` is "
+                                     "cpu unless the primary is plain cpu")
+        .Choices({"auto", "cpu", "none"}),
+    Text<&C::Model::autocast>("model.autocast",
+                              "`bf16` or `fp16` autocast on the primary device (fallback runs float32); empty: "
+                              "float32")
+        .Choices({"bf16", "fp16", ""}),
+    Integer<&C::Model::threads>("model.threads", 0, 4096, "torch intra-op threads").Note("libtorch's default"),
+    Texts<&C::Model::op_libraries>("model.op_libraries", "shared libraries registering TorchScript custom ops the "
+                                                         "model calls; loaded (dlopen) before the model")
+        .Path().Accepts("a list of paths"),
+    Bool<&C::Memory::plan>("memory.plan", "calibrate (or reuse) a memory plan when the device has a budget; caps "
+                                          "then come from the plan"),
+    Number<&C::Memory::margin>("memory.margin", 0, 1, true, "plan within budget × (1 − margin)"),
+    Number<&C::Memory::cuda_memory_fraction>("memory.cuda_memory_fraction", 0, 1, false,
+                                             "cap the CUDA caching allocator to this share of the card (emulate a "
+                                             "smaller card: 0.17 of a 141 GB H200 ≈ a 24 GB A10)")
+        .Note("no cap"),
+    Text<&C::Memory::cuda_budget>("memory.cuda_budget", "plan within this on CUDA, e.g. `20GiB`")
+        .Check(CheckSize, "a size above 0 (`20GiB`) or empty")
+        .Note("the (capped) card"),
+    Text<&C::Kafka::brokers>("kafka.brokers", "bootstrap servers").Accepts("host:port[,host:port...]"),
+    Text<&C::Kafka::group_id>("kafka.group_id", "consumer group; run more instances in the group to scale out"),
+    Text<&C::Kafka::jobs_topic>("kafka.jobs_topic", "where jobs are read"),
+    Text<&C::Kafka::reply_topic>("kafka.reply_topic", "results of jobs without `reply_to` go here").Note("none"),
+    Text<&C::Kafka::dead_letter_topic>("kafka.dead_letter_topic", "failure records go here").Note("none"),
+    Bool<&C::Kafka::create_topics>("kafka.create_topics", "every topic named above must exist at start-up, else "
+                                                          "qinfer refuses to start naming it; `true` creates the "
+                                                          "missing ones"),
+    Integer<&C::Kafka::topic_partitions>("kafka.topic_partitions", 1, 100000,
+                                         "partitions of topics that `create_topics` creates"),
+    Integer<&C::Kafka::startup_wait>("kafka.startup_wait_s", 1, 3600,
+                                     "how long start-up waits for a broker to answer; then it exits 75 "
+                                     "(transient: retry)"),
+    Properties<&C::Kafka::consumer>("kafka.consumer", "fetch.max.bytes: 1048576",
+                                    "librdkafka consumer properties, passed through unchanged (qinfer sets "
+                                    "`queued.max.messages.kbytes=16384` and `statistics.interval.ms=5000`, the "
+                                    "period of the lag figures, unless you do)"),
+    Properties<&C::Kafka::producer>("kafka.producer", "linger.ms: 5",
+                                    "librdkafka producer properties, passed through unchanged (qinfer sets "
+                                    "`topic.metadata.propagation.max.ms=1000` unless you do: a `reply_to` naming a "
+                                    "topic that does not exist is then reported, and its job acked, within about "
+                                    "a second instead of librdkafka's 30 s)"),
+    Integer<&C::Limits::max_message_bytes>("limits.max_message_bytes", 64, 1LL << 31,
+                                           "larger messages become `invalid` records (a 4 KiB prefix and their "
+                                           "coordinates)"),
+    Integer<&C::Limits::max_depth>("limits.max_depth", 2, 10000,
+                                   "deeper nesting of arrays/objects is `invalid`; checked by a scan before the "
+                                   "message is parsed"),
+    Integer<&C::Limits::max_meta_bytes>("limits.max_meta_bytes", 0, 1LL << 31,
+                                        "a larger `meta` (serialised) is `invalid`"),
+    Integer<&C::Limits::max_text_bytes>("limits.max_text_bytes", 1, 1LL << 31,
+                                        "a longer `text` is `too_long`; checked before the text is tokenized"),
+    Text<&C::Admission::too_long>("admission.too_long",
+                                  "an input longer than `scheduler.max_tokens`: `reject` (a `too_long` record), "
+                                  "`truncate` (its first `max_tokens` ids), `chunk` (windows of `max_tokens`, "
+                                  "pooled into one result: pooled-output models only), `long_lane` (whole, see "
+                                  "`long_lane.max_tokens`); a job's own `policy` wins")
+        .Choices({"reject", "truncate", "chunk", "long_lane"}),
+    Integer<&C::Admission::chunk_overlap>("admission.chunk_overlap", 0, 1 << 30,
+                                          "tokens each chunk window shares with the previous one"),
+    Integer<&C::Admission::max_chunks>("admission.max_chunks", 1, 1 << 20,
+                                       "an input needing more windows is `too_long`"),
+    Integer<&C::LongLane::max_tokens>("long_lane.max_tokens", 0, 1 << 30,
+                                      "over-long inputs up to this length run whole, one at a time, on the "
+                                      "fallback device; needs a fallback device and a model whose manifest "
+                                      "`max_positions` reaches it (start-up refuses otherwise)")
+        .Note("off"),
+    Integer<&C::Recovery::max_attempts>("recovery.max_attempts", 1, 1000,
+                                        "a job that was running when the process died this many times gets a "
+                                        "`crash` record instead of running again"),
+    Integers<&C::Scheduler::bucket_bounds>("scheduler.bucket_bounds", 1, 1 << 30,
+                                           "length buckets, strictly increasing, the last one "
+                                           "`scheduler.max_tokens`")
+        .Note("powers of two from 16 to `scheduler.max_tokens`"),
+    Integer<&C::Scheduler::max_tokens>("scheduler.max_tokens", 0, 1 << 30,
+                                       "longer inputs follow `admission.too_long`")
+        .Note("the model manifest's `max_tokens`"),
+    Integer<&C::Scheduler::tokens_per_batch>("scheduler.tokens_per_batch", 1, 1 << 30,
+                                             "without a memory plan: batch cap per bucket = tokens_per_batch / "
+                                             "bucket bound (at least 1)"),
+    Integer<&C::Scheduler::max_batch_size>("scheduler.max_batch_size", 1, 1 << 20, "upper limit on every cap"),
+    Integer<&C::Scheduler::max_batch_delay>("scheduler.max_batch_delay_ms", 0, 86400000,
+                                            "a partial batch runs once its oldest job waited this long"),
+    Key{.name = "scheduler.formation", .kind = Kind::kText, .set = SetFormation, .emit = EmitFormation,
+        .doc = "which queued jobs of a bucket make its next batch: `length` sorts the bucket's jobs by length, "
+               "cuts them into runs of the cap and takes the run that holds the bucket's oldest job (over a "
+               "backlog, what sorting the backlog and chunking it would give); `arrival` takes the cap oldest "
+               "(FIFO). Either way every batch holds its bucket's oldest job, so nothing waits behind younger "
+               "jobs for more than the bucket's depth in batches",
+        .choices = {"length", "arrival"}},
+    Number<&C::Scheduler::max_padding>("scheduler.max_padding", 0, 1, true,
+                                       "with `length`: a job shorter than (1 − max_padding) × its batch's longest "
+                                       "waits for a batch of its own lengths, so no row pads more than this "
+                                       "fraction; larger values keep batches fuller at the price of padding"),
+    Integer<&C::Scheduler::max_queued_jobs>("scheduler.max_queued_jobs", 1, 1LL << 32,
+                                            "the consumer pauses its partitions at this many queued jobs and "
+                                            "resumes below half"),
+    Integer<&C::Scheduler::max_queued_tokens>("scheduler.max_queued_tokens", 1, 1LL << 40,
+                                              "the same for the tokens of queued jobs"),
+    Integer<&C::Scheduler::max_queued_bytes>("scheduler.max_queued_bytes", 1, 1LL << 50,
+                                             "the same for the bytes queued jobs hold (ids, payload, `meta`); at "
+                                             "least 2 × `limits.max_message_bytes`"),
+    Text<&C::Storage::path>("storage.path", "RocksDB result store directory").Path().Accepts("a path"),
+    Bool<&C::Storage::sync>("storage.sync", "fsync every write (survives OS crashes; a process crash loses nothing "
+                                            "either way)"),
+    Text<&C::Http::listen>("http.listen", "`/metrics`, `/healthz`, `/readyz`, `/status`; empty disables")
+        .Check(CheckListen, "host:port (port in [0, 65535]) or empty"),
+    Integer<&C::Shutdown::drain_timeout>("shutdown.drain_timeout_s", 0, 86400,
+                                         "on SIGTERM, the bound on the whole shutdown: queued jobs still unfinished "
+                                         "after this are left for the next run, and the reply flush and the final "
+                                         "commit get what is left of it (at least 1 s each)"),
+    Integer<&C::HealthChecks::executor_stall>("health.executor_stall_s", 1, 86400,
+                                              "`/healthz` fails once the started executor has not beaten for this "
+                                              "long (a forward pass that hangs)"),
+    Integer<&C::HealthChecks::startup_timeout>("health.startup_timeout_s", 0, 86400,
+                                               "`/healthz` fails once start-up (model load, warm-up, memory plan, "
+                                               "broker check) has taken longer than this, so that a start-up that "
+                                               "hangs is restarted; 0: never"),
+};
+
+const Key* FindKey(std::string_view name) {
+  for (const Key& k : kKeys) {
+    if (k.kind != Kind::kMap && name == k.name) return &k;
+  }
+  return nullptr;
+}
+
+// The kMap key `name` belongs to ("kafka.consumer.fetch.max.bytes" to
+// kafka.consumer), and the property it names.
+const Key* FindMap(std::string_view name, std::string* property) {
+  for (const Key& k : kKeys) {
+    const std::string_view prefix = k.name;
+    if (k.kind == Kind::kMap && name.size() > prefix.size() + 1 && name.substr(0, prefix.size()) == prefix &&
+        name[prefix.size()] == '.') {
+      *property = std::string(name.substr(prefix.size() + 1));
+      return &k;
+    }
+  }
+  return nullptr;
+}
+
+std::string KnownKeys() {
   std::vector<std::string> keys;
-  for (const auto& [k, _] : setters) keys.push_back(k);
-  keys.push_back("kafka.consumer.<librdkafka property>");
-  keys.push_back("kafka.producer.<librdkafka property>");
+  for (const Key& k : kKeys) keys.push_back(k.kind == Kind::kMap ? std::string(k.name) + ".<librdkafka property>"
+                                                                 : std::string(k.name));
   return absl::StrJoin(keys, ", ");
 }
 
-absl::Status Apply(Config& c, const std::map<std::string, Setter>& setters,
-                   const std::string& key, const std::string& value,
-                   const std::string& where) {
-  for (const char* prefix : {"kafka.consumer.", "kafka.producer."}) {
-    const std::string p = prefix;
-    if (key.rfind(p, 0) == 0 && key.size() > p.size()) {
-      (p == "kafka.consumer." ? c.kafka.consumer : c.kafka.producer)[key.substr(p.size())] = value;
-      return absl::OkStatus();
-    }
+absl::Status Apply(Config& c, const std::string& name, const std::string& value, const std::string& where) {
+  std::string property;
+  if (const Key* map = FindMap(name, &property); map != nullptr) {
+    map->properties(c)[property] = value;
+    return absl::OkStatus();
   }
-  auto it = setters.find(key);
-  if (it == setters.end()) {
-    return absl::InvalidArgumentError("unknown configuration key '" + key + "' in " +
-                                      where + "; known keys: " + KnownKeys(setters));
+  const Key* k = FindKey(name);
+  if (k == nullptr) {
+    return absl::InvalidArgumentError("unknown configuration key '" + name + "' in " + where +
+                                      "; known keys: " + KnownKeys());
   }
-  absl::Status s = it->second(c, value);
+  absl::Status s = k->set(*k, c, value);
   if (!s.ok()) return absl::InvalidArgumentError(std::string(s.message()) + " (from " + where + ")");
   return absl::OkStatus();
 }
@@ -309,25 +529,72 @@ absl::Status Flatten(const YAML::Node& node, const std::string& prefix,
   return absl::OkStatus();
 }
 
-// Makes the relative paths among `keys` (those the config file set)
-// relative to `dir`, the file's directory.
-void ResolveAgainst(const std::filesystem::path& dir, const std::set<std::string>& keys, Config& c) {
-  auto resolve = [&](const char* key, std::string& p) {
-    if (keys.contains(key) && !p.empty() && std::filesystem::path(p).is_relative()) {
-      p = (dir / p).lexically_normal().string();
-    }
-  };
-  if (dir.empty()) return;
-  resolve("model.path", c.model.path);
-  resolve("model.manifest", c.model.manifest);
-  for (std::string& lib : c.model.op_libraries) resolve("model.op_libraries", lib);
-  resolve("storage.path", c.storage.path);
+// A path key's value from a file: its relative paths made relative to
+// `dir`, the file's directory.
+std::string ResolveAgainst(const std::filesystem::path& dir, const Key& k, const std::string& value) {
+  std::vector<std::string> items = k.kind == Kind::kTexts ? SplitList(value) : std::vector<std::string>{value};
+  for (std::string& p : items) {
+    if (!p.empty() && std::filesystem::path(p).is_relative()) p = (dir / p).lexically_normal().string();
+  }
+  return absl::StrJoin(items, ",");
+}
+
+absl::Status ApplyFile(Config& c, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError("cannot read config " + path + ": " + e.what());
+  }
+  std::vector<std::pair<std::string, std::string>> flat;
+  if (!root.IsNull()) {
+    if (!root.IsMap()) return absl::InvalidArgumentError("config " + path + " must be a YAML mapping");
+    if (absl::Status s = Flatten(root, "", flat); !s.ok()) return s;
+  }
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  for (auto& [k, v] : flat) {
+    const Key* key = FindKey(k);
+    if (key != nullptr && key->path && !dir.empty()) v = ResolveAgainst(dir, *key, v);
+    if (absl::Status s = Apply(c, k, v, path); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 std::string EnvName(const std::string& key) {
   std::string name = "QINFER_";
   for (char ch : key) name += ch == '.' ? '_' : char(std::toupper(static_cast<unsigned char>(ch)));
   return name;
+}
+
+// QINFER_KAFKA_CONSUMER_SASL_PASSWORD=x is kafka.consumer's sasl.password:
+// librdkafka's property names are lower case with dots and no underscores.
+absl::Status ApplyEnvironmentProperties(Config& c, const Key& k) {
+  const std::string prefix = EnvName(k.name) + "_";
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string_view entry = *e;
+    const size_t eq = entry.find('=');
+    if (eq == std::string_view::npos || eq <= prefix.size() || entry.substr(0, prefix.size()) != prefix) continue;
+    std::string property;
+    for (char ch : entry.substr(prefix.size(), eq - prefix.size())) {
+      property += ch == '_' ? '.' : char(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    k.properties(c)[property] = std::string(entry.substr(eq + 1));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyEnvironment(Config& c) {
+  for (const Key& k : kKeys) {
+    if (k.kind == Kind::kMap) {
+      if (absl::Status s = ApplyEnvironmentProperties(c, k); !s.ok()) return s;
+      continue;
+    }
+    const std::string env = EnvName(k.name);
+    if (const char* v = std::getenv(env.c_str()); v != nullptr) {
+      if (absl::Status s = Apply(c, k.name, v, "environment " + env); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -353,48 +620,35 @@ absl::StatusOr<ListenAddress> ParseListenAddress(const std::string& text) {
 
 std::vector<std::string> ConfigKeys() {
   std::vector<std::string> keys;
-  for (const auto& [key, _] : Setters()) keys.push_back(key);
+  for (const Key& k : kKeys) {
+    if (k.kind != Kind::kMap) keys.push_back(k.name);
+  }
   return keys;
 }
 
-absl::StatusOr<Config> LoadConfig(const std::string& path,
-                                  const std::vector<std::string>& overrides) {
+std::vector<std::string> ConfigPropertySections() {
+  std::vector<std::string> sections;
+  for (const Key& k : kKeys) {
+    if (k.kind == Kind::kMap) sections.push_back(k.name);
+  }
+  return sections;
+}
+
+absl::StatusOr<Config> LoadConfig(const std::string& path, const std::vector<std::string>& overrides,
+                                  ConfigUse use) {
   Config c;
-  const auto setters = Setters();
   if (!path.empty()) {
-    YAML::Node root;
-    try {
-      root = YAML::LoadFile(path);
-    } catch (const YAML::Exception& e) {
-      return absl::InvalidArgumentError("cannot read config " + path + ": " + e.what());
-    }
-    std::vector<std::pair<std::string, std::string>> flat;
-    if (!root.IsNull()) {
-      if (!root.IsMap()) return absl::InvalidArgumentError("config " + path + " must be a YAML mapping");
-      if (absl::Status s = Flatten(root, "", flat); !s.ok()) return s;
-    }
-    for (const auto& [k, v] : flat) {
-      if (absl::Status s = Apply(c, setters, k, v, path); !s.ok()) return s;
-    }
-    std::set<std::string> from_file;
-    for (const auto& [k, _] : flat) from_file.insert(k);
-    ResolveAgainst(std::filesystem::path(path).parent_path(), from_file, c);
+    if (absl::Status s = ApplyFile(c, path); !s.ok()) return s;
   }
-  // Environment: only the scalar keys (librdkafka properties go in the file
-  // or in --set).
-  for (const auto& [key, _] : setters) {
-    if (const char* v = std::getenv(EnvName(key).c_str()); v != nullptr) {
-      if (absl::Status s = Apply(c, setters, key, v, "environment " + EnvName(key)); !s.ok()) return s;
-    }
-  }
+  if (absl::Status s = ApplyEnvironment(c); !s.ok()) return s;
   for (const std::string& o : overrides) {
     const size_t eq = o.find('=');
     if (eq == std::string::npos || eq == 0) {
       return absl::InvalidArgumentError("--set '" + o + "': expected section.key=value");
     }
-    if (absl::Status s = Apply(c, setters, o.substr(0, eq), o.substr(eq + 1), "--set"); !s.ok()) return s;
+    if (absl::Status s = Apply(c, o.substr(0, eq), o.substr(eq + 1), "--set"); !s.ok()) return s;
   }
-  if (c.model.path.empty()) {
+  if (use == ConfigUse::kServe && c.model.path.empty()) {
     return absl::InvalidArgumentError(
         "model.path is not set: point it at a TorchScript model.pt (model/export_model.py writes one)");
   }
@@ -403,144 +657,73 @@ absl::StatusOr<Config> LoadConfig(const std::string& path,
   return c;
 }
 
-namespace {
-
-// The shortest text that reads back to exactly `x` (0.1, not
-// 0.10000000000000001).
-std::string Shortest(double x) {
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
-  return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
-}
-
-}  // namespace
-
 std::string DumpConfig(const Config& c) {
   YAML::Emitter out;
   out << YAML::BeginMap;
-  out << YAML::Key << "model" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "path" << YAML::Value << c.model.path
-      << YAML::Key << "manifest" << YAML::Value << c.model.manifest
-      << YAML::Key << "device" << YAML::Value << c.model.device
-      << YAML::Key << "fallback_device" << YAML::Value << c.model.fallback_device
-      << YAML::Key << "autocast" << YAML::Value << c.model.autocast
-      << YAML::Key << "threads" << YAML::Value << c.model.threads
-      << YAML::Key << "op_libraries" << YAML::Value << YAML::Flow << c.model.op_libraries
-      << YAML::EndMap;
-  out << YAML::Key << "memory" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "plan" << YAML::Value << c.memory.plan
-      << YAML::Key << "margin" << YAML::Value << Shortest(c.memory.margin)
-      << YAML::Key << "cuda_memory_fraction" << YAML::Value << Shortest(c.memory.cuda_memory_fraction)
-      << YAML::Key << "cuda_budget" << YAML::Value << c.memory.cuda_budget << YAML::EndMap;
-  out << YAML::Key << "kafka" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "brokers" << YAML::Value << c.kafka.brokers
-      << YAML::Key << "group_id" << YAML::Value << c.kafka.group_id
-      << YAML::Key << "jobs_topic" << YAML::Value << c.kafka.jobs_topic
-      << YAML::Key << "reply_topic" << YAML::Value << c.kafka.reply_topic
-      << YAML::Key << "dead_letter_topic" << YAML::Value << c.kafka.dead_letter_topic
-      << YAML::Key << "create_topics" << YAML::Value << c.kafka.create_topics
-      << YAML::Key << "topic_partitions" << YAML::Value << c.kafka.topic_partitions
-      << YAML::Key << "startup_wait_s" << YAML::Value << c.kafka.startup_wait.count();
-  for (const auto& [name, properties] : {std::pair{"consumer", &c.kafka.consumer},
-                                         std::pair{"producer", &c.kafka.producer}}) {
-    if (properties->empty()) continue;
-    out << YAML::Key << name << YAML::Value << YAML::BeginMap;
-    for (const auto& [k, v] : *properties) out << YAML::Key << k << YAML::Value << ShownValue(k, v);
-    out << YAML::EndMap;
+  std::string section;
+  for (const Key& k : kKeys) {
+    if (SectionOf(k) != section) {
+      if (!section.empty()) out << YAML::EndMap;
+      section = SectionOf(k);
+      out << YAML::Key << section << YAML::Value << YAML::BeginMap;
+    }
+    k.emit(k, c, out);
   }
-  out << YAML::EndMap;
-  out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "max_message_bytes" << YAML::Value << c.limits.max_message_bytes
-      << YAML::Key << "max_depth" << YAML::Value << c.limits.max_depth
-      << YAML::Key << "max_meta_bytes" << YAML::Value << c.limits.max_meta_bytes
-      << YAML::Key << "max_text_bytes" << YAML::Value << c.limits.max_text_bytes << YAML::EndMap;
-  out << YAML::Key << "admission" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "too_long" << YAML::Value << c.admission.too_long
-      << YAML::Key << "chunk_overlap" << YAML::Value << c.admission.chunk_overlap
-      << YAML::Key << "max_chunks" << YAML::Value << c.admission.max_chunks << YAML::EndMap;
-  out << YAML::Key << "long_lane" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "max_tokens" << YAML::Value << c.long_lane.max_tokens << YAML::EndMap;
-  out << YAML::Key << "recovery" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "max_attempts" << YAML::Value << c.recovery.max_attempts << YAML::EndMap;
-  out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "bucket_bounds" << YAML::Value << YAML::Flow << c.scheduler.bucket_bounds
-      << YAML::Key << "max_tokens" << YAML::Value << c.scheduler.max_tokens
-      << YAML::Key << "tokens_per_batch" << YAML::Value << c.scheduler.tokens_per_batch
-      << YAML::Key << "max_batch_size" << YAML::Value << c.scheduler.max_batch_size
-      << YAML::Key << "max_batch_delay_ms" << YAML::Value << c.scheduler.max_batch_delay.count()
-      << YAML::Key << "formation" << YAML::Value << scheduler::FormationName(c.scheduler.formation)
-      << YAML::Key << "max_padding" << YAML::Value << Shortest(c.scheduler.max_padding)
-      << YAML::Key << "max_queued_jobs" << YAML::Value << c.scheduler.max_queued_jobs
-      << YAML::Key << "max_queued_tokens" << YAML::Value << c.scheduler.max_queued_tokens
-      << YAML::Key << "max_queued_bytes" << YAML::Value << c.scheduler.max_queued_bytes << YAML::EndMap;
-  out << YAML::Key << "storage" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "path" << YAML::Value << c.storage.path
-      << YAML::Key << "sync" << YAML::Value << c.storage.sync << YAML::EndMap;
-  out << YAML::Key << "http" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "listen" << YAML::Value << c.http.listen << YAML::EndMap;
-  out << YAML::Key << "shutdown" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "drain_timeout_s" << YAML::Value << c.shutdown.drain_timeout.count()
-      << YAML::EndMap;
-  out << YAML::Key << "health" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "executor_stall_s" << YAML::Value << c.health.executor_stall.count()
-      << YAML::Key << "startup_timeout_s" << YAML::Value << c.health.startup_timeout.count()
-      << YAML::EndMap;
-  out << YAML::EndMap;
+  out << YAML::EndMap << YAML::EndMap;
   return out.c_str();
 }
 
 namespace {
 
-// One line on each key, for DefaultConfigFile. A key missing here fails the
-// config test that prints the defaults.
-const std::map<std::string, std::string>& KeyDocs() {
-  static const auto* docs = new std::map<std::string, std::string>{
-      {"model.path", "TorchScript model.pt (required; model/export_model.py writes one)"},
-      {"model.manifest", "the model's manifest; empty: manifest.json beside model.path"},
-      {"model.device", "cpu | cuda:N | cpu-budget:<size> (a CPU with a memory budget, e.g. 2GiB)"},
-      {"model.fallback_device", "where single jobs that do not fit the device run: auto | cpu | none"},
-      {"model.autocast", "empty (float32) | bf16 | fp16"},
-      {"model.threads", "torch intra-op threads; 0: libtorch's default (one per core)"},
-      {"model.op_libraries", "shared libraries with TorchScript custom ops, loaded before the model"},
-      {"memory.plan", "calibrate (or load) a memory plan when the device has a budget"},
-      {"memory.margin", "plan within budget * (1 - margin)"},
-      {"memory.cuda_memory_fraction", "(0, 1]: cap the CUDA allocator (emulate a smaller card); 0: no cap"},
-      {"memory.cuda_budget", "plan within this on CUDA (e.g. 20GiB); empty: the (capped) card"},
-      {"kafka.brokers", "bootstrap servers, host:port[,host:port...]"},
-      {"kafka.group_id", "consumer group: instances in one group share the jobs topic's partitions"},
-      {"kafka.jobs_topic", "where jobs are read"},
-      {"kafka.reply_topic", "results of jobs without reply_to; empty: none"},
-      {"kafka.dead_letter_topic", "failure records; empty: none"},
-      {"kafka.create_topics", "create missing topics at start-up instead of refusing to start"},
-      {"kafka.topic_partitions", "partitions of topics created by create_topics"},
-      {"kafka.startup_wait_s", "how long start-up waits for a broker to answer; then exit 75 (transient: retry)"},
-      {"limits.max_message_bytes", "largest job message; a larger one is an `invalid` record"},
-      {"limits.max_depth", "deepest JSON nesting of a job message"},
-      {"limits.max_meta_bytes", "largest `meta` object of a job"},
-      {"limits.max_text_bytes", "longest `text` of a job, checked before tokenizing; longer is `too_long`"},
-      {"admission.too_long", "inputs over scheduler.max_tokens: reject | truncate | chunk | long_lane"},
-      {"admission.chunk_overlap", "with chunk: tokens shared by neighbouring windows"},
-      {"admission.max_chunks", "with chunk: most windows per input; beyond it `too_long`"},
-      {"long_lane.max_tokens", "inputs up to this many tokens run alone on the fallback device; 0: off"},
-      {"recovery.max_attempts", "attempts a job may take without an outcome before a `crash` record"},
-      {"scheduler.bucket_bounds", "length buckets, e.g. [32, 128, 512]; empty: powers of two to max_tokens"},
-      {"scheduler.max_tokens", "longest input admitted; 0: the model manifest's max_tokens"},
-      {"scheduler.tokens_per_batch", "batch cap = tokens_per_batch / bucket bound, where no memory plan applies"},
-      {"scheduler.max_batch_size", "most jobs in one batch"},
-      {"scheduler.max_batch_delay_ms", "longest a job waits for its batch to fill"},
-      {"scheduler.formation", "which jobs make a batch: length (runs of similar length, least padding) | arrival (FIFO)"},
-      {"scheduler.max_padding", "with formation length: no job of a batch pads more than this fraction of its row"},
-      {"scheduler.max_queued_jobs", "jobs held before the consumer pauses"},
-      {"scheduler.max_queued_tokens", "tokens held before the consumer pauses"},
-      {"scheduler.max_queued_bytes", "bytes held (ids, payloads, meta) before the consumer pauses"},
-      {"storage.path", "the RocksDB result store"},
-      {"storage.sync", "fsync every store write"},
-      {"http.listen", "host:port of /healthz, /readyz, /metrics and /status; empty: off"},
-      {"shutdown.drain_timeout_s", "on SIGTERM, how long the drain, the reply flush and the final commit may take"},
-      {"health.executor_stall_s", "/healthz fails once the executor has not beaten for this long"},
-      {"health.startup_timeout_s", "/healthz fails once start-up has taken longer than this; 0: never"},
-  };
-  return *docs;
+// `doc` as "  # " comment lines of at most about 100 columns, markdown's
+// backticks dropped.
+std::string CommentLines(const std::string& doc) {
+  std::string text;
+  for (char ch : doc) {
+    if (ch != '`') text += ch;
+  }
+  std::string out, line;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (!line.empty() && line.size() + 1 + word.size() > 96) {
+      out += "  # " + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + std::string(word);
+  }
+  return out + "  # " + line + "\n";
+}
+
+// What a key accepts, in markdown, for README's table.
+std::string AcceptsCell(const Key& k) {
+  switch (k.kind) {
+    case Kind::kBool: return "`true` or `false`";
+    case Kind::kInteger: return "integer in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
+    case Kind::kNumber: return "number in " + NumberRange(k);
+    case Kind::kIntegers:
+      return "list of integers in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
+    case Kind::kMap: return "librdkafka properties";
+    case Kind::kTexts:
+    case Kind::kText:
+      if (k.accepts != nullptr) return k.accepts;
+      return k.choices[0] != nullptr ? ChoiceList(k, true) : "text";
+  }
+  return "";
+}
+
+// A key's default, in markdown, from a default Config.
+std::string DefaultCell(const Key& k, const YAML::Node& defaults) {
+  if (k.required) return "(required)";
+  std::string value;
+  if (k.kind == Kind::kMap) {
+    value = "empty";
+  } else {
+    const YAML::Node node = defaults[SectionOf(k)][LeafOf(k)];
+    YAML::Emitter text;
+    if (node.IsSequence()) text << YAML::Flow;
+    text << node;
+    value = node.IsScalar() && node.Scalar().empty() ? "empty" : "`" + std::string(text.c_str()) + "`";
+  }
+  return k.note == nullptr ? value : value + ": " + k.note;
 }
 
 }  // namespace
@@ -551,36 +734,41 @@ std::string DefaultConfigFile() {
          "# Override with QINFER_<SECTION>_<KEY> environment variables or --set section.key=value.\n"
          "# Relative paths resolve against this file's directory.\n"
          "# librdkafka properties go under kafka.consumer and kafka.producer, passed through unchanged.\n";
-  Config defaults;
-  const YAML::Node root = YAML::Load(DumpConfig(defaults));
-  const auto& docs = KeyDocs();
-  for (const auto& section : root) {
-    const std::string name = section.first.as<std::string>();
-    out << name << ":\n";
-    for (const auto& kv : section.second) {
-      const std::string key = name + "." + kv.first.as<std::string>();
-      auto doc = docs.find(key);
-      out << "  # " << (doc == docs.end() ? std::string("(undocumented)") : doc->second) << "\n";
-      if (key == "model.path") {
-        // No default: a placeholder that loads, and fails start-up by name
-        // ("no such file") until it is replaced.
-        out << "  # REQUIRED: no default; replace the placeholder\n";
-        out << "  " << kv.first.as<std::string>() << ": " << kModelPathPlaceholder << "\n";
-        continue;
-      }
-      YAML::Emitter value;
-      if (kv.second.IsSequence()) value << YAML::Flow;
-      value << kv.second;
-      out << "  " << kv.first.as<std::string>() << ": " << value.c_str() << "\n";
+  const YAML::Node root = YAML::Load(DumpConfig(Config{}));
+  std::string section;
+  for (const Key& k : kKeys) {
+    if (SectionOf(k) != section) out << (section = SectionOf(k)) << ":\n";
+    if (k.kind == Kind::kMap) {
+      // Empty by default: a commented example.
+      out << CommentLines(k.doc) << "  # " << LeafOf(k) << ":\n  #   " << k.example << "\n";
+      continue;
     }
-    if (name == "kafka") {
-      out << "  # consumer:            # librdkafka consumer properties, e.g.\n"
-             "  #   fetch.max.bytes: 1048576\n"
-             "  # producer:            # librdkafka producer properties, e.g.\n"
-             "  #   linger.ms: 5\n";
+    out << CommentLines(k.note == nullptr ? std::string(k.doc)
+                                          : std::string(k.doc) + "; default " + DefaultCell(k, root));
+    if (k.required) {
+      // No default: a placeholder that loads, and fails start-up by name
+      // ("no such file") until it is replaced.
+      out << "  # REQUIRED: no default; replace the placeholder\n";
+      out << "  " << LeafOf(k) << ": " << kModelPathPlaceholder << "\n";
+      continue;
     }
+    const YAML::Node node = root[section][LeafOf(k)];
+    YAML::Emitter value;
+    if (node.IsSequence()) value << YAML::Flow;
+    value << node;
+    out << "  " << LeafOf(k) << ": " << value.c_str() << "\n";
   }
   return out.str();
+}
+
+std::string ConfigTableMarkdown() {
+  const YAML::Node defaults = YAML::Load(DumpConfig(Config{}));
+  std::string out = "| key | accepts | default | meaning |\n|---|---|---|---|\n";
+  for (const Key& k : kKeys) {
+    const std::string name = k.kind == Kind::kMap ? std::string(k.name) + ".*" : std::string(k.name);
+    out += "| `" + name + "` | " + AcceptsCell(k) + " | " + DefaultCell(k, defaults) + " | " + k.doc + " |\n";
+  }
+  return out;
 }
 
 }  // namespace qinfer::app

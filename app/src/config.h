@@ -1,7 +1,10 @@
 // Configuration: a YAML file, overridden by environment variables
-// (QINFER_<SECTION>_<KEY>, e.g. QINFER_KAFKA_BROKERS) and then by
+// (QINFER_<SECTION>_<KEY>, e.g. QINFER_KAFKA_BROKERS; librdkafka properties
+// as QINFER_KAFKA_CONSUMER_<PROPERTY>, dots as underscores) and then by
 // `--set section.key=value` flags. Unknown keys and bad values fail start-up
-// with a message that names the key and the fix.
+// with a message that names the key and the fix. Every key is declared once,
+// in config.cc's key table, which drives parsing, the dump, the defaults
+// file and README's table.
 #pragma once
 
 #include <chrono>
@@ -31,7 +34,7 @@ struct Config {
   struct Memory {
     bool plan = true;           // calibrate/load a memory plan when the device has a budget
     double margin = 0.10;       // plan within budget * (1 - margin)
-    double cuda_memory_fraction = 0;  // (0,1): cap the CUDA allocator (emulate a smaller card)
+    double cuda_memory_fraction = 0;  // [0, 1]: cap the CUDA allocator (emulate a smaller card); 0: no cap
     std::string cuda_budget;    // plan within this on CUDA (e.g. 20GiB); "" = the (capped) card
   } memory;
   struct Kafka {
@@ -114,8 +117,13 @@ struct Config {
 // paths in the file (model.path, model.manifest, model.op_libraries,
 // storage.path) resolve against the file's directory; those from the
 // environment or --set against the current directory.
-absl::StatusOr<Config> LoadConfig(const std::string& path,
-                                  const std::vector<std::string>& overrides);
+//
+// `use`: serve and plan run a model, so model.path must be set; the commands
+// that only talk to Kafka or a result store (ConfigUse::kClient: submit,
+// replay, collect, results, status) leave it unset.
+enum class ConfigUse { kServe, kClient };
+absl::StatusOr<Config> LoadConfig(const std::string& path, const std::vector<std::string>& overrides,
+                                  ConfigUse use = ConfigUse::kServe);
 
 // http.listen's host:port. Port 0: the kernel's pick.
 struct ListenAddress {
@@ -129,6 +137,8 @@ absl::StatusOr<ListenAddress> ParseListenAddress(const std::string& text);
 // Every scalar key LoadConfig accepts ("section.key"), besides the
 // pass-through kafka.consumer.* and kafka.producer.* properties.
 std::vector<std::string> ConfigKeys();
+// The sections of pass-through properties: kafka.consumer, kafka.producer.
+std::vector<std::string> ConfigPropertySections();
 
 // The effective configuration as YAML (`serve --print-config`); LoadConfig
 // reads it back to the same configuration. Secret librdkafka properties
@@ -142,5 +152,10 @@ std::string DumpConfig(const Config& config);
 // kModelPathPlaceholder, which start-up refuses by name until it is replaced.
 std::string DefaultConfigFile();
 inline constexpr const char* kModelPathPlaceholder = "/REQUIRED/path/to/model.pt";
+
+// README's configuration table (markdown: key, accepts, default, meaning),
+// one row per key, read off the same key table as LoadConfig and the dump
+// (`qinfer config --print-table`).
+std::string ConfigTableMarkdown();
 
 }  // namespace qinfer::app

@@ -24,9 +24,12 @@
 
 namespace {
 
+using qinfer::app::Config;
+using qinfer::app::ConfigUse;
+using Properties = std::map<std::string, std::string>;
+
 // `-X key=value` flags into `out`; false (having said why) on one without '='.
-bool ParseProperties(const char* command, const std::vector<std::string>& flags,
-                     std::map<std::string, std::string>& out) {
+bool ParseProperties(const char* command, const std::vector<std::string>& flags, Properties& out) {
   for (const std::string& kv : flags) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) {
@@ -39,15 +42,264 @@ bool ParseProperties(const char* command, const std::vector<std::string>& flags,
 }
 
 // LoadConfig, or nullopt having said why as "qinfer COMMAND: ...".
-std::optional<qinfer::app::Config> LoadConfigFor(const char* command, const std::string& path,
-                                                 const std::vector<std::string>& overrides) {
-  auto config = qinfer::app::LoadConfig(path, overrides);
+std::optional<Config> LoadConfigFor(const char* command, const std::string& path,
+                                    const std::vector<std::string>& overrides, ConfigUse use = ConfigUse::kServe) {
+  auto config = qinfer::app::LoadConfig(path, overrides, use);
   if (!config.ok()) {
     std::cerr << "qinfer " << command << ": " << config.status().message() << "\n";
     return std::nullopt;
   }
   return *std::move(config);
 }
+
+// --config FILE and --set section.key=value of one subcommand.
+struct ConfigFlags {
+  std::string path;
+  std::vector<std::string> sets;
+};
+
+void AddConfigFlags(CLI::App* cmd, ConfigFlags& flags, const std::string& what) {
+  cmd->add_option("--config,-c", flags.path, what)->check(CLI::ExistingFile);
+  cmd->add_option("--set", flags.sets, "Override a key: section.key=value (repeatable)");
+}
+
+// The configuration of a command that talks to Kafka or a store (model.path
+// may stay unset): file, environment and --set when --config or --set is
+// given; else the defaults, which are those of its flags, so that without
+// them it runs as it always did.
+std::optional<Config> ClientConfig(const char* command, const ConfigFlags& flags) {
+  if (flags.path.empty() && flags.sets.empty()) return Config{};
+  return LoadConfigFor(command, flags.path, flags.sets, ConfigUse::kClient);
+}
+
+// The flag's value where it was given, else the configuration's.
+template <class T> void Configured(const CLI::Option* flag, T& value, const T& configured) {
+  if (flag->count() == 0) value = configured;
+}
+
+struct ServeCli {
+  ConfigFlags config;
+  qinfer::app::ServeOptions options;
+  bool print_config = false;
+};
+CLI::App* AddServe(CLI::App& app, ServeCli& s) {
+  CLI::App* serve = app.add_subcommand("serve", "Run the service");
+  AddConfigFlags(serve, s.config, "YAML configuration file");
+  serve->add_option("--idle-exit", s.options.idle_exit_seconds,
+                    "Exit once every consumed job has a record and no message arrived for N s");
+  serve->add_flag("--recalibrate", s.options.recalibrate, "Calibrate the memory plan even if a stored one matches");
+  serve->add_flag("--print-config", s.print_config, "Print the effective configuration and exit");
+  return serve;
+}
+int RunServe(ServeCli& s) {
+  auto config = LoadConfigFor("serve", s.config.path, s.config.sets);
+  if (!config) return 2;
+  if (s.print_config) {
+    std::cout << qinfer::app::DumpConfig(*config) << "\n";
+    return 0;
+  }
+  return qinfer::app::Serve(*config, s.options);
+}
+
+struct PlanCli {
+  ConfigFlags config;
+  bool recalibrate = false;
+};
+CLI::App* AddPlan(CLI::App& app, PlanCli& p) {
+  CLI::App* plan = app.add_subcommand("plan", "Calibrate (or reuse) and print the memory plan");
+  AddConfigFlags(plan, p.config, "YAML configuration file");
+  plan->add_flag("--recalibrate", p.recalibrate, "Calibrate even if a stored plan matches");
+  return plan;
+}
+int RunPlan(PlanCli& p) {
+  auto config = LoadConfigFor("plan", p.config.path, p.config.sets);
+  if (!config) return 2;
+  return qinfer::app::PlanCommand(*config, p.recalibrate);
+}
+
+struct SubmitCli {
+  ConfigFlags config;
+  qinfer::app::SubmitOptions options;
+  std::vector<std::string> props;
+  bool no_progress = false;
+  CLI::Option* brokers = nullptr;
+  CLI::Option* topic = nullptr;
+};
+CLI::App* AddSubmit(CLI::App& app, SubmitCli& s) {
+  CLI::App* submit = app.add_subcommand("submit", "Publish a JSONL file of jobs");
+  AddConfigFlags(submit, s.config, "Take kafka.brokers, kafka.jobs_topic and kafka.producer from this configuration");
+  s.brokers = submit->add_option("--brokers,-b", s.options.brokers, "Kafka bootstrap servers");
+  s.topic = submit->add_option("--topic,-t", s.options.topic, "Jobs topic");
+  submit->add_option("file", s.options.file, "JSONL file, one job per line ('-': stdin)")->required();
+  submit->add_option("-X", s.props, "librdkafka property key=value (repeatable; over the configuration's)");
+  submit->add_flag("--text", s.options.text,
+                   "Lines are texts ({\"id\", \"text\"}), tokenized by the service with the model's tokenizer; "
+                   "a line without a string text is reported and skipped");
+  submit->add_option("--text-field", s.options.text_field,
+                     "With --text: the field that holds each line's text, sent as `text`")
+      ->capture_default_str();
+  submit->add_flag("--no-progress", s.no_progress, "Do not draw progress on the terminal");
+  return submit;
+}
+int RunSubmit(SubmitCli& s) {
+  auto config = ClientConfig("submit", s.config);
+  if (!config) return 2;
+  Configured(s.brokers, s.options.brokers, config->kafka.brokers);
+  Configured(s.topic, s.options.topic, config->kafka.jobs_topic);
+  s.options.properties = config->kafka.producer;
+  if (!ParseProperties("submit", s.props, s.options.properties)) return 2;
+  s.options.progress = !s.no_progress;
+  return qinfer::app::Submit(s.options);
+}
+
+struct ResultsCli {
+  ConfigFlags config;
+  qinfer::app::ResultsOptions options;
+  CLI::Option* store = nullptr;
+};
+CLI::App* AddResults(CLI::App& app, ResultsCli& r) {
+  CLI::App* results = app.add_subcommand("results", "Read results and failure records");
+  AddConfigFlags(results, r.config, "Read the store at this configuration's storage.path");
+  r.store = results->add_option("--store,-s", r.options.store, "Result store directory (or --config)");
+  auto* by_id = results->add_option("--id", r.options.id, "Print the record of one job, with the records it superseded");
+  auto* exp = results->add_option("--export", r.options.export_to, "Write all records as JSONL to FILE ('-': stdout)");
+  auto* count = results->add_flag("--count", r.options.count,
+                                  "Print counts of results, failures and superseded records (default)");
+  auto* summary = results->add_flag("--summary", r.options.summary, "Throughput and per-bucket batching figures");
+  results->add_flag("--failures", r.options.failures_only, "With --export: failures only");
+  by_id->excludes(exp)->excludes(count)->excludes(summary);
+  exp->excludes(count)->excludes(summary);
+  return results;
+}
+int RunResults(ResultsCli& r) {
+  if (r.store->count() == 0 && r.config.path.empty() && r.config.sets.empty()) {
+    std::cerr << "qinfer results: --store is required (or --config FILE, whose storage.path it reads)\n";
+    return 2;
+  }
+  auto config = ClientConfig("results", r.config);
+  if (!config) return 2;
+  Configured(r.store, r.options.store, config->storage.path);
+  return qinfer::app::Results(r.options);
+}
+
+struct StatusCli {
+  qinfer::app::StatusOptions options;
+  std::string config_path;
+};
+CLI::App* AddStatus(CLI::App& app, StatusCli& s) {
+  CLI::App* status = app.add_subcommand("status", "Ask a running instance how it is doing");
+  auto* address = status->add_option("--address,-a", s.options.address,
+                                     "host:port of its http.listen (default 127.0.0.1:9400)");
+  status->add_option("--config,-c", s.config_path, "Take the address from this configuration's http.listen")
+      ->check(CLI::ExistingFile)
+      ->excludes(address);
+  status->add_flag("--json", s.options.json, "Print the instance's JSON instead of a table");
+  status->add_option("--timeout", s.options.timeout_seconds, "Seconds to wait for an answer");
+  return status;
+}
+int RunStatus(StatusCli& s) {
+  if (!s.config_path.empty()) {
+    auto config = LoadConfigFor("status", s.config_path, {}, ConfigUse::kClient);
+    if (!config) return 2;
+    s.options.address = config->http.listen;
+    if (s.options.address.empty()) {
+      std::cerr << "qinfer status: " << s.config_path << " sets no http.listen: the instance serves no status\n";
+      return 2;
+    }
+  }
+  return qinfer::app::Status(s.options);
+}
+
+struct ConfigCli {
+  ConfigFlags config;
+  bool print_defaults = false, print_effective = false, print_table = false;
+};
+CLI::App* AddConfig(CLI::App& app, ConfigCli& c) {
+  CLI::App* cmd = app.add_subcommand("config", "Print the default or the effective configuration, or its table");
+  auto* defaults = cmd->add_flag("--print-defaults", c.print_defaults,
+                                 "A complete configuration file with every key at its default, commented");
+  auto* effective = cmd->add_flag("--print-config", c.print_effective,
+                                  "The effective configuration: file, environment and --set applied");
+  auto* table = cmd->add_flag("--print-table", c.print_table,
+                              "README's configuration table (markdown): every key, what it accepts, its default");
+  defaults->excludes(effective)->excludes(table);
+  effective->excludes(table);
+  AddConfigFlags(cmd, c.config, "YAML configuration file");
+  return cmd;
+}
+int RunConfig(ConfigCli& c) {
+  if (c.print_defaults) {
+    std::cout << qinfer::app::DefaultConfigFile();
+    return 0;
+  }
+  if (c.print_table) {
+    std::cout << qinfer::app::ConfigTableMarkdown();
+    return 0;
+  }
+  if (!c.print_effective) {
+    std::cerr << "qinfer config: say --print-defaults, --print-config or --print-table\n";
+    return 2;
+  }
+  auto config = LoadConfigFor("config", c.config.path, c.config.sets);
+  if (!config) return 2;
+  std::cout << qinfer::app::DumpConfig(*config) << "\n";
+  return 0;
+}
+
+struct CollectCli {
+  ConfigFlags config;
+  qinfer::app::CollectOptions options;
+  std::vector<std::string> props;
+  bool no_progress = false;
+  CLI::Option *brokers = nullptr, *reply_topic = nullptr, *dead_letter_topic = nullptr, *store = nullptr;
+};
+CLI::App* AddCollect(CLI::App& app, CollectCli& c) {
+  CLI::App* collect = app.add_subcommand(
+      "collect", "Fold the reply and dead-letter topics into one result store (the results of every instance)");
+  AddConfigFlags(collect, c.config,
+                 "Take kafka.brokers, kafka.reply_topic, kafka.dead_letter_topic, kafka.consumer and storage.path "
+                 "from this configuration");
+  c.brokers = collect->add_option("--brokers,-b", c.options.brokers, "Kafka bootstrap servers");
+  c.reply_topic = collect->add_option("--reply-topic", c.options.reply_topic, "Reply topic to collect");
+  c.dead_letter_topic =
+      collect->add_option("--dead-letter-topic", c.options.dead_letter_topic, "Dead-letter topic to collect");
+  c.store = collect->add_option("--store,-s", c.options.store, "Result store directory it writes (or --config)");
+  collect->add_option("--group", c.options.group, "Consumer group of its own (default qinfer-collect)");
+  collect->add_option("--idle-exit", c.options.idle_exit_seconds,
+                      "Exit once everything read is stored and nothing arrived for N s");
+  collect->add_option("--max-message-bytes", c.options.max_message_bytes,
+                      "Larger messages are counted as unreadable and skipped (default 64 MiB)");
+  collect->add_option("-X", c.props, "librdkafka property key=value (repeatable; over the configuration's)");
+  collect->add_flag("--no-progress", c.no_progress, "Do not log progress lines");
+  return collect;
+}
+int RunCollect(CollectCli& c) {
+  if (c.store->count() == 0 && c.config.path.empty() && c.config.sets.empty()) {
+    std::cerr << "qinfer collect: --store is required (or --config FILE, whose storage.path it writes)\n";
+    return 2;
+  }
+  auto config = ClientConfig("collect", c.config);
+  if (!config) return 2;
+  Configured(c.brokers, c.options.brokers, config->kafka.brokers);
+  Configured(c.reply_topic, c.options.reply_topic, config->kafka.reply_topic);
+  Configured(c.dead_letter_topic, c.options.dead_letter_topic, config->kafka.dead_letter_topic);
+  Configured(c.store, c.options.store, config->storage.path);
+  c.options.properties = config->kafka.consumer;
+  if (!ParseProperties("collect", c.props, c.options.properties)) return 2;
+  c.options.progress = !c.no_progress;
+  return qinfer::app::Collect(c.options);
+}
+
+struct ReplayCli {
+  ConfigFlags config;
+  qinfer::app::ReplayOptions options;
+  std::vector<std::string> reasons, ids, props;
+  std::string since, until;
+  bool no_progress = false;
+  CLI::Option *store = nullptr, *dead_letter_topic = nullptr, *brokers = nullptr, *topic = nullptr;
+};
+CLI::App* AddReplay(CLI::App& app, ReplayCli& r);  // below main: the longest list of flags
+int RunReplay(ReplayCli& r);
 
 }  // namespace
 
@@ -66,239 +318,125 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
 
-  // serve
-  std::string config_path;
-  std::vector<std::string> overrides;
-  qinfer::app::ServeOptions serve_options;
-  CLI::App* serve = app.add_subcommand("serve", "Run the service");
-  serve->add_option("--config,-c", config_path, "YAML configuration file")->check(CLI::ExistingFile);
-  serve->add_option("--set", overrides, "Override a key: section.key=value (repeatable)");
-  serve->add_option("--idle-exit", serve_options.idle_exit_seconds,
-                    "Exit once every consumed job has a record and no message arrived for N s");
-  serve->add_flag("--recalibrate", serve_options.recalibrate,
-                  "Calibrate the memory plan even if a stored one matches");
-  bool print_config = false;
-  serve->add_flag("--print-config", print_config, "Print the effective configuration and exit");
-
-  // plan
-  std::string plan_config_path;
-  std::vector<std::string> plan_overrides;
-  bool recalibrate = false;
-  CLI::App* plan = app.add_subcommand("plan", "Calibrate (or reuse) and print the memory plan");
-  plan->add_option("--config,-c", plan_config_path, "YAML configuration file")->check(CLI::ExistingFile);
-  plan->add_option("--set", plan_overrides, "Override a key: section.key=value (repeatable)");
-  plan->add_flag("--recalibrate", recalibrate, "Calibrate even if a stored plan matches");
-
-  // submit
-  qinfer::app::SubmitOptions submit_options;
-  std::vector<std::string> submit_props;
-  CLI::App* submit = app.add_subcommand("submit", "Publish a JSONL file of jobs");
-  submit->add_option("--brokers,-b", submit_options.brokers, "Kafka bootstrap servers");
-  submit->add_option("--topic,-t", submit_options.topic, "Jobs topic");
-  submit->add_option("file", submit_options.file, "JSONL file, one job per line ('-': stdin)")
-      ->required();
-  submit->add_option("-X", submit_props, "librdkafka property key=value (repeatable)");
-  submit->add_flag("--text", submit_options.text,
-                   "Lines are texts ({\"id\", \"text\"}), tokenized by the service with the model's tokenizer; "
-                   "a line without a string text is reported and skipped");
-  submit->add_option("--text-field", submit_options.text_field,
-                     "With --text: the field that holds each line's text, sent as `text`")
-      ->capture_default_str();
-  bool no_progress = false;
-  submit->add_flag("--no-progress", no_progress, "Do not draw progress on the terminal");
-
-  // results
-  qinfer::app::ResultsOptions results_options;
-  CLI::App* results = app.add_subcommand("results", "Read results and failure records");
-  results->add_option("--store,-s", results_options.store, "Result store directory")->required();
-  auto* by_id = results->add_option("--id", results_options.id,
-                                    "Print the record of one job, with the records it superseded");
-  auto* exp = results->add_option("--export", results_options.export_to,
-                                  "Write all records as JSONL to FILE ('-': stdout)");
-  auto* count = results->add_flag("--count", results_options.count,
-                                  "Print counts of results, failures and superseded records (default)");
-  auto* summary = results->add_flag("--summary", results_options.summary,
-                                    "Throughput and per-bucket batching figures");
-  results->add_flag("--failures", results_options.failures_only, "With --export: failures only");
-  by_id->excludes(exp)->excludes(count)->excludes(summary);
-  exp->excludes(count)->excludes(summary);
-
-  // replay
-  qinfer::app::ReplayOptions replay_options;
-  std::vector<std::string> replay_reasons, replay_ids, replay_props;
-  std::string since, until;
-  bool replay_no_progress = false;
-  CLI::App* replay = app.add_subcommand(
-      "replay", "Publish failed jobs again, with a policy or device override, from the store or the dead-letter topic");
-  replay->add_option("--store,-s", replay_options.store,
-                     "Select failures from this result store; with --dead-letter-topic: number each replayed "
-                     "attempt after the id's current record in this store (a letter may be older)");
-  replay->add_option("--dead-letter-topic", replay_options.dead_letter_topic,
-                     "Select failures from this dead-letter topic instead");
-  replay->add_option("--partition", replay_options.partition,
-                     "With --dead-letter-topic: only this partition (default: all)");
-  replay->add_option("--from-offset", replay_options.from_offset, "With --dead-letter-topic: first offset")
-      ->capture_default_str();
-  replay->add_option("--to-offset", replay_options.to_offset, "With --dead-letter-topic: last offset (default: the end)");
-  replay->add_option("--brokers,-b", replay_options.brokers, "Kafka bootstrap servers")->capture_default_str();
-  replay->add_option("--topic,-t", replay_options.topic, "Where the replayed jobs go (it must exist)")
-      ->capture_default_str();
-  replay->add_option("--reason", replay_reasons, "Only these reasons (comma-separated or repeated): "
-                                                 "invalid, too_long, oom, model_error, crash, undeliverable "
-                                                 "(default: all)");
-  replay->add_option("--id", replay_ids, "Only these job ids (repeatable)");
-  replay->add_option("--ids-file", replay_options.ids_file, "Only the job ids in this file, one per line");
-  replay->add_option("--since", since, "Only failures recorded at or after this time (RFC 3339, or ms since the epoch)");
-  replay->add_option("--until", until, "Only failures recorded at or before this time");
-  replay->add_option("--policy", replay_options.overrides.policy,
-                     "Over-long input policy: truncate, chunk, long_lane or reject (default: the service's "
-                     "admission.too_long)");
-  replay->add_option("--truncate-to", replay_options.overrides.truncate_to,
-                     "Keep only the first N tokens (default: all)");
-  replay->add_option("--device", replay_options.overrides.device,
-                     "Run on this device: cpu (default: the service's)");
-  replay->add_option("--max-tokens", replay_options.overrides.max_tokens,
-                     "Admit inputs up to N tokens, in the service's long lane");
-  replay->add_option("--max-attempts", replay_options.limits.max_attempts,
-                     "Refuse to replay past this attempt")
-      ->capture_default_str();
-  replay->add_flag("--force", replay_options.limits.force,
-                   "Replay past --max-attempts, and replay invalid records too (they fail the same way unless "
-                   "a limit they broke was raised)");
-  replay->add_flag("--dry-run", replay_options.dry_run, "List what would be sent; publish nothing");
-  replay->add_flag("--no-progress", replay_no_progress, "Do not print progress");
-  replay->add_option("-X", replay_props, "librdkafka property key=value (repeatable)");
-
-  // status
-  qinfer::app::StatusOptions status_options;
-  std::string status_config_path;
-  CLI::App* status = app.add_subcommand("status", "Ask a running instance how it is doing");
-  auto* status_address = status->add_option("--address,-a", status_options.address,
-                                            "host:port of its http.listen (default 127.0.0.1:9400)");
-  status->add_option("--config,-c", status_config_path, "Take the address from this configuration's http.listen")
-      ->check(CLI::ExistingFile)
-      ->excludes(status_address);
-  status->add_flag("--json", status_options.json, "Print the instance's JSON instead of a table");
-  status->add_option("--timeout", status_options.timeout_seconds, "Seconds to wait for an answer");
-
-  // config
-  std::string config_config_path;
-  std::vector<std::string> config_overrides;
-  bool print_defaults = false, print_effective = false;
-  CLI::App* config_cmd = app.add_subcommand("config", "Print the default or the effective configuration");
-  auto* defaults_flag = config_cmd->add_flag("--print-defaults", print_defaults,
-                                             "A complete configuration file with every key at its default, commented");
-  auto* effective_flag = config_cmd->add_flag("--print-config", print_effective,
-                                              "The effective configuration: file, environment and --set applied");
-  defaults_flag->excludes(effective_flag);
-  config_cmd->add_option("--config,-c", config_config_path, "YAML configuration file")->check(CLI::ExistingFile);
-  config_cmd->add_option("--set", config_overrides, "Override a key: section.key=value (repeatable)");
-
-  // collect
-  qinfer::app::CollectOptions collect_options;
-  std::vector<std::string> collect_props;
-  bool collect_no_progress = false;
-  CLI::App* collect = app.add_subcommand(
-      "collect", "Fold the reply and dead-letter topics into one result store (the results of every instance)");
-  collect->add_option("--brokers,-b", collect_options.brokers, "Kafka bootstrap servers");
-  collect->add_option("--reply-topic", collect_options.reply_topic, "Reply topic to collect");
-  collect->add_option("--dead-letter-topic", collect_options.dead_letter_topic, "Dead-letter topic to collect");
-  collect->add_option("--store,-s", collect_options.store, "Result store directory it writes")->required();
-  collect->add_option("--group", collect_options.group, "Consumer group of its own (default qinfer-collect)");
-  collect->add_option("--idle-exit", collect_options.idle_exit_seconds,
-                      "Exit once everything read is stored and nothing arrived for N s");
-  collect->add_option("--max-message-bytes", collect_options.max_message_bytes,
-                      "Larger messages are counted as unreadable and skipped (default 64 MiB)");
-  collect->add_option("-X", collect_props, "librdkafka property key=value (repeatable)");
-  collect->add_flag("--no-progress", collect_no_progress, "Do not log progress lines");
+  ServeCli serve_cli;
+  PlanCli plan_cli;
+  SubmitCli submit_cli;
+  ResultsCli results_cli;
+  ReplayCli replay_cli;
+  StatusCli status_cli;
+  ConfigCli config_cli;
+  CollectCli collect_cli;
+  CLI::App* serve = AddServe(app, serve_cli);
+  CLI::App* plan = AddPlan(app, plan_cli);
+  CLI::App* submit = AddSubmit(app, submit_cli);
+  CLI::App* results = AddResults(app, results_cli);
+  CLI::App* replay = AddReplay(app, replay_cli);
+  CLI::App* status = AddStatus(app, status_cli);
+  CLI::App* config = AddConfig(app, config_cli);
+  CLI::App* collect = AddCollect(app, collect_cli);
 
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(log_level));
 
-  if (*serve) {
-    auto config = LoadConfigFor("serve", config_path, overrides);
-    if (!config) return 2;
-    if (print_config) {
-      std::cout << qinfer::app::DumpConfig(*config) << "\n";
-      return 0;
-    }
-    return qinfer::app::Serve(*config, serve_options);
-  }
-  if (*plan) {
-    auto config = LoadConfigFor("plan", plan_config_path, plan_overrides);
-    if (!config) return 2;
-    return qinfer::app::PlanCommand(*config, recalibrate);
-  }
-  if (*submit) {
-    if (!ParseProperties("submit", submit_props, submit_options.properties)) return 2;
-    submit_options.progress = !no_progress;
-    return qinfer::app::Submit(submit_options);
-  }
-  if (*results) return qinfer::app::Results(results_options);
-  if (*status) {
-    if (!status_config_path.empty()) {
-      // Only http.listen matters here: a configuration without model.path
-      // still names the address.
-      std::vector<std::string> sets = {"model.path=-"};
-      auto config = LoadConfigFor("status", status_config_path, sets);
-      if (!config) return 2;
-      status_options.address = config->http.listen;
-      if (status_options.address.empty()) {
-        std::cerr << "qinfer status: " << status_config_path << " sets no http.listen: the instance serves no status\n";
-        return 2;
-      }
-    }
-    return qinfer::app::Status(status_options);
-  }
-  if (*config_cmd) {
-    if (print_defaults) {
-      std::cout << qinfer::app::DefaultConfigFile();
-      return 0;
-    }
-    if (!print_effective) {
-      std::cerr << "qinfer config: say --print-defaults or --print-config\n";
-      return 2;
-    }
-    auto config = LoadConfigFor("config", config_config_path, config_overrides);
-    if (!config) return 2;
-    std::cout << qinfer::app::DumpConfig(*config) << "\n";
-    return 0;
-  }
-  if (*collect) {
-    if (!ParseProperties("collect", collect_props, collect_options.properties)) return 2;
-    collect_options.progress = !collect_no_progress;
-    return qinfer::app::Collect(collect_options);
-  }
-  if (*replay) {
-    for (const std::string& r : replay_reasons) {
-      for (absl::string_view one : absl::StrSplit(r, ',', absl::SkipEmpty())) {
-        replay_options.selection.reasons.insert(std::string(one));
-      }
-    }
-    replay_options.selection.ids.insert(replay_ids.begin(), replay_ids.end());
-    // RFC 3339 or milliseconds since the epoch.
-    auto millis = [](const std::string& text) -> std::optional<int64_t> {
-      int64_t ms = 0;
-      if (absl::SimpleAtoi(text, &ms)) return ms;
-      absl::Time t;
-      std::string err;
-      if (absl::ParseTime(absl::RFC3339_full, text, &t, &err)) return absl::ToUnixMillis(t);
-      return std::nullopt;
-    };
-    for (auto [text, field, flag] : {std::tuple{&since, &replay_options.selection.since_ms, "--since"},
-                                     std::tuple{&until, &replay_options.selection.until_ms, "--until"}}) {
-      if (text->empty()) continue;
-      auto ms = millis(*text);
-      if (!ms) {
-        std::cerr << "qinfer replay: " << flag << " " << *text
-                  << ": expected RFC 3339 (2026-11-30T12:00:00Z) or milliseconds since the epoch\n";
-        return 2;
-      }
-      *field = *ms;
-    }
-    if (!ParseProperties("replay", replay_props, replay_options.properties)) return 2;
-    replay_options.progress = !replay_no_progress;
-    return qinfer::app::Replay(replay_options);
-  }
+  if (*serve) return RunServe(serve_cli);
+  if (*plan) return RunPlan(plan_cli);
+  if (*submit) return RunSubmit(submit_cli);
+  if (*results) return RunResults(results_cli);
+  if (*status) return RunStatus(status_cli);
+  if (*config) return RunConfig(config_cli);
+  if (*collect) return RunCollect(collect_cli);
+  if (*replay) return RunReplay(replay_cli);
   return 0;
 }
+
+namespace {
+
+CLI::App* AddReplay(CLI::App& app, ReplayCli& r) {
+  qinfer::app::ReplayOptions& o = r.options;
+  CLI::App* replay = app.add_subcommand(
+      "replay", "Publish failed jobs again, with a policy or device override, from the store or the dead-letter topic");
+  AddConfigFlags(replay, r.config,
+                 "Take kafka.brokers, kafka.jobs_topic (--topic), kafka.producer, kafka.consumer and, without "
+                 "--dead-letter-topic, storage.path (--store) from this configuration");
+  r.store = replay->add_option("--store,-s", o.store,
+                               "Select failures from this result store; with --dead-letter-topic: number each "
+                               "replayed attempt after the id's current record in this store (a letter may be older)");
+  r.dead_letter_topic = replay->add_option("--dead-letter-topic", o.dead_letter_topic,
+                                           "Select failures from this dead-letter topic instead");
+  replay->add_option("--partition", o.partition, "With --dead-letter-topic: only this partition (default: all)");
+  replay->add_option("--from-offset", o.from_offset, "With --dead-letter-topic: first offset")->capture_default_str();
+  replay->add_option("--to-offset", o.to_offset, "With --dead-letter-topic: last offset (default: the end)");
+  r.brokers = replay->add_option("--brokers,-b", o.brokers, "Kafka bootstrap servers")->capture_default_str();
+  r.topic = replay->add_option("--topic,-t", o.topic, "Where the replayed jobs go (it must exist)")
+                ->capture_default_str();
+  replay->add_option("--reason", r.reasons, "Only these reasons (comma-separated or repeated): "
+                                            "invalid, too_long, oom, model_error, crash, undeliverable "
+                                            "(default: all)");
+  replay->add_option("--id", r.ids, "Only these job ids (repeatable)");
+  replay->add_option("--ids-file", o.ids_file, "Only the job ids in this file, one per line");
+  replay->add_option("--since", r.since, "Only failures recorded at or after this time (RFC 3339, or ms since the epoch)");
+  replay->add_option("--until", r.until, "Only failures recorded at or before this time");
+  replay->add_option("--policy", o.overrides.policy,
+                     "Over-long input policy: truncate, chunk, long_lane or reject (default: the service's "
+                     "admission.too_long)");
+  replay->add_option("--truncate-to", o.overrides.truncate_to, "Keep only the first N tokens (default: all)");
+  replay->add_option("--device", o.overrides.device, "Run on this device: cpu (default: the service's)");
+  replay->add_option("--max-tokens", o.overrides.max_tokens, "Admit inputs up to N tokens, in the service's long lane");
+  replay->add_option("--max-attempts", o.limits.max_attempts, "Refuse to replay past this attempt")
+      ->capture_default_str();
+  replay->add_flag("--force", o.limits.force,
+                   "Replay past --max-attempts, and replay invalid records too (they fail the same way unless "
+                   "a limit they broke was raised)");
+  replay->add_flag("--dry-run", o.dry_run, "List what would be sent; publish nothing");
+  replay->add_flag("--no-progress", r.no_progress, "Do not print progress");
+  replay->add_option("-X", r.props, "librdkafka property key=value (repeatable; over the configuration's)");
+  return replay;
+}
+
+// RFC 3339 or milliseconds since the epoch.
+std::optional<int64_t> Millis(const std::string& text) {
+  int64_t ms = 0;
+  if (absl::SimpleAtoi(text, &ms)) return ms;
+  absl::Time t;
+  std::string err;
+  if (absl::ParseTime(absl::RFC3339_full, text, &t, &err)) return absl::ToUnixMillis(t);
+  return std::nullopt;
+}
+
+int RunReplay(ReplayCli& r) {
+  qinfer::app::ReplayOptions& o = r.options;
+  for (const std::string& reason : r.reasons) {
+    for (absl::string_view one : absl::StrSplit(reason, ',', absl::SkipEmpty())) {
+      o.selection.reasons.insert(std::string(one));
+    }
+  }
+  o.selection.ids.insert(r.ids.begin(), r.ids.end());
+  for (auto [text, field, flag] : {std::tuple{&r.since, &o.selection.since_ms, "--since"},
+                                   std::tuple{&r.until, &o.selection.until_ms, "--until"}}) {
+    if (text->empty()) continue;
+    auto ms = Millis(*text);
+    if (!ms) {
+      std::cerr << "qinfer replay: " << flag << " " << *text
+                << ": expected RFC 3339 (2026-11-30T12:00:00Z) or milliseconds since the epoch\n";
+      return 2;
+    }
+    *field = *ms;
+  }
+  auto config = ClientConfig("replay", r.config);
+  if (!config) return 2;
+  Configured(r.brokers, o.brokers, config->kafka.brokers);
+  Configured(r.topic, o.topic, config->kafka.jobs_topic);
+  const bool configured = !r.config.path.empty() || !r.config.sets.empty();
+  if (configured && r.store->count() == 0 && r.dead_letter_topic->count() == 0) o.store = config->storage.path;
+  // -X goes to both clients.
+  o.properties = config->kafka.producer;
+  o.consumer_properties = config->kafka.consumer;
+  if (!ParseProperties("replay", r.props, o.properties) ||
+      !ParseProperties("replay", r.props, o.consumer_properties)) {
+    return 2;
+  }
+  o.progress = !r.no_progress;
+  return qinfer::app::Replay(o);
+}
+
+}  // namespace

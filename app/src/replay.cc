@@ -59,7 +59,7 @@ absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutco
                                               {"group.id", "qinfer-replay"},
                                               {"enable.auto.commit", "false"},
                                               {"enable.partition.eof", "true"}};
-  for (const auto& [k, v] : o.properties) props[k] = v;
+  for (const auto& [k, v] : o.consumer_properties) props[k] = v;
   if (absl::Status s = storage::ApplyKafkaProperties(conf, props); !s.ok()) {
     rd_kafka_conf_destroy(conf);
     return s;

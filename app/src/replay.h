@@ -27,7 +27,10 @@ struct ReplayOptions {
   replay::Limits limits;
   bool dry_run = false;
   bool progress = true;
-  std::map<std::string, std::string> properties;  // librdkafka, verbatim
+  // librdkafka properties, verbatim: `properties` of the producer (and of
+  // its topic check), `consumer_properties` of the dead-letter consumer.
+  std::map<std::string, std::string> properties;
+  std::map<std::string, std::string> consumer_properties;
 };
 
 // `qinfer replay`: re-publishes the selected failures as jobs (see

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "plan.h"
 #include "util/run_command.h"
@@ -307,6 +308,120 @@ TEST(ConfigTest, TheDumpNamesEveryKeyAndReadsBackToTheSameConfiguration) {
   EXPECT_EQ(again->scheduler.max_queued_bytes, 12345u);
 }
 
+// QINFER_<SECTION>_<KEY>, dots as underscores.
+std::string EnvNameOf(const std::string& key) {
+  std::string name = "QINFER_";
+  for (char ch : key) name += ch == '.' ? '_' : char(std::toupper(static_cast<unsigned char>(ch)));
+  return name;
+}
+
+// `key: value` as a YAML file; a comma-separated value of a list key as a
+// YAML list, a property as a map under its section.
+std::string YamlOf(const std::string& key, const std::string& value, bool list) {
+  const std::string section = key.substr(0, key.find('.'));
+  std::string leaf = key.substr(key.find('.') + 1);
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << section << YAML::Value << YAML::BeginMap;
+  for (const std::string& properties : ConfigPropertySections()) {
+    if (key.rfind(properties + ".", 0) == 0) {
+      out << YAML::Key << properties.substr(properties.find('.') + 1) << YAML::Value << YAML::BeginMap;
+      leaf = key.substr(properties.size() + 1);
+      out << YAML::Key << leaf << YAML::Value << value << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+      return out.c_str();
+    }
+  }
+  out << YAML::Key << leaf << YAML::Value;
+  if (list) {
+    std::vector<std::string> items;
+    for (size_t start = 0; start <= value.size();) {
+      const size_t comma = std::min(value.find(',', start), value.size());
+      items.push_back(value.substr(start, comma - start));
+      start = comma + 1;
+    }
+    out << YAML::Flow << items;
+  } else {
+    out << value;
+  }
+  out << YAML::EndMap << YAML::EndMap;
+  return out.c_str();
+}
+
+// Issue 19 item 3: every key, the properties included, is read the same
+// from a file, the environment and --set, and its dump reads back to it.
+TEST(ConfigTest, EveryKeyRoundTripsThroughFileEnvironmentSetAndTheDump) {
+  auto defaults = LoadConfig("", {}, ConfigUse::kClient);
+  ASSERT_TRUE(defaults.ok()) << ErrorOf(defaults);
+  for (const std::string& kv : EveryKeyChanged()) {
+    const std::string key = kv.substr(0, kv.find('='));
+    const std::string value = kv.substr(kv.find('=') + 1);
+    auto from_set = LoadConfig("", {kv}, ConfigUse::kClient);
+    ASSERT_TRUE(from_set.ok()) << kv << ": " << ErrorOf(from_set);
+    const std::string dump = DumpConfig(*from_set);
+    EXPECT_NE(dump, DumpConfig(*defaults)) << kv << " changed nothing";
+    {
+      ScopedEnv env(EnvNameOf(key), value);
+      auto from_env = LoadConfig("", {}, ConfigUse::kClient);
+      ASSERT_TRUE(from_env.ok()) << EnvNameOf(key) << ": " << ErrorOf(from_env);
+      EXPECT_EQ(DumpConfig(*from_env), dump) << "environment " << EnvNameOf(key);
+    }
+    const bool list = key == "model.op_libraries" || key == "scheduler.bucket_bounds";
+    ConfigFile file(YamlOf(key, value, list));
+    auto from_file = LoadConfig(file.path(), {}, ConfigUse::kClient);
+    ASSERT_TRUE(from_file.ok()) << key << " from a file: " << ErrorOf(from_file);
+    EXPECT_EQ(DumpConfig(*from_file), dump) << key << " from a file";
+    // The default storage.path is relative: from a file it would resolve
+    // against the file's directory.
+    ConfigFile dumped(dump);
+    auto again = LoadConfig(dumped.path(), {"storage.path=" + from_set->storage.path}, ConfigUse::kClient);
+    ASSERT_TRUE(again.ok()) << key << " from its dump: " << ErrorOf(again);
+    EXPECT_EQ(DumpConfig(*again), dump) << key << " from its dump";
+  }
+}
+
+TEST(ConfigTest, PropertiesComeFromTheEnvironmentUnderTheirSection) {
+  ScopedEnv password("QINFER_KAFKA_CONSUMER_SASL_PASSWORD", "hunter2");
+  ScopedEnv linger("QINFER_KAFKA_PRODUCER_LINGER_MS", "5");
+  auto c = LoadConfig("", {"kafka.producer.linger.ms=7"}, ConfigUse::kClient);
+  ASSERT_TRUE(c.ok()) << ErrorOf(c);
+  EXPECT_EQ(c->kafka.consumer.at("sasl.password"), "hunter2");
+  EXPECT_EQ(c->kafka.producer.at("linger.ms"), "7") << "--set over the environment";
+  EXPECT_EQ(DumpConfig(*c).find("hunter2"), std::string::npos);
+}
+
+TEST(ConfigTest, ClientCommandsNeedNoModelPath) {
+  auto c = LoadConfig("", {"kafka.brokers=b:1"}, ConfigUse::kClient);
+  ASSERT_TRUE(c.ok()) << ErrorOf(c);
+  EXPECT_TRUE(c->model.path.empty());
+  EXPECT_FALSE(LoadConfig("", {"kafka.brokers=b:1"}).ok()) << "serve needs model.path";
+}
+
+// README's configuration table is the generated one.
+TEST(ConfigTest, ReadmeTableIsTheGeneratedOne) {
+  std::ifstream in(QINFER_README);
+  ASSERT_TRUE(in) << "cannot read " << QINFER_README;
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- config-table:begin -->\n", end = "<!-- config-table:end -->";
+  const size_t from = readme.find(begin), to = readme.find(end);
+  ASSERT_TRUE(from != std::string::npos && to != std::string::npos && from < to)
+      << QINFER_README << " has no " << begin << "..." << end << " markers";
+  const std::string table = readme.substr(from + begin.size(), to - from - begin.size());
+  const std::string generated = ConfigTableMarkdown();
+  if (table == generated) return;
+  std::istringstream a(table), b(generated);
+  std::string line_a, line_b;
+  int line = 0;
+  while (true) {
+    const bool more_a = bool(std::getline(a, line_a)), more_b = bool(std::getline(b, line_b));
+    ++line;
+    if (!more_a && !more_b) break;
+    if (!more_a || !more_b || line_a != line_b) break;
+  }
+  ADD_FAILURE() << "README.md's configuration table differs from the key table in app/src/config.cc, first at "
+                << "line " << line << " of the table:\n- README:    " << line_a << "\n+ generated: " << line_b
+                << "\nRegenerate it: put the output of `build/qinfer config --print-table` between the "
+                << begin.substr(0, begin.size() - 1) << " and " << end << " lines of README.md";
+}
+
 // The binary: `serve --print-config` prints the effective configuration and
 // exits 0 without touching Kafka; a bad key exits 2 with the message.
 std::pair<int, std::string> RunBinary(const std::string& args) {
@@ -481,6 +596,65 @@ TEST(ConfigBinaryTest, ABadValueExitsTwoNamingTheKey) {
   auto [rc, out] = RunBinary("serve --print-config --set model.path=m.pt --set memory.margin=0.1x");
   EXPECT_EQ(rc, 2) << out;
   EXPECT_NE(out.find("qinfer serve: memory.margin = '0.1x'"), std::string::npos) << out;
+}
+
+TEST(ConfigBinaryTest, PrintTablePrintsTheGeneratedTable) {
+  auto [rc, out] = RunBinary("config --print-table");
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_EQ(out, ConfigTableMarkdown());
+  for (const std::string& key : ConfigKeys()) EXPECT_NE(out.find("| `" + key + "` |"), std::string::npos) << key;
+  EXPECT_NE(out.find("| `kafka.consumer.*` |"), std::string::npos);
+  EXPECT_NE(out.find("| `memory.cuda_memory_fraction` | number in [0, 1] | `0`: no cap |"), std::string::npos)
+      << out;
+}
+
+// Issue 19 item 3: the commands that talk to Kafka or a store take their
+// brokers, librdkafka properties (security settings, secrets) and store
+// from --config, with no model.path; a secret never appears on their
+// output. The BOGUS mechanism makes librdkafka refuse the handle, so the
+// message proves the configured properties reached the command's client.
+TEST(ConfigBinaryTest, ClientCommandsTakeSecretPropertiesFromTheConfigAndNeverShowThem) {
+  const std::string props =
+      "    security.protocol: SASL_PLAINTEXT\n    sasl.mechanisms: BOGUS\n    sasl.username: alice\n"
+      "    sasl.password: TOPSECRET123\n";
+  ConfigFile file("kafka:\n  brokers: 127.0.0.1:1\n  reply_topic: results\n  consumer:\n" + props +
+                  "  producer:\n" + props);
+  ConfigFile jobs("{\"id\":\"a\",\"input_ids\":[1,2,3]}\n");
+  const std::string store = (std::filesystem::path(file.path()).parent_path() / "store").string();
+  struct Case {
+    std::string what, args;
+  };
+  const std::vector<Case> cases = {
+      {"submit (its producer)", "submit --no-progress --config " + file.path() + " " + jobs.path()},
+      {"replay (its producer)", "replay --no-progress --config " + file.path() + " --set storage.path=" + store},
+      {"replay (its dead-letter consumer)",
+       "replay --no-progress --dry-run --config " + file.path() + " --dead-letter-topic dlq"},
+      {"collect (its consumer)", "collect --no-progress --config " + file.path() + " --set storage.path=" + store},
+  };
+  for (const Case& c : cases) {
+    auto [rc, out] = RunBinary(c.args);
+    EXPECT_EQ(rc, 2) << c.what << "\n" << out;
+    EXPECT_NE(out.find("BOGUS"), std::string::npos) << c.what << ": the configured properties were not used\n"
+                                                    << out;
+    EXPECT_EQ(out.find("TOPSECRET123"), std::string::npos) << c.what << " shows the secret:\n" << out;
+    EXPECT_EQ(out.find("model.path"), std::string::npos) << c.what << " asks for a model:\n" << out;
+  }
+}
+
+TEST(ConfigBinaryTest, ResultsAndCollectTakeTheStoreFromTheConfigAndStillNeedOne) {
+  ConfigFile file("storage:\n  path: no-such-store\n");
+  const std::string store = (std::filesystem::path(file.path()).parent_path() / "no-such-store").string();
+  auto [rc, out] = RunBinary("results --count --config " + file.path());
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find(store), std::string::npos) << "storage.path, resolved against the file:\n" << out;
+  auto [flag_rc, flag_out] = RunBinary("results --count --config " + file.path() + " --store " + store + "-flag");
+  EXPECT_EQ(flag_rc, 2) << flag_out;
+  EXPECT_NE(flag_out.find(store + "-flag"), std::string::npos) << "--store over the configuration:\n" << flag_out;
+  for (const std::string command : {"results --count", "collect --reply-topic r"}) {
+    auto [none_rc, none] = RunBinary(command);
+    EXPECT_EQ(none_rc, 2) << command << "\n" << none;
+    EXPECT_NE(none.find("--store is required"), std::string::npos) << command << "\n" << none;
+  }
 }
 
 }  // namespace
