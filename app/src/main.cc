@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
                     "Exit once every consumed job has a record and no message arrived for N s");
   serve->add_flag("--recalibrate", serve_options.recalibrate,
                   "Calibrate the memory plan even if a stored one matches");
+  // Hidden (group ""): a test hook, see ServeOptions::hold_file_for_test.
+  serve->add_option("--test-hold-file", serve_options.hold_file_for_test)->group("");
   bool print_config = false;
   serve->add_flag("--print-config", print_config, "Print the effective configuration and exit");
 
