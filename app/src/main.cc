@@ -88,6 +88,8 @@ CLI::App* AddServe(CLI::App& app, ServeCli& s) {
   serve->add_option("--idle-exit", s.options.idle_exit_seconds,
                     "Exit once every consumed job has a record and no message arrived for N s");
   serve->add_flag("--recalibrate", s.options.recalibrate, "Calibrate the memory plan even if a stored one matches");
+  // Hidden (group ""): a test hook, see ServeOptions::hold_file_for_test.
+  serve->add_option("--test-hold-file", s.options.hold_file_for_test)->group("");
   serve->add_flag("--print-config", s.print_config, "Print the effective configuration and exit");
   return serve;
 }

@@ -9,7 +9,7 @@
 
 namespace qinfer::app {
 
-absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Config& config) {
+absl::StatusOr<executor::RunnerOptions> RunnerOptionsFrom(const Config& config) {
   executor::RunnerOptions o;
   o.model_path = config.model.path;
   o.manifest_path = config.model.manifest;
@@ -30,7 +30,13 @@ absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Con
     }
     o.cuda_budget_bytes = *bytes;
   }
-  return executor::TorchModelRunner::Load(o);
+  return o;
+}
+
+absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Config& config) {
+  absl::StatusOr<executor::RunnerOptions> options = RunnerOptionsFrom(config);
+  if (!options.ok()) return options.status();
+  return executor::TorchModelRunner::Load(*options);
 }
 
 absl::StatusOr<std::vector<int>> BucketBounds(const Config& config,

@@ -16,7 +16,12 @@
 
 namespace qinfer::app {
 
-// The runner as configured (device, fallback, autocast, CUDA caps).
+// The runner's options as configured (device, fallback, autocast, CUDA
+// caps): a pure translation, beside the serve_options.h ones because it
+// needs the executor's size parser. Errors name memory.cuda_budget.
+absl::StatusOr<executor::RunnerOptions> RunnerOptionsFrom(const Config& config);
+
+// The runner as configured (RunnerOptionsFrom), loaded.
 absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Config& config);
 
 // Bucket bounds from the config, defaulting to powers of two up to

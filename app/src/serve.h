@@ -14,6 +14,12 @@ struct ServeOptions {
   int idle_exit_seconds = 0;
   // Calibrate the memory plan even when a stored one matches.
   bool recalibrate = false;
+  // Tests only (`serve --test-hold-file PATH`, left out of --help): while
+  // this file exists, start-up waits before it loads the model (a signal
+  // ends that wait), and the executor waits before each batch, as a forward
+  // pass that hangs would (a signal does not end that one: a test holds the
+  // drain with it). "": no hold.
+  std::string hold_file_for_test;
 };
 
 // Exit codes of `serve` (README, "Exit codes"): what a supervisor should do

@@ -190,15 +190,12 @@ TEST(ServeStartUpTest, AStartUpFailureExitsTwoEveryTimeUnderCpuLoad) {
 // `qinfer serve ARGS` as a child process, its output in a file.
 class ServeChild {
  public:
-  ServeChild(const std::filesystem::path& dir, std::vector<std::string> args,
-             std::vector<std::string> env = {})
-      : log_(dir / "serve.log") {
+  ServeChild(const std::filesystem::path& dir, std::vector<std::string> args) : log_(dir / "serve.log") {
     pid_ = ::fork();
     if (pid_ == 0) {
       const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       ::dup2(fd, 1);
       ::dup2(fd, 2);
-      for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
       std::vector<std::string> argv = {QINFER_BINARY, "serve"};
       argv.insert(argv.end(), args.begin(), args.end());
       std::vector<char*> cargv;
@@ -281,12 +278,12 @@ TEST_F(ServeSignalTest, SigtermDuringAStartUpStepThatCannotBeInterruptedEndsWith
   EXPECT_NE(serve.Log().find("event=start_abandoned forced=true"), std::string::npos) << serve.Log();
 }
 
-// A start-up held before the model loads (QINFER_TEST_HOLD_FILE) gives up
+// A start-up held before the model loads (--test-hold-file) gives up
 // at the signal, at once.
 TEST_F(ServeSignalTest, SigtermDuringAHeldStartUpEndsItAtOnce) {
   const std::filesystem::path hold = dir_ / "hold";
   std::ofstream(hold) << "hold\n";
-  ServeChild serve(dir_, Args({}), {"QINFER_TEST_HOLD_FILE=" + hold.string()});
+  ServeChild serve(dir_, Args({"--test-hold-file", hold.string()}));
   ASSERT_TRUE(serve.WaitForLog("event=http_listening", seconds(30))) << serve.Log();
   serve.Signal(SIGTERM);
   EXPECT_EQ(serve.Wait(milliseconds(3000)), 0) << serve.Log();
@@ -314,7 +311,8 @@ TEST_F(ServeSignalTest, AHeldStartUpFailsHealthzPastHealthStartupTimeout) {
   std::vector<std::string> args = Args({"--set", "health.startup_timeout_s=2"});
   args.push_back("--set");
   args.push_back("http.listen=127.0.0.1:" + std::to_string(port));  // after Args' own: wins
-  ServeChild serve(dir_, args, {"QINFER_TEST_HOLD_FILE=" + hold.string()});
+  args.insert(args.end(), {"--test-hold-file", hold.string()});
+  ServeChild serve(dir_, args);
   ASSERT_TRUE(serve.WaitForLog("event=http_listening", seconds(30))) << serve.Log();
   httplib::Client http("127.0.0.1", port);
   http.set_connection_timeout(2);

@@ -188,7 +188,7 @@ TEST_F(FaultTest, ThreeInstancesOneKilledOneAddedLoseNothing) {
 }
 
 // The commit at a revoke, checked at that moment: instance a holds its
-// executor (QINFER_TEST_HOLD_FILE) with a full queue of jobs read but not
+// executor (serve --test-hold-file) with a full queue of jobs read but not
 // recorded, and b joins. a's revoke commit must stop at the end of what is
 // durable, whatever a has read; at the end a's held jobs still get their
 // records, so only an audit at the revoke sees an offset committed past them.
@@ -199,9 +199,9 @@ TEST_F(FaultTest, ARevokeCommitsNoOffsetPastAJobWithoutARecord) {
   const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256"};
   const std::vector<std::string> stores = {(dir_ / "a").string(), (dir_ / "b").string()};
   const std::filesystem::path hold = dir_ / "hold-a";
-  ::setenv("QINFER_TEST_HOLD_FILE", hold.c_str(), 1);
-  ServeProcess a(dir_.string(), Yaml(stores[0]), args);
-  ::unsetenv("QINFER_TEST_HOLD_FILE");
+  std::vector<std::string> held_args = args;
+  held_args.insert(held_args.end(), {"--test-hold-file", hold.string()});
+  ServeProcess a(dir_.string(), Yaml(stores[0]), held_args);
   ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 4, 200, seconds(120)))
       << a.LogTail();
   // a's executor stops before its next batch; its queue fills up to the bound.

@@ -45,12 +45,9 @@ std::string WaitFor(httplib::Client& http, const std::string& path, int status, 
 
 void Touch(const std::filesystem::path& p) { std::ofstream(p) << "hold\n"; }
 
-// QINFER_TEST_HOLD_FILE for the children started in its scope.
-class ScopedHoldFile {
- public:
-  explicit ScopedHoldFile(const std::filesystem::path& p) { ::setenv("QINFER_TEST_HOLD_FILE", p.c_str(), 1); }
-  ~ScopedHoldFile() { ::unsetenv("QINFER_TEST_HOLD_FILE"); }
-};
+// serve's hidden test hook: while `p` exists, start-up waits before it
+// loads the model and the executor waits before each batch.
+std::vector<std::string> HoldFileArgs(const std::filesystem::path& p) { return {"--test-hold-file", p.string()}; }
 
 class OpsIntegrationTest : public BrokerTest {};
 
@@ -58,12 +55,12 @@ TEST_F(OpsIntegrationTest, ProbesFollowStartUpAStuckExecutorAndTheDrain) {
   CreateTopic(brokers_, topic_, 1);
   const std::filesystem::path hold = dir_ / "hold";
   Touch(hold);  // start-up waits before it loads the model
-  ScopedHoldFile hook(hold);
   const int port = FreePort();
   ServeProcess serve(dir_.string(),
                      ServeYaml(brokers_, topic_, group_, store_,
                                "http:\n  listen: 127.0.0.1:" + std::to_string(port) +
-                                   "\nhealth:\n  executor_stall_s: 1\n"));
+                                   "\nhealth:\n  executor_stall_s: 1\n"),
+                     HoldFileArgs(hold));
   httplib::Client http("127.0.0.1", port);
   http.set_connection_timeout(1);
 
@@ -230,12 +227,13 @@ TEST_F(OpsIntegrationTest, TheLagOfAPausedPartitionKeepsUpWithKafkasWatermarkAnd
   constexpr int kInterval = 500;  // statistics.interval.ms
   CreateTopic(brokers_, topic_, 1);
   const std::filesystem::path hold = dir_ / "hold";
-  ScopedHoldFile hook(hold);
   const int port = FreePort();
   const std::string address = "127.0.0.1:" + std::to_string(port);
+  std::vector<std::string> args = {"--set", "kafka.consumer.statistics.interval.ms=" + std::to_string(kInterval),
+                                   "--set", "scheduler.max_queued_jobs=100"};
+  for (const std::string& a : HoldFileArgs(hold)) args.push_back(a);
   ServeProcess serve(dir_.string(), ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: " + address + "\n"),
-                     {"--set", "kafka.consumer.statistics.interval.ms=" + std::to_string(kInterval), "--set",
-                      "scheduler.max_queued_jobs=100"});
+                     args);
   httplib::Client http("127.0.0.1", port);
   http.set_connection_timeout(1);
   ASSERT_EQ(WaitFor(http, "/readyz", 200, "ready", seconds(120)), "ready\n") << serve.LogTail();
@@ -329,11 +327,12 @@ TEST_F(OpsIntegrationTest, ARealPrometheusScrapesTheCompletedJobsAndALagThatFall
   constexpr int kJobs = 300;
   CreateTopic(brokers_, topic_, 2);
   const std::filesystem::path hold = dir_ / "hold";
-  ScopedHoldFile hook(hold);
   const int port = FreePort();
+  std::vector<std::string> args = {"--set", "kafka.consumer.statistics.interval.ms=500"};
+  for (const std::string& a : HoldFileArgs(hold)) args.push_back(a);
   ServeProcess serve(dir_.string(),
                      ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: 127.0.0.1:" + std::to_string(port) + "\n"),
-                     {"--set", "kafka.consumer.statistics.interval.ms=500"});
+                     args);
 
   const int prom_port = FreePort();
   const std::filesystem::path prom_dir = dir_ / "prometheus";

@@ -267,13 +267,12 @@ TEST_F(ServeIntegrationTest, SigtermWithAnAbandonedDrainCommitsNoOffsetPastAJobW
   {
     std::vector<std::string> cut_short = args;
     cut_short.insert(cut_short.end(), {"--set", "shutdown.drain_timeout_s=0"});
-    // The executor is held before a batch (QINFER_TEST_HOLD_FILE) while the
+    // The executor is held before a batch (--test-hold-file) while the
     // queue fills, and let go only after the signal: the drain then finds a
     // full queue and no time.
     const std::filesystem::path hold = dir_ / "hold";
-    ::setenv("QINFER_TEST_HOLD_FILE", hold.c_str(), 1);
+    cut_short.insert(cut_short.end(), {"--test-hold-file", hold.string()});
     ServeProcess serve(dir_.string(), Yaml(), cut_short);
-    ::unsetenv("QINFER_TEST_HOLD_FILE");
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120)))
         << serve.LogTail();
     std::ofstream(hold) << "hold\n";

@@ -1,0 +1,103 @@
+#include "serve_options.h"
+
+#include <algorithm>
+
+namespace qinfer::app {
+
+consumer::TopicCheck TopicCheckFrom(const Config& config) {
+  consumer::TopicCheck topics;
+  topics.brokers = config.kafka.brokers;
+  topics.properties = config.kafka.producer;
+  topics.topics = {config.kafka.jobs_topic, config.kafka.reply_topic, config.kafka.dead_letter_topic};
+  topics.create = config.kafka.create_topics;
+  topics.partitions = config.kafka.topic_partitions;
+  topics.timeout = config.kafka.startup_wait;
+  return topics;
+}
+
+consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest,
+                                        int max_tokens, const tokenizer::Tokenizer* tokenizer) {
+  consumer::SourceConfig source;
+  source.brokers = config.kafka.brokers;
+  source.group_id = config.kafka.group_id;
+  source.topics = {config.kafka.jobs_topic};
+  source.properties = config.kafka.consumer;
+  consumer::DecoderLimits& limits = source.limits;
+  limits.vocab_size = manifest.vocab_size;
+  limits.max_tokens = size_t(max_tokens);
+  limits.max_message_bytes = config.limits.max_message_bytes;
+  limits.max_depth = config.limits.max_depth;
+  limits.max_meta_bytes = config.limits.max_meta_bytes;
+  limits.too_long_policy = config.admission.too_long;
+  limits.chunk_overlap = size_t(config.admission.chunk_overlap);
+  limits.max_chunks = size_t(config.admission.max_chunks);
+  limits.chunk_allowed = manifest.output == "pooled";
+  limits.long_lane_max_tokens = size_t(config.long_lane.max_tokens);
+  limits.tokenizer = tokenizer;
+  limits.max_text_bytes = config.limits.max_text_bytes;
+  limits.end_token_id = manifest.end_token_id;
+  return source;
+}
+
+storage::RocksDbStoreOptions StoreOptionsFrom(const Config& config) {
+  storage::RocksDbStoreOptions options;
+  options.sync = config.storage.sync;
+  return options;
+}
+
+storage::PublisherConfig PublisherConfigFrom(const Config& config) {
+  storage::PublisherConfig publisher;
+  publisher.brokers = config.kafka.brokers;
+  publisher.default_reply_topic = config.kafka.reply_topic;
+  publisher.dead_letter_topic = config.kafka.dead_letter_topic;
+  publisher.properties = config.kafka.producer;
+  publisher.close_timeout = std::chrono::milliseconds(1000);
+  return publisher;
+}
+
+DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds,
+                         const std::optional<MemoryPlan>& plan) {
+  DerivedPolicy derived;
+  scheduler::BatchPolicy& policy = derived.policy;
+  policy.bucket_bounds = bounds;
+  policy.caps = scheduler::CapsFromTokenBudget(bounds, config.scheduler.tokens_per_batch,
+                                               config.scheduler.max_batch_size);
+  if (plan) {
+    for (size_t i = 0; i < policy.caps.size(); ++i) {
+      const PlanEntry& e = plan->entries[i];
+      policy.caps[i] = std::clamp(e.batch_size, 1, config.scheduler.max_batch_size);
+      if (!e.fits()) derived.unfit.insert(e.bound);
+    }
+  }
+  if (config.long_lane.max_tokens > 0) {
+    // The long lane: one bucket above max_tokens whose jobs run one at a
+    // time on the fallback device.
+    policy.bucket_bounds.push_back(config.long_lane.max_tokens);
+    policy.caps.push_back(1);
+    derived.unfit.insert(config.long_lane.max_tokens);
+  }
+  policy.max_batch_delay = config.scheduler.max_batch_delay;
+  policy.formation = config.scheduler.formation;
+  policy.max_padding = config.scheduler.max_padding;
+  policy.max_queued_jobs = std::max(config.scheduler.max_queued_jobs,
+                                    size_t(*std::max_element(policy.caps.begin(), policy.caps.end())));
+  policy.max_queued_tokens = config.scheduler.max_queued_tokens;
+  policy.max_queued_bytes = config.scheduler.max_queued_bytes;
+  policy.max_job_bytes = 2 * config.limits.max_message_bytes;
+  return derived;
+}
+
+pipeline::LoopOptions LoopOptionsFrom(const Config& config, const executor::ModelManifest& manifest) {
+  pipeline::LoopOptions options;
+  options.drain_timeout = config.shutdown.drain_timeout;
+  options.max_attempts = config.recovery.max_attempts;
+  options.normalize_pooled = manifest.normalized;
+  options.record_queue = 2;
+  return options;
+}
+
+HttpOptions HttpOptionsFrom(const Config& config) {
+  return HttpOptions{.listen = config.http.listen, .executor_stall = config.health.executor_stall};
+}
+
+}  // namespace qinfer::app

@@ -1,0 +1,84 @@
+// `serve`'s configuration, translated into each module's options: pure
+// functions of a Config (and of what start-up learnt: the model's manifest,
+// its bucket bounds, its memory plan). They open nothing, reach no broker
+// and load no model, so tests/app/serve_options_test.cc checks them alone.
+//
+// This file belongs to the target qinfer_serve_options, which links no
+// torch: it names the executor's value types (ModelManifest) from their
+// headers only. The runner's own options (executor::RunnerOptions) need the
+// executor's size parser and are built in plan.cc (RunnerOptionsFrom).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "qinfer/consumer/kafka_job_source.h"
+#include "qinfer/consumer/kafka_topics.h"
+#include "qinfer/core/memory_plan.h"
+#include "qinfer/executor/model_manifest.h"
+#include "qinfer/pipeline/executor_loop.h"
+#include "qinfer/scheduler/policy.h"
+#include "qinfer/storage/kafka_outcome_publisher.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
+
+namespace qinfer::tokenizer {
+class Tokenizer;
+}
+
+namespace qinfer::app {
+
+// Every topic the configuration names (jobs, reply, dead letter), for the
+// start-up check: a missing one would fail each delivery to it.
+consumer::TopicCheck TopicCheckFrom(const Config& config);
+
+// The consumer: brokers, group, the jobs topic, librdkafka properties, and
+// the bounds on each message against the model. `max_tokens` is the longest
+// bucket bound; `tokenizer` (not owned, may be null: the model takes
+// input_ids only) must outlive the consumer.
+consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest,
+                                        int max_tokens, const tokenizer::Tokenizer* tokenizer);
+
+storage::RocksDbStoreOptions StoreOptionsFrom(const Config& config);
+
+// The reply and dead-letter producer. Its close timeout is short (1 s):
+// shutdown flushes within shutdown.drain_timeout_s before the publisher
+// goes, and what is still in flight then is cancelled.
+storage::PublisherConfig PublisherConfigFrom(const Config& config);
+
+// The scheduler's policy, and the buckets whose jobs run alone on the
+// fallback device (unfit: not even one job fits the memory plan; the long
+// lane).
+struct DerivedPolicy {
+  scheduler::BatchPolicy policy;
+  std::set<int> unfit;
+};
+
+// Caps from the memory plan where there is one (each entry's batch size,
+// within [1, scheduler.max_batch_size]), otherwise from
+// scheduler.tokens_per_batch; a long lane (long_lane.max_tokens > 0) adds
+// one bucket above `bounds` with cap 1. The job bound is raised to the
+// largest cap, so that a full batch can always form, and the byte bound of
+// one job is twice limits.max_message_bytes (a payload and, parsed, about as
+// much again). REQUIRES: `bounds` is not empty; a plan has one entry per
+// bound.
+DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds,
+                         const std::optional<MemoryPlan>& plan);
+
+// The executor loop: the drain bound, crash isolation, chunk pooling, and a
+// recording thread of its own (record_queue 2), so that the model runs while
+// the previous batch is written. before_batch is left empty.
+pipeline::LoopOptions LoopOptionsFrom(const Config& config, const executor::ModelManifest& manifest);
+
+// What the HTTP front end of `serve` needs: the address it listens on ("":
+// none; ParseListenAddress reads it) and the stall bound /healthz applies.
+struct HttpOptions {
+  std::string listen;
+  std::chrono::nanoseconds executor_stall{0};
+};
+HttpOptions HttpOptionsFrom(const Config& config);
+
+}  // namespace qinfer::app

@@ -1,0 +1,76 @@
+#include "serve_snapshot.h"
+
+namespace qinfer::app {
+namespace {
+
+std::vector<pipeline::BucketSnapshot> Buckets(const SnapshotSources& in) {
+  std::vector<pipeline::BucketSnapshot> buckets;
+  for (const scheduler::BucketStats& b : in.buckets) {
+    pipeline::BucketSnapshot bucket;
+    bucket.bound = b.bound;
+    bucket.cap = b.cap;
+    bucket.unfit = in.unfit.contains(b.bound);
+    bucket.queued_jobs = b.queued_jobs;
+    bucket.queued_bytes = b.queued_bytes;
+    if (auto t = in.totals.find(b.bound); t != in.totals.end()) {
+      bucket.batches = t->second.batches;
+      bucket.jobs = t->second.jobs;
+      bucket.real_tokens = t->second.real_tokens;
+      bucket.padded_tokens = t->second.padded_tokens;
+    }
+    buckets.push_back(bucket);
+  }
+  return buckets;
+}
+
+std::map<std::string, uint64_t> Ladder(const executor::RunnerStats& r) {
+  return {{"oom", r.oom_events.load()},       {"split", r.splits.load()},
+          {"cap_lowered", r.cap_lowerings.load()}, {"fallback", r.fallback_runs.load()},
+          {"failed", r.oom_failures.load()},  {"device_override", r.override_runs.load()}};
+}
+
+std::map<std::string, uint64_t> Degraded(const RecorderStats& rs, const pipeline::LoopStats& ls) {
+  return {{"store_errors", rs.store_errors.load()},
+          {"publish_retries", rs.publish_retries.load()},
+          {"undeliverable_permanent", rs.undeliverable_permanent.load()},
+          {"undeliverable_exhausted", rs.undeliverable_exhausted.load()},
+          {"dead_letter_notices", rs.dead_letter_notices.load()},
+          {"crash_isolated", ls.crash_isolated.load()},
+          {"abandoned", ls.abandoned.load()}};
+}
+
+}  // namespace
+
+pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& in) {
+  pipeline::ServiceSnapshot s = in.identity;
+  s.uptime_seconds = std::chrono::duration<double>(in.uptime).count();
+  const int assigned = in.source.assigned_partitions.load();
+  const ProbeResult ready = Readiness(in.health, assigned);
+  const ProbeResult live = Liveness(in.health, in.now, in.stall);
+  s.ready = ready.ok;
+  s.readiness = ready.text;
+  s.live = live.ok;
+  s.liveness = live.text;
+  s.heartbeat_age_seconds = std::chrono::duration<double>(in.now - in.health.last_beat()).count();
+  if (in.health.fatal()) s.fatal_cause = in.health.cause();
+  s.buckets = Buckets(in);
+  for (const consumer::PartitionProgress& p : in.partitions) {
+    s.partitions.push_back({p.partition, p.committed_offset, p.lag, p.high_watermark});
+  }
+  s.assigned_partitions = assigned;
+  s.paused = in.source.paused.load();
+  s.messages = in.source.messages.load();
+  s.replays = in.source.replays.load();
+  s.rejected = in.source.rejected.load();
+  s.pauses = in.source.pauses.load();
+  s.records = in.records;
+  s.memory_allocated = in.memory.allocated_bytes();
+  s.memory_reserved = in.memory.reserved_bytes();
+  s.memory_peak = in.memory.peak_bytes();
+  s.memory_budget = in.memory.budget_bytes();
+  s.ladder = Ladder(in.runner);
+  s.degraded = Degraded(in.recorder, in.loop);
+  return s;
+}
+
+}  // namespace qinfer::app
