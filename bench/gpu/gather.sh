@@ -55,10 +55,10 @@ while (($#)); do
     *) echo "gather.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
-dest=$(realpath -m "$dest")
 for tool in apt-get apt-cache dpkg-deb dpkg-source sha256sum realpath; do
   command -v "$tool" >/dev/null || { echo "gather.sh: needs $tool (a Debian machine with dpkg-dev)" >&2; exit 1; }
 done
+dest=$(realpath -m "$dest")
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [[ -r $keyring ]] || { echo "gather.sh: needs $keyring (apt-get install debian-archive-keyring)" >&2; exit 1; }
 if ((!latest)) && [[ ! -f $LOCK ]]; then
