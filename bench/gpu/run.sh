@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # The executor comparison on a CUDA machine, in one command (see
 # bench/gpu/README.md). Builds policy_bench against this machine's torch and
-# bench/gpu/vendor/, exports the model, writes the workloads and runs every
-# policy on each of them with bf16 autocast on a 24 GiB share of the card,
-# all within --minutes.
+# bench/gpu/vendor/ (gathered first by bench/gpu/gather.sh if it is missing),
+# exports the model, writes the workloads and runs every policy on each of
+# them with bf16 autocast on a 24 GiB share of the card, all within --minutes.
 #
 #   bench/gpu/run.sh [--minutes 8] [--out DIR] [--python PY] [--model bert-base|minilm|tiny]
 #                    [--rounds 3] [--jobs N] [--threads 4] [--max-batch-size N]
 #                    [--policies arrival8,shared,qinfer,ideal,sorted64,qinfer:0.2] [--build-dir DIR]
 #                    [--device cpu-budget:512MiB]   # test hook: no GPU
 #
-# Exit status: 0 done; 1 no CUDA device (or no torch, CMake, nvcc); 2 bad
-# arguments; 3 a workload timed out or got no time; 4 a policy_bench run
-# failed; other: a build or export step failed.
+# Exit status: 0 done; 1 no CUDA device (or no torch, CMake, nvcc, or no
+# bench/gpu/vendor/ and it could not be gathered here); 2 bad arguments; 3 a
+# workload timed out or got no time; 4 a policy_bench run failed; other: a
+# build or export step failed.
 set -euo pipefail
 start=$(date +%s)
 
@@ -57,7 +58,15 @@ command -v cmake >/dev/null || die "no cmake on PATH"
 log "device: $python with $("$python" -c 'import torch; print("torch", torch.__version__)' 2>&1 | tail -1)"
 "$python" "$REPO/bench/gpu/bench.py" device --device "$device" || exit 1
 
-# 1. Build (incremental when $build_dir is already configured).
+# 1. The gathered dependencies (bench/gpu/CMakeLists.txt checks them against
+# bench/gpu/vendor.lock), then the build (incremental when $build_dir is
+# already configured).
+vendor=$REPO/bench/gpu/vendor
+if [[ ! -d $vendor ]]; then
+  log "gather: no $vendor, so bench/gpu/gather.sh"
+  "$REPO/bench/gpu/gather.sh" ||
+    die "no $vendor, and bench/gpu/gather.sh could not gather it here (it says why above). Run bench/gpu/gather.sh where Debian's archive is reachable and bring bench/gpu/vendor/ along with the tree (bench/gpu/README.md)"
+fi
 cmake_args=(-S "$REPO/bench/gpu" -B "$build_dir" -DQINFER_PYTHON="$python")
 if [[ -n $device ]]; then
   cmake_args+=(-DQINFER_GPU_REQUIRE_CUDA=OFF)
