@@ -372,7 +372,8 @@ def flatten(node, prefix, out):
 def config_cc_keys(path):
     with open(path) as f:
         text = f.read()
-    return set(re.findall(r'\bs\["([a-z_]+\.[a-z_]+)"\]\s*=', text))
+    # The key table: Kind<&Config::Section::field>("section.key", ...).
+    return set(re.findall(r'>\("([a-z_]+\.[a-z_0-9]+)"', text))
 
 
 def cmd_k8s(directory, config_cc):
