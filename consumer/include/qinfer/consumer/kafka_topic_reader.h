@@ -122,7 +122,8 @@ class KafkaTopicReader {
   // config.properties. Errors: InvalidArgument naming a property.
   static absl::StatusOr<std::unique_ptr<KafkaTopicReader>> ForRanges(const ReaderConfig& config);
 
-  // Leaves the group (Close) unless that was done, and destroys the handle.
+  // Closes the consumer unless Close did (without Close's commit; a group
+  // member's revoke still runs BeforeRevoke), and destroys the handle.
   ~KafkaTopicReader();
   KafkaTopicReader(const KafkaTopicReader&) = delete;
   KafkaTopicReader& operator=(const KafkaTopicReader&) = delete;
@@ -140,8 +141,8 @@ class KafkaTopicReader {
   // when the broker did not say within 5 s.
   bool CaughtUp();
   // Subscribe: commits what was stored (synchronously; a failure is logged
-  // `event=commit_failed`), then leaves the group, which runs BeforeRevoke
-  // once more.
+  // `event=commit_failed`), then leaves the group; the revoke of what is
+  // still assigned runs BeforeRevoke once more.
   void Close();
 
   // ForRanges: the ranges of `topic`'s partitions (all, or only `partition`
