@@ -1,6 +1,5 @@
 #include "replay.h"
 
-#include <librdkafka/rdkafka.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,13 +13,12 @@
 #include <set>
 #include <vector>
 
-#include "job_producer.h"
+#include "qinfer/consumer/kafka_topic_reader.h"
 #include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/core/clock.h"
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/core/logging.h"
-#include "qinfer/kafka/kafka_log.h"
-#include "qinfer/storage/kafka_properties.h"
+#include "qinfer/storage/kafka_job_producer.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::app {
@@ -46,116 +44,42 @@ absl::Status FromStore(const ReplayOptions& o, uint64_t* total, const std::funct
   });
 }
 
-// Reads the dead-letter topic's range with an assigned (group-less)
-// consumer; `total` gets the number of messages in the range. With a
-// store, each letter's attempt becomes that of the id's current record in
-// it when that is later: a letter is a snapshot of one try, and the job may
-// have been replayed since.
+// Reads the dead-letter topic's range with a group-less reader; `total`
+// gets the number of messages in the range. With a store, each letter's
+// attempt becomes that of the id's current record in it when that is later:
+// a letter is a snapshot of one try, and the job may have been replayed
+// since.
 absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutcomeStore* store, uint64_t* total,
                              const std::function<void(const Outcome&)>& fn,
                              const std::function<void(const std::string&)>& unreadable) {
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::map<std::string, std::string> props = {{"bootstrap.servers", o.brokers},
-                                              {"group.id", "qinfer-replay"},
-                                              {"enable.auto.commit", "false"},
-                                              {"enable.partition.eof", "true"}};
-  for (const auto& [k, v] : o.consumer_properties) props[k] = v;
-  if (absl::Status s = storage::ApplyKafkaProperties(conf, props); !s.ok()) {
-    rd_kafka_conf_destroy(conf);
-    return s;
-  }
-  // Declared before the handle's owner: librdkafka logs through it until
-  // the handle is destroyed.
-  kafka::KafkaLog kafka_log(Logger("app"), "replay", props, kafka::SteadyClock());
-  kafka_log.Install(conf, nullptr);
-  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, kafka_log);
-  if (!handle.ok()) return handle.status();
-  rd_kafka_t* rk = *handle;
-  std::unique_ptr<rd_kafka_t, void (*)(rd_kafka_t*)> owner(rk, [](rd_kafka_t* k) {
-    rd_kafka_consumer_close(k);
-    rd_kafka_destroy(k);
-  });
-  const rd_kafka_metadata_t* md = nullptr;
-  rd_kafka_topic_t* t = rd_kafka_topic_new(rk, o.dead_letter_topic.c_str(), nullptr);
-  rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 0, t, &md, 10000);
-  rd_kafka_topic_destroy(t);
-  if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return absl::UnavailableError("dead-letter topic " + o.dead_letter_topic + ": " + rd_kafka_err2str(e));
-  }
-  std::vector<int32_t> partitions;
-  if (md->topic_cnt == 1 && md->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    for (int i = 0; i < md->topics[0].partition_cnt; ++i) partitions.push_back(md->topics[0].partitions[i].id);
-  }
-  rd_kafka_metadata_destroy(md);
-  if (partitions.empty()) return absl::NotFoundError("dead-letter topic " + o.dead_letter_topic + " does not exist");
-  if (o.partition >= 0) {
-    if (std::find(partitions.begin(), partitions.end(), o.partition) == partitions.end()) {
-      return absl::NotFoundError("dead-letter topic " + o.dead_letter_topic + " has no partition " +
-                                 std::to_string(o.partition));
-    }
-    partitions = {o.partition};
-  }
-  // Each partition from from_offset up to (excluding) its end or to_offset + 1.
-  std::map<int32_t, int64_t> stop;
-  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(int(partitions.size()));
+  consumer::ReaderConfig config;
+  config.brokers = o.brokers;
+  config.group = "qinfer-replay";
+  config.properties = o.consumer_properties;
+  config.logger = "app";
+  config.client = "replay";
+  auto reader = consumer::KafkaTopicReader::ForRanges(config);
+  if (!reader.ok()) return reader.status();
+  auto ranges = (*reader)->Ranges(o.dead_letter_topic, o.partition, o.from_offset, o.to_offset);
+  if (!ranges.ok()) return absl::Status(ranges.status().code(), "dead-letter " + std::string(ranges.status().message()));
   *total = 0;
-  for (int32_t p : partitions) {
-    int64_t low = 0, high = 0;
-    e = rd_kafka_query_watermark_offsets(rk, o.dead_letter_topic.c_str(), p, &low, &high, 10000);
-    if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      rd_kafka_topic_partition_list_destroy(list);
-      return absl::UnavailableError("dead-letter topic " + o.dead_letter_topic + ": " + rd_kafka_err2str(e));
-    }
-    const int64_t from = std::max(low, o.from_offset);
-    const int64_t end = o.to_offset >= 0 ? std::min(high, o.to_offset + 1) : high;
-    if (from >= end) continue;
-    stop[p] = end;
-    *total += uint64_t(end - from);
-    rd_kafka_topic_partition_list_add(list, o.dead_letter_topic.c_str(), p)->offset = from;
-  }
-  e = stop.empty() ? RD_KAFKA_RESP_ERR_NO_ERROR : rd_kafka_assign(rk, list);
-  rd_kafka_topic_partition_list_destroy(list);
-  if (e != RD_KAFKA_RESP_ERR_NO_ERROR) return absl::UnavailableError(rd_kafka_err2str(e));
-  while (!stop.empty()) {
-    rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 1000);
-    if (m == nullptr) continue;
-    std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> hold(m, rd_kafka_message_destroy);
-    auto it = stop.find(m->partition);
-    if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-      if (it != stop.end()) stop.erase(it);
-      continue;
-    }
-    if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) return absl::UnavailableError(kafka_log.Redact(rd_kafka_message_errstr(m)));
-    if (it == stop.end() || m->offset >= it->second) continue;
-    if (m->offset + 1 >= it->second) stop.erase(it);
-    DeadLetter letter;
-    if (m->key != nullptr) letter.key.assign(static_cast<const char*>(m->key), m->key_len);
-    if (m->payload != nullptr) letter.value.assign(static_cast<const char*>(m->payload), m->len);
-    rd_kafka_headers_t* headers = nullptr;
-    if (rd_kafka_message_headers(m, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      const char* name;
-      const void* value;
-      size_t size;
-      for (size_t i = 0; rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
-           ++i) {
-        letter.headers.emplace_back(name, value != nullptr ? std::string(static_cast<const char*>(value), size) : "");
-      }
-    }
-    auto failure = FromDeadLetter(letter);
+  for (const consumer::PartitionRange& r : *ranges) *total += uint64_t(r.end - r.from);
+  return (*reader)->Read(*ranges, [&](const consumer::Record& m) -> absl::Status {
+    auto failure = FromDeadLetter(DeadLetter{m.key, m.value, m.headers});
     if (!failure.ok()) {
-      unreadable("partition " + std::to_string(m->partition) + " offset " + std::to_string(m->offset) + ": " +
+      unreadable("partition " + std::to_string(m.partition) + " offset " + std::to_string(m.offset) + ": " +
                  std::string(failure.status().message()));
-      continue;
+      return absl::OkStatus();
     }
-    if (!replay::Selected(*failure, o.selection)) continue;
+    if (!replay::Selected(*failure, o.selection)) return absl::OkStatus();
     if (store != nullptr) {
       auto current = store->Get(failure->id);
       if (!current.ok()) return current.status();
       if (current->has_value()) failure->attempt = std::max(failure->attempt, (*current)->attempt);
     }
     fn(*failure);
-  }
-  return absl::OkStatus();
+    return absl::OkStatus();
+  });
 }
 
 // The store whose current records number a dead-letter replay's attempts
@@ -167,136 +91,161 @@ absl::StatusOr<std::unique_ptr<storage::RocksDbOutcomeStore>> AttemptsStore(cons
   return storage::RocksDbOutcomeStore::Open(o.store, options);
 }
 
-}  // namespace
+// Adds the ids of --ids-file, one per line, to the selection.
+absl::Status LoadIds(ReplayOptions& o) {
+  if (o.ids_file.empty()) return absl::OkStatus();
+  std::ifstream in(o.ids_file);
+  if (!in) return absl::NotFoundError("cannot read --ids-file " + o.ids_file);
+  for (std::string id; std::getline(in, id);) {
+    if (!id.empty()) o.selection.ids.insert(id);
+  }
+  return absl::OkStatus();
+}
 
-int Replay(const ReplayOptions& options) {
-  ReplayOptions o = options;
-  if (o.store.empty() && o.dead_letter_topic.empty()) {
-    std::cerr << "replay: choose a source: --store DIR or --dead-letter-topic TOPIC\n";
-    return 2;
-  }
-  auto attempts_store = AttemptsStore(o);
-  if (!attempts_store.ok()) {
-    std::cerr << "replay: " << attempts_store.status().message() << "\n";
-    return 2;
-  }
-  for (absl::Status s : {replay::CheckSelection(o.selection), replay::CheckOverrides(o.overrides)}) {
-    if (!s.ok()) {
-      std::cerr << "replay: " << s.message() << "\n";
-      return 2;
+// The producer of the replayed jobs, once the jobs topic is known to exist:
+// a missing topic would hold every message until librdkafka gives up on it
+// (message.timeout.ms), and then say only that they were not acknowledged.
+absl::StatusOr<std::unique_ptr<storage::KafkaJobProducer>> OpenProducer(const ReplayOptions& o) {
+  consumer::TopicCheck check;
+  check.brokers = o.brokers;
+  check.properties = o.properties;
+  check.topics = {o.topic};
+  check.timeout = std::chrono::seconds(10);
+  if (absl::Status s = consumer::EnsureTopics(check); !s.ok()) {
+    if (absl::IsNotFound(s)) {
+      return absl::NotFoundError("--topic " + o.topic + ": the topic does not exist on " + o.brokers +
+                                 "; name the jobs topic the service reads");
     }
+    return absl::Status(s.code(), "--topic " + o.topic + ": " + std::string(s.message()));
   }
-  if (!o.ids_file.empty()) {
-    std::ifstream in(o.ids_file);
-    if (!in) {
-      std::cerr << "replay: cannot read --ids-file " << o.ids_file << "\n";
-      return 2;
-    }
-    for (std::string id; std::getline(in, id);) {
-      if (!id.empty()) o.selection.ids.insert(id);
-    }
-  }
-  std::unique_ptr<JobProducer> producer;
-  if (!o.dry_run) {
-    // A missing topic would hold every message until librdkafka gives up on
-    // it (message.timeout.ms), and then say only that they were not
-    // acknowledged.
-    consumer::TopicCheck check;
-    check.brokers = o.brokers;
-    check.properties = o.properties;
-    check.topics = {o.topic};
-    check.timeout = std::chrono::seconds(10);
-    if (absl::Status s = consumer::EnsureTopics(check); !s.ok()) {
-      if (absl::IsNotFound(s)) {
-        std::cerr << "replay: --topic " << o.topic << ": the topic does not exist on " << o.brokers
-                  << "; name the jobs topic the service reads\n";
-      } else {
-        std::cerr << "replay: --topic " << o.topic << ": " << s.message() << "\n";
-      }
-      return 2;
-    }
-    auto p = JobProducer::Create(o.brokers, o.properties);
-    if (!p.ok()) {
-      std::cerr << "replay: " << p.status().message() << "\n";
-      return 2;
-    }
-    producer = *std::move(p);
-  }
+  return storage::KafkaJobProducer::Create({o.brokers, o.properties, "app"});
+}
 
-  SystemClock clock;
-  std::optional<replay::Progress> progress;
-  uint64_t total = 0, selected = 0, sent = 0, unreadable = 0;
-  std::map<std::string, uint64_t> refused;  // why -> count
-  const bool tty = isatty(STDERR_FILENO);
-  constexpr int kErrorsShown = 10;
-  int errors_shown = 0;
-  bool send_failed = false;
-  auto note = [&](const std::string& text) {
-    if (errors_shown++ < kErrorsShown) std::cerr << "replay: " << text << "\n";
-  };
-  std::set<std::string> matched;  // requested ids that were selected
-  auto take = [&](const Outcome& f) {
-    if (!progress) progress.emplace(clock, total, std::chrono::seconds(1));
-    ++selected;
-    if (o.selection.ids.contains(f.id)) matched.insert(f.id);
-    auto message = replay::ReplayMessage(f, o.overrides, o.limits);
+// What a replay did with each selected failure, and its closing report.
+class Tally {
+ public:
+  // `producer` is null for a dry run.
+  Tally(const ReplayOptions& o, storage::KafkaJobProducer* producer) : o_(o), producer_(producer) {}
+
+  void Take(const Outcome& f, uint64_t total) {
+    if (!progress_) progress_.emplace(clock_, total, std::chrono::seconds(1));
+    ++selected_;
+    if (o_.selection.ids.contains(f.id)) matched_.insert(f.id);
+    auto message = replay::ReplayMessage(f, o_.overrides, o_.limits);
     if (!message.ok()) {
-      refused[f.reason]++;
-      note(std::string(message.status().message()));
-    } else if (o.dry_run) {
+      refused_[f.reason]++;
+      Note(std::string(message.status().message()));
+    } else if (o_.dry_run) {
       std::cout << f.id << "\t" << f.reason << "\t" << *message << "\n";
-      ++sent;
-    } else if (absl::Status s = producer->Send(o.topic, f.id, *message); !s.ok()) {
-      note("job " + f.id + ": " + std::string(s.message()));
-      send_failed = true;
+      ++sent_;
+    } else if (absl::Status s = producer_->Send(o_.topic, f.id, *message); !s.ok()) {
+      Note("job " + f.id + ": " + std::string(s.message()));
+      send_failed_ = true;
     } else {
-      ++sent;
+      ++sent_;
     }
-    if (o.progress) {
-      if (auto line = progress->Update(selected)) std::cerr << (tty ? "\r" : "") << "replay: " << *line << (tty ? "" : "\n");
+    if (o_.progress) {
+      if (auto line = progress_->Update(selected_)) {
+        std::cerr << (tty_ ? "\r" : "") << "replay: " << *line << (tty_ ? "" : "\n");
+      }
     }
-  };
-  absl::Status read = !o.dead_letter_topic.empty()
-                          ? FromDeadLetters(o, attempts_store->get(), &total, take, [&](const std::string& why) {
-                              ++unreadable;
-                              note("not a qinfer dead letter, skipped: " + why);
-                            })
-                          : FromStore(o, &total, take);
-  if (!read.ok()) {
-    std::cerr << "replay: " << read.message() << "\n";
-    return 2;
   }
-  if (producer) {
-    producer->Flush([] {});
+
+  void Unreadable(const std::string& why) {
+    ++unreadable_;
+    Note("not a qinfer dead letter, skipped: " + why);
   }
-  if (o.progress && tty && selected > 0) std::cerr << "\n";
-  std::vector<std::string> unmatched;
-  for (const std::string& id : o.selection.ids) {
-    if (!matched.contains(id)) unmatched.push_back(id);
+
+  // Prints the closing report; the exit status (0: everything selected was
+  // sent and acknowledged, 1: not).
+  int Finish() {
+    if (producer_ != nullptr) producer_->Flush([] {});
+    if (o_.progress && tty_ && selected_ > 0) std::cerr << "\n";
+    ReportUnmatched();
+    if (producer_ != nullptr && producer_->failed() > 0) {
+      std::cerr << "replay: " << producer_->failed() << " jobs were not delivered: " << producer_->first_error()
+                << "\n";
+    }
+    const uint64_t acked = producer_ != nullptr ? producer_->acked() : 0;
+    std::string why;
+    for (const auto& [reason, n] : refused_) why += " " + reason + "=" + std::to_string(n);
+    std::cerr << "replay: " << (o_.dry_run ? "dry run, nothing published: " : "") << "selected " << selected_
+              << ", " << (o_.dry_run ? "would send " : "sent ") << sent_;
+    if (!o_.dry_run) std::cerr << " to " << o_.topic << " (" << acked << " acknowledged)";
+    if (!refused_.empty()) std::cerr << ", not replayed " << (selected_ - sent_) << " (by reason:" << why << ")";
+    if (unreadable_ > 0) std::cerr << ", " << unreadable_ << " unreadable dead letters";
+    std::cerr << "; " << (progress_ ? progress_->Final(selected_) : "0 in 0.0 s") << "\n";
+    const bool all = selected_ == sent_ && !send_failed_ && (o_.dry_run || acked == sent_) && unreadable_ == 0;
+    const bool none_matched = !o_.selection.ids.empty() && matched_.empty();
+    return all && !none_matched ? 0 : 1;
   }
-  if (!unmatched.empty()) {
+
+ private:
+  static constexpr int kErrorsShown = 10;
+
+  void Note(const std::string& text) {
+    if (errors_shown_++ < kErrorsShown) std::cerr << "replay: " << text << "\n";
+  }
+
+  void ReportUnmatched() const {
+    std::vector<std::string> unmatched;
+    for (const std::string& id : o_.selection.ids) {
+      if (!matched_.contains(id)) unmatched.push_back(id);
+    }
+    if (unmatched.empty()) return;
     constexpr size_t kIdsShown = 10;
-    std::cerr << "replay: " << unmatched.size() << " of " << o.selection.ids.size()
+    std::cerr << "replay: " << unmatched.size() << " of " << o_.selection.ids.size()
               << " requested ids selected no failure record (no such id, or none that matches the selection):";
     for (size_t i = 0; i < unmatched.size() && i < kIdsShown; ++i) std::cerr << " " << unmatched[i];
     if (unmatched.size() > kIdsShown) std::cerr << " and " << (unmatched.size() - kIdsShown) << " more";
     std::cerr << "\n";
   }
-  if (producer && producer->failed() > 0) {
-    std::cerr << "replay: " << producer->failed() << " jobs were not delivered: " << producer->first_error() << "\n";
+
+  const ReplayOptions& o_;
+  storage::KafkaJobProducer* const producer_;
+  SystemClock clock_;
+  std::optional<replay::Progress> progress_;
+  uint64_t selected_ = 0, sent_ = 0, unreadable_ = 0;
+  std::map<std::string, uint64_t> refused_;  // why -> count
+  const bool tty_ = isatty(STDERR_FILENO);
+  int errors_shown_ = 0;
+  bool send_failed_ = false;
+  std::set<std::string> matched_;  // requested ids that were selected
+};
+
+int Refused(absl::string_view why) {
+  std::cerr << "replay: " << why << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int Replay(const ReplayOptions& options) {
+  ReplayOptions o = options;
+  if (o.store.empty() && o.dead_letter_topic.empty()) {
+    return Refused("choose a source: --store DIR or --dead-letter-topic TOPIC");
   }
-  const uint64_t acked = producer ? producer->acked() : 0;
-  std::string why;
-  for (const auto& [reason, n] : refused) why += " " + reason + "=" + std::to_string(n);
-  std::cerr << "replay: " << (o.dry_run ? "dry run, nothing published: " : "") << "selected " << selected
-            << ", " << (o.dry_run ? "would send " : "sent ") << sent;
-  if (!o.dry_run) std::cerr << " to " << o.topic << " (" << acked << " acknowledged)";
-  if (!refused.empty()) std::cerr << ", not replayed " << (selected - sent) << " (by reason:" << why << ")";
-  if (unreadable > 0) std::cerr << ", " << unreadable << " unreadable dead letters";
-  std::cerr << "; " << (progress ? progress->Final(selected) : "0 in 0.0 s") << "\n";
-  const bool all = selected == sent && !send_failed && (o.dry_run || acked == sent) && unreadable == 0;
-  const bool none_matched = !o.selection.ids.empty() && matched.empty();
-  return all && !none_matched ? 0 : 1;
+  auto attempts_store = AttemptsStore(o);
+  if (!attempts_store.ok()) return Refused(attempts_store.status().message());
+  for (absl::Status s : {replay::CheckSelection(o.selection), replay::CheckOverrides(o.overrides), LoadIds(o)}) {
+    if (!s.ok()) return Refused(s.message());
+  }
+  std::unique_ptr<storage::KafkaJobProducer> producer;
+  if (!o.dry_run) {
+    auto p = OpenProducer(o);
+    if (!p.ok()) return Refused(p.status().message());
+    producer = *std::move(p);
+  }
+  Tally tally(o, producer.get());
+  uint64_t total = 0;
+  auto take = [&](const Outcome& f) { tally.Take(f, total); };
+  absl::Status read =
+      !o.dead_letter_topic.empty()
+          ? FromDeadLetters(o, attempts_store->get(), &total, take,
+                            [&](const std::string& why) { tally.Unreadable(why); })
+          : FromStore(o, &total, take);
+  if (!read.ok()) return Refused(read.message());
+  return tally.Finish();
 }
 
 }  // namespace qinfer::app

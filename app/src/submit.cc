@@ -8,7 +8,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "job_producer.h"
+#include "qinfer/storage/kafka_job_producer.h"
 
 namespace qinfer::app {
 
@@ -23,12 +23,12 @@ int Submit(const SubmitOptions& o) {
     }
     in = &file;
   }
-  auto producer = JobProducer::Create(o.brokers, o.properties);
+  auto producer = storage::KafkaJobProducer::Create({o.brokers, o.properties, "app"});
   if (!producer.ok()) {
     std::cerr << "submit: " << producer.status().message() << "\n";
     return 2;
   }
-  JobProducer& out = **producer;
+  storage::KafkaJobProducer& out = **producer;
 
   const bool tty = o.progress && isatty(STDERR_FILENO);
   auto last_progress = std::chrono::steady_clock::now();

@@ -134,4 +134,10 @@ absl::StatusOr<std::vector<Position>> Collector::Flush() {
   return positions;
 }
 
+bool FlushDue(const FlushPolicy& policy, size_t held, size_t held_bytes, std::chrono::nanoseconds held_for,
+              bool poll_was_empty) {
+  if (held >= policy.max_held || held_bytes >= policy.max_held_bytes) return true;
+  return held > 0 && (poll_was_empty || held_for >= policy.max_hold_time);
+}
+
 }  // namespace qinfer::collect

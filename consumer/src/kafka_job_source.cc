@@ -10,8 +10,8 @@
 #include <thread>
 #include <variant>
 
+#include "group_member.h"
 #include "qinfer/core/logging.h"
-#include "qinfer/core/secrets.h"
 #include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::consumer {
@@ -220,73 +220,55 @@ struct KafkaJobSource::Impl {
     return out;
   }
 
-  static void OnRebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
+  static void OnRebalance(rd_kafka_t*, rd_kafka_resp_err_t err,
                           rd_kafka_topic_partition_list_t* parts, void* opaque) {
     static_cast<Impl*>(kafka::KafkaLog::Owner(opaque))->Rebalance(err, parts);
   }
 
   void Rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts) {
-    if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-      for (int i = 0; i < parts->cnt; ++i) {
-        const auto& tp = parts->elems[i];
-        epochs[{tp.topic, tp.partition}] = tracker.Assign(tp.topic, tp.partition);
-        {
-          std::lock_guard lock(progress_mu);
-          assigned.insert({tp.topic, tp.partition});
-        }
-        log->info("event=assigned topic={} partition={}", tp.topic, tp.partition);
-      }
-      rd_kafka_assign(rk, parts);
-      stats.assigned_partitions = int(epochs.size());
-      // librdkafka keeps a partition's pause flag across a revoke and a new
-      // assignment: a partition paused before a rebalance would otherwise
-      // stay paused for good once it comes back. Set it to ours.
-      if (paused) {
-        rd_kafka_pause_partitions(rk, parts);
-      } else {
-        rd_kafka_resume_partitions(rk, parts);
-      }
-      return;
-    }
-    // Revoke (or error): commit what is durable before another member takes
-    // over, so it re-processes as little as possible.
-    StoreOffsets(/*force=*/true);
-    if (!closing) rd_kafka_commit(rk, nullptr, /*async=*/0);
-    for (int i = 0; i < parts->cnt; ++i) {
-      const auto& tp = parts->elems[i];
-      tracker.Revoke(tp.topic, tp.partition);
-      epochs.erase({tp.topic, tp.partition});
-      {
-        std::lock_guard lock(progress_mu);
-        const TopicPartition gone{tp.topic, tp.partition};
-        std::erase_if(progress, [&](const auto& p) { return TopicPartition{p.first, p.second.partition} == gone; });
-        assigned.erase(gone);
-        watermarks.erase(gone);
-      }
-      log->info("event=revoked topic={} partition={}", tp.topic, tp.partition);
-    }
-    rd_kafka_assign(rk, nullptr);
+    internal::RebalanceHooks hooks;
+    hooks.assigning = [this](const std::string& topic, int32_t partition) {
+      epochs[{topic, partition}] = tracker.Assign(topic, partition);
+      std::lock_guard lock(progress_mu);
+      assigned.insert({topic, partition});
+    };
+    hooks.assigned = [this](rd_kafka_topic_partition_list_t* set) { Assigned(set); };
+    // Commit what is durable before another member takes over, so it
+    // re-processes as little as possible; Close() commits by itself.
+    hooks.before_revoke = [this] {
+      StoreOffsets(/*force=*/true);
+      return !closing;
+    };
+    hooks.revoked = [this](const std::string& topic, int32_t partition) {
+      tracker.Revoke(topic, partition);
+      epochs.erase({topic, partition});
+      std::lock_guard lock(progress_mu);
+      const TopicPartition gone{topic, partition};
+      std::erase_if(progress, [&](const auto& p) { return TopicPartition{p.first, p.second.partition} == gone; });
+      assigned.erase(gone);
+      watermarks.erase(gone);
+    };
+    hooks.after_revoke = [this] { stats.assigned_partitions = int(epochs.size()); };
+    internal::Rebalance(rk, err, parts, *log, hooks);
+  }
+
+  void Assigned(rd_kafka_topic_partition_list_t* parts) {
     stats.assigned_partitions = int(epochs.size());
+    // librdkafka keeps a partition's pause flag across a revoke and a new
+    // assignment: a partition paused before a rebalance would otherwise
+    // stay paused for good once it comes back. Set it to ours.
+    if (paused) {
+      rd_kafka_pause_partitions(rk, parts);
+    } else {
+      rd_kafka_resume_partitions(rk, parts);
+    }
   }
 
   void StoreOffsets(bool force) {
     auto now = std::chrono::steady_clock::now();
     if (!force && now - last_store < kStoreInterval) return;
     last_store = now;
-    std::vector<CommitPoint> points =
-        force ? tracker.Committable() : tracker.TakeCommittable();
-    if (points.empty()) return;
-    TopicPartitionList list(rd_kafka_topic_partition_list_new(int(points.size())));
-    for (const CommitPoint& p : points) {
-      rd_kafka_topic_partition_list_add(list.get(), p.topic.c_str(), p.partition)
-          ->offset = p.next_offset;
-    }
-    rd_kafka_resp_err_t err = rd_kafka_offsets_store(rk, list.get());
-    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      // Per-partition errors (e.g. a partition just revoked) are harmless:
-      // the new owner resumes from the last committed offset.
-      log->debug("event=offsets_store_partial error={}", rd_kafka_err2str(err));
-    }
+    internal::StoreOffsets(rk, force ? tracker.Committable() : tracker.TakeCommittable(), *log);
   }
 
   void ApplyBackpressure() {
@@ -405,37 +387,28 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
   auto impl = std::make_unique<Impl>(std::move(config), queue, recorder, tracker);
   const SourceConfig& c = impl->config;
 
-  char err[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
   std::map<std::string, std::string> props = AtLeastOnceConsumerProperties(c.brokers, c.group_id);
   // Lag and committed offsets per partition, for /metrics and /status.
   props["statistics.interval.ms"] = "5000";
   for (const auto& [k, v] : c.properties) props[k] = v;
   {
-    // rd_kafka_conf_set below refuses a value that is not a number.
+    // NewHandle below refuses a value that is not a number.
     const std::string& interval = props["statistics.interval.ms"];
     int ms = 0;
     std::from_chars(interval.data(), interval.data() + interval.size(), ms);
     impl->refresh_interval = std::chrono::milliseconds(std::max(ms, 0));
   }
-  for (const auto& [k, v] : props) {
-    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) !=
-        RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      return absl::InvalidArgumentError(PropertyError(k, v, err));
-    }
-  }
   if (props["enable.auto.offset.store"] != "false") {
-    rd_kafka_conf_destroy(conf);
     return absl::InvalidArgumentError(
         "kafka property enable.auto.offset.store must stay false: offsets are "
         "stored only after results are durable");
   }
-  rd_kafka_conf_set_rebalance_cb(conf, &Impl::OnRebalance);
-  rd_kafka_conf_set_stats_cb(conf, &Impl::OnStatistics);
   impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "consumer", props, kafka::SteadyClock());
-  impl->kafka_log->Install(conf, impl.get());
-  absl::StatusOr<rd_kafka_t*> rk = kafka::NewHandle(RD_KAFKA_CONSUMER, conf, *impl->kafka_log);
+  absl::StatusOr<rd_kafka_t*> rk =
+      kafka::NewHandle(RD_KAFKA_CONSUMER, *impl->kafka_log, impl.get(), [](rd_kafka_conf_t* conf) {
+        rd_kafka_conf_set_rebalance_cb(conf, &Impl::OnRebalance);
+        rd_kafka_conf_set_stats_cb(conf, &Impl::OnStatistics);
+      });
   if (!rk.ok()) return rk.status();
   impl->rk = *rk;
   rd_kafka_poll_set_consumer(impl->rk);

@@ -7,7 +7,6 @@
 
 #include "absl/strings/str_join.h"
 #include "qinfer/core/logging.h"
-#include "qinfer/core/secrets.h"
 #include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::consumer {
@@ -67,21 +66,12 @@ absl::Status EnsureTopics(const TopicCheck& check) {
   }
   if (wanted.empty()) return absl::OkStatus();
 
-  char err[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
   std::map<std::string, std::string> props = {{"bootstrap.servers", check.brokers}};
   for (const auto& [k, v] : check.properties) props[k] = v;
-  for (const auto& [k, v] : props) {
-    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      return absl::InvalidArgumentError(PropertyError(k, v, err));
-    }
-  }
   // Declared before the handle: librdkafka logs through it until the
   // handle is destroyed.
   kafka::KafkaLog kafka_log(Logger("consumer"), "topic_check", props, kafka::SteadyClock());
-  kafka_log.Install(conf, nullptr);
-  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_PRODUCER, conf, kafka_log);
+  absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_PRODUCER, kafka_log, nullptr);
   if (!handle.ok()) return handle.status();
   KafkaHandle rk(*handle);
 
@@ -116,13 +106,7 @@ absl::Status EnsureTopics(const TopicCheck& check) {
 
 absl::Status CheckProperties(const std::map<std::string, std::string>& properties, const std::string& section) {
   std::unique_ptr<rd_kafka_conf_t, void (*)(rd_kafka_conf_t*)> conf(rd_kafka_conf_new(), &rd_kafka_conf_destroy);
-  char err[512];
-  for (const auto& [k, v] : properties) {
-    if (rd_kafka_conf_set(conf.get(), k.c_str(), v.c_str(), err, sizeof(err)) != RD_KAFKA_CONF_OK) {
-      return absl::InvalidArgumentError(PropertyError(k, v, err) + " (" + section + k + ")");
-    }
-  }
-  return absl::OkStatus();
+  return kafka::ApplyProperties(conf.get(), properties, section);
 }
 
 }  // namespace qinfer::consumer

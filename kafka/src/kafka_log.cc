@@ -181,6 +181,31 @@ absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, rd_kafka_conf_t* con
   return rk;
 }
 
+absl::Status ApplyProperties(rd_kafka_conf_t* conf, const std::map<std::string, std::string>& properties,
+                             std::string_view section) {
+  char err[512];
+  for (const auto& [key, value] : properties) {
+    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), err, sizeof(err)) != RD_KAFKA_CONF_OK) {
+      std::string message = PropertyError(key, value, err);
+      if (!section.empty()) message += " (" + std::string(section) + key + ")";
+      return absl::InvalidArgumentError(message);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, KafkaLog& log, void* owner,
+                                      const std::function<void(rd_kafka_conf_t*)>& configure) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  if (absl::Status s = ApplyProperties(conf, log.properties()); !s.ok()) {
+    rd_kafka_conf_destroy(conf);
+    return s;
+  }
+  log.Install(conf, owner);
+  if (configure) configure(conf);
+  return NewHandle(type, conf, log);
+}
+
 void KafkaLog::OnLog(const rd_kafka_t* rk, int level, const char* fac, const char* buf) {
   static_cast<KafkaLog*>(rd_kafka_opaque(rk))->Log(level, fac != nullptr ? fac : "", buf != nullptr ? buf : "");
 }

@@ -11,7 +11,6 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include "qinfer/storage/kafka_properties.h"
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/kafka/kafka_log.h"
@@ -242,9 +241,7 @@ KafkaOutcomePublisher::Create(const PublisherConfig& config) {
   auto impl = std::make_unique<Impl>();
   impl->config = config;
 
-  std::unique_ptr<rd_kafka_conf_t, decltype(&rd_kafka_conf_destroy)> conf(
-      rd_kafka_conf_new(), &rd_kafka_conf_destroy);
-  std::map<std::string, std::string> defaults = {
+  std::map<std::string, std::string> all = {
       {"enable.idempotence", "true"},  // no duplicates from internal retries
       {"linger.ms", "5"},              // results trickle in per batch
       // A reply_to naming a topic that does not exist: librdkafka holds its
@@ -256,21 +253,12 @@ KafkaOutcomePublisher::Create(const PublisherConfig& config) {
       // dead-letter topic) within about a second.
       {"topic.metadata.propagation.max.ms", std::to_string(kReplyTopicPropagationMs)},
   };
-  if (!config.brokers.empty()) defaults["bootstrap.servers"] = config.brokers;
-  if (absl::Status s = ApplyKafkaProperties(conf.get(), defaults); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = ApplyKafkaProperties(conf.get(), props); !s.ok()) {
-    return s;
-  }
-  std::map<std::string, std::string> all = defaults;
+  if (!config.brokers.empty()) all["bootstrap.servers"] = config.brokers;
   for (const auto& [k, v] : props) all[k] = v;
   impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "publisher", all, kafka::SteadyClock());
-  impl->kafka_log->Install(conf.get(), impl.get());
-  rd_kafka_conf_set_dr_msg_cb(conf.get(), &Impl::OnDelivery);
-
   absl::StatusOr<rd_kafka_t*> rk =
-      kafka::NewHandle(RD_KAFKA_PRODUCER, conf.release(), *impl->kafka_log);
+      kafka::NewHandle(RD_KAFKA_PRODUCER, *impl->kafka_log, impl.get(),
+                       [](rd_kafka_conf_t* conf) { rd_kafka_conf_set_dr_msg_cb(conf, &Impl::OnDelivery); });
   if (!rk.ok()) return rk.status();
   impl->rk = *rk;
   Impl* raw = impl.get();

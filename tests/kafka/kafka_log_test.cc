@@ -12,6 +12,7 @@
 
 #include <spdlog/sinks/ostream_sink.h>
 
+#include "absl/strings/match.h"
 #include "fakes/fake_clock.h"
 
 namespace qinfer::kafka {
@@ -204,6 +205,46 @@ TEST(KafkaLogTest, AnOAuthBearerConfigTheBuiltinHandlerRefusesIsRefusedAtOnceRed
                                     {"sasl.oauthbearer.config", "principal=alice"}},
                                    std::chrono::milliseconds(0));
   EXPECT_TRUE(good.created.ok()) << good.created;
+}
+
+// The one property loop: a refused property is named (its secret value
+// never repeated), with where it was set when the caller says.
+TEST(KafkaLogTest, ApplyPropertiesNamesTheRefusedPropertyAndWhereItWasSet) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  EXPECT_TRUE(ApplyProperties(conf, {{"linger.ms", "5"}}).ok());
+  const absl::Status unknown = ApplyProperties(conf, {{"no.such.property", "1"}}, "kafka.consumer.");
+  EXPECT_TRUE(absl::IsInvalidArgument(unknown)) << unknown;
+  EXPECT_NE(unknown.message().find("kafka property no.such.property=1: "), std::string::npos) << unknown;
+  EXPECT_TRUE(absl::EndsWith(unknown.message(), " (kafka.consumer.no.such.property)")) << unknown;
+  const absl::Status secret = ApplyProperties(conf, {{"ssl.key.password", kSecret}, {"linger.ms", "x"}});
+  EXPECT_NE(secret.message().find("linger.ms"), std::string::npos) << secret;
+  EXPECT_EQ(secret.message().find(kSecret), std::string::npos) << secret;
+  rd_kafka_conf_destroy(conf);
+}
+
+// NewHandle from a log: the handle runs with the log's properties, the
+// owner comes back through the opaque, and `configure` sees the
+// configuration before the handle is made.
+TEST(KafkaLogTest, NewHandleFromALogAppliesItsPropertiesAndLetsTheOwnerConfigure) {
+  testing::FakeClock clock;
+  KafkaLog log(Captured("t5").log, "producer", {{"bootstrap.servers", "127.0.0.1:1"}, {"linger.ms", "7"}}, clock);
+  int owner = 3;
+  bool configured = false;
+  absl::StatusOr<rd_kafka_t*> rk = NewHandle(RD_KAFKA_PRODUCER, log, &owner, [&](rd_kafka_conf_t* conf) {
+    char value[64];
+    size_t size = sizeof value;
+    configured = rd_kafka_conf_get(conf, "linger.ms", value, &size) == RD_KAFKA_CONF_OK &&
+                 std::string(value) == "7";
+  });
+  ASSERT_TRUE(rk.ok()) << rk.status();
+  EXPECT_TRUE(configured);
+  EXPECT_EQ(KafkaLog::Owner(rd_kafka_opaque(*rk)), &owner);
+  rd_kafka_destroy(*rk);
+
+  KafkaLog bad(Captured("t6").log, "consumer", {{"no.such.property", "1"}}, clock);
+  absl::StatusOr<rd_kafka_t*> refused = NewHandle(RD_KAFKA_CONSUMER, bad, nullptr);
+  EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
+  EXPECT_NE(refused.status().message().find("no.such.property"), std::string::npos) << refused.status();
 }
 
 }  // namespace

@@ -130,9 +130,9 @@ MUTANTS = [
       rd_kafka_pause_partitions(rk, owned.get());""", """    if (want_pause) {""",
      *integration("ServeIntegrationTest.Sigterm*")),
     ("keep a stale pause after a rebalance", "consumer/src/kafka_job_source.cc",
-     """      } else {
-        rd_kafka_resume_partitions(rk, parts);
-      }""", "      }", *integration("FaultTest.ThreeInstances*")),
+     """    } else {
+      rd_kafka_resume_partitions(rk, parts);
+    }""", "    }", *integration("FaultTest.ThreeInstances*")),
     ("a closed queue's refusal is recorded as too_long", "consumer/src/kafka_job_source.cc",
      "if (!absl::IsOutOfRange(pushed)) {", "if (false) {",
      *integration("ServeIntegrationTest.Sigterm*")),

@@ -6,6 +6,8 @@
 // RocksDB store come from app/, through plain data and OutcomeStore.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -128,5 +130,21 @@ class Collector {
   std::map<std::pair<std::string, int32_t>, int64_t> held_next_;  // -> next offset
   CollectStats stats_;
 };
+
+// When the reader writes what the collector holds (Flush) and stores the
+// offsets past it: few, short writes keep the uncommitted tail small.
+struct FlushPolicy {
+  size_t max_held = 1000;                    // messages held
+  size_t max_held_bytes = size_t{64} << 20;  // their bytes, whatever their count
+  std::chrono::milliseconds max_hold_time{200};  // the longest one waits
+};
+
+// True when `held` messages of `held_bytes` (Collector::held(),
+// held_bytes()) are due to be written: as many as the policy allows, or as
+// many bytes, or some are held and either the first of them was taken
+// max_hold_time ago (`held_for`) or the last poll got nothing (the
+// partitions have nothing more for now).
+bool FlushDue(const FlushPolicy& policy, size_t held, size_t held_bytes, std::chrono::nanoseconds held_for,
+              bool poll_was_empty);
 
 }  // namespace qinfer::collect

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -74,6 +75,8 @@ class KafkaLog {
   // through Error (redacted); empty when none was. Thread-safe.
   std::string token_failure() const;
   const std::string& client() const { return client_; }
+  // The properties given to the constructor.
+  const std::map<std::string, std::string>& properties() const { return properties_; }
 
  private:
   // False when the line was shown within the interval (it is counted);
@@ -114,5 +117,24 @@ class KafkaLog {
 //   retries the token 10 s later through a queue it never set up: SIGSEGV
 //   in its main thread. The handle is destroyed long before that.
 absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, rd_kafka_conf_t* conf, KafkaLog& log);
+
+// Sets each of `properties` on `conf` unchanged, in key order. Stops at the
+// first one librdkafka refuses: InvalidArgument naming the property and
+// giving librdkafka's reason, followed by " (<section><key>)" when `section`
+// (where the property was set, e.g. "kafka.consumer.") is not empty. The
+// value is not added when it is a secret (PropertyError); only librdkafka's
+// reason for a malformed value may quote it.
+absl::Status ApplyProperties(rd_kafka_conf_t* conf, const std::map<std::string, std::string>& properties,
+                             std::string_view section = "");
+
+// The one way qinfer makes a librdkafka handle: a fresh configuration with
+// log.properties() applied (ApplyProperties), `log` installed with `owner`
+// (KafkaLog::Install), then `configure` (when set) for the owner's own
+// callbacks (rebalance, delivery report, statistics), then NewHandle above.
+// So the properties a handle runs with are exactly those its log redacts.
+// Errors: ApplyProperties's, then NewHandle's. The caller owns the handle
+// (rd_kafka_destroy); `log` must outlive it.
+absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, KafkaLog& log, void* owner,
+                                      const std::function<void(rd_kafka_conf_t*)>& configure = {});
 
 }  // namespace qinfer::kafka

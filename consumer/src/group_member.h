@@ -1,0 +1,48 @@
+// What both of consumer's group members (KafkaJobSource, and
+// KafkaTopicReader when it subscribes) do with librdkafka: answer a
+// rebalance and store offsets. Private to the consumer module.
+#pragma once
+
+#include <librdkafka/rdkafka.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "qinfer/consumer/offset_tracker.h"
+
+namespace qinfer::consumer::internal {
+
+// What a member does around an eager rebalance (whole sets assigned and
+// revoked). Every hook may be empty.
+struct RebalanceHooks {
+  // Per partition, before it is assigned.
+  std::function<void(const std::string& topic, int32_t partition)> assigning;
+  // After the whole set is assigned (rd_kafka_assign).
+  std::function<void(rd_kafka_topic_partition_list_t* assigned)> assigned;
+  // Before the set is revoked: store the offsets of what is durable (see
+  // StoreOffsets). True: commit them now, synchronously, so that the next
+  // owner re-reads as little as possible; false: commit nothing.
+  std::function<bool()> before_revoke;
+  // Per partition, once revoked (after the commit), and once after the set.
+  std::function<void(const std::string& topic, int32_t partition)> revoked;
+  std::function<void()> after_revoke;
+};
+
+// librdkafka's rebalance callback, the one implementation: ASSIGN_PARTITIONS
+// assigns `parts` (each one logged `event=assigned`); anything else (a
+// revoke, an error) runs before_revoke, commits when it says so, logs
+// `event=revoked` per partition and unassigns everything. Runs on the thread
+// that polls (rd_kafka_consumer_poll), or that serves the close queue.
+void Rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
+               spdlog::logger& log, const RebalanceHooks& hooks);
+
+// Stores `points` (the next offset to read, per partition) for librdkafka's
+// next commit: the one offset-storing call, made only once what lies below
+// each point is durable. A partition revoked meanwhile is skipped (logged
+// at debug): its new owner re-reads from the last commit.
+void StoreOffsets(rd_kafka_t* rk, const std::vector<CommitPoint>& points, spdlog::logger& log);
+
+}  // namespace qinfer::consumer::internal
