@@ -98,7 +98,8 @@ TEST(KafkaLogTest, ARepeatedLineIsShownOncePerIntervalWithTheCountSuppressed) {
 
 TEST(KafkaLogTest, TheOwnerOfAHandleGetsItsOpaqueBack) {
   testing::FakeClock clock;
-  KafkaLog log(Captured("t4").log, "x", {}, clock);
+  Captured c("t4");  // outlives the handle, whose threads may log
+  KafkaLog log(c.log, "x", {}, clock);
   int owner = 7;
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   log.Install(conf, &owner);
@@ -227,7 +228,10 @@ TEST(KafkaLogTest, ApplyPropertiesNamesTheRefusedPropertyAndWhereItWasSet) {
 // configuration before the handle is made.
 TEST(KafkaLogTest, NewHandleFromALogAppliesItsPropertiesAndLetsTheOwnerConfigure) {
   testing::FakeClock clock;
-  KafkaLog log(Captured("t5").log, "producer", {{"bootstrap.servers", "127.0.0.1:1"}, {"linger.ms", "7"}}, clock);
+  // Kept for the test's length: the logger's sink writes into its stream,
+  // and the handle's threads may log (a refused connection) at any time.
+  Captured good_log("t5"), bad_log("t6");
+  KafkaLog log(good_log.log, "producer", {{"bootstrap.servers", "127.0.0.1:1"}, {"linger.ms", "7"}}, clock);
   int owner = 3;
   bool configured = false;
   absl::StatusOr<rd_kafka_t*> rk = NewHandle(RD_KAFKA_PRODUCER, log, &owner, [&](rd_kafka_conf_t* conf) {
@@ -241,7 +245,7 @@ TEST(KafkaLogTest, NewHandleFromALogAppliesItsPropertiesAndLetsTheOwnerConfigure
   EXPECT_EQ(KafkaLog::Owner(rd_kafka_opaque(*rk)), &owner);
   rd_kafka_destroy(*rk);
 
-  KafkaLog bad(Captured("t6").log, "consumer", {{"no.such.property", "1"}}, clock);
+  KafkaLog bad(bad_log.log, "consumer", {{"no.such.property", "1"}}, clock);
   absl::StatusOr<rd_kafka_t*> refused = NewHandle(RD_KAFKA_CONSUMER, bad, nullptr);
   EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
   EXPECT_NE(refused.status().message().find("no.such.property"), std::string::npos) << refused.status();
