@@ -92,9 +92,8 @@ class KafkaJobSource {
   // (statistics.interval.ms=0): always empty.
   std::vector<PartitionProgress> partitions() const;
 
-  struct Impl;
-
  private:
+  struct Impl;
   explicit KafkaJobSource(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
   SourceStats& stats_;

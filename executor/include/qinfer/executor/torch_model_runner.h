@@ -143,9 +143,8 @@ class TorchModelRunner final : public ModelRunner {
   bool has_fallback() const;
   const RunnerStats& stats() const;
 
-  struct Impl;
-
  private:
+  struct Impl;
   // Ladder step 2: the cap for bucket `bound` after a batch of `failed` jobs
   // ran out of memory and pieces of up to `succeeded` jobs ran.
   int RefitCap(int bound, int failed, int succeeded);
