@@ -6,6 +6,7 @@
 #include "qinfer/core/logging.h"
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/scheduler/buckets.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::app {
 
@@ -129,7 +130,7 @@ absl::Status CheckAdmission(const Config& config, const executor::ModelManifest&
 }
 
 absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner,
-                                               storage::RocksDbOutcomeStore& store,
+                                               MetaStore& store,
                                                const Config& config,
                                                const std::vector<int>& bounds, bool recalibrate) {
   auto log = Logger("app");
@@ -178,7 +179,7 @@ absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runne
   return choice;
 }
 
-PlanKeeper::PlanKeeper(std::optional<MemoryPlan> plan, storage::RocksDbOutcomeStore& store,
+PlanKeeper::PlanKeeper(std::optional<MemoryPlan> plan, MetaStore& store,
                        scheduler::BatchQueue& queue)
     : plan_(std::move(plan)), store_(store), queue_(queue) {}
 

@@ -8,10 +8,10 @@
 
 #include "absl/status/statusor.h"
 #include "config.h"
+#include "qinfer/core/interfaces.h"
 #include "qinfer/core/memory_plan.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/batch_queue.h"
-#include "qinfer/storage/rocksdb_outcome_store.h"
 #include "qinfer/tokenizer/tokenizer.h"
 
 namespace qinfer::app {
@@ -53,7 +53,7 @@ struct PlanChoice {
   bool calibrated = false;  // false: reused from the store
 };
 absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner,
-                                               storage::RocksDbOutcomeStore& store,
+                                               MetaStore& store,
                                                const Config& config,
                                                const std::vector<int>& bounds, bool recalibrate);
 
@@ -61,13 +61,12 @@ absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runne
 // and into the stored plan. Called on the executor thread.
 class PlanKeeper final : public executor::CapListener {
  public:
-  PlanKeeper(std::optional<MemoryPlan> plan, storage::RocksDbOutcomeStore& store,
-             scheduler::BatchQueue& queue);
+  PlanKeeper(std::optional<MemoryPlan> plan, MetaStore& store, scheduler::BatchQueue& queue);
   void OnCapLowered(int bound, int new_cap, int failed_size) override;
 
  private:
   std::optional<MemoryPlan> plan_;
-  storage::RocksDbOutcomeStore& store_;
+  MetaStore& store_;
   scheduler::BatchQueue& queue_;
 };
 

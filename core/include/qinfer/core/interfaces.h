@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,6 +85,17 @@ class AttemptLog {
                                      std::span<const Origin> finished) = 0;
   // BeginAttempts with nothing finished.
   absl::Status BeginAttempts(std::span<const Origin> origins) { return BeginAttempts(origins, {}); }
+};
+
+// Small durable values beside the outcomes (the memory plan, keyed by what
+// it was measured for). Thread-safe.
+class MetaStore {
+ public:
+  virtual ~MetaStore() = default;
+  // Durable like an outcome write.
+  virtual absl::Status PutMeta(const std::string& key, const std::string& value) = 0;
+  // nullopt for a missing key.
+  virtual absl::StatusOr<std::optional<std::string>> GetMeta(const std::string& key) const = 0;
 };
 
 // Receives acknowledgements: the job at `origin` has a durable record.

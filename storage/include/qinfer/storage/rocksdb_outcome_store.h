@@ -51,7 +51,7 @@ struct RocksDbStoreOptions {
 // read-check-write in Put (see below) never races within this process, and
 // RocksDB's LOCK file keeps a second process from opening the same directory
 // for writing.
-class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
+class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public MetaStore {
  public:
   using Options = RocksDbStoreOptions;
   enum class Kind { kResults, kFailures, kAll };
@@ -141,9 +141,9 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog {
 
   // Small string values outside the outcome key space. PutMeta is durable
   // like Put; GetMeta returns nullopt for a missing key.
-  absl::Status PutMeta(const std::string& key, const std::string& value);
+  absl::Status PutMeta(const std::string& key, const std::string& value) override;
   absl::StatusOr<std::optional<std::string>> GetMeta(
-      const std::string& key) const;
+      const std::string& key) const override;
 
   // Read-only stores: catch up with what the writing process has written
   // since Open (a reader polling a running instance's store). Read-write stores: no-op, OK.
