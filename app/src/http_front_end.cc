@@ -7,7 +7,7 @@ namespace qinfer::app {
 HttpFrontEnd::~HttpFrontEnd() { Stop(); }
 
 absl::Status HttpFrontEnd::Start(const std::string& host, int port) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (thread_.joinable() || loop_done_.load()) {
     return absl::FailedPreconditionError("the HTTP front end was started already");
   }
@@ -22,7 +22,7 @@ absl::Status HttpFrontEnd::Start(const std::string& host, int port) {
 }
 
 void HttpFrontEnd::Stop() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (!thread_.joinable()) return;
   // Until the loop has begun, httplib's stop() is a no-op: wait for it (it
   // begins as soon as the thread runs), or for the loop to have ended by

@@ -12,12 +12,12 @@
 #include <httplib.h>
 
 #include <atomic>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "qinfer/core/mutex.h"
 
 namespace qinfer::app {
 
@@ -49,7 +49,7 @@ class HttpFrontEnd {
   httplib::Server server_;
   std::atomic<int> port_{0};
   std::atomic<bool> loop_done_{false};
-  std::mutex mu_;
+  Mutex mu_;
   std::thread thread_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -8,23 +8,23 @@
 namespace qinfer::app {
 
 void LiveView::SetSnapshot(std::function<pipeline::ServiceSnapshot()> snapshot) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   snapshot_ = std::move(snapshot);
 }
 
 void LiveView::SetConsumer(const consumer::SourceStats* stats) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   consumer_ = stats;
 }
 
 std::optional<pipeline::ServiceSnapshot> LiveView::Snapshot() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (!snapshot_) return std::nullopt;
   return snapshot_();
 }
 
 int LiveView::AssignedPartitions() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return consumer_ == nullptr ? 0 : consumer_->assigned_partitions.load();
 }
 

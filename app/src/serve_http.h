@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <functional>
-#include <mutex>
 #include <optional>
 
 #include "absl/base/thread_annotations.h"
@@ -16,6 +15,7 @@
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/core/clock.h"
 #include "qinfer/core/health.h"
+#include "qinfer/core/mutex.h"
 #include "qinfer/pipeline/service_metrics.h"
 #include "qinfer/pipeline/service_snapshot.h"
 #include "serve_options.h"
@@ -39,7 +39,7 @@ class LiveView {
   int AssignedPartitions() const;
 
  private:
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::function<pipeline::ServiceSnapshot()> snapshot_ ABSL_GUARDED_BY(mu_);
   const consumer::SourceStats* consumer_ ABSL_GUARDED_BY(mu_) = nullptr;
 };

@@ -3,7 +3,7 @@
 namespace qinfer::consumer {
 
 uint64_t OffsetTracker::Assign(const std::string& topic, int32_t partition) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   Partition& p = partitions_[{topic, partition}];
   p = Partition{};
   p.epoch = next_epoch_++;
@@ -11,12 +11,12 @@ uint64_t OffsetTracker::Assign(const std::string& topic, int32_t partition) {
 }
 
 void OffsetTracker::Revoke(const std::string& topic, int32_t partition) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   partitions_.erase({topic, partition});
 }
 
 bool OffsetTracker::Track(const Origin& origin) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = partitions_.find({origin.topic, origin.partition});
   if (it == partitions_.end() || it->second.epoch != origin.epoch) return false;
   it->second.pending.emplace(origin.offset, false);
@@ -24,7 +24,7 @@ bool OffsetTracker::Track(const Origin& origin) {
 }
 
 void OffsetTracker::Ack(const Origin& origin) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = partitions_.find({origin.topic, origin.partition});
   if (it == partitions_.end() || it->second.epoch != origin.epoch) return;
   Partition& p = it->second;
@@ -39,7 +39,7 @@ void OffsetTracker::Ack(const Origin& origin) {
 }
 
 std::vector<CommitPoint> OffsetTracker::TakeCommittable() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   std::vector<CommitPoint> points;
   for (auto& [key, p] : partitions_) {
     if (p.committable >= 0 && p.committable != p.reported) {
@@ -51,7 +51,7 @@ std::vector<CommitPoint> OffsetTracker::TakeCommittable() {
 }
 
 std::vector<CommitPoint> OffsetTracker::Committable() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   std::vector<CommitPoint> points;
   for (const auto& [key, p] : partitions_) {
     if (p.committable >= 0) points.push_back({key.first, key.second, p.committable});
@@ -60,7 +60,7 @@ std::vector<CommitPoint> OffsetTracker::Committable() const {
 }
 
 size_t OffsetTracker::pending() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   size_t n = 0;
   for (const auto& [key, p] : partitions_) n += p.pending.size();
   return n;

@@ -3,7 +3,7 @@
 namespace qinfer {
 
 bool Health::RaiseFatal(const char* cause, std::string reason) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (fatal_.load()) return false;
   cause_ = cause;
   reason_ = std::move(reason);
@@ -12,12 +12,12 @@ bool Health::RaiseFatal(const char* cause, std::string reason) {
 }
 
 std::string Health::cause() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return cause_;
 }
 
 std::string Health::reason() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return reason_;
 }
 

@@ -255,8 +255,8 @@ struct TorchModelRunner::Impl {
     if (end - begin > 1) {
       stats.splits++;
       const size_t mid = begin + (end - begin) / 2;
-      log::Debug(absl::StrFormat("event=split bucket=%d batch=%d oom=%v error=\"%s\"",
-                                 batch.bucket_bound, end - begin, oom, error));
+      log::Debug(absl::StrFormat("event=split bucket=%d batch=%d oom=%s error=\"%s\"",
+                                 batch.bucket_bound, end - begin, oom ? "true" : "false", error));
       RunSpan(batch, jobs, begin, mid, batch_start, out);
       RunSpan(batch, jobs, mid, end, batch_start, out);
       return;

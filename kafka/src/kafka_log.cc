@@ -80,7 +80,7 @@ void KafkaLog::Install(rd_kafka_conf_t* conf, void* owner) {
 
 bool KafkaLog::Admit(std::string_view facility, std::string_view message, uint64_t* suppressed) {
   const SteadyTime now = clock_.Now();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (shown_.size() >= kMaxRemembered) shown_.clear();
   auto [it, fresh] = shown_.try_emplace(RepeatKey(facility, message), Shown{now, 0});
   if (fresh) {
@@ -123,7 +123,7 @@ void KafkaLog::Error(rd_kafka_t* rk, int err, std::string_view reason) {
     return;
   }
   if (code == RD_KAFKA_RESP_ERR__AUTHENTICATION && reason.find("OAUTHBEARER token") != std::string_view::npos) {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (token_failure_.empty()) token_failure_ = Redact(reason);
   }
   // A transport error repeats the log line librdkafka has just written.
@@ -156,7 +156,7 @@ std::string KafkaLog::Explain(std::string_view error) const {
 }
 
 std::string KafkaLog::token_failure() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return token_failure_;
 }
 

@@ -35,7 +35,7 @@ ExecutorLoop::~ExecutorLoop() { StopRecording(/*abandon=*/true); }
 void ExecutorLoop::Run() {
   if (options_.record_queue > 0 && !record_thread_.joinable()) {
     {
-      std::lock_guard lock(record_mu_);
+      MutexLock lock(&record_mu_);
       stop_recording_ = false;
       abandon_pending_ = false;
     }
@@ -84,11 +84,11 @@ void ExecutorLoop::Run() {
 void ExecutorLoop::StopRecording(bool abandon) {
   if (!record_thread_.joinable()) return;
   {
-    std::lock_guard lock(record_mu_);
+    MutexLock lock(&record_mu_);
     stop_recording_ = true;
     abandon_pending_ = abandon_pending_ || abandon;
   }
-  record_cv_.notify_all();
+  record_cv_.SignalAll();
   record_thread_.join();
 }
 
@@ -97,8 +97,8 @@ void ExecutorLoop::RecordLoop() {
     Pending next;
     size_t dropped = 0;
     {
-      std::unique_lock lock(record_mu_);
-      record_cv_.wait(lock, [this] { return !pending_.empty() || stop_recording_; });
+      MutexLock lock(&record_mu_);
+      while (pending_.empty() && !stop_recording_) record_cv_.Wait(&record_mu_);
       if (pending_.empty()) return;  // stopped, and all is recorded
       if (abandon_pending_ || health_.fatal()) {
         // Nothing more can become durable: leave it unacked.
@@ -110,17 +110,17 @@ void ExecutorLoop::RecordLoop() {
         recording_ = true;
       }
     }
-    record_cv_.notify_all();  // room in the queue
+    record_cv_.SignalAll();  // room in the queue
     if (dropped > 0) {
       Abandon(dropped, "fatal");
       continue;
     }
     Commit(std::move(next));
     {
-      std::lock_guard lock(record_mu_);
+      MutexLock lock(&record_mu_);
       recording_ = false;
     }
-    record_cv_.notify_all();
+    record_cv_.SignalAll();
   }
 }
 
@@ -282,13 +282,13 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
     return;
   }
   {
-    std::unique_lock lock(record_mu_);
-    record_cv_.wait(lock, [this] {
-      return pending_.size() < options_.record_queue || health_.fatal() || stop_recording_;
-    });
+    MutexLock lock(&record_mu_);
+    while (pending_.size() >= options_.record_queue && !health_.fatal() && !stop_recording_) {
+      record_cv_.Wait(&record_mu_);
+    }
     pending_.push_back(std::move(pending));
   }
-  record_cv_.notify_all();
+  record_cv_.SignalAll();
 }
 
 void ExecutorLoop::Commit(Pending pending) {
@@ -311,7 +311,7 @@ void ExecutorLoop::Commit(Pending pending) {
   summary.latencies.reserve(pending.arrivals.size());
   for (SteadyTime arrived : pending.arrivals) summary.latencies.push_back(durable - arrived);
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     BucketTotals& t = totals_[summary.bucket];
     t.batches++;
     t.jobs += summary.jobs;
@@ -322,7 +322,7 @@ void ExecutorLoop::Commit(Pending pending) {
 }
 
 std::map<int, BucketTotals> ExecutorLoop::totals() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return totals_;
 }
 

@@ -227,12 +227,12 @@ void ServiceMetrics::OnStored(std::span<const Outcome> outcomes, std::chrono::na
   }
   if (ok > 0) counts["ok"] += ok;
   for (const auto& [what, n] : counts) OutcomeCounter(what).Increment(double(n));
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   for (const auto& [what, n] : counts) records_[what] += n;
 }
 
 ServiceMetrics::BucketSeries& ServiceMetrics::SeriesOf(int bucket) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto [it, inserted] = buckets_.try_emplace(bucket);
   if (inserted) {
     const std::string bound = std::to_string(bucket);
@@ -269,14 +269,14 @@ void ServiceMetrics::OnBatchRecorded(const RecordedBatch& b) {
 }
 
 std::map<std::string, uint64_t> ServiceMetrics::records() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return records_;
 }
 
 void ServiceMetrics::SetTotal(prometheus::Family<prometheus::Counter>& family, const Labels& labels,
                               uint64_t total) {
   prometheus::Counter& c = family.Add(labels);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   uint64_t& seen = seen_[&c];
   if (total > seen) c.Increment(double(total - seen));
   seen = total;
@@ -293,7 +293,7 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
   {
     // A partition revoked since the last scrape leaves the lag series, so
     // that a sum over instances counts each partition once.
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     std::set<int32_t> now;
     for (const PartitionSnapshot& p : s.partitions) now.insert(p.partition);
     for (int32_t partition : partitions_) {
@@ -350,7 +350,7 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
 void ServiceMetrics::UpdateProcess() {
   const ProcessStats p = ReadProcessStats();
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (p.cpu_seconds > process_cpu_seen_) {
       process_cpu_.Add({}).Increment(p.cpu_seconds - process_cpu_seen_);
       process_cpu_seen_ = p.cpu_seconds;

@@ -12,7 +12,7 @@ BatchQueue::BatchQueue(Scheduler scheduler, const Clock& clock)
 
 absl::Status BatchQueue::Push(Job&& job) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (closed_) {
       return absl::FailedPreconditionError("batch queue is closed");
     }
@@ -22,7 +22,7 @@ absl::Status BatchQueue::Push(Job&& job) {
     }
     peak_queued_jobs_ = std::max(peak_queued_jobs_, scheduler_.queued_jobs());
   }
-  changed_.notify_all();
+  changed_.SignalAll();
   return absl::OkStatus();
 }
 
@@ -35,7 +35,7 @@ std::optional<Batch> BatchQueue::WaitNextBatch(
   constexpr std::chrono::milliseconds kMinWait{1};
 
   const steady_clock::time_point give_up = steady_clock::now() + max_wait;
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   while (true) {
     const SteadyTime now = clock_.Now();
     if (std::optional<Batch> batch = scheduler_.NextBatch(now)) return batch;
@@ -51,75 +51,75 @@ std::optional<Batch> BatchQueue::WaitNextBatch(
           *deadline - now, kMinWait);
       wake = std::min(wake, real_now + remaining);
     }
-    changed_.wait_until(lock, wake);
+    changed_.WaitUntil(&mu_, wake);
   }
 }
 
 void BatchQueue::Close() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     closed_ = true;
   }
-  changed_.notify_all();
+  changed_.SignalAll();
 }
 
 bool BatchQueue::closed() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return closed_;
 }
 
 std::vector<Batch> BatchQueue::DrainAll() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return scheduler_.Drain();
 }
 
 absl::Status BatchQueue::SetCap(int bucket_index, int cap) {
   absl::Status status;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     status = scheduler_.SetCap(bucket_index, cap);
   }
-  if (status.ok()) changed_.notify_all();
+  if (status.ok()) changed_.SignalAll();
   return status;
 }
 
 int BatchQueue::cap(int bucket_index) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return scheduler_.cap(bucket_index);
 }
 
 bool BatchQueue::IsFull() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return scheduler_.IsFull();
 }
 
 bool BatchQueue::HasRoomToResume() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return scheduler_.HasRoomToResume();
 }
 
 size_t BatchQueue::queued_jobs() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return scheduler_.queued_jobs();
 }
 
 size_t BatchQueue::peak_queued_jobs() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return peak_queued_jobs_;
 }
 
 size_t BatchQueue::queued_bytes() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return scheduler_.queued_bytes();
 }
 
 size_t BatchQueue::queued_tokens() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return scheduler_.queued_tokens();
 }
 
 std::vector<BucketStats> BatchQueue::Stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return scheduler_.Stats();
 }
 

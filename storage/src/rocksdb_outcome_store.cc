@@ -7,7 +7,6 @@
 #include <charconv>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -21,6 +20,7 @@
 #include <rocksdb/write_batch.h>
 
 #include "qinfer/core/logging.h"
+#include "qinfer/core/mutex.h"
 #include "qinfer/core/outcome_json.h"
 #include "qinfer/storage/attempt_table.h"
 
@@ -171,18 +171,17 @@ struct RocksDbOutcomeStore::Impl {
   rocksdb::ColumnFamilyHandle* attempts = nullptr;  // null: an older read-only store
   rocksdb::ColumnFamilyHandle* history = nullptr;   // null: an older read-only store
   // Serialises Put, PutMeta and BeginAttempts, and guards attempt_table.
-  mutable std::mutex write_mu;
+  mutable Mutex write_mu;
   // The attempts column family in memory (see attempt_table.h). Loaded at
   // Open (and Refresh) and changed only after the write that changes the
   // column family succeeded; only this process writes the store (RocksDB's
   // LOCK file), so it is exact, and Attempts reads no RocksDB at all. It
   // holds the messages that began an attempt and have no outcome yet (and
   // the crash records' counts): about what is in flight.
-  AttemptTable attempt_table;  // GUARDED_BY(write_mu)
+  AttemptTable attempt_table ABSL_GUARDED_BY(write_mu);
 
   // Reads the attempts column family into a fresh attempt_table.
-  // REQUIRES: write_mu held, or no other thread has the store yet.
-  absl::Status LoadAttempts() {
+  absl::Status LoadAttempts() ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu) {
     attempt_table = AttemptTable();
     if (attempts == nullptr) return absl::OkStatus();  // an older read-only store
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), attempts));
@@ -410,7 +409,10 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     if (h->GetName() == kAttemptsCf) impl->attempts = h;
     if (h->GetName() == kHistoryCf) impl->history = h;
   }
-  if (absl::Status s = impl->LoadAttempts(); !s.ok()) return s;
+  {
+    MutexLock lock(&impl->write_mu);  // no other thread has the store yet
+    if (absl::Status s = impl->LoadAttempts(); !s.ok()) return s;
+  }
   impl->log->log(impl->LifecycleLevel(), "store opened path={} read_only={} sync={}", dir,
                  options.read_only, options.sync);
   return std::unique_ptr<RocksDbOutcomeStore>(
@@ -444,7 +446,7 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
   // The existence checks below read the database as the batch is built;
   // holding the write mutex makes check-then-write atomic with respect to
   // every other writer (RocksDB's LOCK file excludes other processes).
-  std::lock_guard lock(impl_->write_mu);
+  MutexLock lock(&impl_->write_mu);
   const rocksdb::ReadOptions ro;
   // Room for every record up front: a batch of records grows past tens of
   // kilobytes, and growing it by doubling frees what it outgrew each time.
@@ -522,7 +524,7 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
 absl::StatusOr<std::vector<int>> RocksDbOutcomeStore::Attempts(
     std::span<const Origin> origins) const {
   std::vector<int> counts(origins.size(), 0);
-  std::lock_guard lock(impl_->write_mu);
+  MutexLock lock(&impl_->write_mu);
   if (impl_->attempt_table.empty()) return counts;
   for (size_t i = 0; i < origins.size(); ++i) {
     if (!origins[i].topic.empty()) counts[i] = impl_->attempt_table.Count(AttemptKey(origins[i]));
@@ -544,7 +546,7 @@ absl::Status RocksDbOutcomeStore::BeginAttempts(std::span<const Origin> origins,
   const std::vector<std::string> messages = keys(origins);
   const std::vector<std::string> done = keys(finished);
   if (messages.empty() && done.empty()) return absl::OkStatus();
-  std::lock_guard lock(impl_->write_mu);
+  MutexLock lock(&impl_->write_mu);
   AttemptTable::Change change = impl_->attempt_table.Begin(messages, done);
   if (change.writes.empty()) return absl::OkStatus();
   rocksdb::WriteBatch batch;
@@ -642,7 +644,7 @@ absl::Status RocksDbOutcomeStore::ForEach(
 absl::Status RocksDbOutcomeStore::PutMeta(const std::string& key,
                                           const std::string& value) {
   if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
-  std::lock_guard lock(impl_->write_mu);
+  MutexLock lock(&impl_->write_mu);
   rocksdb::Status s = impl_->db->Put(impl_->WriteOpts(), impl_->meta, key, value);
   if (!s.ok()) impl_->write_failed = true;
   return FromRocks(s, "put meta", impl_->dir);
@@ -664,7 +666,7 @@ absl::Status RocksDbOutcomeStore::Refresh() {
       !s.ok()) {
     return s;
   }
-  std::lock_guard lock(impl_->write_mu);
+  MutexLock lock(&impl_->write_mu);
   return impl_->LoadAttempts();
 }
 

@@ -3,10 +3,15 @@
 // inside the model's own forward pass.
 #include <gtest/gtest.h>
 
+#include <spdlog/sinks/ostream_sink.h>
+
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
+#include <sstream>
 
+#include "qinfer/core/logging.h"
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/torch_model_runner.h"
 
@@ -51,6 +56,30 @@ Batch MakeBatch(int bound, int count, int min_len, int max_len, uint32_t seed, i
   }
   return batch;
 }
+
+// The executor's log lines, debug ones included, while it lives.
+class CapturedLog {
+ public:
+  CapturedLog()
+      : logger_(Logger("executor")),
+        level_(logger_->level()),
+        sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(out_)) {
+    logger_->sinks().push_back(sink_);
+    logger_->set_level(spdlog::level::debug);
+  }
+  ~CapturedLog() {
+    auto& sinks = logger_->sinks();
+    sinks.erase(std::find(sinks.begin(), sinks.end(), sink_));
+    logger_->set_level(level_);
+  }
+  std::string text() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+  std::shared_ptr<spdlog::logger> logger_;
+  spdlog::level::level_enum level_;
+  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
+};
 
 class RecordingCapListener final : public CapListener {
  public:
@@ -160,8 +189,12 @@ TEST(OomLadderTest, OversizedBatchSplitsLowersTheCapAndLosesNothing) {
   RecordingCapListener caps;
   runner->SetCapListener(&caps);
   Batch batch = MakeBatch(256, 48, 200, 256, 1, runner->manifest().vocab_size);
+  CapturedLog log;
   auto outcomes = runner->Run(batch);
   ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  // The split's debug line says what split and why (it was empty while its
+  // format had a %v that abseil 20220623 refuses for a bool).
+  EXPECT_NE(log.text().find("event=split bucket=256 batch=48 oom=true"), std::string::npos) << log.text();
   auto alone = Alone(batch);
   for (size_t i = 0; i < batch.jobs.size(); ++i) {
     const Outcome& o = (*outcomes)[i];

@@ -6,13 +6,13 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "qinfer/core/interfaces.h"
+#include "qinfer/core/mutex.h"
 
 namespace qinfer::consumer {
 
@@ -60,7 +60,7 @@ class OffsetTracker final : public AckSink {
   };
   using Key = std::pair<std::string, int32_t>;
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::map<Key, Partition> partitions_ ABSL_GUARDED_BY(mu_);
   uint64_t next_epoch_ ABSL_GUARDED_BY(mu_) = 1;
 };

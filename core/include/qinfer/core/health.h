@@ -6,11 +6,11 @@
 #pragma once
 
 #include <atomic>
-#include <mutex>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
 #include "qinfer/core/clock.h"
+#include "qinfer/core/mutex.h"
 
 namespace qinfer {
 
@@ -65,7 +65,7 @@ class Health {
   std::atomic<SteadyTime::rep> last_beat_ns_{0};
   std::atomic<SteadyTime::rep> startup_began_ns_{0};
   std::atomic<int64_t> startup_timeout_ns_{0};
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::string cause_ ABSL_GUARDED_BY(mu_);
   std::string reason_ ABSL_GUARDED_BY(mu_);
 };

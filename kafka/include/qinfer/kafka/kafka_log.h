@@ -16,7 +16,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -27,6 +26,7 @@
 #include "absl/status/statusor.h"
 
 #include "qinfer/core/clock.h"
+#include "qinfer/core/mutex.h"
 #include "qinfer/core/secrets.h"
 
 namespace qinfer::kafka {
@@ -98,9 +98,9 @@ class KafkaLog {
   const Clock& clock_;
   const std::chrono::seconds repeat_interval_;
   void* owner_ = nullptr;
-  mutable std::mutex mu_;
-  std::unordered_map<std::string, Shown> shown_;  // GUARDED_BY(mu_)
-  std::string token_failure_;                     // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::unordered_map<std::string, Shown> shown_ ABSL_GUARDED_BY(mu_);
+  std::string token_failure_ ABSL_GUARDED_BY(mu_);
 };
 
 // rd_kafka_new for a `conf` on which `log` is installed, with librdkafka's

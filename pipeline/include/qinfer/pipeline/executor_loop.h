@@ -21,13 +21,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -38,6 +36,7 @@
 #include "qinfer/core/health.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/interfaces.h"
+#include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/pipeline/chunk_assembler.h"
 #include "qinfer/scheduler/batch_queue.h"
@@ -174,16 +173,16 @@ class ExecutorLoop {
   // With a record queue: whole jobs whose run ended since the last
   // BeginAttempts, whose attempts the next one forgets.
   std::vector<Origin> finished_;
-  mutable std::mutex mu_;
-  std::map<int, BucketTotals> totals_;  // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::map<int, BucketTotals> totals_ ABSL_GUARDED_BY(mu_);
 
   // The record queue (record_queue > 0).
-  std::mutex record_mu_;
-  std::condition_variable record_cv_;
-  std::deque<Pending> pending_;  // GUARDED_BY(record_mu_)
-  bool recording_ = false;       // GUARDED_BY(record_mu_): one is being recorded
-  bool stop_recording_ = false;  // GUARDED_BY(record_mu_)
-  bool abandon_pending_ = false;  // GUARDED_BY(record_mu_)
+  Mutex record_mu_;
+  CondVar record_cv_;
+  std::deque<Pending> pending_ ABSL_GUARDED_BY(record_mu_);
+  bool recording_ ABSL_GUARDED_BY(record_mu_) = false;  // one is being recorded
+  bool stop_recording_ ABSL_GUARDED_BY(record_mu_) = false;
+  bool abandon_pending_ ABSL_GUARDED_BY(record_mu_) = false;
   std::thread record_thread_;
 };
 

@@ -18,11 +18,11 @@
 
 #include <array>
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 #include <unordered_map>
 
+#include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/pipeline/executor_loop.h"
 #include "qinfer/pipeline/service_snapshot.h"
@@ -121,12 +121,12 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   // constructor on.
   std::map<std::string, prometheus::Counter*, std::less<>> outcome_counters_;
 
-  mutable std::mutex mu_;
-  std::map<const prometheus::Counter*, uint64_t> seen_;  // GUARDED_BY(mu_)
-  std::map<std::string, uint64_t> records_;             // GUARDED_BY(mu_)
-  std::set<int32_t> partitions_;                         // GUARDED_BY(mu_): exported lag series
-  std::unordered_map<int, BucketSeries> buckets_;        // GUARDED_BY(mu_)
-  double process_cpu_seen_ = 0;                          // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::map<const prometheus::Counter*, uint64_t> seen_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, uint64_t> records_ ABSL_GUARDED_BY(mu_);
+  std::set<int32_t> partitions_ ABSL_GUARDED_BY(mu_);  // exported lag series
+  std::unordered_map<int, BucketSeries> buckets_ ABSL_GUARDED_BY(mu_);
+  double process_cpu_seen_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace qinfer::pipeline

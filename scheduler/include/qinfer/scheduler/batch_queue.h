@@ -3,15 +3,14 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
-#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "qinfer/core/clock.h"
 #include "qinfer/core/job.h"
+#include "qinfer/core/mutex.h"
 #include "qinfer/scheduler/scheduler.h"
 
 namespace qinfer::scheduler {
@@ -72,11 +71,11 @@ class BatchQueue {
   const Clock& clock_;
   const std::vector<int> bounds_;
 
-  mutable std::mutex mu_;
-  std::condition_variable changed_;  // Push, SetCap or Close happened
-  Scheduler scheduler_;              // GUARDED_BY(mu_)
-  bool closed_ = false;              // GUARDED_BY(mu_)
-  size_t peak_queued_jobs_ = 0;      // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  CondVar changed_;  // Push, SetCap or Close happened
+  Scheduler scheduler_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  size_t peak_queued_jobs_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace qinfer::scheduler
