@@ -4,10 +4,8 @@
 #include <signal.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -20,6 +18,7 @@
 #include "qinfer/consumer/offset_tracker.h"
 #include "qinfer/core/health.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/pipeline/executor_loop.h"
@@ -103,20 +102,22 @@ class StartUpGuard {
   // Start-up is over (served, failed or abandoned): the guard stands down.
   void Done() {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(&mu_);
       done_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
     if (thread_.joinable()) thread_.join();
   }
 
  private:
   void Watch(std::chrono::nanoseconds bound) {
-    std::unique_lock lock(mu_);
+    MutexLock lock(&mu_);
     // The handler only sets a flag: poll it.
-    while (!done_ && !g_stop_requested.load()) cv_.wait_for(lock, std::chrono::milliseconds(20));
+    while (!done_ && !g_stop_requested.load()) cv_.WaitFor(&mu_, std::chrono::milliseconds(20));
+    const auto deadline = std::chrono::steady_clock::now() + bound;
+    while (!done_ && cv_.WaitUntil(&mu_, deadline)) {
+    }
     if (done_) return;
-    if (cv_.wait_for(lock, bound, [this] { return done_; })) return;
     Logger("app")->warn("event=start_abandoned forced=true: start-up did not return within "
                         "shutdown.drain_timeout_s = {} s of the signal; exiting now",
                         std::chrono::duration_cast<std::chrono::seconds>(bound).count());
@@ -124,9 +125,9 @@ class StartUpGuard {
     std::_Exit(0);
   }
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;  // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

@@ -4,14 +4,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <condition_variable>
-#include <mutex>
 #include <set>
 #include <thread>
 #include <variant>
 
 #include "group_member.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/core/mutex.h"
 #include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::consumer {
@@ -75,12 +74,12 @@ struct KafkaJobSource::Impl {
   // not commit again (a synchronous commit has no bound of its own).
   bool closing = false;
   std::chrono::steady_clock::time_point last_store{};
-  mutable std::mutex progress_mu;
+  mutable Mutex progress_mu;
   // From the latest statistics, the assigned partitions only.
-  std::vector<std::pair<std::string, PartitionProgress>> progress;  // GUARDED_BY(progress_mu)
+  std::vector<std::pair<std::string, PartitionProgress>> progress ABSL_GUARDED_BY(progress_mu);
   // What the refresher works on, and the (low, high) watermarks it last got.
-  std::set<TopicPartition> assigned;                                // GUARDED_BY(progress_mu)
-  std::map<TopicPartition, std::pair<int64_t, int64_t>> watermarks;  // GUARDED_BY(progress_mu)
+  std::set<TopicPartition> assigned ABSL_GUARDED_BY(progress_mu);
+  std::map<TopicPartition, std::pair<int64_t, int64_t>> watermarks ABSL_GUARDED_BY(progress_mu);
 
   // The watermark refresher. librdkafka's statistics take a partition's
   // high watermark from its fetch responses, and a paused partition (or one
@@ -98,9 +97,9 @@ struct KafkaJobSource::Impl {
   // not on the consumer's.
   std::chrono::milliseconds refresh_interval{0};  // 0: no statistics, no refresher
   std::thread refresher;
-  std::mutex refresh_mu;
-  std::condition_variable refresh_cv;
-  bool refresh_stop = false;  // GUARDED_BY(refresh_mu)
+  Mutex refresh_mu;
+  CondVar refresh_cv;
+  bool refresh_stop ABSL_GUARDED_BY(refresh_mu) = false;
 
   Impl(SourceConfig c, JobQueue& q, OutcomeRecorder& r, OffsetTracker& t)
       : config(std::move(c)), queue(q), recorder(r), tracker(t) {}
@@ -142,7 +141,7 @@ struct KafkaJobSource::Impl {
         if (epochs.contains({topic, p.partition})) mine.emplace_back(topic, p);
       }
     }
-    std::lock_guard lock(progress_mu);
+    MutexLock lock(&progress_mu);
     progress = std::move(mine);
   }
 
@@ -154,22 +153,20 @@ struct KafkaJobSource::Impl {
   void StopRefresher() {
     if (!refresher.joinable()) return;
     {
-      std::lock_guard lock(refresh_mu);
+      MutexLock lock(&refresh_mu);
       refresh_stop = true;
     }
-    refresh_cv.notify_all();
+    refresh_cv.SignalAll();
     refresher.join();
   }
 
   // The refresher's loop: one pass over the assigned partitions every
   // refresh_interval, until StopRefresher().
   void RefreshWatermarks() {
-    std::unique_lock wait_lock(refresh_mu);
-    while (!refresh_cv.wait_for(wait_lock, refresh_interval, [this] { return refresh_stop; })) {
-      wait_lock.unlock();
+    while (!WaitForStop(refresh_interval)) {
       std::set<TopicPartition> todo;
       {
-        std::lock_guard lock(progress_mu);
+        MutexLock lock(&progress_mu);
         todo = assigned;
       }
       if (!todo.empty()) {
@@ -177,19 +174,28 @@ struct KafkaJobSource::Impl {
         const std::map<TopicPartition, int64_t> low =
             high.empty() || Stopping() ? std::map<TopicPartition, int64_t>{}
                                        : QueryOffsets(todo, RD_KAFKA_OFFSET_BEGINNING);
-        std::lock_guard lock(progress_mu);
+        MutexLock lock(&progress_mu);
         for (const auto& [tp, h] : high) {
           if (!assigned.contains(tp)) continue;  // revoked meanwhile
           const auto l = low.find(tp);
           watermarks[tp] = {l == low.end() ? -1 : l->second, h};
         }
       }
-      wait_lock.lock();
     }
   }
 
+  // True once StopRefresher() was called; waits up to `timeout` for it.
+  bool WaitForStop(std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    MutexLock lock(&refresh_mu);
+    while (!refresh_stop) {
+      if (!refresh_cv.WaitUntil(&refresh_mu, deadline)) return refresh_stop;
+    }
+    return true;
+  }
+
   bool Stopping() {
-    std::lock_guard lock(refresh_mu);
+    MutexLock lock(&refresh_mu);
     return refresh_stop;
   }
 
@@ -229,7 +235,7 @@ struct KafkaJobSource::Impl {
     internal::RebalanceHooks hooks;
     hooks.assigning = [this](const std::string& topic, int32_t partition) {
       epochs[{topic, partition}] = tracker.Assign(topic, partition);
-      std::lock_guard lock(progress_mu);
+      MutexLock lock(&progress_mu);
       assigned.insert({topic, partition});
     };
     hooks.assigned = [this](rd_kafka_topic_partition_list_t* set) { Assigned(set); };
@@ -242,7 +248,7 @@ struct KafkaJobSource::Impl {
     hooks.revoked = [this](const std::string& topic, int32_t partition) {
       tracker.Revoke(topic, partition);
       epochs.erase({topic, partition});
-      std::lock_guard lock(progress_mu);
+      MutexLock lock(&progress_mu);
       const TopicPartition gone{topic, partition};
       std::erase_if(progress, [&](const auto& p) { return TopicPartition{p.first, p.second.partition} == gone; });
       assigned.erase(gone);
@@ -451,7 +457,7 @@ absl::Status KafkaJobSource::Run(const std::atomic<bool>& stop) {
 }
 
 std::vector<PartitionProgress> KafkaJobSource::partitions() const {
-  std::lock_guard lock(impl_->progress_mu);
+  MutexLock lock(&impl_->progress_mu);
   std::vector<PartitionProgress> out;
   out.reserve(impl_->progress.size());
   for (const auto& [topic, p] : impl_->progress) {

@@ -1,8 +1,6 @@
 #include "qinfer/storage/kafka_outcome_publisher.h"
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <string_view>
 #include <thread>
 #include <unordered_set>
@@ -13,6 +11,7 @@
 
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/core/mutex.h"
 #include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::storage {
@@ -88,15 +87,15 @@ struct KafkaOutcomePublisher::Impl {
   std::atomic<bool> stop{false};
   std::atomic<bool> closing{false};  // Publish now cancels instead
 
-  mutable std::mutex mu;
-  std::condition_variable idle;  // signalled when `outstanding` drops
-  size_t outstanding = 0;        // GUARDED_BY(mu): done not yet returned
-  // GUARDED_BY(mu). Messages librdkafka holds, so the destructor can finish
-  // any it never reported (it destroys them silently).
-  std::unordered_set<Pending*> held;
-  // GUARDED_BY(mu). Completions decided outside a delivery report, run by
-  // the publisher thread so that `done` never runs on the caller's stack.
-  std::vector<std::pair<std::unique_ptr<Pending>, absl::Status>> deferred;
+  mutable Mutex mu;
+  CondVar idle;                                  // signalled when `outstanding` drops
+  size_t outstanding ABSL_GUARDED_BY(mu) = 0;  // done not yet returned
+  // Messages librdkafka holds, so the destructor can finish any it never
+  // reported (it destroys them silently).
+  std::unordered_set<Pending*> held ABSL_GUARDED_BY(mu);
+  // Completions decided outside a delivery report, run by the publisher
+  // thread so that `done` never runs on the caller's stack.
+  std::vector<std::pair<std::unique_ptr<Pending>, absl::Status>> deferred ABSL_GUARDED_BY(mu);
 
   bool OnPublisherThread() const {
     return std::this_thread::get_id() == poller_id.load();
@@ -105,14 +104,14 @@ struct KafkaOutcomePublisher::Impl {
   void Complete(std::unique_ptr<Pending> p, const absl::Status& status) {
     if (p->done) p->done(status);
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(&mu);
       --outstanding;
     }
-    idle.notify_all();
+    idle.SignalAll();
   }
 
   void Defer(std::unique_ptr<Pending> p, absl::Status status) {
-    std::lock_guard lock(mu);
+    MutexLock lock(&mu);
     deferred.emplace_back(std::move(p), std::move(status));
   }
 
@@ -121,7 +120,7 @@ struct KafkaOutcomePublisher::Impl {
   bool RunDeferred() {
     std::vector<std::pair<std::unique_ptr<Pending>, absl::Status>> batch;
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(&mu);
       batch.swap(deferred);
     }
     for (auto& [p, status] : batch) Complete(std::move(p), status);
@@ -133,7 +132,7 @@ struct KafkaOutcomePublisher::Impl {
     while (!stop.load()) {
       bool busy;
       {
-        std::lock_guard lock(mu);
+        MutexLock lock(&mu);
         busy = !deferred.empty();
       }
       rd_kafka_poll(rk, busy ? 0 : kPollMs);
@@ -142,10 +141,12 @@ struct KafkaOutcomePublisher::Impl {
   }
 
   absl::Status WaitIdle(std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mu);
-    if (idle.wait_for(lock, timeout, [&] { return outstanding == 0; })) {
-      return absl::OkStatus();
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    MutexLock lock(&mu);
+    while (outstanding != 0) {
+      if (!idle.WaitUntil(&mu, deadline) && outstanding != 0) break;
     }
+    if (outstanding == 0) return absl::OkStatus();
     return absl::DeadlineExceededError(
         "kafka publisher: " + std::to_string(outstanding) +
         " outcomes still in flight after " + std::to_string(timeout.count()) +
@@ -164,7 +165,7 @@ struct KafkaOutcomePublisher::Impl {
     auto* self = static_cast<Impl*>(kafka::KafkaLog::Owner(opaque));
     std::unique_ptr<Pending> p(static_cast<Pending*>(msg->_private));
     {
-      std::lock_guard lock(self->mu);
+      MutexLock lock(&self->mu);
       self->held.erase(p.get());
     }
     absl::Status status;
@@ -198,7 +199,7 @@ struct KafkaOutcomePublisher::Impl {
     // any more, so finish them here, on this thread.
     std::unordered_set<Pending*> left;
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(&mu);
       left.swap(held);
     }
     if (!left.empty()) {
@@ -219,7 +220,7 @@ struct KafkaOutcomePublisher::Impl {
   }
 
   size_t InFlight() const {
-    std::lock_guard lock(mu);
+    MutexLock lock(&mu);
     return outstanding;
   }
 };
@@ -281,7 +282,7 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
   auto p = std::make_unique<Pending>(
       Pending{m.TopicFor(outcome), outcome.id, std::move(done)});
   {
-    std::lock_guard lock(m.mu);
+    MutexLock lock(&m.mu);
     ++m.outstanding;
   }
   if (m.closing.load()) {
@@ -314,7 +315,7 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
   }
   Pending* raw = p.get();
   {
-    std::lock_guard lock(m.mu);
+    MutexLock lock(&m.mu);
     m.held.insert(raw);
   }
   // The publisher thread drains the queue, so it must not wait for room.
@@ -351,7 +352,7 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
   }
   if (headers != nullptr) rd_kafka_headers_destroy(headers);
   {
-    std::lock_guard lock(m.mu);
+    MutexLock lock(&m.mu);
     m.held.erase(raw);
   }
   m.log->warn("publish rejected topic={} job={} error=\"{}\"", raw->topic,
