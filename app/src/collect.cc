@@ -50,7 +50,7 @@ struct Consumer {
   collect::Collector* collector = nullptr;
   int assigned = 0;
   bool fatal = false;
-  std::shared_ptr<spdlog::logger> log = Logger("collect");
+  Log log = Logger("collect");
 
   // Writes what the collector holds (retrying a failing store a few times)
   // and stores the offsets past it for librdkafka's commit. False (fatal)
@@ -63,11 +63,11 @@ struct Consumer {
           positions = collector->Flush();
           return positions.status();
         },
-        kStoreAttempts, kStoreBackoff, *log, nullptr);
+        kStoreAttempts, kStoreBackoff, log, nullptr);
     if (!written.ok()) {
       fatal = true;
-      log->error("event=fatal cause=store error=\"{}\" (offsets not committed)",
-                 std::string(written.message()));
+      log.Error("event=fatal cause=store error=\"%v\" (offsets not committed)",
+                std::string(written.message()));
       return false;
     }
     if (positions->empty()) return true;
@@ -79,7 +79,7 @@ struct Consumer {
     if (rd_kafka_resp_err_t err = rd_kafka_offsets_store(rk, list.get()); err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       // A partition revoked meanwhile: its new owner re-reads from the last
       // commit, and writing those outcomes again is harmless.
-      log->debug("event=offsets_store_partial error={}", rd_kafka_err2str(err));
+      log.Debug("event=offsets_store_partial error=%v", rd_kafka_err2str(err));
     }
     return true;
   }
@@ -94,7 +94,7 @@ struct Consumer {
       rd_kafka_assign(rk, parts);
       assigned = parts->cnt;
       for (int i = 0; i < parts->cnt; ++i) {
-        log->info("event=assigned topic={} partition={}", parts->elems[i].topic, parts->elems[i].partition);
+        log.Info("event=assigned topic=%v partition=%v", parts->elems[i].topic, parts->elems[i].partition);
       }
       return;
     }
@@ -102,7 +102,7 @@ struct Consumer {
     // another member takes the partitions over.
     if (WriteAndStoreOffsets()) rd_kafka_commit(rk, nullptr, /*async=*/0);
     for (int i = 0; i < parts->cnt; ++i) {
-      log->info("event=revoked topic={} partition={}", parts->elems[i].topic, parts->elems[i].partition);
+      log.Info("event=revoked topic=%v partition=%v", parts->elems[i].topic, parts->elems[i].partition);
     }
     rd_kafka_assign(rk, nullptr);
     assigned = 0;
@@ -168,7 +168,7 @@ bool CaughtUp(rd_kafka_t* rk, bool starts_at_end) {
 }
 
 int StartFailed(const std::string& what) {
-  Logger("collect")->error("event=start_failed error=\"{}\"", what);
+  Logger("collect").Error("event=start_failed error=\"%v\"", what);
   return 2;
 }
 
@@ -247,8 +247,8 @@ int Collect(const CollectOptions& o) {
   if (rd_kafka_resp_err_t e = rd_kafka_subscribe(c.rk, subscription.get()); e) {
     return StartFailed(std::string("subscribe: ") + rd_kafka_err2str(e));
   }
-  log->info("event=collecting brokers={} group={} reply_topic={} dead_letter_topic={} store={}", o.brokers,
-            o.group, o.reply_topic, o.dead_letter_topic, o.store);
+  log.Info("event=collecting brokers=%v group=%v reply_topic=%v dead_letter_topic=%v store=%v", o.brokers,
+           o.group, o.reply_topic, o.dead_letter_topic, o.store);
 
   SystemClock clock;
   std::optional<pipeline::RunControl> control;
@@ -267,7 +267,7 @@ int Collect(const CollectOptions& o) {
     if (decision == pipeline::RunDecision::kIdleExit && !CaughtUp(c.rk, starts_at_end)) {
       // Quiet, but not at the end of every partition (a slow fetch): wait
       // for another idle period.
-      log->info("event=idle_not_caught_up idle_seconds={}", o.idle_exit_seconds);
+      log.Info("event=idle_not_caught_up idle_seconds=%v", o.idle_exit_seconds);
       control.emplace(clock, std::chrono::seconds(o.idle_exit_seconds));
       continue;
     }
@@ -280,9 +280,9 @@ int Collect(const CollectOptions& o) {
         collector.Add(ToMessage(m, o.max_message_bytes));
       } else if (m->err == RD_KAFKA_RESP_ERR__FATAL) {
         consumer_fatal = true;
-        log->error("event=fatal cause=consumer error=\"{}\"", kafka_log.Redact(rd_kafka_message_errstr(m)));
+        log.Error("event=fatal cause=consumer error=\"%v\"", kafka_log.Redact(rd_kafka_message_errstr(m)));
       } else if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        log->warn("event=consume_error error=\"{}\"", kafka_log.Redact(rd_kafka_message_errstr(m)));
+        log.Warn("event=consume_error error=\"%v\"", kafka_log.Redact(rd_kafka_message_errstr(m)));
       }
     }
     // Write when enough is held, when a held message waited long enough, or
@@ -297,20 +297,20 @@ int Collect(const CollectOptions& o) {
       if (s.messages != progress_shown) {
         progress_shown = s.messages;
         const double secs = std::chrono::duration<double>(steady_clock::now() - started).count();
-        log->info("event=progress messages={} results={} failures={} notices={} unreadable={} rate={:.0f}/s",
-                  s.messages, s.results, s.failures, s.notices, s.unreadable, secs > 0 ? s.messages / secs : 0.0);
+        log.Info("event=progress messages=%v results=%v failures=%v notices=%v unreadable=%v rate=%.0f/s",
+                 s.messages, s.results, s.failures, s.notices, s.unreadable, secs > 0 ? s.messages / secs : 0.0);
       }
     }
   }
   if (decision == pipeline::RunDecision::kIdleExit) {
-    log->info("event=idle_exit idle_seconds={}", o.idle_exit_seconds);
+    log.Info("event=idle_exit idle_seconds=%v", o.idle_exit_seconds);
   }
 
   // Make durable what was read, commit it, leave the group.
   const bool written = c.WriteAndStoreOffsets();
   rd_kafka_resp_err_t commit = rd_kafka_commit(c.rk, nullptr, /*async=*/0);
   if (commit != RD_KAFKA_RESP_ERR_NO_ERROR && commit != RD_KAFKA_RESP_ERR__NO_OFFSET) {
-    log->warn("event=commit_failed error=\"{}\"", rd_kafka_err2str(commit));
+    log.Warn("event=commit_failed error=\"%v\"", rd_kafka_err2str(commit));
   }
   rd_kafka_consumer_close(c.rk);
 
@@ -318,11 +318,11 @@ int Collect(const CollectOptions& o) {
   auto results = (*store)->CountResults();
   auto failures = (*store)->CountFailures();
   auto superseded = (*store)->CountSuperseded();
-  log->info("event=summary run_seconds={:.1f} messages={} results={} failures={} notices={} unreadable={} "
-            "writes={} store_results={} store_failures={} store_superseded={}",
-            std::chrono::duration<double>(steady_clock::now() - started).count(), s.messages, s.results,
-            s.failures, s.notices, s.unreadable, s.writes, results.ok() ? int64_t(*results) : -1,
-            failures.ok() ? int64_t(*failures) : -1, superseded.ok() ? int64_t(*superseded) : -1);
+  log.Info("event=summary run_seconds=%.1f messages=%v results=%v failures=%v notices=%v unreadable=%v "
+           "writes=%v store_results=%v store_failures=%v store_superseded=%v",
+           std::chrono::duration<double>(steady_clock::now() - started).count(), s.messages, s.results,
+           s.failures, s.notices, s.unreadable, s.writes, results.ok() ? int64_t(*results) : -1,
+           failures.ok() ? int64_t(*failures) : -1, superseded.ok() ? int64_t(*superseded) : -1);
   return written && !consumer_fatal ? 0 : 1;
 }
 

@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
   collect->add_flag("--no-progress", collect_no_progress, "Do not log progress lines");
 
   CLI11_PARSE(app, argc, argv);
-  spdlog::set_level(spdlog::level::from_str(log_level));
+  qinfer::SetLogLevel(log_level);
 
   if (*serve) {
     auto config = LoadConfigFor("serve", config_path, overrides);

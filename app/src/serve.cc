@@ -93,14 +93,14 @@ class LiveView {
 // One line of a `start_failed` event, and the start-up exit code: by
 // default kExitConfig (retrying will not help).
 int StartFailed(const std::string& what, int code = kExitConfig) {
-  Logger("app")->error("event=start_failed exit={} error=\"{}\"", code, what);
+  Logger("app").Error("event=start_failed exit=%v error=\"%v\"", code, what);
   return code;
 }
 
 // A SIGTERM (or SIGINT) during start-up: nothing was consumed yet, so the
 // process just ends, with 0.
 int StartAbandoned(const char* phase) {
-  Logger("app")->info("event=start_abandoned phase={} (a signal during start-up)", phase);
+  Logger("app").Info("event=start_abandoned phase=%v (a signal during start-up)", phase);
   return kExitOk;
 }
 
@@ -133,10 +133,10 @@ class StartUpGuard {
     while (!done_ && !g_stop_requested.load()) cv_.wait_for(lock, std::chrono::milliseconds(20));
     if (done_) return;
     if (cv_.wait_for(lock, bound, [this] { return done_; })) return;
-    Logger("app")->warn("event=start_abandoned forced=true: start-up did not return within "
-                        "shutdown.drain_timeout_s = {} s of the signal; exiting now",
-                        std::chrono::duration_cast<std::chrono::seconds>(bound).count());
-    spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& l) { l->flush(); });
+    Logger("app").Warn("event=start_abandoned forced=true: start-up did not return within "
+                       "shutdown.drain_timeout_s = %v s of the signal; exiting now",
+                       std::chrono::duration_cast<std::chrono::seconds>(bound).count());
+    FlushAllLogs();
     std::_Exit(0);
   }
 
@@ -229,7 +229,7 @@ int Serve(const Config& config, const ServeOptions& options) {
                          ": cannot bind (port in use?); set http.listen to a free host:port or "
                          "to \\\"\\\" to disable");
     }
-    log->info("event=http_listening address={}", config.http.listen);
+    log.Info("event=http_listening address=%v", config.http.listen);
   }
   // Stops the HTTP server on every return from here on (invoked early at
   // the end of a run, before the objects the handlers read are destroyed).
@@ -276,7 +276,7 @@ int Serve(const Config& config, const ServeOptions& options) {
       if (!e.fits()) unfit.insert(e.bound);
     }
     for (const std::string& line : std::vector<std::string>(absl::StrSplit(FormatPlan(*plan->plan), '\n'))) {
-      if (!line.empty()) log->info("plan: {}", line);
+      if (!line.empty()) log.Info("plan: %v", line);
     }
   }
   if (config.long_lane.max_tokens > 0) {
@@ -303,8 +303,8 @@ int Serve(const Config& config, const ServeOptions& options) {
   }
   scheduler::BatchQueue queue(*std::move(sched), clock);
   for (size_t i = 0; i < policy.bucket_bounds.size(); ++i) {
-    log->info("event=bucket bound={} cap={}{}", policy.bucket_bounds[i], policy.caps[i],
-              unfit.count(policy.bucket_bounds[i]) ? " unfit=true" : "");
+    log.Info("event=bucket bound=%v cap=%v%v", policy.bucket_bounds[i], policy.caps[i],
+             unfit.count(policy.bucket_bounds[i]) ? " unfit=true" : "");
   }
   PlanKeeper plan_keeper(plan->plan, **store, queue);
   (*runner)->SetCapListener(&plan_keeper);
@@ -403,8 +403,8 @@ int Serve(const Config& config, const ServeOptions& options) {
   identity.intra_op_threads = threads.intra_op;
   identity.inter_op_threads = threads.inter_op;
   metrics.SetIdentity(identity);
-  log->info("event=torch_threads intra_op={} inter_op={} (model.threads={})", threads.intra_op,
-            threads.inter_op, config.model.threads);
+  log.Info("event=torch_threads intra_op=%v inter_op=%v (model.threads=%v)", threads.intra_op,
+           threads.inter_op, config.model.threads);
   view.Set([&, identity]() {
     pipeline::ServiceSnapshot s = identity;
     s.uptime_seconds = std::chrono::duration<double>(steady_clock::now() - started).count();
@@ -471,12 +471,12 @@ int Serve(const Config& config, const ServeOptions& options) {
   std::thread consumer_thread([&] {
     absl::Status s = (*source)->Run(stop_fetching);
     if (!s.ok() && health.RaiseFatal(fatal_cause::kConsumer, std::string(s.message()))) {
-      log->error("event=fatal cause=consumer error=\"{}\"", std::string(s.message()));
+      log.Error("event=fatal cause=consumer error=\"%v\"", std::string(s.message()));
     }
   });
   std::thread executor_thread([&] { loop.Run(); });
-  log->info("event=serving topic={} group={} store={}", config.kafka.jobs_topic,
-            config.kafka.group_id, config.storage.path);
+  log.Info("event=serving topic=%v group=%v store=%v", config.kafka.jobs_topic,
+           config.kafka.group_id, config.storage.path);
 
   // ---- wait: a signal, a fatal condition, or idleness in batch mode
   pipeline::RunControl control(clock, std::chrono::seconds(options.idle_exit_seconds));
@@ -489,7 +489,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   }
   const bool fatal = decision == pipeline::RunDecision::kFatal;
   if (decision == pipeline::RunDecision::kIdleExit) {
-    log->info("event=idle_exit idle_seconds={}", options.idle_exit_seconds);
+    log.Info("event=idle_exit idle_seconds=%v", options.idle_exit_seconds);
   }
 
   // ---- stop: fetch no more, drain (or abandon, when fatal), flush, commit
@@ -498,7 +498,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   // shutdown.drain_timeout_s bounds all of it, so that a supervisor's grace
   // period above it is never cut short; the flush and the commit get at
   // least a moment each, even after a drain that used the whole bound.
-  log->info("event=shutdown phase=stop_fetching fatal={}", fatal);
+  log.Info("event=shutdown phase=stop_fetching fatal=%v", fatal);
   const steady_clock::time_point shutdown_deadline = steady_clock::now() + config.shutdown.drain_timeout;
   auto time_left = [&] {
     return std::max(std::chrono::milliseconds(1000), std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -509,13 +509,13 @@ int Serve(const Config& config, const ServeOptions& options) {
   consumer_thread.join();
   queue.Close();
   executor_thread.join();
-  log->info("event=shutdown phase=flush");
+  log.Info("event=shutdown phase=flush");
   if (absl::Status s = recorder.Flush(time_left()); !s.ok()) {
-    log->warn("event=flush_incomplete error=\"{}\"", std::string(s.message()));
+    log.Warn("event=flush_incomplete error=\"%v\"", std::string(s.message()));
   }
-  log->info("event=shutdown phase=commit");
+  log.Info("event=shutdown phase=commit");
   absl::Status closed = (*source)->Close(time_left());
-  if (!closed.ok()) log->warn("event=commit_failed error=\"{}\"", std::string(closed.message()));
+  if (!closed.ok()) log.Warn("event=commit_failed error=\"%v\"", std::string(closed.message()));
   publisher->reset();
   // Before the objects its handlers read go out of scope.
   std::move(stop_http).Invoke();
@@ -528,30 +528,30 @@ int Serve(const Config& config, const ServeOptions& options) {
     jobs += t.jobs;
     real += t.real_tokens;
     padded += t.padded_tokens;
-    log->info("event=bucket_summary bucket={} batches={} mean_batch={:.1f} padding_efficiency={:.3f}",
-              bound, t.batches, t.batches ? double(t.jobs) / t.batches : 0.0,
-              t.padded_tokens ? double(t.real_tokens) / t.padded_tokens : 0.0);
+    log.Info("event=bucket_summary bucket=%v batches=%v mean_batch=%.1f padding_efficiency=%.3f",
+             bound, t.batches, t.batches ? double(t.jobs) / t.batches : 0.0,
+             t.padded_tokens ? double(t.real_tokens) / t.padded_tokens : 0.0);
   }
   const consumer::SourceStats& ss = source_stats;
-  log->info("event=summary run_seconds={:.1f} messages={} jobs_run={} rejected={} pauses={} "
-            "peak_queued={} stored={} published={} acked={} real_tokens={} padded_tokens={}",
-            seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(), queue.peak_queued_jobs(),
-            rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
+  log.Info("event=summary run_seconds=%.1f messages=%v jobs_run=%v rejected=%v pauses=%v "
+           "peak_queued=%v stored=%v published=%v acked=%v real_tokens=%v padded_tokens=%v",
+           seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(), queue.peak_queued_jobs(),
+           rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
   const pipeline::LoopStats& ls = loop.stats();
-  log->info("event=degraded_summary store_errors={} publish_retries={} undeliverable_permanent={} "
-            "undeliverable_exhausted={} dead_letter_notices={} suspects_run_alone={} "
-            "crash_isolated={} abandoned={}",
-            rs.store_errors.load(), rs.publish_retries.load(), rs.undeliverable_permanent.load(),
-            rs.undeliverable_exhausted.load(), rs.dead_letter_notices.load(),
-            ls.suspects_run_alone.load(), ls.crash_isolated.load(), ls.abandoned.load());
+  log.Info("event=degraded_summary store_errors=%v publish_retries=%v undeliverable_permanent=%v "
+           "undeliverable_exhausted=%v dead_letter_notices=%v suspects_run_alone=%v "
+           "crash_isolated=%v abandoned=%v",
+           rs.store_errors.load(), rs.publish_retries.load(), rs.undeliverable_permanent.load(),
+           rs.undeliverable_exhausted.load(), rs.dead_letter_notices.load(),
+           ls.suspects_run_alone.load(), ls.crash_isolated.load(), ls.abandoned.load());
   const executor::RunnerStats& ladder = (*runner)->stats();
-  log->info("event=ladder_summary oom_events={} splits={} cap_lowerings={} fallback_runs={} "
-            "oom_failures={} model_errors={} device_override_runs={}",
-            ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(),
-            ladder.fallback_runs.load(), ladder.oom_failures.load(), ladder.model_errors.load(),
-            ladder.override_runs.load());
+  log.Info("event=ladder_summary oom_events=%v splits=%v cap_lowerings=%v fallback_runs=%v "
+           "oom_failures=%v model_errors=%v device_override_runs=%v",
+           ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(),
+           ladder.fallback_runs.load(), ladder.oom_failures.load(), ladder.model_errors.load(),
+           ladder.override_runs.load());
   if (fatal) {
-    log->error("event=exit code=1 cause={} error=\"{}\"", health.cause(), health.reason());
+    log.Error("event=exit code=1 cause=%v error=\"%v\"", health.cause(), health.reason());
     return kExitFatal;
   }
   return kExitOk;
