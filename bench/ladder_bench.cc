@@ -40,9 +40,9 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
-#include <spdlog/spdlog.h>
 #include <thread>
 
+#include "qinfer/core/logging.h"
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/buckets.h"
@@ -316,7 +316,7 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", rounds, "alternating rounds; medians are reported")->check(CLI::PositiveNumber);
   app.add_option("--out", out, "JSON file for the figures");
   CLI11_PARSE(app, argc, argv);
-  spdlog::set_level(spdlog::level::warn);
+  qinfer::SetLogLevel("warn");
 
   auto budget = qinfer::executor::ParseBytes(budget_text);
   if (!budget.ok()) Fail("--budget: " + std::string(budget.status().message()));

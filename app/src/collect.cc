@@ -30,7 +30,7 @@ constexpr std::chrono::milliseconds kPollTimeout{100};
 constexpr std::chrono::seconds kProgressEvery{5};
 
 int StartFailed(const std::string& what) {
-  Logger("collect")->error("event=start_failed error=\"{}\"", what);
+  Logger("collect").Error("event=start_failed error=\"%v\"", what);
   return 2;
 }
 
@@ -90,8 +90,8 @@ class CollectRun {
     auto reader = consumer::KafkaTopicReader::Subscribe(config, topics, [this] { return Flush(); });
     if (!reader.ok()) return reader.status();
     reader_ = *std::move(reader);
-    log_->info("event=collecting brokers={} group={} reply_topic={} dead_letter_topic={} store={}", o_.brokers,
-               o_.group, o_.reply_topic, o_.dead_letter_topic, o_.store);
+    log_.Info("event=collecting brokers=%v group=%v reply_topic=%v dead_letter_topic=%v store=%v", o_.brokers,
+              o_.group, o_.reply_topic, o_.dead_letter_topic, o_.store);
     return absl::OkStatus();
   }
 
@@ -107,7 +107,7 @@ class CollectRun {
       if (decision == pipeline::RunDecision::kIdleExit && !reader_->CaughtUp()) {
         // Quiet, but not at the end of every partition (a slow fetch): wait
         // for another idle period.
-        log_->info("event=idle_not_caught_up idle_seconds={}", o_.idle_exit_seconds);
+        log_.Info("event=idle_not_caught_up idle_seconds=%v", o_.idle_exit_seconds);
         control.emplace(clock, std::chrono::seconds(o_.idle_exit_seconds));
         continue;
       }
@@ -135,11 +135,11 @@ class CollectRun {
     auto results = store.CountResults();
     auto failures = store.CountFailures();
     auto superseded = store.CountSuperseded();
-    log_->info("event=summary run_seconds={:.1f} messages={} results={} failures={} notices={} unreadable={} "
-               "writes={} store_results={} store_failures={} store_superseded={}",
-               std::chrono::duration<double>(steady_clock::now() - started_).count(), s.messages, s.results,
-               s.failures, s.notices, s.unreadable, s.writes, results.ok() ? int64_t(*results) : -1,
-               failures.ok() ? int64_t(*failures) : -1, superseded.ok() ? int64_t(*superseded) : -1);
+    log_.Info("event=summary run_seconds=%.1f messages=%v results=%v failures=%v notices=%v unreadable=%v "
+              "writes=%v store_results=%v store_failures=%v store_superseded=%v",
+              std::chrono::duration<double>(steady_clock::now() - started_).count(), s.messages, s.results,
+              s.failures, s.notices, s.unreadable, s.writes, results.ok() ? int64_t(*results) : -1,
+              failures.ok() ? int64_t(*failures) : -1, superseded.ok() ? int64_t(*superseded) : -1);
   }
 
  private:
@@ -155,10 +155,10 @@ class CollectRun {
         break;
       case consumer::Polled::Kind::kFatal:
         consumer_fatal_ = true;
-        log_->error("event=fatal cause=consumer error=\"{}\"", polled.error);
+        log_.Error("event=fatal cause=consumer error=\"%v\"", polled.error);
         break;
       case consumer::Polled::Kind::kError:
-        log_->warn("event=consume_error error=\"{}\"", polled.error);
+        log_.Warn("event=consume_error error=\"%v\"", polled.error);
         break;
       case consumer::Polled::Kind::kEndOfPartition:
         break;
@@ -177,10 +177,10 @@ class CollectRun {
           positions = collector_.Flush();
           return positions.status();
         },
-        kStoreAttempts, kStoreBackoff, *log_, nullptr);
+        kStoreAttempts, kStoreBackoff, log_, nullptr);
     if (!written.ok()) {
       fatal_ = true;
-      log_->error("event=fatal cause=store error=\"{}\" (offsets not committed)", std::string(written.message()));
+      log_.Error("event=fatal cause=store error=\"%v\" (offsets not committed)", std::string(written.message()));
       return std::nullopt;
     }
     std::vector<consumer::CommitPoint> points;
@@ -195,14 +195,14 @@ class CollectRun {
     if (s.messages == progress_shown_) return;
     progress_shown_ = s.messages;
     const double secs = std::chrono::duration<double>(steady_clock::now() - started_).count();
-    log_->info("event=progress messages={} results={} failures={} notices={} unreadable={} rate={:.0f}/s",
-               s.messages, s.results, s.failures, s.notices, s.unreadable, secs > 0 ? s.messages / secs : 0.0);
+    log_.Info("event=progress messages=%v results=%v failures=%v notices=%v unreadable=%v rate=%.0f/s",
+              s.messages, s.results, s.failures, s.notices, s.unreadable, secs > 0 ? s.messages / secs : 0.0);
   }
 
   const CollectOptions& o_;
   collect::Collector& collector_;
   const collect::FlushPolicy policy_;
-  std::shared_ptr<spdlog::logger> log_ = Logger("collect");
+  Log log_ = Logger("collect");
   bool fatal_ = false;           // the store failed for good
   bool consumer_fatal_ = false;  // the consumer did
   const steady_clock::time_point started_ = steady_clock::now();
@@ -232,7 +232,7 @@ int Collect(const CollectOptions& o) {
   CollectRun run(o, collector);
   if (absl::Status s = run.Start(*topics); !s.ok()) return StartFailed(std::string(s.message()));
   if (run.Loop() == pipeline::RunDecision::kIdleExit) {
-    Logger("collect")->info("event=idle_exit idle_seconds={}", o.idle_exit_seconds);
+    Logger("collect").Info("event=idle_exit idle_seconds=%v", o.idle_exit_seconds);
   }
   const bool ok = run.Finish();
   run.LogSummary(**store);

@@ -338,7 +338,7 @@ int main(int argc, char** argv) {
   CLI::App* collect = AddCollect(app, collect_cli);
 
   CLI11_PARSE(app, argc, argv);
-  spdlog::set_level(spdlog::level::from_str(log_level));
+  qinfer::SetLogLevel(log_level);
 
   if (*serve) return RunServe(serve_cli);
   if (*plan) return RunPlan(plan_cli);

@@ -137,8 +137,8 @@ absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runne
   PlanChoice choice;
   if (!config.memory.plan) return choice;
   if (runner.memory().budget_bytes() <= 0) {
-    log->info("event=no_plan reason=\"device {} has no memory budget; caps come from scheduler.tokens_per_batch\"",
-              config.model.device);
+    log.Info("event=no_plan reason=\"device %v has no memory budget; caps come from scheduler.tokens_per_batch\"",
+             config.model.device);
     return choice;
   }
   MemoryPlan wanted;
@@ -157,16 +157,16 @@ absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runne
     if (stored->has_value()) {
       auto plan = PlanFromJson(**stored);
       if (plan.ok()) {
-        log->info("event=plan_reused key={}", key);
+        log.Info("event=plan_reused key=%v", key);
         choice.plan = *std::move(plan);
         return choice;
       }
-      log->warn("event=plan_unreadable key={} error=\"{}\" (recalibrating)", key,
-                std::string(plan.status().message()));
+      log.Warn("event=plan_unreadable key=%v error=\"%v\" (recalibrating)", key,
+               std::string(plan.status().message()));
     }
   }
-  log->info("event=calibrating device={} budget_bytes={} buckets={}", wanted.device,
-            wanted.budget_bytes, bounds.size());
+  log.Info("event=calibrating device=%v budget_bytes=%v buckets=%v", wanted.device,
+           wanted.budget_bytes, bounds.size());
   executor::CalibrationOptions options;
   options.bounds = bounds;
   options.max_batch_size = config.scheduler.max_batch_size;
@@ -192,14 +192,14 @@ void PlanKeeper::OnCapLowered(int bound, int new_cap, int failed_size) {
   const int old_cap = queue_.cap(index);
   if (new_cap >= old_cap) return;  // another OOM already lowered it further
   if (absl::Status s = queue_.SetCap(index, new_cap); !s.ok()) return;
-  log->warn("event=cap_lowered bucket={} from={} to={} failed_batch={}", bound, old_cap, new_cap,
-            failed_size);
+  log.Warn("event=cap_lowered bucket=%v from=%v to=%v failed_batch=%v", bound, old_cap, new_cap,
+           failed_size);
   if (!plan_ || size_t(index) >= plan_->entries.size()) return;  // not a planned bucket
   PlanEntry& e = plan_->entries[size_t(index)];
   if (e.lowered_from == 0) e.lowered_from = e.batch_size;
   e.batch_size = new_cap;
   if (absl::Status s = store_.PutMeta(plan_->Key(), PlanToJson(*plan_)); !s.ok()) {
-    log->error("event=plan_persist_failed error=\"{}\"", std::string(s.message()));
+    log.Error("event=plan_persist_failed error=\"%v\"", std::string(s.message()));
   }
 }
 

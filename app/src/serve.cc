@@ -76,14 +76,14 @@ void WaitWhileExists(const std::string& path, const std::atomic<bool>* give_up) 
 // One line of a `start_failed` event, and the start-up exit code: by
 // default kExitConfig (retrying will not help).
 int StartFailed(const std::string& what, int code = kExitConfig) {
-  Logger("app")->error("event=start_failed exit={} error=\"{}\"", code, what);
+  Logger("app").Error("event=start_failed exit=%v error=\"%v\"", code, what);
   return code;
 }
 
 // A SIGTERM (or SIGINT) during start-up: nothing was consumed yet, so the
 // process just ends, with 0.
 int StartAbandoned(const char* phase) {
-  Logger("app")->info("event=start_abandoned phase={} (a signal during start-up)", phase);
+  Logger("app").Info("event=start_abandoned phase=%v (a signal during start-up)", phase);
   return kExitOk;
 }
 
@@ -118,10 +118,10 @@ class StartUpGuard {
     while (!done_ && cv_.WaitUntil(&mu_, deadline)) {
     }
     if (done_) return;
-    Logger("app")->warn("event=start_abandoned forced=true: start-up did not return within "
-                        "shutdown.drain_timeout_s = {} s of the signal; exiting now",
-                        std::chrono::duration_cast<std::chrono::seconds>(bound).count());
-    spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& l) { l->flush(); });
+    Logger("app").Warn("event=start_abandoned forced=true: start-up did not return within "
+                       "shutdown.drain_timeout_s = %v s of the signal; exiting now",
+                       std::chrono::duration_cast<std::chrono::seconds>(bound).count());
+    FlushAllLogs();
     std::_Exit(0);
   }
 
@@ -209,7 +209,7 @@ std::optional<int> BuildScheduler(const Config& config, bool recalibrate, const 
   auto log = Logger("app");
   if (s.plan) {
     for (const std::string& line : std::vector<std::string>(absl::StrSplit(FormatPlan(*s.plan), '\n'))) {
-      if (!line.empty()) log->info("plan: {}", line);
+      if (!line.empty()) log.Info("plan: %v", line);
     }
   }
   s.derived = PolicyFrom(config, s.bounds, s.plan);
@@ -222,8 +222,8 @@ std::optional<int> BuildScheduler(const Config& config, bool recalibrate, const 
   }
   s.queue.emplace(*std::move(sched), clock);
   for (size_t i = 0; i < policy.bucket_bounds.size(); ++i) {
-    log->info("event=bucket bound={} cap={}{}", policy.bucket_bounds[i], policy.caps[i],
-              s.derived.unfit.count(policy.bucket_bounds[i]) ? " unfit=true" : "");
+    log.Info("event=bucket bound=%v cap=%v%v", policy.bucket_bounds[i], policy.caps[i],
+             s.derived.unfit.count(policy.bucket_bounds[i]) ? " unfit=true" : "");
   }
   s.plan_keeper.emplace(s.plan, *s.store, *s.queue);
   s.runner->SetCapListener(&*s.plan_keeper);
@@ -293,8 +293,8 @@ pipeline::ServiceSnapshot Identity(const Config& config, const executor::TorchMo
   const executor::TorchThreads threads = executor::CurrentTorchThreads();
   identity.intra_op_threads = threads.intra_op;
   identity.inter_op_threads = threads.inter_op;
-  Logger("app")->info("event=torch_threads intra_op={} inter_op={} (model.threads={})", threads.intra_op,
-                      threads.inter_op, config.model.threads);
+  Logger("app").Info("event=torch_threads intra_op=%v inter_op=%v (model.threads=%v)", threads.intra_op,
+                     threads.inter_op, config.model.threads);
   return identity;
 }
 
@@ -329,7 +329,7 @@ void StartThreads(Front& f, Service& s, Threads& t) {
   t.consumer = std::thread([&f, &s, &t] {
     absl::Status st = s.source->Run(t.stop_fetching);
     if (!st.ok() && f.health.RaiseFatal(fatal_cause::kConsumer, std::string(st.message()))) {
-      Logger("app")->error("event=fatal cause=consumer error=\"{}\"", std::string(st.message()));
+      Logger("app").Error("event=fatal cause=consumer error=\"%v\"", std::string(st.message()));
     }
   });
   t.executor = std::thread([&s] { s.loop->Run(); });
@@ -347,7 +347,7 @@ bool WaitForStop(int idle_exit_seconds, const Front& f, const Service& s) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (decision == pipeline::RunDecision::kIdleExit) {
-    Logger("app")->info("event=idle_exit idle_seconds={}", idle_exit_seconds);
+    Logger("app").Info("event=idle_exit idle_seconds=%v", idle_exit_seconds);
   }
   return decision == pipeline::RunDecision::kFatal;
 }
@@ -360,7 +360,7 @@ bool WaitForStop(int idle_exit_seconds, const Front& f, const Service& s) {
 // used the whole bound.
 void Shutdown(const Config& config, bool fatal, Front& f, Service& s, Threads& t) {
   auto log = Logger("app");
-  log->info("event=shutdown phase=stop_fetching fatal={}", fatal);
+  log.Info("event=shutdown phase=stop_fetching fatal=%v", fatal);
   const steady_clock::time_point deadline = steady_clock::now() + config.shutdown.drain_timeout;
   auto time_left = [&] {
     return std::max(std::chrono::milliseconds(1000),
@@ -371,13 +371,13 @@ void Shutdown(const Config& config, bool fatal, Front& f, Service& s, Threads& t
   t.consumer.join();
   s.queue->Close();
   t.executor.join();
-  log->info("event=shutdown phase=flush");
+  log.Info("event=shutdown phase=flush");
   if (absl::Status st = s.recorder->Flush(time_left()); !st.ok()) {
-    log->warn("event=flush_incomplete error=\"{}\"", std::string(st.message()));
+    log.Warn("event=flush_incomplete error=\"%v\"", std::string(st.message()));
   }
-  log->info("event=shutdown phase=commit");
+  log.Info("event=shutdown phase=commit");
   absl::Status closed = s.source->Close(time_left());
-  if (!closed.ok()) log->warn("event=commit_failed error=\"{}\"", std::string(closed.message()));
+  if (!closed.ok()) log.Warn("event=commit_failed error=\"%v\"", std::string(closed.message()));
   s.publisher.reset();
 }
 
@@ -390,29 +390,29 @@ void LogSummary(steady_clock::time_point started, const Service& s) {
     jobs += t.jobs;
     real += t.real_tokens;
     padded += t.padded_tokens;
-    log->info("event=bucket_summary bucket={} batches={} mean_batch={:.1f} padding_efficiency={:.3f}", bound,
-              t.batches, t.batches ? double(t.jobs) / t.batches : 0.0,
-              t.padded_tokens ? double(t.real_tokens) / t.padded_tokens : 0.0);
+    log.Info("event=bucket_summary bucket=%v batches=%v mean_batch=%.1f padding_efficiency=%.3f", bound,
+             t.batches, t.batches ? double(t.jobs) / t.batches : 0.0,
+             t.padded_tokens ? double(t.real_tokens) / t.padded_tokens : 0.0);
   }
   const consumer::SourceStats& ss = s.source->stats();
   const RecorderStats& rs = s.recorder->stats();
-  log->info("event=summary run_seconds={:.1f} messages={} jobs_run={} rejected={} pauses={} "
-            "peak_queued={} stored={} published={} acked={} real_tokens={} padded_tokens={}",
-            seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(), s.queue->peak_queued_jobs(),
-            rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
+  log.Info("event=summary run_seconds=%.1f messages=%v jobs_run=%v rejected=%v pauses=%v "
+           "peak_queued=%v stored=%v published=%v acked=%v real_tokens=%v padded_tokens=%v",
+           seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(), s.queue->peak_queued_jobs(),
+           rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
   const pipeline::LoopStats& ls = s.loop->stats();
-  log->info("event=degraded_summary store_errors={} publish_retries={} undeliverable_permanent={} "
-            "undeliverable_exhausted={} dead_letter_notices={} suspects_run_alone={} "
-            "crash_isolated={} abandoned={}",
-            rs.store_errors.load(), rs.publish_retries.load(), rs.undeliverable_permanent.load(),
-            rs.undeliverable_exhausted.load(), rs.dead_letter_notices.load(), ls.suspects_run_alone.load(),
-            ls.crash_isolated.load(), ls.abandoned.load());
+  log.Info("event=degraded_summary store_errors=%v publish_retries=%v undeliverable_permanent=%v "
+           "undeliverable_exhausted=%v dead_letter_notices=%v suspects_run_alone=%v "
+           "crash_isolated=%v abandoned=%v",
+           rs.store_errors.load(), rs.publish_retries.load(), rs.undeliverable_permanent.load(),
+           rs.undeliverable_exhausted.load(), rs.dead_letter_notices.load(), ls.suspects_run_alone.load(),
+           ls.crash_isolated.load(), ls.abandoned.load());
   const executor::RunnerStats& ladder = s.runner->stats();
-  log->info("event=ladder_summary oom_events={} splits={} cap_lowerings={} fallback_runs={} "
-            "oom_failures={} model_errors={} device_override_runs={}",
-            ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(),
-            ladder.fallback_runs.load(), ladder.oom_failures.load(), ladder.model_errors.load(),
-            ladder.override_runs.load());
+  log.Info("event=ladder_summary oom_events=%v splits=%v cap_lowerings=%v fallback_runs=%v "
+           "oom_failures=%v model_errors=%v device_override_runs=%v",
+           ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(),
+           ladder.fallback_runs.load(), ladder.oom_failures.load(), ladder.model_errors.load(),
+           ladder.override_runs.load());
 }
 
 }  // namespace
@@ -454,8 +454,8 @@ int Serve(const Config& config, const ServeOptions& options) {
   f.health.SetStarted();
   Threads threads;
   StartThreads(f, service, threads);
-  Logger("app")->info("event=serving topic={} group={} store={}", config.kafka.jobs_topic, config.kafka.group_id,
-                      config.storage.path);
+  Logger("app").Info("event=serving topic=%v group=%v store=%v", config.kafka.jobs_topic, config.kafka.group_id,
+                     config.storage.path);
 
   // ---- wait, then stop in the documented order.
   const bool fatal = WaitForStop(options.idle_exit_seconds, f, service);
@@ -465,7 +465,7 @@ int Serve(const Config& config, const ServeOptions& options) {
 
   LogSummary(started, service);
   if (fatal) {
-    Logger("app")->error("event=exit code=1 cause={} error=\"{}\"", f.health.cause(), f.health.reason());
+    Logger("app").Error("event=exit code=1 cause=%v error=\"%v\"", f.health.cause(), f.health.reason());
     return kExitFatal;
   }
   return kExitOk;

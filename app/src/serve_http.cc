@@ -74,7 +74,7 @@ absl::Status StartServeHttp(HttpFrontEnd& http, const HttpOptions& options, cons
                                       ": cannot bind (port in use?); set http.listen to a free host:port or "
                                       "to \\\"\\\" to disable");
   }
-  Logger("app")->info("event=http_listening address={}", options.listen);
+  Logger("app").Info("event=http_listening address=%v", options.listen);
   return absl::OkStatus();
 }
 

@@ -103,15 +103,15 @@ Reading::Kind Collector::Add(const Message& m) {
       stats_.notices++;
       // The result exists, but only in the store of the instance that ran
       // the job: say where to look, once per notice.
-      Logger("collect")->warn(
-          "event=undeliverable_notice job={} topic={} partition={} offset={} "
+      Logger("collect").Warn(
+          "event=undeliverable_notice job=%v topic=%v partition=%v offset=%v "
           "(the result is only in the serving instance's store)",
           r.outcome.id, m.topic, m.partition, m.offset);
       break;
     case Reading::Kind::kUnreadable:
       stats_.unreadable++;
-      Logger("collect")->warn(
-          "event=unreadable topic={} partition={} offset={} error=\"{}\" (skipped)",
+      Logger("collect").Warn(
+          "event=unreadable topic=%v partition=%v offset=%v error=\"%v\" (skipped)",
           m.topic, m.partition, m.offset, r.why);
       break;
   }

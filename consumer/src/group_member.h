@@ -4,7 +4,6 @@
 #pragma once
 
 #include <librdkafka/rdkafka.h>
-#include <spdlog/spdlog.h>
 
 #include <cstdint>
 #include <functional>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "qinfer/consumer/offset_tracker.h"
+#include "qinfer/core/logging.h"
 
 namespace qinfer::consumer::internal {
 
@@ -37,12 +37,12 @@ struct RebalanceHooks {
 // `event=revoked` per partition and unassigns everything. Runs on the thread
 // that polls (rd_kafka_consumer_poll), or that serves the close queue.
 void Rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
-               spdlog::logger& log, const RebalanceHooks& hooks);
+               const Log& log, const RebalanceHooks& hooks);
 
 // Stores `points` (the next offset to read, per partition) for librdkafka's
 // next commit: the one offset-storing call, made only once what lies below
 // each point is durable. A partition revoked meanwhile is skipped (logged
 // at debug): its new owner re-reads from the last commit.
-void StoreOffsets(rd_kafka_t* rk, const std::vector<CommitPoint>& points, spdlog::logger& log);
+void StoreOffsets(rd_kafka_t* rk, const std::vector<CommitPoint>& points, const Log& log);
 
 }  // namespace qinfer::consumer::internal

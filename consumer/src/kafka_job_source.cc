@@ -62,7 +62,7 @@ struct KafkaJobSource::Impl {
   JobQueue& queue;
   OutcomeRecorder& recorder;
   OffsetTracker& tracker;
-  std::shared_ptr<spdlog::logger> log = Logger("consumer");
+  Log log = Logger("consumer");
   // librdkafka's log and error callbacks: must outlive rk.
   std::unique_ptr<kafka::KafkaLog> kafka_log;
   rd_kafka_t* rk = nullptr;
@@ -114,7 +114,7 @@ struct KafkaJobSource::Impl {
       // left to the process's exit, which follows. Its callbacks run only
       // from a poll, and nothing polls it any more. The broker drops the
       // member after its session timeout.
-      log->warn("event=consumer_left_open reason=\"no group coordinator at shutdown\"");
+      log.Warn("event=consumer_left_open reason=\"no group coordinator at shutdown\"");
       // librdkafka's threads may still log through it until the exit.
       (void)kafka_log.release();
       return;
@@ -134,7 +134,7 @@ struct KafkaJobSource::Impl {
     for (const std::string& topic : config.topics) {
       auto parsed = ParsePartitionProgress(json, topic);
       if (!parsed.ok()) {
-        log->warn("event=statistics_unreadable error=\"{}\"", std::string(parsed.status().message()));
+        log.Warn("event=statistics_unreadable error=\"%v\"", std::string(parsed.status().message()));
         return;
       }
       for (const PartitionProgress& p : *parsed) {
@@ -216,7 +216,7 @@ struct KafkaJobSource::Impl {
     std::map<TopicPartition, int64_t> out;
     const rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(rk, list.get(), int(kWatermarkTimeout.count()));
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      log->debug("event=watermarks_unknown partitions={} error=\"{}\"", partitions.size(), rd_kafka_err2str(err));
+      log.Debug("event=watermarks_unknown partitions=%v error=\"%v\"", partitions.size(), rd_kafka_err2str(err));
       return out;
     }
     for (int i = 0; i < list->cnt; ++i) {
@@ -255,7 +255,7 @@ struct KafkaJobSource::Impl {
       watermarks.erase(gone);
     };
     hooks.after_revoke = [this] { stats.assigned_partitions = int(epochs.size()); };
-    internal::Rebalance(rk, err, parts, *log, hooks);
+    internal::Rebalance(rk, err, parts, log, hooks);
   }
 
   void Assigned(rd_kafka_topic_partition_list_t* parts) {
@@ -274,7 +274,7 @@ struct KafkaJobSource::Impl {
     auto now = std::chrono::steady_clock::now();
     if (!force && now - last_store < kStoreInterval) return;
     last_store = now;
-    internal::StoreOffsets(rk, force ? tracker.Committable() : tracker.TakeCommittable(), *log);
+    internal::StoreOffsets(rk, force ? tracker.Committable() : tracker.TakeCommittable(), log);
   }
 
   void ApplyBackpressure() {
@@ -286,10 +286,10 @@ struct KafkaJobSource::Impl {
     if (want_pause) {
       rd_kafka_pause_partitions(rk, owned.get());
       stats.pauses++;
-      log->debug("event=paused partitions={}", owned->cnt);
+      log.Debug("event=paused partitions=%v", owned->cnt);
     } else {
       rd_kafka_resume_partitions(rk, owned.get());
-      log->debug("event=resumed partitions={}", owned->cnt);
+      log.Debug("event=resumed partitions=%v", owned->cnt);
     }
     paused = want_pause;
     stats.paused = paused;
@@ -320,7 +320,7 @@ struct KafkaJobSource::Impl {
       const size_t length = first.windows > 0 ? first.original_length : first.length();
       if (first.windows > 0) {
         // Windows run as ordinary jobs; the executor pools them back.
-        log->debug("event=chunked job={} length={} windows={}", id, length, jobs->size());
+        log.Debug("event=chunked job=%v length=%v windows=%v", id, length, jobs->size());
       }
       absl::Status pushed;
       for (Job& job : *jobs) {
@@ -328,16 +328,16 @@ struct KafkaJobSource::Impl {
         if (!pushed.ok()) break;
       }
       if (pushed.ok()) {
-        log->trace("event=queued job={} partition={} offset={} length={}", id,
-                   raw.origin.partition, raw.origin.offset, length);
+        log.Trace("event=queued job=%v partition=%v offset=%v length=%v", id,
+                  raw.origin.partition, raw.origin.offset, length);
         return;
       }
       if (!absl::IsOutOfRange(pushed)) {
         // The queue is closed (shutting down): the job has no record, so it
         // stays unacked and its offset uncommitted; the next run reads it.
         stats.refused++;
-        log->debug("event=push_refused job={} partition={} offset={} error=\"{}\"", id,
-                   raw.origin.partition, raw.origin.offset, std::string(pushed.message()));
+        log.Debug("event=push_refused job=%v partition=%v offset=%v error=\"%v\"", id,
+                  raw.origin.partition, raw.origin.offset, std::string(pushed.message()));
         return;
       }
       // Longer than the longest bucket: a `too_long` record.
@@ -346,13 +346,13 @@ struct KafkaJobSource::Impl {
     }
     Outcome& failure = std::get<Outcome>(decoded);
     stats.rejected++;
-    log->debug("event=rejected job={} partition={} offset={} reason={} error=\"{}\"",
-               failure.id, raw.origin.partition, raw.origin.offset,
-               failure.reason, failure.error);
+    log.Debug("event=rejected job=%v partition=%v offset=%v reason=%v error=\"%v\"",
+              failure.id, raw.origin.partition, raw.origin.offset,
+              failure.reason, failure.error);
     absl::Status s = recorder.Record({std::move(failure)});
     if (!s.ok()) {
-      log->error("event=record_failed partition={} offset={} error=\"{}\"",
-                 raw.origin.partition, raw.origin.offset, std::string(s.message()));
+      log.Error("event=record_failed partition=%v offset=%v error=\"%v\"",
+                raw.origin.partition, raw.origin.offset, std::string(s.message()));
     }
   }
 };
@@ -426,8 +426,8 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
   if (rd_kafka_resp_err_t e = rd_kafka_subscribe(impl->rk, topics.get()); e) {
     return absl::InternalError(std::string("subscribe: ") + rd_kafka_err2str(e));
   }
-  impl->log->info("event=subscribed brokers={} group={} topics={}", c.brokers,
-                  c.group_id, c.topics.size());
+  impl->log.Info("event=subscribed brokers=%v group=%v topics=%v", c.brokers,
+                 c.group_id, c.topics.size());
   impl->StartRefresher();
   return std::unique_ptr<KafkaJobSource>(new KafkaJobSource(std::move(impl)));
 }
@@ -442,7 +442,7 @@ absl::Status KafkaJobSource::Run(const std::atomic<bool>& stop) {
         s.Handle(msg);
       } else if (msg->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
         const bool fatal = msg->err == RD_KAFKA_RESP_ERR__FATAL;
-        s.log->warn("event=consume_error error=\"{}\"", s.kafka_log->Redact(rd_kafka_message_errstr(msg)));
+        s.log.Warn("event=consume_error error=\"%v\"", s.kafka_log->Redact(rd_kafka_message_errstr(msg)));
         if (fatal) {
           rd_kafka_message_destroy(msg);
           return absl::InternalError("fatal Kafka consumer error");
@@ -495,7 +495,7 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
     status = absl::UnavailableError(std::string("final commit: ") + rd_kafka_err2str(err));
   }
   if (rd_kafka_error_t* e = rd_kafka_consumer_close_queue(s.rk, q.get()); e != nullptr) {
-    s.log->warn("event=close_failed error=\"{}\"", rd_kafka_error_string(e));
+    s.log.Warn("event=close_failed error=\"%v\"", rd_kafka_error_string(e));
     rd_kafka_error_destroy(e);
     return status;
   }
@@ -508,12 +508,12 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   });
   s.closed = closed();
   if (!s.closed) {
-    s.log->warn("event=close_timeout timeout_ms={} pending_offsets={}", timeout.count(),
-                s.tracker.pending());
+    s.log.Warn("event=close_timeout timeout_ms=%v pending_offsets=%v", timeout.count(),
+               s.tracker.pending());
     if (status.ok()) status = absl::DeadlineExceededError("leaving the group: no answer in time");
     return status;
   }
-  s.log->info("event=closed pending_offsets={}", s.tracker.pending());
+  s.log.Info("event=closed pending_offsets=%v", s.tracker.pending());
   return status;
 }
 

@@ -77,7 +77,7 @@ bool StartsAtEnd(const std::string& reset) { return reset == "latest" || reset =
 
 struct KafkaTopicReader::Impl {
   ReaderConfig config;
-  std::shared_ptr<spdlog::logger> log;
+  Log log;
   BeforeRevoke before_revoke;  // empty for ForRanges
   bool starts_at_end = false;
   int assigned = 0;
@@ -118,11 +118,11 @@ struct KafkaTopicReader::Impl {
     // the partitions over.
     hooks.before_revoke = [this] {
       std::optional<std::vector<CommitPoint>> points = before_revoke();
-      if (points) internal::StoreOffsets(rk, *points, *log);
+      if (points) internal::StoreOffsets(rk, *points, log);
       return points.has_value();
     };
     hooks.after_revoke = [this] { assigned = 0; };
-    internal::Rebalance(rk, err, parts, *log, hooks);
+    internal::Rebalance(rk, err, parts, log, hooks);
   }
 
   // Polled's view of a message, which the caller destroys.
@@ -214,7 +214,7 @@ Polled KafkaTopicReader::Poll(std::chrono::milliseconds timeout) {
 }
 
 void KafkaTopicReader::StoreOffsets(const std::vector<CommitPoint>& points) {
-  internal::StoreOffsets(impl_->rk, points, *impl_->log);
+  internal::StoreOffsets(impl_->rk, points, impl_->log);
 }
 
 int KafkaTopicReader::assigned() const { return impl_->assigned; }
@@ -244,7 +244,7 @@ void KafkaTopicReader::Close() {
   if (s.closed) return;
   const rd_kafka_resp_err_t commit = rd_kafka_commit(s.rk, nullptr, /*async=*/0);
   if (commit != RD_KAFKA_RESP_ERR_NO_ERROR && commit != RD_KAFKA_RESP_ERR__NO_OFFSET) {
-    s.log->warn("event=commit_failed error=\"{}\"", rd_kafka_err2str(commit));
+    s.log.Warn("event=commit_failed error=\"%v\"", rd_kafka_err2str(commit));
   }
   rd_kafka_consumer_close(s.rk);
   s.closed = true;

@@ -100,7 +100,7 @@ absl::Status EnsureTopics(const TopicCheck& check) {
                                "kafka.create_topics=true");
   }
   if (absl::Status s = CreateTopics(rk.get(), missing, check); !s.ok()) return s;
-  Logger("consumer")->info("event=topics_created topics={} partitions={}", names, check.partitions);
+  Logger("consumer").Info("event=topics_created topics=%v partitions=%v", names, check.partitions);
   return absl::OkStatus();
 }
 

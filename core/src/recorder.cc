@@ -29,14 +29,14 @@ OutcomeRecorder::OutcomeRecorder(OutcomeStore& store,
       options_(options) {}
 
 absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
-                              std::chrono::milliseconds backoff, spdlog::logger& log,
+                              std::chrono::milliseconds backoff, const Log& log,
                               std::atomic<uint64_t>* errors) {
   absl::Status status;
   for (int attempt = 1; attempt <= attempts; ++attempt) {
     status = write();
     if (status.ok()) return status;
     if (errors != nullptr) ++*errors;
-    log.warn("event=store_error attempt={} of={} error=\"{}\"", attempt, attempts,
+    log.Warn("event=store_error attempt=%v of=%v error=\"%v\"", attempt, attempts,
              std::string(status.message()));
     // A transient I/O error deserves a retry; a lasting one is fatal.
     if (attempt < attempts) std::this_thread::sleep_for(backoff * attempt);
@@ -48,12 +48,12 @@ absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes,
                                     std::span<const std::string> json) {
   absl::Status status =
       WriteWithRetries([&] { return store_.Put(outcomes, json); }, options_.store_attempts,
-                       options_.store_backoff, *Logger("core"), &stats_.store_errors);
+                       options_.store_backoff, Logger("core"), &stats_.store_errors);
   if (status.ok()) return status;
   if (health_.RaiseFatal(fatal_cause::kStore, "store writes keep failing: " +
                                                   std::string(status.message()))) {
-    Logger("core")->error("event=fatal cause=store error=\"{}\" (outcomes not acked)",
-                          std::string(status.message()));
+    Logger("core").Error("event=fatal cause=store error=\"%v\" (outcomes not acked)",
+                         std::string(status.message()));
   }
   return status;
 }
@@ -99,8 +99,8 @@ void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Encoded> recorded, in
     if (absl::IsInternal(s)) {
       // A fatal producer error: every later delivery fails too.
       if (health_.RaiseFatal(fatal_cause::kProducer, std::string(s.message()))) {
-        Logger("core")->error("event=fatal cause=producer job={} error=\"{}\"", outcome.id,
-                              std::string(s.message()));
+        Logger("core").Error("event=fatal cause=producer job=%v error=\"%v\"", outcome.id,
+                             std::string(s.message()));
       }
       return;
     }
@@ -119,8 +119,8 @@ void OutcomeRecorder::Undeliverable(std::shared_ptr<const Encoded> recorded,
   const Outcome& outcome = recorded->outcome;
   (permanent ? stats_.undeliverable_permanent : stats_.undeliverable_exhausted)++;
   const std::string error = std::string(why.message());
-  Logger("core")->warn("event=delivery_failed job={} class={} error=\"{}\" (recorded, acked)",
-                       outcome.id, permanent ? "permanent" : "retries_exhausted", error);
+  Logger("core").Warn("event=delivery_failed job=%v class=%v error=\"%v\" (recorded, acked)",
+                      outcome.id, permanent ? "permanent" : "retries_exhausted", error);
   // The stored outcome says its message never arrived. Its write is a
   // store write like any other: if it keeps failing, the store is fatal.
   Outcome marked = outcome;
@@ -148,8 +148,8 @@ void OutcomeRecorder::Undeliverable(std::shared_ptr<const Encoded> recorded,
     if (s.ok()) {
       stats_.dead_letter_notices++;
     } else {
-      Logger("core")->warn("event=dead_letter_notice_failed job={} error=\"{}\"",
-                           recorded->outcome.id, std::string(s.message()));
+      Logger("core").Warn("event=dead_letter_notice_failed job=%v error=\"%v\"",
+                          recorded->outcome.id, std::string(s.message()));
     }
     // The record is durable and says what happened: never wait for more.
     Ack(recorded->outcome);

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "absl/strings/str_format.h"
-#include "executor_log.h"
+#include "qinfer/core/logging.h"
 
 namespace qinfer::executor {
 
@@ -115,8 +115,8 @@ absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const Calibration
     e.peak_bytes = good_peak;
     e.calibration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    log::Info(absl::StrFormat("event=calibrated bucket=%d batch=%d peak_bytes=%d limit_bytes=%d seconds=%.2f",
-                              length, lo, good_peak, limit, e.calibration_seconds));
+    Logger("executor").Info("event=calibrated bucket=%d batch=%d peak_bytes=%d limit_bytes=%d seconds=%.2f",
+                            length, lo, good_peak, limit, e.calibration_seconds);
     if (options.on_entry) options.on_entry(e);
     if (lo > 0) previous = lo;
   }

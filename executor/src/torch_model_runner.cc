@@ -16,7 +16,7 @@
 #include "device_memory_impl.h"
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/model_digest.h"
-#include "executor_log.h"
+#include "qinfer/core/logging.h"
 
 namespace qinfer::executor {
 namespace {
@@ -68,7 +68,7 @@ absl::Status LoadOpLibraries(const std::vector<std::string>& paths) {
       return absl::InvalidArgumentError("cannot load op library " + path + ": " +
                                         (why != nullptr ? why : "unknown dlopen error"));
     }
-    log::Info(absl::StrFormat("event=op_library_loaded path=%s", path));
+    Logger("executor").Info("event=op_library_loaded path=%s", path);
   }
   return absl::OkStatus();
 }
@@ -175,8 +175,8 @@ struct TorchModelRunner::Impl {
       const std::string error = absl::StrFormat(
           "model output has a non-finite value (NaN/Inf) at position %d of %d", *bad, output.size());
       stats.model_errors++;
-      log::Warn(absl::StrFormat("event=job_failed job=%s reason=model_error length=%d device=%s error=\"%s\"",
-                                job.id, job.length(), model.name, error));
+      Logger("executor").Warn("event=job_failed job=%s reason=model_error length=%d device=%s error=\"%s\"",
+                              job.id, job.length(), model.name, error);
       o = FailureFor(job, reason::kModelError, error);
       return;
     }
@@ -206,8 +206,8 @@ struct TorchModelRunner::Impl {
       try {
         auto outputs = ForwardRows(*fallback, {&job.input_ids}, 0);
         stats.fallback_runs++;
-        log::Info(absl::StrFormat("event=fallback_run job=%s bucket=%d length=%d device=%s", job.id,
-                                  batch.bucket_bound, job.length(), fallback->name));
+        Logger("executor").Info("event=fallback_run job=%s bucket=%d length=%d device=%s", job.id,
+                                batch.bucket_bound, job.length(), fallback->name);
         FillResult(batch, i, std::move(outputs[0]), *fallback, 1, int64_t(job.length()),
                    batch_start, SecondsSince(start, Clock::now()), out[i]);
         return;
@@ -218,8 +218,8 @@ struct TorchModelRunner::Impl {
       }
     }
     (failure == reason::kOom ? stats.oom_failures : stats.model_errors)++;
-    log::Warn(absl::StrFormat("event=job_failed job=%s reason=%s bucket=%d length=%d error=\"%s\"",
-                              job.id, failure, batch.bucket_bound, job.length(), error));
+    Logger("executor").Warn("event=job_failed job=%s reason=%s bucket=%d length=%d error=\"%s\"",
+                            job.id, failure, batch.bucket_bound, job.length(), error);
     out[i] = FailureFor(job, failure, error);
   }
 
@@ -255,8 +255,8 @@ struct TorchModelRunner::Impl {
     if (end - begin > 1) {
       stats.splits++;
       const size_t mid = begin + (end - begin) / 2;
-      log::Debug(absl::StrFormat("event=split bucket=%d batch=%d oom=%s error=\"%s\"",
-                                 batch.bucket_bound, end - begin, oom ? "true" : "false", error));
+      Logger("executor").Debug("event=split bucket=%d batch=%d oom=%s error=\"%s\"",
+                               batch.bucket_bound, end - begin, oom ? "true" : "false", error);
       RunSpan(batch, jobs, begin, mid, batch_start, out);
       RunSpan(batch, jobs, mid, end, batch_start, out);
       return;
@@ -267,8 +267,8 @@ struct TorchModelRunner::Impl {
     }
     const Job& job = batch.jobs[jobs[begin]];
     stats.model_errors++;
-    log::Warn(absl::StrFormat("event=job_failed job=%s reason=model_error length=%d error=\"%s\"",
-                              job.id, job.length(), error));
+    Logger("executor").Warn("event=job_failed job=%s reason=model_error length=%d error=\"%s\"",
+                            job.id, job.length(), error);
     out[jobs[begin]] = FailureFor(job, reason::kModelError, error);
   }
 
@@ -286,9 +286,9 @@ struct TorchModelRunner::Impl {
       absl::StatusOr<LoadedModel> loaded = LoadModel("cpu", "cpu", /*charged=*/false, std::nullopt);
       if (!loaded.ok()) return loaded.status();
       cpu_copy = *std::move(loaded);
-      log::Info(absl::StrFormat("event=model_loaded name=%s digest=%s device=cpu purpose=device_override "
-                                "load_seconds=%.2f",
-                                manifest.name, manifest.digest, SecondsSince(start, Clock::now())));
+      Logger("executor").Info("event=model_loaded name=%s digest=%s device=cpu purpose=device_override "
+                              "load_seconds=%.2f",
+                              manifest.name, manifest.digest, SecondsSince(start, Clock::now()));
     }
     return &*cpu_copy;
   }
@@ -307,8 +307,8 @@ struct TorchModelRunner::Impl {
       try {
         auto outputs = ForwardRows(**model, {&job.input_ids}, 0);
         stats.override_runs++;
-        log::Info(absl::StrFormat("event=device_override_run job=%s bucket=%d length=%d device=cpu",
-                                  job.id, batch.bucket_bound, job.length()));
+        Logger("executor").Info("event=device_override_run job=%s bucket=%d length=%d device=cpu",
+                                job.id, batch.bucket_bound, job.length());
         FillResult(batch, i, std::move(outputs[0]), **model, 1, int64_t(job.length()), batch_start,
                    SecondsSince(start, Clock::now()), out[i]);
         return;
@@ -318,8 +318,8 @@ struct TorchModelRunner::Impl {
       }
     }
     (failure == reason::kOom ? stats.oom_failures : stats.model_errors)++;
-    log::Warn(absl::StrFormat("event=job_failed job=%s reason=%s length=%d device=cpu error=\"%s\"",
-                              job.id, failure, job.length(), error));
+    Logger("executor").Warn("event=job_failed job=%s reason=%s length=%d device=cpu error=\"%s\"",
+                            job.id, failure, job.length(), error);
     out[i] = FailureFor(job, failure, error);
   }
 
@@ -443,12 +443,12 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
     if (!fallback.ok()) return fallback.status();
     impl->fallback = *std::move(fallback);
   }
-  log::Info(absl::StrFormat(
+  Logger("executor").Info(
       "event=model_loaded name=%s digest=%s device=%s dtype=%s fallback=%s budget_bytes=%d "
       "allocated_bytes=%d load_seconds=%.2f",
       impl->manifest.name, impl->manifest.digest, options.device, impl->dtype,
       options.fallback_device.empty() ? "none" : options.fallback_device,
-      impl->memory->budget_bytes(), impl->memory->allocated_bytes(), SecondsSince(start, Clock::now())));
+      impl->memory->budget_bytes(), impl->memory->allocated_bytes(), SecondsSince(start, Clock::now()));
   return std::unique_ptr<TorchModelRunner>(new TorchModelRunner(std::move(impl)));
 }
 
@@ -475,8 +475,8 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
       (job.device.empty() ? configured : overridden).push_back(i);
       continue;
     }
-    log::Warn(absl::StrFormat("event=job_failed job=%s reason=%s length=%d error=\"%s\"", job.id, failure,
-                              job.length(), error));
+    Logger("executor").Warn("event=job_failed job=%s reason=%s length=%d error=\"%s\"", job.id, failure,
+                            job.length(), error);
     out[i] = FailureFor(job, failure, error);
   }
   const bool long_lane = batch.bucket_bound > s.manifest.max_tokens;
@@ -505,8 +505,8 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
     const int new_cap = RefitCap(batch.bucket_bound, failed, int(std::max<size_t>(1, s.largest_primary_ok)));
     if (new_cap < failed) {
       s.stats.cap_lowerings++;
-      log::Warn(absl::StrFormat("event=cap_lowered bucket=%d from_batch=%d new_cap=%d", batch.bucket_bound,
-                                failed, new_cap));
+      Logger("executor").Warn("event=cap_lowered bucket=%d from_batch=%d new_cap=%d", batch.bucket_bound,
+                              failed, new_cap);
       if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, failed);
     }
   }
@@ -520,12 +520,12 @@ int TorchModelRunner::RefitCap(int bound, int failed, int succeeded) {
   const auto start = Clock::now();
   absl::StatusOr<int> largest = LargestFittingBatch(*this, bound, 0, failed, limit);
   if (!largest.ok()) {
-    log::Warn(absl::StrFormat("event=cap_refit_failed bucket=%d error=\"%s\" (keeping %d)", bound,
-                              largest.status().message(), succeeded));
+    Logger("executor").Warn("event=cap_refit_failed bucket=%d error=\"%s\" (keeping %d)", bound,
+                            largest.status().message(), succeeded);
     return succeeded;
   }
-  log::Info(absl::StrFormat("event=cap_refit bucket=%d failed_batch=%d succeeded_piece=%d fits=%d seconds=%.2f",
-                            bound, failed, succeeded, *largest, SecondsSince(start, Clock::now())));
+  Logger("executor").Info("event=cap_refit bucket=%d failed_batch=%d succeeded_piece=%d fits=%d seconds=%.2f",
+                          bound, failed, succeeded, *largest, SecondsSince(start, Clock::now()));
   return std::max(1, *largest);
 }
 

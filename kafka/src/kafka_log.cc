@@ -3,6 +3,8 @@
 #include <cctype>
 #include <utility>
 
+#include "qinfer/core/logging.h"
+
 namespace qinfer::kafka {
 namespace {
 
@@ -15,11 +17,11 @@ std::string_view LevelName(int level) {
 
 // librdkafka logs a refused connection as LOG_ERR (3), yet it retries by
 // itself: a degraded mode, so warn; only what it calls critical is an error.
-spdlog::level::level_enum SpdlogLevel(int level) {
-  return level <= 2   ? spdlog::level::err
-         : level <= 4 ? spdlog::level::warn
-         : level == 5 ? spdlog::level::info
-                      : spdlog::level::debug;
+LogLevel LogLevelOf(int level) {
+  return level <= 2   ? LogLevel::kError
+         : level <= 4 ? LogLevel::kWarn
+         : level == 5 ? LogLevel::kInfo
+                      : LogLevel::kDebug;
 }
 
 // One line of the log: quotes and line breaks escaped.
@@ -61,7 +63,7 @@ const Clock& SteadyClock() {
   return clock;
 }
 
-KafkaLog::KafkaLog(std::shared_ptr<spdlog::logger> log, std::string client,
+KafkaLog::KafkaLog(qinfer::Log log, std::string client,
                    const std::map<std::string, std::string>& properties, const Clock& clock,
                    std::chrono::seconds repeat_interval)
     : log_(std::move(log)),
@@ -97,17 +99,17 @@ bool KafkaLog::Admit(std::string_view facility, std::string_view message, uint64
 }
 
 void KafkaLog::Log(int level, std::string_view facility, std::string_view message) {
-  const spdlog::level::level_enum lvl = SpdlogLevel(level);
-  if (!log_->should_log(lvl)) return;
+  const LogLevel lvl = LogLevelOf(level);
+  if (!log_.Enabled(lvl)) return;
   const std::string text = Redact(message);
   uint64_t suppressed = 0;
   if (!Admit(facility, text, &suppressed)) return;
   if (suppressed > 0) {
-    log_->log(lvl, "event=kafka_log client={} level={} facility={} message=\"{}\" suppressed={}", client_,
-              LevelName(level), facility, Quoted(text), suppressed);
+    log_.At(lvl, "event=kafka_log client=%v level=%v facility=%v message=\"%v\" suppressed=%v", client_,
+            LevelName(level), facility, Quoted(text), suppressed);
   } else {
-    log_->log(lvl, "event=kafka_log client={} level={} facility={} message=\"{}\"", client_, LevelName(level),
-              facility, Quoted(text));
+    log_.At(lvl, "event=kafka_log client=%v level=%v facility=%v message=\"%v\"", client_, LevelName(level),
+            facility, Quoted(text));
   }
 }
 
@@ -118,8 +120,8 @@ void KafkaLog::Error(rd_kafka_t* rk, int err, std::string_view reason) {
     // there is one.
     char fatal[512];
     const rd_kafka_resp_err_t orig = rd_kafka_fatal_error(rk, fatal, sizeof(fatal));
-    log_->error("event=kafka_error client={} code={} fatal=true message=\"{}\"", client_,
-                rd_kafka_err2name(orig), Quoted(Redact(fatal)));
+    log_.Error("event=kafka_error client=%v code=%v fatal=true message=\"%v\"", client_,
+               rd_kafka_err2name(orig), Quoted(Redact(fatal)));
     return;
   }
   if (code == RD_KAFKA_RESP_ERR__AUTHENTICATION && reason.find("OAUTHBEARER token") != std::string_view::npos) {
@@ -127,18 +129,18 @@ void KafkaLog::Error(rd_kafka_t* rk, int err, std::string_view reason) {
     if (token_failure_.empty()) token_failure_ = Redact(reason);
   }
   // A transport error repeats the log line librdkafka has just written.
-  const spdlog::level::level_enum lvl =
-      code == RD_KAFKA_RESP_ERR__TRANSPORT ? spdlog::level::debug : spdlog::level::warn;
-  if (!log_->should_log(lvl)) return;
+  const LogLevel lvl =
+      code == RD_KAFKA_RESP_ERR__TRANSPORT ? LogLevel::kDebug : LogLevel::kWarn;
+  if (!log_.Enabled(lvl)) return;
   const std::string text = Redact(reason);
   const std::string_view name = rd_kafka_err2name(code);
   uint64_t suppressed = 0;
   if (!Admit(name, text, &suppressed)) return;
   if (suppressed > 0) {
-    log_->log(lvl, "event=kafka_error client={} code={} message=\"{}\" suppressed={}", client_, name,
-              Quoted(text), suppressed);
+    log_.At(lvl, "event=kafka_error client=%v code=%v message=\"%v\" suppressed=%v", client_, name,
+            Quoted(text), suppressed);
   } else {
-    log_->log(lvl, "event=kafka_error client={} code={} message=\"{}\"", client_, name, Quoted(text));
+    log_.At(lvl, "event=kafka_error client=%v code=%v message=\"%v\"", client_, name, Quoted(text));
   }
 }
 

@@ -127,8 +127,8 @@ void ExecutorLoop::RecordLoop() {
 void ExecutorLoop::Abandon(size_t jobs, const char* why) {
   if (jobs == 0) return;
   stats_.abandoned += jobs;
-  log_->warn("event=jobs_abandoned why={} jobs={} (not acked: they run again after a restart)",
-             why, jobs);
+  log_.Warn("event=jobs_abandoned why=%v jobs=%v (not acked: they run again after a restart)",
+            why, jobs);
 }
 
 void ExecutorLoop::RunOne(Batch batch) {
@@ -136,13 +136,13 @@ void ExecutorLoop::RunOne(Batch batch) {
     RunAndRecord(std::move(batch));
     return;
   }
-  spdlog::logger* log = log_.get();
+  const Log& log = log_;
   absl::StatusOr<std::vector<int>> counts = attempts_->Attempts(OriginsOf(batch.jobs));
   if (!counts.ok()) {
     if (health_.RaiseFatal(fatal_cause::kStore,
                            "attempt log unreadable: " + std::string(counts.status().message()))) {
-      log->error("event=fatal cause=store error=\"attempt log: {}\"",
-                 std::string(counts.status().message()));
+      log.Error("event=fatal cause=store error=\"attempt log: %v\"",
+                std::string(counts.status().message()));
     }
     Abandon(batch.jobs.size(), "fatal");
     return;
@@ -156,8 +156,8 @@ void ExecutorLoop::RunOne(Batch batch) {
     // This life's own attempt (a chunk's earlier window) is not a crash.
     const int seen = (*counts)[i] - (begun_.contains(KeyOf(job.origin)) ? 1 : 0);
     if (seen >= options_.max_attempts) {
-      log->warn("event=crash_isolated job={} partition={} offset={} attempts={}", job.id,
-                job.origin.partition, job.origin.offset, seen);
+      log.Warn("event=crash_isolated job=%v partition=%v offset=%v attempts=%v", job.id,
+               job.origin.partition, job.origin.offset, seen);
       crashed.push_back(FailureFor(
           job, reason::kCrash,
           "the process died " + std::to_string(seen) +
@@ -186,7 +186,7 @@ void ExecutorLoop::RunOne(Batch batch) {
     if (absl::Status s = attempts_->BeginAttempts(first, finished_); !s.ok()) {
       if (health_.RaiseFatal(fatal_cause::kStore,
                              "attempt log unwritable: " + std::string(s.message()))) {
-        log->error("event=fatal cause=store error=\"attempt log: {}\"", std::string(s.message()));
+        log.Error("event=fatal cause=store error=\"attempt log: %v\"", std::string(s.message()));
       }
       Abandon(b.jobs.size(), "fatal");
       return;
@@ -202,8 +202,8 @@ void ExecutorLoop::RunOne(Batch batch) {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [seen, job] : suspects) {
     stats_.suspects_run_alone++;
-    log->warn("event=suspect_run_alone job={} partition={} offset={} attempts={}", job.id,
-              job.origin.partition, job.origin.offset, seen);
+    log.Warn("event=suspect_run_alone job=%v partition=%v offset=%v attempts=%v", job.id,
+             job.origin.partition, job.origin.offset, seen);
     Batch alone{batch.bucket_bound, {}};
     alone.jobs.push_back(std::move(job));
     run(std::move(alone));
@@ -233,8 +233,8 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
       if (job.windows == 0) finished_.push_back(job.origin);
     }
   }
-  log_->debug("event=batch bucket={} batch={} tokens={}", batch.bucket_bound, batch.jobs.size(),
-              batch.total_tokens());
+  log_.Debug("event=batch bucket=%v batch=%v tokens=%v", batch.bucket_bound, batch.jobs.size(),
+             batch.total_tokens());
   // Summarised before the recorder consumes the outcomes; counted only once
   // they are durable.
   // Tokens are what ran on the device (chunk windows included); ok and
@@ -297,8 +297,8 @@ void ExecutorLoop::Commit(Pending pending) {
     if (!recorder_.Record(std::move(pending.records)).ok()) {
       // The recorder raised the fatal condition; Run() stops on it.
       if (pending.summary) {
-        log_->error("event=record_failed bucket={} batch={} (jobs stay unacked)",
-                    pending.summary->bucket, pending.summary->jobs);
+        log_.Error("event=record_failed bucket=%v batch=%v (jobs stay unacked)",
+                   pending.summary->bucket, pending.summary->jobs);
       }
       return;
     }

@@ -77,7 +77,7 @@ absl::Status KafkaError(rd_kafka_resp_err_t err, std::string_view what,
 
 struct KafkaOutcomePublisher::Impl {
   PublisherConfig config;
-  std::shared_ptr<spdlog::logger> log = Logger("storage");
+  Log log = Logger("storage");
   // librdkafka's log and error callbacks; outlives rk (Shutdown destroys it).
   std::unique_ptr<kafka::KafkaLog> kafka_log;
   rd_kafka_t* rk = nullptr;
@@ -171,12 +171,12 @@ struct KafkaOutcomePublisher::Impl {
     absl::Status status;
     if (msg->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       status = KafkaError(msg->err, "delivery", *p);
-      self->log->warn("publish failed topic={} job={} error=\"{}\"", p->topic,
-                      p->id, rd_kafka_err2str(msg->err));
+      self->log.Warn("publish failed topic=%v job=%v error=\"%v\"", p->topic,
+                     p->id, rd_kafka_err2str(msg->err));
     } else {
-      self->log->trace("publish delivered topic={} job={} partition={} "
-                       "offset={}",
-                       p->topic, p->id, msg->partition, msg->offset);
+      self->log.Trace("publish delivered topic=%v job=%v partition=%v "
+                      "offset=%v",
+                      p->topic, p->id, msg->partition, msg->offset);
     }
     self->Complete(std::move(p), status);
   }
@@ -186,8 +186,8 @@ struct KafkaOutcomePublisher::Impl {
     absl::Status flushed = WaitIdle(config.close_timeout);
     closing.store(true);
     if (!flushed.ok()) {
-      log->warn("publisher close_timeout outstanding={} action=purge",
-                InFlight());
+      log.Warn("publisher close_timeout outstanding=%v action=purge",
+               InFlight());
       rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
       (void)WaitIdle(kPurgeWait);  // the purged messages report Cancelled
     }
@@ -203,7 +203,7 @@ struct KafkaOutcomePublisher::Impl {
       left.swap(held);
     }
     if (!left.empty()) {
-      log->warn("publisher unreported_at_close count={}", left.size());
+      log.Warn("publisher unreported_at_close count=%v", left.size());
     }
     for (Pending* raw : left) {
       std::unique_ptr<Pending> p(raw);
@@ -216,7 +216,7 @@ struct KafkaOutcomePublisher::Impl {
     // deferred Cancelled, so this ends once the callers stop retrying.
     while (RunDeferred()) {
     }
-    log->info("publisher closed");
+    log.Info("publisher closed");
   }
 
   size_t InFlight() const {
@@ -264,9 +264,9 @@ KafkaOutcomePublisher::Create(const PublisherConfig& config) {
   impl->rk = *rk;
   Impl* raw = impl.get();
   impl->poller = std::thread([raw] { raw->PollLoop(); });
-  impl->log->info(
-      "publisher created brokers={} default_reply_topic={} "
-      "dead_letter_topic={}",
+  impl->log.Info(
+      "publisher created brokers=%v default_reply_topic=%v "
+      "dead_letter_topic=%v",
       config.brokers, config.default_reply_topic, config.dead_letter_topic);
   return std::unique_ptr<KafkaOutcomePublisher>(
       new KafkaOutcomePublisher(std::move(impl)));
@@ -355,8 +355,8 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
     MutexLock lock(&m.mu);
     m.held.erase(raw);
   }
-  m.log->warn("publish rejected topic={} job={} error=\"{}\"", raw->topic,
-              raw->id, rd_kafka_err2str(err));
+  m.log.Warn("publish rejected topic=%v job=%v error=\"%v\"", raw->topic,
+             raw->id, rd_kafka_err2str(err));
   absl::Status status = KafkaError(err, "produce", *raw);
   m.Defer(std::move(p), std::move(status));
 }

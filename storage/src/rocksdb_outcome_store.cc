@@ -204,15 +204,15 @@ struct RocksDbOutcomeStore::Impl {
   // A write failed: the log may hold a partial record, and syncing it again
   // trips an assertion inside RocksDB. Recovery at the next open handles it.
   std::atomic<bool> write_failed{false};
-  std::shared_ptr<spdlog::logger> log = Logger("storage");
+  Log log = Logger("storage");
 
   ~Impl() {
     if (db != nullptr) {
       if (!options.read_only && !write_failed.load()) {
         rocksdb::Status s = db->SyncWAL();
         if (!s.ok()) {
-          log->warn("store sync_wal_failed path={} error=\"{}\"", dir,
-                    s.ToString());
+          log.Warn("store sync_wal_failed path=%v error=\"%v\"", dir,
+                   s.ToString());
         }
       }
       for (rocksdb::ColumnFamilyHandle* h : handles) {
@@ -220,10 +220,10 @@ struct RocksDbOutcomeStore::Impl {
       }
       rocksdb::Status s = db->Close();
       if (!s.ok()) {
-        log->warn("store close_failed path={} error=\"{}\"", dir, s.ToString());
+        log.Warn("store close_failed path=%v error=\"%v\"", dir, s.ToString());
       }
       db.reset();
-      log->log(LifecycleLevel(), "store closed path={}", dir);
+      log.At(LifecycleLevel(), "store closed path=%v", dir);
     }
     if (!secondary_dir.empty()) {
       std::error_code ec;
@@ -241,8 +241,8 @@ struct RocksDbOutcomeStore::Impl {
   // Opening and closing is a lifecycle event of the service that writes the
   // store; the command-line readers (results, replay, status) open it
   // read-only on every run, where the lines are noise.
-  spdlog::level::level_enum LifecycleLevel() const {
-    return options.read_only ? spdlog::level::debug : spdlog::level::info;
+  LogLevel LifecycleLevel() const {
+    return options.read_only ? LogLevel::kDebug : LogLevel::kInfo;
   }
 
   absl::Status CheckWritable() const {
@@ -413,8 +413,8 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     MutexLock lock(&impl->write_mu);  // no other thread has the store yet
     if (absl::Status s = impl->LoadAttempts(); !s.ok()) return s;
   }
-  impl->log->log(impl->LifecycleLevel(), "store opened path={} read_only={} sync={}", dir,
-                 options.read_only, options.sync);
+  impl->log.At(impl->LifecycleLevel(), "store opened path=%v read_only=%v sync=%v", dir,
+               options.read_only, options.sync);
   return std::unique_ptr<RocksDbOutcomeStore>(
       new RocksDbOutcomeStore(std::move(impl)));
 }
@@ -489,9 +489,9 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
       // it is kept, in attempt order, as history.
       batch.Put(impl_->history, HistoryKey(o.id, o.attempt, o.ok), json[i]);
       ++kept_older;
-      impl_->log->trace("store outcome_kept_as_history job={} attempt={} "
-                        "final_attempt={}",
-                        o.id, o.attempt, (*prior)->attempt);
+      impl_->log.Trace("store outcome_kept_as_history job=%v attempt=%v "
+                       "final_attempt=%v",
+                       o.id, o.attempt, (*prior)->attempt);
       continue;
     }
     if (prior->has_value() && Outranked(**prior, record)) {
@@ -515,9 +515,9 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
     return FromRocks(s, "write", impl_->dir);
   }
   impl_->attempt_table.Apply(std::move(forget));
-  impl_->log->debug("store put outcomes={} kept_as_history={} "
-                    "superseded={}",
-                    outcomes.size(), kept_older, superseded);
+  impl_->log.Debug("store put outcomes=%v kept_as_history=%v "
+                   "superseded=%v",
+                   outcomes.size(), kept_older, superseded);
   return absl::OkStatus();
 }
 

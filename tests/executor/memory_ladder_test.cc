@@ -3,7 +3,6 @@
 // inside the model's own forward pass.
 #include <gtest/gtest.h>
 
-#include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
 #include <cmath>
@@ -60,25 +59,11 @@ Batch MakeBatch(int bound, int count, int min_len, int max_len, uint32_t seed, i
 // The executor's log lines, debug ones included, while it lives.
 class CapturedLog {
  public:
-  CapturedLog()
-      : logger_(Logger("executor")),
-        level_(logger_->level()),
-        sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(out_)) {
-    logger_->sinks().push_back(sink_);
-    logger_->set_level(spdlog::level::debug);
-  }
-  ~CapturedLog() {
-    auto& sinks = logger_->sinks();
-    sinks.erase(std::find(sinks.begin(), sinks.end(), sink_));
-    logger_->set_level(level_);
-  }
   std::string text() const { return out_.str(); }
 
  private:
   std::ostringstream out_;
-  std::shared_ptr<spdlog::logger> logger_;
-  spdlog::level::level_enum level_;
-  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
+  ScopedLogCapture capture_{"executor", out_, LogLevel::kDebug};
 };
 
 class RecordingCapListener final : public CapListener {

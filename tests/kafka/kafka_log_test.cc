@@ -10,10 +10,11 @@
 #include <sstream>
 #include <thread>
 
-#include <spdlog/sinks/ostream_sink.h>
 
 #include "absl/strings/match.h"
 #include "fakes/fake_clock.h"
+
+#include "qinfer/core/logging.h"
 
 namespace qinfer::kafka {
 namespace {
@@ -25,15 +26,10 @@ constexpr const char* kSecret = "TOPSECRET123";
 // A logger writing into a string, at every level.
 struct Captured {
   std::ostringstream out;
-  std::shared_ptr<spdlog::logger> log;
-  explicit Captured(const std::string& name) {
-    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out);
-    log = std::make_shared<spdlog::logger>(name, sink);
-    log->set_pattern("%l %v");
-    log->set_level(spdlog::level::trace);
-  }
+  Log log;
+  explicit Captured(const std::string& name) : log(CaptureLogForTest(name, out)) {}
   std::string text() {
-    log->flush();
+    log.Flush();
     return out.str();
   }
 };

@@ -51,7 +51,7 @@ struct ReaderConfig {
   std::string group;    // group.id
   // librdkafka properties, verbatim; they win over the reader's own.
   std::map<std::string, std::string> properties;
-  // The spdlog logger of its lifecycle and librdkafka log lines, and the
+  // The logger of its lifecycle and librdkafka log lines, and the
   // `client=` of the latter.
   std::string logger = "consumer";
   std::string client = "reader";

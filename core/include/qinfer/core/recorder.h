@@ -27,10 +27,8 @@
 
 #include "qinfer/core/health.h"
 #include "qinfer/core/interfaces.h"
+#include "qinfer/core/logging.h"
 
-namespace spdlog {
-class logger;
-}  // namespace spdlog
 
 namespace qinfer {
 
@@ -50,7 +48,7 @@ struct RecorderStats {
 // event=store_error and counted in `errors` (may be null). Returns the last
 // status: a write that keeps failing is the caller's fatal condition.
 absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
-                              std::chrono::milliseconds backoff, spdlog::logger& log,
+                              std::chrono::milliseconds backoff, const Log& log,
                               std::atomic<uint64_t>* errors);
 
 // True for the delivery errors that no retry can fix: NotFound (unknown

@@ -6,7 +6,7 @@
 //   event=kafka_log client=<client> level=<syslog name> facility=<fac> message="..."
 // and each error callback
 //   event=kafka_error client=<client> code=<librdkafka name> message="..."
-// on the owner's spdlog logger, with every configured secret value redacted
+// on the owner's logger, with every configured secret value redacted
 // (SecretRedactor) and the same line (facility and message, digits ignored)
 // shown at most once per repeat interval, the next one carrying
 // `suppressed=N`.
@@ -21,11 +21,11 @@
 #include <unordered_map>
 
 #include <librdkafka/rdkafka.h>
-#include <spdlog/spdlog.h>
 
 #include "absl/status/statusor.h"
 
 #include "qinfer/core/clock.h"
+#include "qinfer/core/logging.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/secrets.h"
 
@@ -43,7 +43,7 @@ class KafkaLog {
   // `client` names the handle in every line (consumer, publisher, ...);
   // `properties` are those set on the handle (their secret values are
   // redacted). `log` and `clock` must outlive this.
-  KafkaLog(std::shared_ptr<spdlog::logger> log, std::string client,
+  KafkaLog(qinfer::Log log, std::string client,
            const std::map<std::string, std::string>& properties, const Clock& clock,
            std::chrono::seconds repeat_interval = kDefaultRepeatInterval);
   KafkaLog(const KafkaLog&) = delete;
@@ -91,7 +91,7 @@ class KafkaLog {
     uint64_t suppressed = 0;
   };
 
-  std::shared_ptr<spdlog::logger> log_;
+  qinfer::Log log_;
   const std::string client_;
   const std::map<std::string, std::string> properties_;
   const SecretRedactor redactor_;

@@ -164,7 +164,7 @@ class ExecutorLoop {
   const LoopOptions options_;
   BatchObserver* observer_;
   // Looked up once: Logger() takes a global lock and a map lookup.
-  const std::shared_ptr<spdlog::logger> log_;
+  const Log log_;
   LoopStats stats_;
   ChunkAssembler chunks_;
   // Messages whose attempt this life has already recorded (and not yet

@@ -21,7 +21,7 @@ struct JobProducerConfig {
   // librdkafka properties, verbatim; they win over the defaults
   // enable.idempotence=true and linger.ms=10 (and `brokers`).
   std::map<std::string, std::string> properties;
-  // The spdlog logger of its librdkafka log lines (client=producer).
+  // The logger of its librdkafka log lines (client=producer).
   std::string logger = "storage";
 };
 
