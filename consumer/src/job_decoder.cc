@@ -403,6 +403,100 @@ Admission Admit(size_t length, size_t special, size_t truncate_to, std::string_v
   return a;
 }
 
+namespace {
+
+// The failure records of one job once its envelope is read: they carry its
+// attempt and replay_of, so that a replay that fails again is told apart
+// from the failure it retried.
+class JobFailure {
+ public:
+  JobFailure(const RawMessage& m, const Job& job) : m_(m), id_(job.id), attempt_(job.attempt), replay_of_(job.replay_of) {}
+  Outcome operator()(const char* why, std::string error, size_t length) const {
+    Outcome out = FailureForMessage(m_, id_, why, std::move(error), length);
+    out.attempt = attempt_;
+    out.replay_of = replay_of_;
+    return out;
+  }
+
+ private:
+  const RawMessage& m_;
+  std::string id_;
+  int attempt_;
+  Origin replay_of_;
+};
+
+// Step 2 for a text: the tokenizer's encoding of `t`, after the byte bound.
+std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const DecoderLimits& limits,
+                                                      const JobFailure& fail) {
+  if (limits.tokenizer == nullptr) {
+    return fail(reason::kInvalid,
+                "this model has no tokenizer (its manifest names no `tokenizer` file): send `input_ids`", 0);
+  }
+  if (t.empty()) return fail(reason::kInvalid, "`text` is empty", 0);
+  if (t.size() > limits.max_text_bytes) {
+    return fail(reason::kTooLong,
+                "`text` is " + std::to_string(t.size()) + " bytes, more than limits.max_text_bytes " +
+                    std::to_string(limits.max_text_bytes) + " (checked before tokenizing; raise it for longer texts)",
+                0);
+  }
+  absl::StatusOr<tokenizer::Encoding> encoded = limits.tokenizer->Encode(t);
+  if (!encoded.ok()) {
+    return fail(reason::kInvalid, "`text` cannot be tokenized: " + std::string(encoded.status().message()), 0);
+  }
+  if (encoded->special_tokens_only()) {
+    return fail(reason::kInvalid,
+                "`text` yields no token besides the tokenizer's special tokens (" + Joined(encoded->Tokens(), 8) +
+                    "): nothing of its own to embed",
+                encoded->length());
+  }
+  return *std::move(encoded);
+}
+
+// Step 3 for input_ids: the ids the admitted job keeps (all of them for a
+// chunked one, which becomes its windows).
+Decoded KeepIds(Job job, const json& ids, const Admission& a, size_t length, const DecoderLimits& limits,
+                const JobFailure& fail) {
+  // A truncated input that ends with the model's end token keeps it there,
+  // where the tokenizer's own truncation puts it.
+  const bool keep_end = a.kind == Admission::Kind::kTruncate && limits.end_token_id >= 0 && a.kept >= 2 &&
+                        ids.back().is_number_integer() && ids.back() == limits.end_token_id;
+  const size_t read = a.kind == Admission::Kind::kChunk ? length : a.kept - (keep_end ? 1 : 0);
+  if (auto bad = ReadIds(ids, read, limits, job.input_ids)) return fail(reason::kInvalid, *bad, length);
+  if (keep_end) job.input_ids.push_back(limits.end_token_id);
+  if (a.kind == Admission::Kind::kChunk) return SplitIntoWindows(std::move(job), limits.max_tokens, limits.chunk_overlap);
+  std::vector<Job> jobs;
+  jobs.push_back(std::move(job));
+  return jobs;
+}
+
+// Step 3 for a text: the tokens of its encoding the admitted job keeps, or
+// its windows.
+Decoded KeepText(Job job, const tokenizer::Encoding& encoding, const Admission& a, size_t length,
+                 const DecoderLimits& limits, const JobFailure& fail) {
+  if (a.kind == Admission::Kind::kChunk) {
+    absl::StatusOr<std::vector<std::vector<int64_t>>> windows =
+        encoding.Windows(limits.max_tokens, limits.chunk_overlap);
+    if (!windows.ok()) return fail(reason::kTooLong, std::string(windows.status().message()), length);
+    for (const auto& w : *windows) {
+      if (auto bad = CheckTokenIds(w, limits)) return fail(reason::kInvalid, *bad, length);
+    }
+    return WindowJobs(std::move(job), std::move(*windows), length);
+  }
+  if (a.kind == Admission::Kind::kTruncate) {
+    absl::StatusOr<std::vector<int64_t>> cut = encoding.Truncated(a.kept);
+    if (!cut.ok()) return fail(reason::kInvalid, "`truncate_to` " + std::string(cut.status().message()), length);
+    job.input_ids = std::move(*cut);
+  } else {
+    job.input_ids = encoding.Ids();
+  }
+  if (auto bad = CheckTokenIds(job.input_ids, limits)) return fail(reason::kInvalid, *bad, length);
+  std::vector<Job> jobs;
+  jobs.push_back(std::move(job));
+  return jobs;
+}
+
+}  // namespace
+
 Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   Job job;
   job.id = DefaultId(m, limits.max_id_bytes);
@@ -419,14 +513,6 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
     job.id = it->get<std::string>();
   }
   const std::string& id = job.id;
-  auto fail = [&](const char* why, std::string error, size_t length) {
-    Outcome out = FailureForMessage(m, id, why, std::move(error), length);
-    // Failures of a replayed job carry its attempt and replay_of, so that a
-    // replay that fails again is told apart from the failure it retried.
-    out.attempt = job.attempt;
-    out.replay_of = job.replay_of;
-    return out;
-  };
 
   // Step 2 (its presence first, so that the envelope's errors carry the
   // input's length): exactly one of input_ids and text.
@@ -453,6 +539,7 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   if (auto failure = ReadEnvelope(m, doc, limits, has_ids ? ids->size() : 0, job)) {
     return *std::move(failure);
   }
+  const JobFailure fail(m, job);
   const std::string requested = std::move(job.policy);
   job.policy.clear();  // from here: the policy applied, if any
 
@@ -462,31 +549,11 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   if (has_ids) {
     length = ids->size();
   } else {
-    const std::string& t = text->get_ref<const std::string&>();
-    if (limits.tokenizer == nullptr) {
-      return fail(reason::kInvalid,
-                  "this model has no tokenizer (its manifest names no `tokenizer` file): send `input_ids`", 0);
-    }
-    if (t.empty()) return fail(reason::kInvalid, "`text` is empty", 0);
-    if (t.size() > limits.max_text_bytes) {
-      return fail(reason::kTooLong,
-                  "`text` is " + std::to_string(t.size()) + " bytes, more than limits.max_text_bytes " +
-                      std::to_string(limits.max_text_bytes) + " (checked before tokenizing; raise it for longer texts)",
-                  0);
-    }
-    absl::StatusOr<tokenizer::Encoding> encoded = limits.tokenizer->Encode(t);
-    if (!encoded.ok()) {
-      return fail(reason::kInvalid, "`text` cannot be tokenized: " + std::string(encoded.status().message()), 0);
-    }
-    encoding = std::move(*encoded);
+    auto encoded = EncodeText(text->get_ref<const std::string&>(), limits, fail);
+    if (auto* failure = std::get_if<Outcome>(&encoded)) return std::move(*failure);
+    encoding = std::get<tokenizer::Encoding>(std::move(encoded));
     length = encoding->length();
     special = limits.tokenizer->added_tokens();
-    if (encoding->special_tokens_only()) {
-      return fail(reason::kInvalid,
-                  "`text` yields no token besides the tokenizer's special tokens (" +
-                      Joined(encoding->Tokens(), 8) + "): nothing of its own to embed",
-                  length);
-    }
   }
 
   // Step 3: admission by length, then the tokens the job keeps.
@@ -507,38 +574,8 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   } else if (a.kind == Admission::Kind::kLongLane) {
     job.policy = policy::kLongLane;
   }
-  std::vector<Job> jobs;
-  if (has_ids) {
-    // A truncated input that ends with the model's end token keeps it there,
-    // where the tokenizer's own truncation puts it.
-    const bool keep_end = a.kind == Admission::Kind::kTruncate && limits.end_token_id >= 0 && a.kept >= 2 &&
-                          ids->back().is_number_integer() && ids->back() == limits.end_token_id;
-    const size_t read = a.kind == Admission::Kind::kChunk ? length : a.kept - (keep_end ? 1 : 0);
-    if (auto bad = ReadIds(*ids, read, limits, job.input_ids)) return fail(reason::kInvalid, *bad, length);
-    if (keep_end) job.input_ids.push_back(limits.end_token_id);
-    if (a.kind == Admission::Kind::kChunk) return SplitIntoWindows(std::move(job), limits.max_tokens, limits.chunk_overlap);
-    jobs.push_back(std::move(job));
-    return jobs;
-  }
-  if (a.kind == Admission::Kind::kChunk) {
-    absl::StatusOr<std::vector<std::vector<int64_t>>> windows =
-        encoding->Windows(limits.max_tokens, limits.chunk_overlap);
-    if (!windows.ok()) return fail(reason::kTooLong, std::string(windows.status().message()), length);
-    for (const auto& w : *windows) {
-      if (auto bad = CheckTokenIds(w, limits)) return fail(reason::kInvalid, *bad, length);
-    }
-    return WindowJobs(std::move(job), std::move(*windows), length);
-  }
-  if (a.kind == Admission::Kind::kTruncate) {
-    absl::StatusOr<std::vector<int64_t>> cut = encoding->Truncated(a.kept);
-    if (!cut.ok()) return fail(reason::kInvalid, "`truncate_to` " + std::string(cut.status().message()), length);
-    job.input_ids = std::move(*cut);
-  } else {
-    job.input_ids = encoding->Ids();
-  }
-  if (auto bad = CheckTokenIds(job.input_ids, limits)) return fail(reason::kInvalid, *bad, length);
-  jobs.push_back(std::move(job));
-  return jobs;
+  if (has_ids) return KeepIds(std::move(job), *ids, a, length, limits, fail);
+  return KeepText(std::move(job), *encoding, a, length, limits, fail);
 }
 
 bool IsTooLongPolicy(std::string_view name) {
