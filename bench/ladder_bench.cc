@@ -79,9 +79,7 @@ struct ArmResult {
   static double Ratio(double a, double b) { return b > 0 ? a / b : 0; }
   double tokens_per_second() const { return Ratio(double(ok_tokens), seconds); }
   double attempted_tokens_per_second() const { return Ratio(double(tokens), seconds); }
-  double tokens_per_second_incl_calibration() const {
-    return Ratio(double(ok_tokens), seconds + calibration_seconds);
-  }
+  double tokens_per_second_incl_calibration() const { return Ratio(double(ok_tokens), seconds + calibration_seconds); }
   double tokens_per_cpu_second() const { return Ratio(double(ok_tokens), cpu_seconds); }
 };
 
@@ -106,8 +104,8 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 
 double CpuSeconds(std::clock_t since) { return double(std::clock() - since) / CLOCKS_PER_SEC; }
 
-std::unique_ptr<TorchModelRunner> Load(const std::string& model, const std::string& device,
-                                       const std::string& fallback, int threads) {
+std::unique_ptr<TorchModelRunner> Load(const std::string& model, const std::string& device, const std::string& fallback,
+                                       int threads) {
   qinfer::executor::RunnerOptions o;
   o.model_path = model;
   o.device = device;
@@ -118,8 +116,8 @@ std::unique_ptr<TorchModelRunner> Load(const std::string& model, const std::stri
   return *std::move(runner);
 }
 
-ArmResult RunFixed(const std::string& model, const std::string& device, int threads,
-                   const std::vector<Job>& jobs, int batch_size) {
+ArmResult RunFixed(const std::string& model, const std::string& device, int threads, const std::vector<Job>& jobs,
+                   int batch_size) {
   auto runner = Load(model, device, "", threads);
   ArmResult r;
   runner->memory().ResetPeak();
@@ -166,9 +164,9 @@ class CapToScheduler final : public qinfer::executor::CapListener {
 };
 
 // `chunk`: jobs that arrive at a time (the whole set for upfront).
-ArmResult RunQinfer(const std::string& model, const std::string& device, int threads,
-                    const std::vector<Job>& jobs, int max_batch_size, size_t chunk,
-                    std::chrono::milliseconds max_batch_delay, nlohmann::json* plan_json) {
+ArmResult RunQinfer(const std::string& model, const std::string& device, int threads, const std::vector<Job>& jobs,
+                    int max_batch_size, size_t chunk, std::chrono::milliseconds max_batch_delay,
+                    nlohmann::json* plan_json) {
   auto runner = Load(model, device, "cpu", threads);
   const std::vector<int> bounds = qinfer::scheduler::DefaultBucketBounds(runner->manifest().max_tokens);
   ArmResult r;
@@ -272,24 +270,30 @@ nlohmann::json ToJson(const ArmResult& r, int64_t budget) {
 }
 
 const nlohmann::json kDefinitions = {
-    {"seconds", "timed run: admitting the jobs, forming batches, running them; excludes model load and "
-                "warm-up (every arm) and calibration (qinfer)"},
-    {"cpu_seconds", "process CPU time (all threads) during the timed run: close to seconds x threads on "
-                    "an otherwise idle machine, well below it when other processes took the cores"},
+    {"seconds",
+     "timed run: admitting the jobs, forming batches, running them; excludes model load and "
+     "warm-up (every arm) and calibration (qinfer)"},
+    {"cpu_seconds",
+     "process CPU time (all threads) during the timed run: close to seconds x threads on "
+     "an otherwise idle machine, well below it when other processes took the cores"},
     {"calibration_seconds", "qinfer: building the memory plan (Calibrate), before the timed run; fixed: 0"},
     {"tokens_per_second", "input tokens of the jobs that got a result / seconds"},
     {"attempted_tokens_per_second", "input tokens of every job of the set / seconds"},
-    {"tokens_per_second_incl_calibration", "input tokens of the jobs that got a result / "
-                                           "(seconds + calibration_seconds)"},
-    {"tokens_per_cpu_second", "input tokens of the jobs that got a result / cpu_seconds: with --threads 1, "
-                              "little affected by other processes on the machine"},
-    {"padding_efficiency", "input tokens of every job of the set / padded tokens (rows x padded length) of "
-                           "every forward that ran. fixed: every batch, failed ones included. qinfer: the "
-                           "forwards that produced results; a forward that failed inside the runner (OOM, "
-                           "then split) is not visible outside it and is not counted, so this covers every "
-                           "forward only in runs with oom_events = 0 and jobs_lost = 0"},
-    {"padding_efficiency_ok", "input tokens of the jobs that got a result / padded tokens of the forwards "
-                              "that produced results"},
+    {"tokens_per_second_incl_calibration",
+     "input tokens of the jobs that got a result / "
+     "(seconds + calibration_seconds)"},
+    {"tokens_per_cpu_second",
+     "input tokens of the jobs that got a result / cpu_seconds: with --threads 1, "
+     "little affected by other processes on the machine"},
+    {"padding_efficiency",
+     "input tokens of every job of the set / padded tokens (rows x padded length) of "
+     "every forward that ran. fixed: every batch, failed ones included. qinfer: the "
+     "forwards that produced results; a forward that failed inside the runner (OOM, "
+     "then split) is not visible outside it and is not counted, so this covers every "
+     "forward only in runs with oom_events = 0 and jobs_lost = 0"},
+    {"padding_efficiency_ok",
+     "input tokens of the jobs that got a result / padded tokens of the forwards "
+     "that produced results"},
     {"jobs_lost", "jobs without a result: failed with their batch (fixed), failure records (qinfer)"},
     {"medians", "per figure, the median over the rounds (the upper one for an even number)"}};
 
@@ -298,16 +302,14 @@ const nlohmann::json kDefinitions = {
 int main(int argc, char** argv) {
   CLI::App app{"OOM ladder benchmark: fixed batches vs qinfer's plan and ladder"};
   std::string model = "build/test-model/model.pt", budget_text = "128MiB", out = "bench/results/ladder.json";
-  int jobs = 3000, fixed_batch = 32, rounds = 3, max_batch = 64, chunk = 256, max_batch_delay_ms = 50,
-      threads = 0;
+  int jobs = 3000, fixed_batch = 32, rounds = 3, max_batch = 64, chunk = 256, max_batch_delay_ms = 50, threads = 0;
   std::vector<std::string> arrivals = {"upfront", "stream"};
   app.add_option("--model", model, "TorchScript model (manifest.json beside it)");
   app.add_option("--budget", budget_text, "device-memory budget of the budgeted CPU device");
   app.add_option("--jobs", jobs, "jobs in the long-tailed set")->check(CLI::PositiveNumber);
   app.add_option("--fixed-batch", fixed_batch, "batch size of the fixed arm")->check(CLI::PositiveNumber);
   app.add_option("--max-batch", max_batch, "largest batch qinfer may plan")->check(CLI::PositiveNumber);
-  app.add_option("--arrival", arrivals, "qinfer arrival modes to run")
-      ->check(CLI::IsMember({"upfront", "stream"}));
+  app.add_option("--arrival", arrivals, "qinfer arrival modes to run")->check(CLI::IsMember({"upfront", "stream"}));
   app.add_option("--chunk", chunk, "stream: jobs that arrive at a time")->check(CLI::PositiveNumber);
   app.add_option("--max-batch-delay-ms", max_batch_delay_ms, "qinfer: longest a partial bucket waits")
       ->check(CLI::NonNegativeNumber);
@@ -409,9 +411,8 @@ int main(int argc, char** argv) {
 
   std::printf("medians over %d rounds (%d jobs, %llu tokens, budget %s, threads %d, model %s)\n", rounds, jobs,
               static_cast<unsigned long long>(set_tokens), budget_text.c_str(), threads, digest.c_str());
-  std::printf("%-15s %8s %11s %12s %9s %7s %9s %4s %7s %7s %7s %8s\n", "arm", "tok/s", "attempted/s",
-              "incl_calib/s", "tok/cpu_s", "calib_s", "jobs_lost", "oom", "batches", "pad_eff", "pad_ok",
-              "peak/bud");
+  std::printf("%-15s %8s %11s %12s %9s %7s %9s %4s %7s %7s %7s %8s\n", "arm", "tok/s", "attempted/s", "incl_calib/s",
+              "tok/cpu_s", "calib_s", "jobs_lost", "oom", "batches", "pad_eff", "pad_ok", "peak/bud");
   for (const std::string& arm : arms) {
     const auto& m = report[arm]["medians"];
     std::printf("%-15s %8.0f %11.0f %12.0f %9.0f %7.2f %9.0f %4.0f %7.0f %7.3f %7.3f %8.3f\n", arm.c_str(),
@@ -426,8 +427,9 @@ int main(int argc, char** argv) {
                 r["tokens_per_second"].get<double>(), r["attempted_tokens_per_second"].get<double>(),
                 r["tokens_per_second_incl_calibration"].get<double>(), r["tokens_per_cpu_second"].get<double>());
   }
-  std::printf("tok/s: tokens of jobs that got a result; attempted/s: all tokens of the set; "
-              "peak/bud: the largest over the rounds; definitions in the JSON\nfigures written to %s\n",
-              out.c_str());
+  std::printf(
+      "tok/s: tokens of jobs that got a result; attempted/s: all tokens of the set; "
+      "peak/bud: the largest over the rounds; definitions in the JSON\nfigures written to %s\n",
+      out.c_str());
   return 0;
 }

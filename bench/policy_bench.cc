@@ -81,8 +81,9 @@ std::vector<Job> ReadJobs(const std::string& path, int64_t vocab) {
     job.id = j.value("id", "job-" + std::to_string(jobs.size()));
     job.input_ids = j.at("input_ids").get<std::vector<int64_t>>();
     for (int64_t id : job.input_ids) {
-      if (id < 0 || id >= vocab) Fail(path + ": job " + job.id + " has token id " + std::to_string(id) +
-                                      " outside the model's vocabulary of " + std::to_string(vocab));
+      if (id < 0 || id >= vocab)
+        Fail(path + ": job " + job.id + " has token id " + std::to_string(id) + " outside the model's vocabulary of " +
+             std::to_string(vocab));
     }
     jobs.push_back(std::move(job));
   }
@@ -135,8 +136,8 @@ void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::
               std::vector<double>& latencies_ms, std::map<std::string, int>& seen, RoundResult& r) {
   absl::StatusOr<std::vector<Outcome>> outcomes = runner.Run(batch);
   const Clock::time_point done = Clock::now();
-  if (!outcomes.ok()) Fail("batch of bucket " + std::to_string(batch.bucket_bound) + ": " +
-                           std::string(outcomes.status().message()));
+  if (!outcomes.ok())
+    Fail("batch of bucket " + std::to_string(batch.bucket_bound) + ": " + std::string(outcomes.status().message()));
   r.batches++;
   // One forward may have been split by the ladder: pad per piece that ran.
   std::map<std::pair<int, int>, int> pieces;  // (batch_size, padded_length) -> jobs
@@ -158,8 +159,11 @@ void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::
 class Round {
  public:
   Round(TorchModelRunner& runner, const std::vector<Job>& jobs)
-      : runner_(runner), jobs_(jobs), ooms0_(runner.stats().oom_events),
-        caps0_(runner.stats().cap_lowerings), fallback0_(runner.stats().fallback_runs) {
+      : runner_(runner),
+        jobs_(jobs),
+        ooms0_(runner.stats().oom_events),
+        caps0_(runner.stats().cap_lowerings),
+        fallback0_(runner.stats().fallback_runs) {
     r_.jobs = jobs.size();
     runner_.memory().ResetPeak();
     start_ = Clock::now();
@@ -234,8 +238,7 @@ RoundResult RunScheduled(TorchModelRunner& runner, const std::vector<Job>& jobs,
 //       map_batches with batch_size 64 on a sorted dataset), emulated here on
 //       the same runner: only the model's compute, none of Ray's overhead.
 //       It knows nothing of the memory plan; an OOM goes down the ladder.
-RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, const Setup& setup,
-                      bool ideal) {
+RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, const Setup& setup, bool ideal) {
   std::vector<const Job*> sorted;
   for (const Job& job : jobs) sorted.push_back(&job);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Job* a, const Job* b) { return a->length() < b->length(); });
@@ -296,8 +299,7 @@ BatchPolicy PolicyFor(const std::string& name, const Setup& setup) {
 
 int main(int argc, char** argv) {
   CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
-  std::string model_dir, jobs_path, workload = "jobs", out_path, device = "cpu-budget:256MiB", autocast,
-      plan_cache;
+  std::string model_dir, jobs_path, workload = "jobs", out_path, device = "cpu-budget:256MiB", autocast, plan_cache;
   std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
   int threads = 2, rounds = 3, max_batch_size = 64, delay_ms = 50;
   double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
@@ -365,7 +367,7 @@ int main(int argc, char** argv) {
   const double calibration_s = Seconds(Clock::now() - calibration_start);
   for (const qinfer::PlanEntry& e : plan->entries) setup.plan_caps.push_back(e.batch_size);
   setup.defaults.max_batch_delay = std::chrono::milliseconds(delay_ms);
-  setup.defaults.max_queued_jobs = 20000;       // the service's defaults
+  setup.defaults.max_queued_jobs = 20000;  // the service's defaults
   setup.defaults.max_queued_tokens = 2000000;
   setup.defaults.max_padding = max_padding;
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -375,9 +377,8 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<RoundResult>> results;
   for (int round = 0; round < rounds; ++round) {
     for (const std::string& name : policies) {
-      RoundResult r = name == "ideal" || name == "sorted64"
-                           ? RunSorted(runner, jobs, setup, name == "ideal")
-                           : RunScheduled(runner, jobs, PolicyFor(name, setup));
+      RoundResult r = name == "ideal" || name == "sorted64" ? RunSorted(runner, jobs, setup, name == "ideal")
+                                                            : RunScheduled(runner, jobs, PolicyFor(name, setup));
       std::fprintf(stderr, "policy_bench: %s round %d %-14s %8.0f tok/s  %7.1f jobs/s  padding %.3f  ooms %llu\n",
                    workload.c_str(), round + 1, name.c_str(), r.wall_s > 0 ? double(r.real_tokens) / r.wall_s : 0,
                    r.wall_s > 0 ? double(r.ok) / r.wall_s : 0,

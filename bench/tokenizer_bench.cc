@@ -77,8 +77,7 @@ int main(int argc, char** argv) {
   app.add_option("--tokenizer", tokenizer_path, "tokenizer.json")->required();
   app.add_option("--texts", texts_path, "JSONL file of {\"text\": ...} lines")->required();
   app.add_option("--rounds", rounds, "timed rounds; medians are reported")->check(CLI::PositiveNumber);
-  app.add_option("--passes", passes, "times every text is encoded in one round")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--passes", passes, "times every text is encoded in one round")->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed rounds first")->check(CLI::NonNegativeNumber);
   app.add_option("--out", out, "JSON file for the figures (default: stdout only)");
   CLI11_PARSE(app, argc, argv);

@@ -68,8 +68,8 @@ absl::StatusOr<std::vector<std::string>> CheckedTopics(const CollectOptions& o) 
 }
 
 collect::Message ToMessage(consumer::Record r) {
-  return {std::move(r.topic), r.partition, r.offset, std::move(r.key), std::move(r.value), std::move(r.headers),
-          r.oversized_bytes};
+  return {std::move(r.topic), r.partition,          r.offset,         std::move(r.key),
+          std::move(r.value), std::move(r.headers), r.oversized_bytes};
 }
 
 // One run of `qinfer collect`: reads the topics into the collector, writes
@@ -90,8 +90,8 @@ class CollectRun {
     auto reader = consumer::KafkaTopicReader::Subscribe(config, topics, [this] { return Flush(); });
     if (!reader.ok()) return reader.status();
     reader_ = *std::move(reader);
-    log_.Info("event=collecting brokers=%v group=%v reply_topic=%v dead_letter_topic=%v store=%v", o_.brokers,
-              o_.group, o_.reply_topic, o_.dead_letter_topic, o_.store);
+    log_.Info("event=collecting brokers=%v group=%v reply_topic=%v dead_letter_topic=%v store=%v", o_.brokers, o_.group,
+              o_.reply_topic, o_.dead_letter_topic, o_.store);
     return absl::OkStatus();
   }
 
@@ -101,9 +101,9 @@ class CollectRun {
     std::optional<pipeline::RunControl> control;
     control.emplace(clock, std::chrono::seconds(o_.idle_exit_seconds));
     while (true) {
-      const pipeline::RunDecision decision = control->Tick(
-          {collector_.stats().messages, collector_.held(), 0, reader_->assigned()}, g_collect_stop.load(),
-          fatal_ || consumer_fatal_);
+      const pipeline::RunDecision decision =
+          control->Tick({collector_.stats().messages, collector_.held(), 0, reader_->assigned()}, g_collect_stop.load(),
+                        fatal_ || consumer_fatal_);
       if (decision == pipeline::RunDecision::kIdleExit && !reader_->CaughtUp()) {
         // Quiet, but not at the end of every partition (a slow fetch): wait
         // for another idle period.
@@ -135,11 +135,12 @@ class CollectRun {
     auto results = store.CountResults();
     auto failures = store.CountFailures();
     auto superseded = store.CountSuperseded();
-    log_.Info("event=summary run_seconds=%.1f messages=%v results=%v failures=%v notices=%v unreadable=%v "
-              "writes=%v store_results=%v store_failures=%v store_superseded=%v",
-              std::chrono::duration<double>(steady_clock::now() - started_).count(), s.messages, s.results,
-              s.failures, s.notices, s.unreadable, s.writes, results.ok() ? int64_t(*results) : -1,
-              failures.ok() ? int64_t(*failures) : -1, superseded.ok() ? int64_t(*superseded) : -1);
+    log_.Info(
+        "event=summary run_seconds=%.1f messages=%v results=%v failures=%v notices=%v unreadable=%v "
+        "writes=%v store_results=%v store_failures=%v store_superseded=%v",
+        std::chrono::duration<double>(steady_clock::now() - started_).count(), s.messages, s.results, s.failures,
+        s.notices, s.unreadable, s.writes, results.ok() ? int64_t(*results) : -1,
+        failures.ok() ? int64_t(*failures) : -1, superseded.ok() ? int64_t(*superseded) : -1);
   }
 
  private:
@@ -195,8 +196,8 @@ class CollectRun {
     if (s.messages == progress_shown_) return;
     progress_shown_ = s.messages;
     const double secs = std::chrono::duration<double>(steady_clock::now() - started_).count();
-    log_.Info("event=progress messages=%v results=%v failures=%v notices=%v unreadable=%v rate=%.0f/s",
-              s.messages, s.results, s.failures, s.notices, s.unreadable, secs > 0 ? s.messages / secs : 0.0);
+    log_.Info("event=progress messages=%v results=%v failures=%v notices=%v unreadable=%v rate=%.0f/s", s.messages,
+              s.results, s.failures, s.notices, s.unreadable, secs > 0 ? s.messages / secs : 0.0);
   }
 
   const CollectOptions& o_;

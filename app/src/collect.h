@@ -11,8 +11,8 @@ struct CollectOptions {
   // What to collect: at least one of the two (they may be the same topic).
   std::string reply_topic;
   std::string dead_letter_topic;
-  std::string store;  // the RocksDB directory it writes (created when missing)
-  std::string group = "qinfer-collect";  // consumer group of its own
+  std::string store;                              // the RocksDB directory it writes (created when missing)
+  std::string group = "qinfer-collect";           // consumer group of its own
   std::map<std::string, std::string> properties;  // librdkafka, verbatim
   // > 0: exit 0 once everything read is in the store and nothing arrived
   // for this long (at least 30 s until partitions are assigned). 0: run

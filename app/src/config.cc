@@ -44,8 +44,7 @@ absl::StatusOr<long long> ParseInt(const std::string& key, const std::string& v,
 
 // The whole of `v` must be a finite number: "0.1x", " 0.1", "nan" and "inf"
 // are errors, not 0.1 or a comparison that is always false.
-absl::StatusOr<double> ParseDouble(const std::string& key, const std::string& v,
-                                   const std::string& expected) {
+absl::StatusOr<double> ParseDouble(const std::string& key, const std::string& v, const std::string& expected) {
   double d = 0;
   const char* end = v.data() + v.size();
   const auto [ptr, ec] = std::from_chars(v.data(), end, d);
@@ -91,25 +90,50 @@ struct Key {
   Kind kind;
   SetFn set;  // null for kMap
   EmitFn emit;
-  const char* doc;  // what it does, markdown
-  const char* note = nullptr;  // what the default means, where its value does not say it
-  long long min = 0, max = 0;  // kInteger, kIntegers
-  double low = 0, high = 0;    // kNumber
-  bool high_open = false;      // kNumber: high itself is refused
+  const char* doc;                       // what it does, markdown
+  const char* note = nullptr;            // what the default means, where its value does not say it
+  long long min = 0, max = 0;            // kInteger, kIntegers
+  double low = 0, high = 0;              // kNumber
+  bool high_open = false;                // kNumber: high itself is refused
   std::array<const char*, 4> choices{};  // kText: the accepted values ("": empty), when they are a fixed set
   CheckFn check = nullptr;               // kText
-  const char* accepts = nullptr;  // what is accepted, where kind, choices and bounds do not say it
-  bool path = false;      // relative paths from a file resolve against its directory
-  bool required = false;  // no default: DefaultConfigFile prints a placeholder
-  PropertiesFn properties = nullptr;  // kMap
-  const char* example = nullptr;      // kMap: one "property: value" line for the defaults file
+  const char* accepts = nullptr;         // what is accepted, where kind, choices and bounds do not say it
+  bool path = false;                     // relative paths from a file resolve against its directory
+  bool required = false;                 // no default: DefaultConfigFile prints a placeholder
+  PropertiesFn properties = nullptr;     // kMap
+  const char* example = nullptr;         // kMap: one "property: value" line for the defaults file
 
-  constexpr Key Note(const char* n) const { Key k = *this; k.note = n; return k; }
-  constexpr Key Path() const { Key k = *this; k.path = true; return k; }
-  constexpr Key Required() const { Key k = *this; k.required = true; return k; }
-  constexpr Key Accepts(const char* a) const { Key k = *this; k.accepts = a; return k; }
-  constexpr Key Check(CheckFn f, const char* a) const { Key k = *this; k.check = f; k.accepts = a; return k; }
-  constexpr Key Choices(std::array<const char*, 4> c) const { Key k = *this; k.choices = c; return k; }
+  constexpr Key Note(const char* n) const {
+    Key k = *this;
+    k.note = n;
+    return k;
+  }
+  constexpr Key Path() const {
+    Key k = *this;
+    k.path = true;
+    return k;
+  }
+  constexpr Key Required() const {
+    Key k = *this;
+    k.required = true;
+    return k;
+  }
+  constexpr Key Accepts(const char* a) const {
+    Key k = *this;
+    k.accepts = a;
+    return k;
+  }
+  constexpr Key Check(CheckFn f, const char* a) const {
+    Key k = *this;
+    k.check = f;
+    k.accepts = a;
+    return k;
+  }
+  constexpr Key Choices(std::array<const char*, 4> c) const {
+    Key k = *this;
+    k.choices = c;
+    return k;
+  }
 };
 
 std::string SectionOf(const Key& k) {
@@ -123,41 +147,62 @@ std::string LeafOf(const Key& k) {
 
 // Field access from a pointer to a section's member: kSection<S> is the
 // Config member of section type S.
-template <class S> constexpr S Config::*kSection = nullptr;
-template <> constexpr Config::Model Config::*kSection<Config::Model> = &Config::model;
-template <> constexpr Config::Memory Config::*kSection<Config::Memory> = &Config::memory;
-template <> constexpr Config::Kafka Config::*kSection<Config::Kafka> = &Config::kafka;
-template <> constexpr Config::Limits Config::*kSection<Config::Limits> = &Config::limits;
-template <> constexpr Config::Admission Config::*kSection<Config::Admission> = &Config::admission;
-template <> constexpr Config::LongLane Config::*kSection<Config::LongLane> = &Config::long_lane;
-template <> constexpr Config::Recovery Config::*kSection<Config::Recovery> = &Config::recovery;
-template <> constexpr Config::Scheduler Config::*kSection<Config::Scheduler> = &Config::scheduler;
-template <> constexpr Config::Storage Config::*kSection<Config::Storage> = &Config::storage;
-template <> constexpr Config::Http Config::*kSection<Config::Http> = &Config::http;
-template <> constexpr Config::Shutdown Config::*kSection<Config::Shutdown> = &Config::shutdown;
-template <> constexpr Config::HealthChecks Config::*kSection<Config::HealthChecks> = &Config::health;
+template <class S>
+constexpr S Config::*kSection = nullptr;
+template <>
+constexpr Config::Model Config::*kSection<Config::Model> = &Config::model;
+template <>
+constexpr Config::Memory Config::*kSection<Config::Memory> = &Config::memory;
+template <>
+constexpr Config::Kafka Config::*kSection<Config::Kafka> = &Config::kafka;
+template <>
+constexpr Config::Limits Config::*kSection<Config::Limits> = &Config::limits;
+template <>
+constexpr Config::Admission Config::*kSection<Config::Admission> = &Config::admission;
+template <>
+constexpr Config::LongLane Config::*kSection<Config::LongLane> = &Config::long_lane;
+template <>
+constexpr Config::Recovery Config::*kSection<Config::Recovery> = &Config::recovery;
+template <>
+constexpr Config::Scheduler Config::*kSection<Config::Scheduler> = &Config::scheduler;
+template <>
+constexpr Config::Storage Config::*kSection<Config::Storage> = &Config::storage;
+template <>
+constexpr Config::Http Config::*kSection<Config::Http> = &Config::http;
+template <>
+constexpr Config::Shutdown Config::*kSection<Config::Shutdown> = &Config::shutdown;
+template <>
+constexpr Config::HealthChecks Config::*kSection<Config::HealthChecks> = &Config::health;
 
-template <class M> struct MemberOf;
-template <class S, class T> struct MemberOf<T S::*> {
+template <class M>
+struct MemberOf;
+template <class S, class T>
+struct MemberOf<T S::*> {
   using Section = S;
   using Type = T;
 };
 
-template <auto F> auto& Get(Config& c) { return c.*kSection<typename MemberOf<decltype(F)>::Section>.*F; }
-template <auto F> const auto& Get(const Config& c) {
+template <auto F>
+auto& Get(Config& c) {
+  return c.*kSection<typename MemberOf<decltype(F)>::Section>.*F;
+}
+template <auto F>
+const auto& Get(const Config& c) {
   return c.*kSection<typename MemberOf<decltype(F)>::Section>.*F;
 }
 
 // Integers are stored as int, size_t or a std::chrono duration (in the unit
 // the key's name says: _s, _ms).
-template <class T> long long CountOf(const T& v) {
+template <class T>
+long long CountOf(const T& v) {
   if constexpr (requires { v.count(); }) {
     return static_cast<long long>(v.count());
   } else {
     return static_cast<long long>(v);
   }
 }
-template <class T> T FromCount(long long n) {
+template <class T>
+T FromCount(long long n) {
   if constexpr (requires(T t) { t.count(); }) {
     return T(n);
   } else {
@@ -171,8 +216,10 @@ std::string ChoiceList(const Key& k, bool markdown) {
   bool empty = false;
   for (const char* c : k.choices) {
     if (c == nullptr) continue;
-    if (*c == '\0') empty = true;
-    else items.push_back(markdown ? "`" + std::string(c) + "`" : std::string(c));
+    if (*c == '\0')
+      empty = true;
+    else
+      items.push_back(markdown ? "`" + std::string(c) + "`" : std::string(c));
   }
   if (empty) items.push_back("empty");
   std::string out;
@@ -186,9 +233,7 @@ std::string NumberRange(const Key& k) {
   return "[" + Shortest(k.low) + ", " + Shortest(k.high) + (k.high_open ? ")" : "]");
 }
 
-std::vector<std::string> SplitList(const std::string& v) {
-  return absl::StrSplit(v, ',', absl::SkipEmpty());
-}
+std::vector<std::string> SplitList(const std::string& v) { return absl::StrSplit(v, ',', absl::SkipEmpty()); }
 
 absl::Status CheckText(const Key& k, const std::string& v) {
   if (k.check != nullptr) return k.check(k.name, v);
@@ -199,24 +244,31 @@ absl::Status CheckText(const Key& k, const std::string& v) {
   return absl::InvalidArgumentError(std::string(k.name) + " = '" + v + "': expected " + ChoiceList(k, false));
 }
 
-template <auto F> absl::Status SetText(const Key& k, Config& c, const std::string& v) {
+template <auto F>
+absl::Status SetText(const Key& k, Config& c, const std::string& v) {
   if (absl::Status s = CheckText(k, v); !s.ok()) return s;
   Get<F>(c) = v;
   return absl::OkStatus();
 }
-template <auto F> absl::Status SetBool(const Key& k, Config& c, const std::string& v) {
-  if (v == "true" || v == "1") Get<F>(c) = true;
-  else if (v == "false" || v == "0") Get<F>(c) = false;
-  else return absl::InvalidArgumentError(std::string(k.name) + " = '" + v + "': expected true or false");
+template <auto F>
+absl::Status SetBool(const Key& k, Config& c, const std::string& v) {
+  if (v == "true" || v == "1")
+    Get<F>(c) = true;
+  else if (v == "false" || v == "0")
+    Get<F>(c) = false;
+  else
+    return absl::InvalidArgumentError(std::string(k.name) + " = '" + v + "': expected true or false");
   return absl::OkStatus();
 }
-template <auto F> absl::Status SetInteger(const Key& k, Config& c, const std::string& v) {
+template <auto F>
+absl::Status SetInteger(const Key& k, Config& c, const std::string& v) {
   auto n = ParseInt(k.name, v, k.min, k.max);
   if (!n.ok()) return n.status();
   Get<F>(c) = FromCount<typename MemberOf<decltype(F)>::Type>(*n);
   return absl::OkStatus();
 }
-template <auto F> absl::Status SetNumber(const Key& k, Config& c, const std::string& v) {
+template <auto F>
+absl::Status SetNumber(const Key& k, Config& c, const std::string& v) {
   const std::string expected = "a number in " + NumberRange(k);
   auto d = ParseDouble(k.name, v, expected);
   if (!d.ok()) return d.status();
@@ -226,11 +278,13 @@ template <auto F> absl::Status SetNumber(const Key& k, Config& c, const std::str
   Get<F>(c) = *d;
   return absl::OkStatus();
 }
-template <auto F> absl::Status SetTexts(const Key&, Config& c, const std::string& v) {
+template <auto F>
+absl::Status SetTexts(const Key&, Config& c, const std::string& v) {
   Get<F>(c) = SplitList(v);
   return absl::OkStatus();
 }
-template <auto F> absl::Status SetIntegers(const Key& k, Config& c, const std::string& v) {
+template <auto F>
+absl::Status SetIntegers(const Key& k, Config& c, const std::string& v) {
   std::vector<int> items;
   for (const std::string& item : SplitList(v)) {
     auto n = ParseInt(k.name, item, k.min, k.max);
@@ -241,7 +295,8 @@ template <auto F> absl::Status SetIntegers(const Key& k, Config& c, const std::s
   return absl::OkStatus();
 }
 
-template <auto F> void EmitScalar(const Key& k, const Config& c, YAML::Emitter& out) {
+template <auto F>
+void EmitScalar(const Key& k, const Config& c, YAML::Emitter& out) {
   using T = typename MemberOf<decltype(F)>::Type;
   out << YAML::Key << LeafOf(k) << YAML::Value;
   if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) {
@@ -252,42 +307,75 @@ template <auto F> void EmitScalar(const Key& k, const Config& c, YAML::Emitter& 
     out << CountOf(Get<F>(c));
   }
 }
-template <auto F> void EmitList(const Key& k, const Config& c, YAML::Emitter& out) {
+template <auto F>
+void EmitList(const Key& k, const Config& c, YAML::Emitter& out) {
   out << YAML::Key << LeafOf(k) << YAML::Value << YAML::Flow << Get<F>(c);
 }
-template <auto F> void EmitMap(const Key& k, const Config& c, YAML::Emitter& out) {
+template <auto F>
+void EmitMap(const Key& k, const Config& c, YAML::Emitter& out) {
   const auto& properties = Get<F>(c);
   if (properties.empty()) return;
   out << YAML::Key << LeafOf(k) << YAML::Value << YAML::BeginMap;
   for (const auto& [p, v] : properties) out << YAML::Key << p << YAML::Value << ShownValue(p, v);
   out << YAML::EndMap;
 }
-template <auto F> std::map<std::string, std::string>& PropertiesOf(Config& c) { return Get<F>(c); }
+template <auto F>
+std::map<std::string, std::string>& PropertiesOf(Config& c) {
+  return Get<F>(c);
+}
 
-template <auto F> constexpr Key Text(const char* name, const char* doc) {
+template <auto F>
+constexpr Key Text(const char* name, const char* doc) {
   return Key{.name = name, .kind = Kind::kText, .set = SetText<F>, .emit = EmitScalar<F>, .doc = doc};
 }
-template <auto F> constexpr Key Bool(const char* name, const char* doc) {
+template <auto F>
+constexpr Key Bool(const char* name, const char* doc) {
   return Key{.name = name, .kind = Kind::kBool, .set = SetBool<F>, .emit = EmitScalar<F>, .doc = doc};
 }
-template <auto F> constexpr Key Integer(const char* name, long long min, long long max, const char* doc) {
-  return Key{.name = name, .kind = Kind::kInteger, .set = SetInteger<F>, .emit = EmitScalar<F>, .doc = doc,
-             .min = min, .max = max};
+template <auto F>
+constexpr Key Integer(const char* name, long long min, long long max, const char* doc) {
+  return Key{.name = name,
+             .kind = Kind::kInteger,
+             .set = SetInteger<F>,
+             .emit = EmitScalar<F>,
+             .doc = doc,
+             .min = min,
+             .max = max};
 }
-template <auto F> constexpr Key Number(const char* name, double low, double high, bool high_open, const char* doc) {
-  return Key{.name = name, .kind = Kind::kNumber, .set = SetNumber<F>, .emit = EmitScalar<F>, .doc = doc,
-             .low = low, .high = high, .high_open = high_open};
+template <auto F>
+constexpr Key Number(const char* name, double low, double high, bool high_open, const char* doc) {
+  return Key{.name = name,
+             .kind = Kind::kNumber,
+             .set = SetNumber<F>,
+             .emit = EmitScalar<F>,
+             .doc = doc,
+             .low = low,
+             .high = high,
+             .high_open = high_open};
 }
-template <auto F> constexpr Key Texts(const char* name, const char* doc) {
+template <auto F>
+constexpr Key Texts(const char* name, const char* doc) {
   return Key{.name = name, .kind = Kind::kTexts, .set = SetTexts<F>, .emit = EmitList<F>, .doc = doc};
 }
-template <auto F> constexpr Key Integers(const char* name, long long min, long long max, const char* doc) {
-  return Key{.name = name, .kind = Kind::kIntegers, .set = SetIntegers<F>, .emit = EmitList<F>, .doc = doc,
-             .min = min, .max = max};
+template <auto F>
+constexpr Key Integers(const char* name, long long min, long long max, const char* doc) {
+  return Key{.name = name,
+             .kind = Kind::kIntegers,
+             .set = SetIntegers<F>,
+             .emit = EmitList<F>,
+             .doc = doc,
+             .min = min,
+             .max = max};
 }
-template <auto F> constexpr Key Properties(const char* name, const char* example, const char* doc) {
-  return Key{.name = name, .kind = Kind::kMap, .set = nullptr, .emit = EmitMap<F>, .doc = doc,
-             .properties = PropertiesOf<F>, .example = example};
+template <auto F>
+constexpr Key Properties(const char* name, const char* example, const char* doc) {
+  return Key{.name = name,
+             .kind = Kind::kMap,
+             .set = nullptr,
+             .emit = EmitMap<F>,
+             .doc = doc,
+             .properties = PropertiesOf<F>,
+             .example = example};
 }
 
 absl::Status CheckDevice(const std::string& key, const std::string& v) {
@@ -329,14 +417,20 @@ using C = Config;
 
 // Every key, in the order of the dump and of README's table.
 constexpr Key kKeys[] = {
-    Text<&C::Model::path>("model.path", "TorchScript `model.pt`; `forward(input_ids int64 [B,L], attention_mask "
-                                        "int64 [B,L]) -> float [B,D]` (`model/export_model.py` writes one)")
-        .Path().Required().Accepts("a path"),
+    Text<&C::Model::path>("model.path",
+                          "TorchScript `model.pt`; `forward(input_ids int64 [B,L], attention_mask "
+                          "int64 [B,L]) -> float [B,D]` (`model/export_model.py` writes one)")
+        .Path()
+        .Required()
+        .Accepts("a path"),
     Text<&C::Model::manifest>("model.manifest", "`manifest.json`: `vocab_size`, `max_tokens`, `digest`, ...")
-        .Path().Accepts("a path").Note("`manifest.json` beside `model.path`"),
-    Text<&C::Model::device>("model.device", "the primary device; `cpu-budget:<size>` (e.g. `cpu-budget:512MiB`) "
-                                            "is the budgeted CPU device (README: \"Memory plan and the OOM "
-                                            "ladder\")")
+        .Path()
+        .Accepts("a path")
+        .Note("`manifest.json` beside `model.path`"),
+    Text<&C::Model::device>("model.device",
+                            "the primary device; `cpu-budget:<size>` (e.g. `cpu-budget:512MiB`) "
+                            "is the budgeted CPU device (README: \"Memory plan and the OOM "
+                            "ladder\")")
         .Check(CheckDevice, "`cpu`, `cuda:N` or `cpu-budget:<size>`"),
     Text<&C::Model::fallback_device>("model.fallback_device",
                                      "where a single job that does not fit the primary device runs: `auto` is "
@@ -347,11 +441,14 @@ constexpr Key kKeys[] = {
                               "float32")
         .Choices({"bf16", "fp16", ""}),
     Integer<&C::Model::threads>("model.threads", 0, 4096, "torch intra-op threads").Note("libtorch's default"),
-    Texts<&C::Model::op_libraries>("model.op_libraries", "shared libraries registering TorchScript custom ops the "
-                                                         "model calls; loaded (dlopen) before the model")
-        .Path().Accepts("a list of paths"),
-    Bool<&C::Memory::plan>("memory.plan", "calibrate (or reuse) a memory plan when the device has a budget; caps "
-                                          "then come from the plan"),
+    Texts<&C::Model::op_libraries>("model.op_libraries",
+                                   "shared libraries registering TorchScript custom ops the "
+                                   "model calls; loaded (dlopen) before the model")
+        .Path()
+        .Accepts("a list of paths"),
+    Bool<&C::Memory::plan>("memory.plan",
+                           "calibrate (or reuse) a memory plan when the device has a budget; caps "
+                           "then come from the plan"),
     Number<&C::Memory::margin>("memory.margin", 0, 1, true, "plan within budget × (1 − margin)"),
     Number<&C::Memory::cuda_memory_fraction>("memory.cuda_memory_fraction", 0, 1, false,
                                              "cap the CUDA caching allocator to this share of the card (emulate a "
@@ -365,9 +462,10 @@ constexpr Key kKeys[] = {
     Text<&C::Kafka::jobs_topic>("kafka.jobs_topic", "where jobs are read"),
     Text<&C::Kafka::reply_topic>("kafka.reply_topic", "results of jobs without `reply_to` go here").Note("none"),
     Text<&C::Kafka::dead_letter_topic>("kafka.dead_letter_topic", "failure records go here").Note("none"),
-    Bool<&C::Kafka::create_topics>("kafka.create_topics", "every topic named above must exist at start-up, else "
-                                                          "qinfer refuses to start naming it; `true` creates the "
-                                                          "missing ones"),
+    Bool<&C::Kafka::create_topics>("kafka.create_topics",
+                                   "every topic named above must exist at start-up, else "
+                                   "qinfer refuses to start naming it; `true` creates the "
+                                   "missing ones"),
     Integer<&C::Kafka::topic_partitions>("kafka.topic_partitions", 1, 100000,
                                          "partitions of topics that `create_topics` creates"),
     Integer<&C::Kafka::startup_wait>("kafka.startup_wait_s", 1, 3600,
@@ -414,8 +512,7 @@ constexpr Key kKeys[] = {
                                            "length buckets, strictly increasing, the last one "
                                            "`scheduler.max_tokens`")
         .Note("powers of two from 16 to `scheduler.max_tokens`"),
-    Integer<&C::Scheduler::max_tokens>("scheduler.max_tokens", 0, 1 << 30,
-                                       "longer inputs follow `admission.too_long`")
+    Integer<&C::Scheduler::max_tokens>("scheduler.max_tokens", 0, 1 << 30, "longer inputs follow `admission.too_long`")
         .Note("the model manifest's `max_tokens`"),
     Integer<&C::Scheduler::tokens_per_batch>("scheduler.tokens_per_batch", 1, 1 << 30,
                                              "without a memory plan: batch cap per bucket = tokens_per_batch / "
@@ -423,7 +520,10 @@ constexpr Key kKeys[] = {
     Integer<&C::Scheduler::max_batch_size>("scheduler.max_batch_size", 1, 1 << 20, "upper limit on every cap"),
     Integer<&C::Scheduler::max_batch_delay>("scheduler.max_batch_delay_ms", 0, 86400000,
                                             "a partial batch runs once its oldest job waited this long"),
-    Key{.name = "scheduler.formation", .kind = Kind::kText, .set = SetFormation, .emit = EmitFormation,
+    Key{.name = "scheduler.formation",
+        .kind = Kind::kText,
+        .set = SetFormation,
+        .emit = EmitFormation,
         .doc = "which queued jobs of a bucket make its next batch: `length` sorts the bucket's jobs by length, "
                "cuts them into runs of the cap and takes the run that holds the bucket's oldest job (over a "
                "backlog, what sorting the backlog and chunking it would give); `arrival` takes the cap oldest "
@@ -443,8 +543,9 @@ constexpr Key kKeys[] = {
                                              "the same for the bytes queued jobs hold (ids, payload, `meta`); at "
                                              "least 2 × `limits.max_message_bytes`"),
     Text<&C::Storage::path>("storage.path", "RocksDB result store directory").Path().Accepts("a path"),
-    Bool<&C::Storage::sync>("storage.sync", "fsync every write (survives OS crashes; a process crash loses nothing "
-                                            "either way)"),
+    Bool<&C::Storage::sync>("storage.sync",
+                            "fsync every write (survives OS crashes; a process crash loses nothing "
+                            "either way)"),
     Text<&C::Http::listen>("http.listen", "`/metrics`, `/healthz`, `/readyz`, `/status`; empty disables")
         .Check(CheckListen, "host:port (port in [0, 65535]) or empty"),
     Integer<&C::Shutdown::drain_timeout>("shutdown.drain_timeout_s", 0, 86400,
@@ -483,8 +584,8 @@ const Key* FindMap(std::string_view name, std::string* property) {
 
 std::string KnownKeys() {
   std::vector<std::string> keys;
-  for (const Key& k : kKeys) keys.push_back(k.kind == Kind::kMap ? std::string(k.name) + ".<librdkafka property>"
-                                                                 : std::string(k.name));
+  for (const Key& k : kKeys)
+    keys.push_back(k.kind == Kind::kMap ? std::string(k.name) + ".<librdkafka property>" : std::string(k.name));
   return absl::StrJoin(keys, ", ");
 }
 
@@ -510,8 +611,7 @@ absl::Status Flatten(const YAML::Node& node, const std::string& prefix,
                      std::vector<std::pair<std::string, std::string>>& out) {
   if (node.IsMap()) {
     for (const auto& kv : node) {
-      const std::string key = prefix.empty() ? kv.first.as<std::string>()
-                                             : prefix + "." + kv.first.as<std::string>();
+      const std::string key = prefix.empty() ? kv.first.as<std::string>() : prefix + "." + kv.first.as<std::string>();
       if (absl::Status s = Flatten(kv.second, key, out); !s.ok()) return s;
     }
   } else if (node.IsSequence()) {
@@ -600,8 +700,9 @@ absl::Status ApplyEnvironment(Config& c) {
 }  // namespace
 
 absl::StatusOr<ListenAddress> ParseListenAddress(const std::string& text) {
-  const std::string expected = "expected host:port with a port in [0, 65535] (e.g. 127.0.0.1:9400, 0.0.0.0:9400), "
-                               "or \"\" to disable";
+  const std::string expected =
+      "expected host:port with a port in [0, 65535] (e.g. 127.0.0.1:9400, 0.0.0.0:9400), "
+      "or \"\" to disable";
   const size_t colon = text.rfind(':');
   if (colon == std::string::npos || colon == 0) {
     return absl::InvalidArgumentError("http.listen = '" + text + "': " + expected);
@@ -634,8 +735,7 @@ std::vector<std::string> ConfigPropertySections() {
   return sections;
 }
 
-absl::StatusOr<Config> LoadConfig(const std::string& path, const std::vector<std::string>& overrides,
-                                  ConfigUse use) {
+absl::StatusOr<Config> LoadConfig(const std::string& path, const std::vector<std::string>& overrides, ConfigUse use) {
   Config c;
   if (!path.empty()) {
     if (absl::Status s = ApplyFile(c, path); !s.ok()) return s;
@@ -696,12 +796,16 @@ std::string CommentLines(const std::string& doc) {
 // What a key accepts, in markdown, for README's table.
 std::string AcceptsCell(const Key& k) {
   switch (k.kind) {
-    case Kind::kBool: return "`true` or `false`";
-    case Kind::kInteger: return "integer in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
-    case Kind::kNumber: return "number in " + NumberRange(k);
+    case Kind::kBool:
+      return "`true` or `false`";
+    case Kind::kInteger:
+      return "integer in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
+    case Kind::kNumber:
+      return "number in " + NumberRange(k);
     case Kind::kIntegers:
       return "list of integers in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
-    case Kind::kMap: return "librdkafka properties";
+    case Kind::kMap:
+      return "librdkafka properties";
     case Kind::kTexts:
     case Kind::kText:
       if (k.accepts != nullptr) return k.accepts;

@@ -19,30 +19,30 @@ namespace qinfer::app {
 
 struct Config {
   struct Model {
-    std::string path;           // TorchScript model.pt (required)
-    std::string manifest;       // default: manifest.json beside path
+    std::string path;            // TorchScript model.pt (required)
+    std::string manifest;        // default: manifest.json beside path
     std::string device = "cpu";  // cpu | cuda:N | cpu-budget:<size>
     // Where single jobs that do not fit the primary device run: auto (cpu
     // unless the primary device is plain cpu), cpu, or none.
     std::string fallback_device = "auto";
-    std::string autocast;       // "" (float32) | bf16 | fp16
-    int threads = 0;            // intra-op threads; 0: libtorch default
+    std::string autocast;  // "" (float32) | bf16 | fp16
+    int threads = 0;       // intra-op threads; 0: libtorch default
     // Shared libraries registering TorchScript custom ops the model calls,
     // loaded before the model.
     std::vector<std::string> op_libraries;
   } model;
   struct Memory {
-    bool plan = true;           // calibrate/load a memory plan when the device has a budget
-    double margin = 0.10;       // plan within budget * (1 - margin)
+    bool plan = true;                 // calibrate/load a memory plan when the device has a budget
+    double margin = 0.10;             // plan within budget * (1 - margin)
     double cuda_memory_fraction = 0;  // [0, 1]: cap the CUDA allocator (emulate a smaller card); 0: no cap
-    std::string cuda_budget;    // plan within this on CUDA (e.g. 20GiB); "" = the (capped) card
+    std::string cuda_budget;          // plan within this on CUDA (e.g. 20GiB); "" = the (capped) card
   } memory;
   struct Kafka {
     std::string brokers = "127.0.0.1:9092";
     std::string group_id = "qinfer";
     std::string jobs_topic = "jobs";
-    std::string reply_topic;        // results without reply_to; "" = none
-    std::string dead_letter_topic;  // failure records; "" = none
+    std::string reply_topic;                      // results without reply_to; "" = none
+    std::string dead_letter_topic;                // failure records; "" = none
     std::map<std::string, std::string> consumer;  // librdkafka, verbatim
     std::map<std::string, std::string> producer;  // librdkafka, verbatim
     // The topics above must exist at start-up; true creates missing ones

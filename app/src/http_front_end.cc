@@ -11,7 +11,8 @@ absl::Status HttpFrontEnd::Start(const std::string& host, int port) {
   if (thread_.joinable() || loop_done_.load()) {
     return absl::FailedPreconditionError("the HTTP front end was started already");
   }
-  const int bound = port == 0 ? server_.bind_to_any_port(host.c_str()) : (server_.bind_to_port(host.c_str(), port) ? port : -1);
+  const int bound =
+      port == 0 ? server_.bind_to_any_port(host.c_str()) : (server_.bind_to_port(host.c_str(), port) ? port : -1);
   if (bound <= 0) return absl::FailedPreconditionError("cannot bind " + host + ":" + std::to_string(port));
   port_ = bound;
   thread_ = std::thread([this] {

@@ -73,7 +73,8 @@ std::optional<Config> ClientConfig(const char* command, const ConfigFlags& flags
 }
 
 // The flag's value where it was given, else the configuration's.
-template <class T> void Configured(const CLI::Option* flag, T& value, const T& configured) {
+template <class T>
+void Configured(const CLI::Option* flag, T& value, const T& configured) {
   if (flag->count() == 0) value = configured;
 }
 
@@ -137,8 +138,9 @@ CLI::App* AddSubmit(CLI::App& app, SubmitCli& s) {
   submit->add_flag("--text", s.options.text,
                    "Lines are texts ({\"id\", \"text\"}), tokenized by the service with the model's tokenizer; "
                    "a line without a string text is reported and skipped");
-  submit->add_option("--text-field", s.options.text_field,
-                     "With --text: the field that holds each line's text, sent as `text`")
+  submit
+      ->add_option("--text-field", s.options.text_field,
+                   "With --text: the field that holds each line's text, sent as `text`")
       ->capture_default_str();
   submit->add_flag("--no-progress", s.no_progress, "Do not draw progress on the terminal");
   return submit;
@@ -163,7 +165,8 @@ CLI::App* AddResults(CLI::App& app, ResultsCli& r) {
   CLI::App* results = app.add_subcommand("results", "Read results and failure records");
   AddConfigFlags(results, r.config, "Read the store at this configuration's storage.path");
   r.store = results->add_option("--store,-s", r.options.store, "Result store directory (or --config)");
-  auto* by_id = results->add_option("--id", r.options.id, "Print the record of one job, with the records it superseded");
+  auto* by_id =
+      results->add_option("--id", r.options.id, "Print the record of one job, with the records it superseded");
   auto* exp = results->add_option("--export", r.options.export_to, "Write all records as JSONL to FILE ('-': stdout)");
   auto* count = results->add_flag("--count", r.options.count,
                                   "Print counts of results, failures and superseded records (default)");
@@ -190,8 +193,8 @@ struct StatusCli {
 };
 CLI::App* AddStatus(CLI::App& app, StatusCli& s) {
   CLI::App* status = app.add_subcommand("status", "Ask a running instance how it is doing");
-  auto* address = status->add_option("--address,-a", s.options.address,
-                                     "host:port of its http.listen (default 127.0.0.1:9400)");
+  auto* address =
+      status->add_option("--address,-a", s.options.address, "host:port of its http.listen (default 127.0.0.1:9400)");
   status->add_option("--config,-c", s.config_path, "Take the address from this configuration's http.listen")
       ->check(CLI::ExistingFile)
       ->excludes(address);
@@ -369,14 +372,16 @@ CLI::App* AddReplay(CLI::App& app, ReplayCli& r) {
   replay->add_option("--from-offset", o.from_offset, "With --dead-letter-topic: first offset")->capture_default_str();
   replay->add_option("--to-offset", o.to_offset, "With --dead-letter-topic: last offset (default: the end)");
   r.brokers = replay->add_option("--brokers,-b", o.brokers, "Kafka bootstrap servers")->capture_default_str();
-  r.topic = replay->add_option("--topic,-t", o.topic, "Where the replayed jobs go (it must exist)")
-                ->capture_default_str();
-  replay->add_option("--reason", r.reasons, "Only these reasons (comma-separated or repeated): "
-                                            "invalid, too_long, oom, model_error, crash, undeliverable "
-                                            "(default: all)");
+  r.topic =
+      replay->add_option("--topic,-t", o.topic, "Where the replayed jobs go (it must exist)")->capture_default_str();
+  replay->add_option("--reason", r.reasons,
+                     "Only these reasons (comma-separated or repeated): "
+                     "invalid, too_long, oom, model_error, crash, undeliverable "
+                     "(default: all)");
   replay->add_option("--id", r.ids, "Only these job ids (repeatable)");
   replay->add_option("--ids-file", o.ids_file, "Only the job ids in this file, one per line");
-  replay->add_option("--since", r.since, "Only failures recorded at or after this time (RFC 3339, or ms since the epoch)");
+  replay->add_option("--since", r.since,
+                     "Only failures recorded at or after this time (RFC 3339, or ms since the epoch)");
   replay->add_option("--until", r.until, "Only failures recorded at or before this time");
   replay->add_option("--policy", o.overrides.policy,
                      "Over-long input policy: truncate, chunk, long_lane or reject (default: the service's "
@@ -433,8 +438,7 @@ int RunReplay(ReplayCli& r) {
   // -X goes to both clients.
   o.properties = config->kafka.producer;
   o.consumer_properties = config->kafka.consumer;
-  if (!ParseProperties("replay", r.props, o.properties) ||
-      !ParseProperties("replay", r.props, o.consumer_properties)) {
+  if (!ParseProperties("replay", r.props, o.properties) || !ParseProperties("replay", r.props, o.consumer_properties)) {
     return 2;
   }
   o.progress = !r.no_progress;

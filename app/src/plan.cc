@@ -40,18 +40,14 @@ absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Con
   return executor::TorchModelRunner::Load(*options);
 }
 
-absl::StatusOr<std::vector<int>> BucketBounds(const Config& config,
-                                              const executor::ModelManifest& manifest) {
-  const int max_tokens =
-      config.scheduler.max_tokens > 0 ? config.scheduler.max_tokens : manifest.max_tokens;
+absl::StatusOr<std::vector<int>> BucketBounds(const Config& config, const executor::ModelManifest& manifest) {
+  const int max_tokens = config.scheduler.max_tokens > 0 ? config.scheduler.max_tokens : manifest.max_tokens;
   if (max_tokens > manifest.max_tokens) {
     return absl::InvalidArgumentError("scheduler.max_tokens=" + std::to_string(max_tokens) +
-                                      " exceeds the model's max_tokens=" +
-                                      std::to_string(manifest.max_tokens));
+                                      " exceeds the model's max_tokens=" + std::to_string(manifest.max_tokens));
   }
-  std::vector<int> bounds = config.scheduler.bucket_bounds.empty()
-                                ? scheduler::DefaultBucketBounds(max_tokens)
-                                : config.scheduler.bucket_bounds;
+  std::vector<int> bounds = config.scheduler.bucket_bounds.empty() ? scheduler::DefaultBucketBounds(max_tokens)
+                                                                   : config.scheduler.bucket_bounds;
   if (absl::Status s = scheduler::ValidateBucketBounds(bounds, max_tokens); !s.ok()) {
     return absl::InvalidArgumentError("scheduler.bucket_bounds: " + std::string(s.message()));
   }
@@ -79,16 +75,15 @@ absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config
                                       manifest.tokenizer_path + ": raise scheduler.max_tokens");
   }
   if (config.admission.too_long == "chunk" && size_t(config.admission.chunk_overlap) >= room) {
-    return absl::InvalidArgumentError(
-        "admission.chunk_overlap=" + std::to_string(config.admission.chunk_overlap) + " must be below " +
-        std::to_string(room) + ": a text's window holds max_tokens " + std::to_string(max_tokens) + " less its " +
-        std::to_string(t.added_tokens()) + " special tokens");
+    return absl::InvalidArgumentError("admission.chunk_overlap=" + std::to_string(config.admission.chunk_overlap) +
+                                      " must be below " + std::to_string(room) + ": a text's window holds max_tokens " +
+                                      std::to_string(max_tokens) + " less its " + std::to_string(t.added_tokens()) +
+                                      " special tokens");
   }
   return loaded;
 }
 
-absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest,
-                            int max_tokens) {
+absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest, int max_tokens) {
   const std::string& too_long = config.admission.too_long;
   if (too_long == "chunk" && manifest.output != "pooled") {
     return absl::InvalidArgumentError("admission.too_long=chunk pools window outputs, but the model's output is '" +
@@ -109,9 +104,8 @@ absl::Status CheckAdmission(const Config& config, const executor::ModelManifest&
     return absl::OkStatus();
   }
   if (lane <= max_tokens) {
-    return absl::InvalidArgumentError("long_lane.max_tokens=" + std::to_string(lane) +
-                                      " must be above max_tokens " + std::to_string(max_tokens) +
-                                      " (or 0: no long lane)");
+    return absl::InvalidArgumentError("long_lane.max_tokens=" + std::to_string(lane) + " must be above max_tokens " +
+                                      std::to_string(max_tokens) + " (or 0: no long lane)");
   }
   if (lane > manifest.max_positions) {
     return absl::InvalidArgumentError(
@@ -120,8 +114,8 @@ absl::Status CheckAdmission(const Config& config, const executor::ModelManifest&
         (manifest.max_positions == manifest.max_tokens ? ", the same as its max_tokens: it has no long lane" : "") +
         "); lower it or set it to 0");
   }
-  const bool fallback = config.model.fallback_device == "cpu" ||
-                        (config.model.fallback_device == "auto" && config.model.device != "cpu");
+  const bool fallback =
+      config.model.fallback_device == "cpu" || (config.model.fallback_device == "auto" && config.model.device != "cpu");
   if (!fallback) {
     return absl::InvalidArgumentError(
         "long_lane.max_tokens needs a fallback device to run long inputs on: set model.fallback_device=cpu");
@@ -129,10 +123,8 @@ absl::Status CheckAdmission(const Config& config, const executor::ModelManifest&
   return absl::OkStatus();
 }
 
-absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner,
-                                               MetaStore& store,
-                                               const Config& config,
-                                               const std::vector<int>& bounds, bool recalibrate) {
+absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner, MetaStore& store,
+                                               const Config& config, const std::vector<int>& bounds, bool recalibrate) {
   auto log = Logger("app");
   PlanChoice choice;
   if (!config.memory.plan) return choice;
@@ -161,12 +153,10 @@ absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runne
         choice.plan = *std::move(plan);
         return choice;
       }
-      log.Warn("event=plan_unreadable key=%v error=\"%v\" (recalibrating)", key,
-               std::string(plan.status().message()));
+      log.Warn("event=plan_unreadable key=%v error=\"%v\" (recalibrating)", key, std::string(plan.status().message()));
     }
   }
-  log.Info("event=calibrating device=%v budget_bytes=%v buckets=%v", wanted.device,
-           wanted.budget_bytes, bounds.size());
+  log.Info("event=calibrating device=%v budget_bytes=%v buckets=%v", wanted.device, wanted.budget_bytes, bounds.size());
   executor::CalibrationOptions options;
   options.bounds = bounds;
   options.max_batch_size = config.scheduler.max_batch_size;
@@ -179,8 +169,7 @@ absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runne
   return choice;
 }
 
-PlanKeeper::PlanKeeper(std::optional<MemoryPlan> plan, MetaStore& store,
-                       scheduler::BatchQueue& queue)
+PlanKeeper::PlanKeeper(std::optional<MemoryPlan> plan, MetaStore& store, scheduler::BatchQueue& queue)
     : plan_(std::move(plan)), store_(store), queue_(queue) {}
 
 void PlanKeeper::OnCapLowered(int bound, int new_cap, int failed_size) {
@@ -192,8 +181,7 @@ void PlanKeeper::OnCapLowered(int bound, int new_cap, int failed_size) {
   const int old_cap = queue_.cap(index);
   if (new_cap >= old_cap) return;  // another OOM already lowered it further
   if (absl::Status s = queue_.SetCap(index, new_cap); !s.ok()) return;
-  log.Warn("event=cap_lowered bucket=%v from=%v to=%v failed_batch=%v", bound, old_cap, new_cap,
-           failed_size);
+  log.Warn("event=cap_lowered bucket=%v from=%v to=%v failed_batch=%v", bound, old_cap, new_cap, failed_size);
   if (!plan_ || size_t(index) >= plan_->entries.size()) return;  // not a planned bucket
   PlanEntry& e = plan_->entries[size_t(index)];
   if (e.lowered_from == 0) e.lowered_from = e.batch_size;
@@ -232,8 +220,8 @@ int PlanCommand(const Config& config, bool recalibrate) {
               << " has no memory budget to plan in; use cpu-budget:<size> or cuda:N\n";
     return 2;
   }
-  std::cout << (choice->calibrated ? "calibrated" : "reused the stored plan") << " (key "
-            << choice->plan->Key() << ")\n"
+  std::cout << (choice->calibrated ? "calibrated" : "reused the stored plan") << " (key " << choice->plan->Key()
+            << ")\n"
             << FormatPlan(*choice->plan);
   return 0;
 }

@@ -26,15 +26,13 @@ absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Con
 
 // Bucket bounds from the config, defaulting to powers of two up to
 // max_tokens; checked against the model's max_tokens.
-absl::StatusOr<std::vector<int>> BucketBounds(const Config& config,
-                                              const executor::ModelManifest& manifest);
+absl::StatusOr<std::vector<int>> BucketBounds(const Config& config, const executor::ModelManifest& manifest);
 
 // The over-long input settings (admission.*, long_lane.*) against the model
 // and the longest bucket: chunk needs pooled output and an overlap below
 // max_tokens; a long lane needs a fallback device and a model whose
 // positions reach long_lane.max_tokens. Errors say which key to change.
-absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest,
-                            int max_tokens);
+absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest, int max_tokens);
 
 // The model's tokenizer when its manifest names one (nullptr when it names
 // none: the model takes input_ids only), checked against the model: its ids
@@ -52,10 +50,8 @@ struct PlanChoice {
   std::optional<MemoryPlan> plan;
   bool calibrated = false;  // false: reused from the store
 };
-absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner,
-                                               MetaStore& store,
-                                               const Config& config,
-                                               const std::vector<int>& bounds, bool recalibrate);
+absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner, MetaStore& store,
+                                               const Config& config, const std::vector<int>& bounds, bool recalibrate);
 
 // Ladder step 2 at the service level: a lowered cap goes to the scheduler
 // and into the stored plan. Called on the executor thread.

@@ -61,7 +61,8 @@ absl::Status FromDeadLetters(const ReplayOptions& o, const storage::RocksDbOutco
   auto reader = consumer::KafkaTopicReader::ForRanges(config);
   if (!reader.ok()) return reader.status();
   auto ranges = (*reader)->Ranges(o.dead_letter_topic, o.partition, o.from_offset, o.to_offset);
-  if (!ranges.ok()) return absl::Status(ranges.status().code(), "dead-letter " + std::string(ranges.status().message()));
+  if (!ranges.ok())
+    return absl::Status(ranges.status().code(), "dead-letter " + std::string(ranges.status().message()));
   *total = 0;
   for (const consumer::PartitionRange& r : *ranges) *total += uint64_t(r.end - r.from);
   return (*reader)->Read(*ranges, [&](const consumer::Record& m) -> absl::Status {
@@ -169,8 +170,8 @@ class Tally {
     const uint64_t acked = producer_ != nullptr ? producer_->acked() : 0;
     std::string why;
     for (const auto& [reason, n] : refused_) why += " " + reason + "=" + std::to_string(n);
-    std::cerr << "replay: " << (o_.dry_run ? "dry run, nothing published: " : "") << "selected " << selected_
-              << ", " << (o_.dry_run ? "would send " : "sent ") << sent_;
+    std::cerr << "replay: " << (o_.dry_run ? "dry run, nothing published: " : "") << "selected " << selected_ << ", "
+              << (o_.dry_run ? "would send " : "sent ") << sent_;
     if (!o_.dry_run) std::cerr << " to " << o_.topic << " (" << acked << " acknowledged)";
     if (!refused_.empty()) std::cerr << ", not replayed " << (selected_ - sent_) << " (by reason:" << why << ")";
     if (unreadable_ > 0) std::cerr << ", " << unreadable_ << " unreadable dead letters";
@@ -239,11 +240,10 @@ int Replay(const ReplayOptions& options) {
   Tally tally(o, producer.get());
   uint64_t total = 0;
   auto take = [&](const Outcome& f) { tally.Take(f, total); };
-  absl::Status read =
-      !o.dead_letter_topic.empty()
-          ? FromDeadLetters(o, attempts_store->get(), &total, take,
-                            [&](const std::string& why) { tally.Unreadable(why); })
-          : FromStore(o, &total, take);
+  absl::Status read = !o.dead_letter_topic.empty()
+                          ? FromDeadLetters(o, attempts_store->get(), &total, take,
+                                            [&](const std::string& why) { tally.Unreadable(why); })
+                          : FromStore(o, &total, take);
   if (!read.ok()) return Refused(read.message());
   return tally.Finish();
 }

@@ -50,13 +50,13 @@ int Results(const ResultsOptions& o) {
       out = &file;
     }
     uint64_t n = 0;
-    absl::Status s = (*store)->ForEach(
-        o.failures_only ? RocksDbOutcomeStore::Kind::kFailures : RocksDbOutcomeStore::Kind::kAll,
-        [&](const Outcome& outcome) {
-          *out << OutcomeToJson(outcome) << "\n";
-          ++n;
-          return true;
-        });
+    absl::Status s =
+        (*store)->ForEach(o.failures_only ? RocksDbOutcomeStore::Kind::kFailures : RocksDbOutcomeStore::Kind::kAll,
+                          [&](const Outcome& outcome) {
+                            *out << OutcomeToJson(outcome) << "\n";
+                            ++n;
+                            return true;
+                          });
     if (!s.ok()) {
       std::cerr << "results: " << s.message() << "\n";
       return 2;
@@ -66,15 +66,18 @@ int Results(const ResultsOptions& o) {
   }
   auto superseded = (*store)->CountSuperseded();
   if (!superseded.ok()) {
-    std::cerr << "results: cannot count superseded records: " << superseded.status().message()
-              << "\n";
+    std::cerr << "results: cannot count superseded records: " << superseded.status().message() << "\n";
     return 2;
   }
   if (o.summary) {
     // Everything the summary needs is in the records themselves.
     // A job from a batch of k contributes 1/k of a batch, so the sum over
     // jobs counts batches exactly.
-    struct Bucket { uint64_t jobs = 0; double batches = 0; uint64_t real = 0, padded = 0; };
+    struct Bucket {
+      uint64_t jobs = 0;
+      double batches = 0;
+      uint64_t real = 0, padded = 0;
+    };
     std::map<int, Bucket> buckets;
     std::map<std::string, uint64_t> reasons;
     uint64_t results = 0, failures = 0, tokens = 0;
@@ -102,18 +105,17 @@ int Results(const ResultsOptions& o) {
     }
     const double seconds = results > 0 ? std::max(1, int(last_ms - first_ms)) / 1000.0 : 0;
     std::printf("records: %llu results, %llu failures (final states); %llu superseded records\n",
-                (unsigned long long)results, (unsigned long long)failures,
-                (unsigned long long)*superseded);
+                (unsigned long long)results, (unsigned long long)failures, (unsigned long long)*superseded);
     for (const auto& [reason, n] : reasons) {
       std::printf("  failed %-12s %llu\n", reason.c_str(), (unsigned long long)n);
     }
     if (results > 0) {
-      std::printf("throughput: %.1f jobs/s, %.0f tokens/s over %.1f s (first to last result)\n",
-                  results / seconds, tokens / seconds, seconds);
+      std::printf("throughput: %.1f jobs/s, %.0f tokens/s over %.1f s (first to last result)\n", results / seconds,
+                  tokens / seconds, seconds);
       std::printf("%8s %8s %10s %10s %10s\n", "bucket", "jobs", "batches", "mean_batch", "padding_eff");
       for (const auto& [bound, b] : buckets) {
-        std::printf("%8d %8llu %10.0f %10.1f %10.3f\n", bound, (unsigned long long)b.jobs,
-                    b.batches, b.jobs / b.batches, b.padded ? double(b.real) / b.padded : 0.0);
+        std::printf("%8d %8llu %10.0f %10.1f %10.3f\n", bound, (unsigned long long)b.jobs, b.batches,
+                    b.jobs / b.batches, b.padded ? double(b.real) / b.padded : 0.0);
       }
     }
     return 0;
@@ -121,12 +123,11 @@ int Results(const ResultsOptions& o) {
   auto results = (*store)->CountResults();
   auto failures = (*store)->CountFailures();
   if (!results.ok() || !failures.ok()) {
-    std::cerr << "results: cannot count records: "
-              << (results.ok() ? failures.status() : results.status()).message() << "\n";
+    std::cerr << "results: cannot count records: " << (results.ok() ? failures.status() : results.status()).message()
+              << "\n";
     return 2;
   }
-  std::cout << "results " << *results << "\nfailures " << *failures << "\nsuperseded "
-            << *superseded << "\n";
+  std::cout << "results " << *results << "\nfailures " << *failures << "\nsuperseded " << *superseded << "\n";
   return 0;
 }
 

@@ -5,11 +5,11 @@
 namespace qinfer::app {
 
 struct ResultsOptions {
-  std::string store;       // the RocksDB directory (storage.path)
-  std::string id;          // print this one record, with the records it superseded
-  std::string export_to;   // write all records as JSONL; "-" = stdout
-  bool count = false;      // print counts of results, failures and superseded records
-  bool summary = false;    // throughput and per-bucket batching figures
+  std::string store;      // the RocksDB directory (storage.path)
+  std::string id;         // print this one record, with the records it superseded
+  std::string export_to;  // write all records as JSONL; "-" = stdout
+  bool count = false;     // print counts of results, failures and superseded records
+  bool summary = false;   // throughput and per-bucket batching figures
   bool failures_only = false;
 };
 

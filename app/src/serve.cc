@@ -118,9 +118,10 @@ class StartUpGuard {
     while (!done_ && cv_.WaitUntil(&mu_, deadline)) {
     }
     if (done_) return;
-    Logger("app").Warn("event=start_abandoned forced=true: start-up did not return within "
-                       "shutdown.drain_timeout_s = %v s of the signal; exiting now",
-                       std::chrono::duration_cast<std::chrono::seconds>(bound).count());
+    Logger("app").Warn(
+        "event=start_abandoned forced=true: start-up did not return within "
+        "shutdown.drain_timeout_s = %v s of the signal; exiting now",
+        std::chrono::duration_cast<std::chrono::seconds>(bound).count());
     FlushAllLogs();
     std::_Exit(0);
   }
@@ -168,8 +169,8 @@ struct Service {
 // Every local setting is checked before any network step, so that a
 // mistake in them is never reported as unreachable brokers (exit 75).
 std::optional<int> CheckLocalSettings(const Config& config) {
-  for (const auto& [section, properties] : {std::pair{"kafka.consumer.", &config.kafka.consumer},
-                                            std::pair{"kafka.producer.", &config.kafka.producer}}) {
+  for (const auto& [section, properties] :
+       {std::pair{"kafka.consumer.", &config.kafka.consumer}, std::pair{"kafka.producer.", &config.kafka.producer}}) {
     if (absl::Status s = consumer::CheckProperties(*properties, section); !s.ok()) {
       return StartFailed(std::string(s.message()));
     }
@@ -239,8 +240,8 @@ std::optional<int> CheckTopics(const Config& config) {
   // by themselves: a code of their own, so that a supervisor retries them
   // and a reader does not take them for a bad configuration.
   if (absl::IsUnavailable(s)) {
-    return StartFailed(std::string(s.message()) + " [kafka.startup_wait_s = " +
-                           std::to_string(config.kafka.startup_wait.count()) + "]",
+    return StartFailed(std::string(s.message()) +
+                           " [kafka.startup_wait_s = " + std::to_string(config.kafka.startup_wait.count()) + "]",
                        kExitTransient);
   }
   return StartFailed(std::string(s.message()), absl::IsNotFound(s) ? kExitTransient : kExitConfig);
@@ -256,9 +257,8 @@ std::optional<int> BuildPipeline(const Config& config, const ServeOptions& optio
   s.recorder.emplace(*s.store, s.publisher.get(), s.tracker, f.health, recorder_options);
   s.source_queue.emplace(*s.queue);
   const executor::ModelManifest& manifest = s.runner->manifest();
-  auto source = consumer::KafkaJobSource::Create(
-      SourceConfigFrom(config, manifest, s.bounds.back(), s.tokenizer.get()), *s.source_queue, *s.recorder,
-      s.tracker);
+  auto source = consumer::KafkaJobSource::Create(SourceConfigFrom(config, manifest, s.bounds.back(), s.tokenizer.get()),
+                                                 *s.source_queue, *s.recorder, s.tracker);
   if (!source.ok()) return StartFailed(std::string(source.status().message()));
   s.source = *std::move(source);
   f.view.SetConsumer(&s.source->stats());
@@ -341,9 +341,9 @@ bool WaitForStop(int idle_exit_seconds, const Front& f, const Service& s) {
   const consumer::SourceStats& stats = s.source->stats();
   pipeline::RunControl control(f.clock, std::chrono::seconds(idle_exit_seconds));
   pipeline::RunDecision decision;
-  while ((decision = control.Tick({stats.messages.load(), s.tracker.pending(), s.queue->queued_jobs(),
-                                   stats.assigned_partitions.load()},
-                                  g_stop_requested.load(), f.health.fatal())) == pipeline::RunDecision::kContinue) {
+  while ((decision = control.Tick(
+              {stats.messages.load(), s.tracker.pending(), s.queue->queued_jobs(), stats.assigned_partitions.load()},
+              g_stop_requested.load(), f.health.fatal())) == pipeline::RunDecision::kContinue) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (decision == pipeline::RunDecision::kIdleExit) {
@@ -390,29 +390,31 @@ void LogSummary(steady_clock::time_point started, const Service& s) {
     jobs += t.jobs;
     real += t.real_tokens;
     padded += t.padded_tokens;
-    log.Info("event=bucket_summary bucket=%v batches=%v mean_batch=%.1f padding_efficiency=%.3f", bound,
-             t.batches, t.batches ? double(t.jobs) / t.batches : 0.0,
+    log.Info("event=bucket_summary bucket=%v batches=%v mean_batch=%.1f padding_efficiency=%.3f", bound, t.batches,
+             t.batches ? double(t.jobs) / t.batches : 0.0,
              t.padded_tokens ? double(t.real_tokens) / t.padded_tokens : 0.0);
   }
   const consumer::SourceStats& ss = s.source->stats();
   const RecorderStats& rs = s.recorder->stats();
-  log.Info("event=summary run_seconds=%.1f messages=%v jobs_run=%v rejected=%v pauses=%v "
-           "peak_queued=%v stored=%v published=%v acked=%v real_tokens=%v padded_tokens=%v",
-           seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(), s.queue->peak_queued_jobs(),
-           rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
+  log.Info(
+      "event=summary run_seconds=%.1f messages=%v jobs_run=%v rejected=%v pauses=%v "
+      "peak_queued=%v stored=%v published=%v acked=%v real_tokens=%v padded_tokens=%v",
+      seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(), s.queue->peak_queued_jobs(),
+      rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
   const pipeline::LoopStats& ls = s.loop->stats();
-  log.Info("event=degraded_summary store_errors=%v publish_retries=%v undeliverable_permanent=%v "
-           "undeliverable_exhausted=%v dead_letter_notices=%v suspects_run_alone=%v "
-           "crash_isolated=%v abandoned=%v",
-           rs.store_errors.load(), rs.publish_retries.load(), rs.undeliverable_permanent.load(),
-           rs.undeliverable_exhausted.load(), rs.dead_letter_notices.load(), ls.suspects_run_alone.load(),
-           ls.crash_isolated.load(), ls.abandoned.load());
+  log.Info(
+      "event=degraded_summary store_errors=%v publish_retries=%v undeliverable_permanent=%v "
+      "undeliverable_exhausted=%v dead_letter_notices=%v suspects_run_alone=%v "
+      "crash_isolated=%v abandoned=%v",
+      rs.store_errors.load(), rs.publish_retries.load(), rs.undeliverable_permanent.load(),
+      rs.undeliverable_exhausted.load(), rs.dead_letter_notices.load(), ls.suspects_run_alone.load(),
+      ls.crash_isolated.load(), ls.abandoned.load());
   const executor::RunnerStats& ladder = s.runner->stats();
-  log.Info("event=ladder_summary oom_events=%v splits=%v cap_lowerings=%v fallback_runs=%v "
-           "oom_failures=%v model_errors=%v device_override_runs=%v",
-           ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(),
-           ladder.fallback_runs.load(), ladder.oom_failures.load(), ladder.model_errors.load(),
-           ladder.override_runs.load());
+  log.Info(
+      "event=ladder_summary oom_events=%v splits=%v cap_lowerings=%v fallback_runs=%v "
+      "oom_failures=%v model_errors=%v device_override_runs=%v",
+      ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(), ladder.fallback_runs.load(),
+      ladder.oom_failures.load(), ladder.model_errors.load(), ladder.override_runs.load());
 }
 
 }  // namespace
@@ -428,8 +430,8 @@ int Serve(const Config& config, const ServeOptions& options) {
   // HTTP first, so that /healthz and /readyz answer during start-up (not
   // ready while the model loads and the plan calibrates).
   const HttpOptions http = HttpOptionsFrom(config);
-  if (absl::Status s = StartServeHttp(f.http, http, {f.health, f.clock, http.executor_stall, f.metrics, f.registry,
-                                                      f.view});
+  if (absl::Status s =
+          StartServeHttp(f.http, http, {f.health, f.clock, http.executor_stall, f.metrics, f.registry, f.view});
       !s.ok()) {
     return StartFailed(std::string(s.message()));
   }

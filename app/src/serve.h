@@ -24,9 +24,9 @@ struct ServeOptions {
 
 // Exit codes of `serve` (README, "Exit codes"): what a supervisor should do
 // with each.
-inline constexpr int kExitOk = 0;         // a signal, or idle exit: done
-inline constexpr int kExitFatal = 1;      // a lasting failure while serving: restart
-inline constexpr int kExitConfig = 2;     // cannot start as configured: fix it, retrying will not help
+inline constexpr int kExitOk = 0;      // a signal, or idle exit: done
+inline constexpr int kExitFatal = 1;   // a lasting failure while serving: restart
+inline constexpr int kExitConfig = 2;  // cannot start as configured: fix it, retrying will not help
 // Cannot start yet, for a reason outside the configuration that may pass
 // (the brokers did not answer within kafka.startup_wait_s, a topic not yet
 // created): restart with a backoff. EX_TEMPFAIL of sysexits.h.

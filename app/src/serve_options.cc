@@ -15,8 +15,8 @@ consumer::TopicCheck TopicCheckFrom(const Config& config) {
   return topics;
 }
 
-consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest,
-                                        int max_tokens, const tokenizer::Tokenizer* tokenizer) {
+consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest, int max_tokens,
+                                        const tokenizer::Tokenizer* tokenizer) {
   consumer::SourceConfig source;
   source.brokers = config.kafka.brokers;
   source.group_id = config.kafka.group_id;
@@ -55,13 +55,12 @@ storage::PublisherConfig PublisherConfigFrom(const Config& config) {
   return publisher;
 }
 
-DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds,
-                         const std::optional<MemoryPlan>& plan) {
+DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds, const std::optional<MemoryPlan>& plan) {
   DerivedPolicy derived;
   scheduler::BatchPolicy& policy = derived.policy;
   policy.bucket_bounds = bounds;
-  policy.caps = scheduler::CapsFromTokenBudget(bounds, config.scheduler.tokens_per_batch,
-                                               config.scheduler.max_batch_size);
+  policy.caps =
+      scheduler::CapsFromTokenBudget(bounds, config.scheduler.tokens_per_batch, config.scheduler.max_batch_size);
   if (plan) {
     for (size_t i = 0; i < policy.caps.size(); ++i) {
       const PlanEntry& e = plan->entries[i];
@@ -79,8 +78,8 @@ DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds,
   policy.max_batch_delay = config.scheduler.max_batch_delay;
   policy.formation = config.scheduler.formation;
   policy.max_padding = config.scheduler.max_padding;
-  policy.max_queued_jobs = std::max(config.scheduler.max_queued_jobs,
-                                    size_t(*std::max_element(policy.caps.begin(), policy.caps.end())));
+  policy.max_queued_jobs =
+      std::max(config.scheduler.max_queued_jobs, size_t(*std::max_element(policy.caps.begin(), policy.caps.end())));
   policy.max_queued_tokens = config.scheduler.max_queued_tokens;
   policy.max_queued_bytes = config.scheduler.max_queued_bytes;
   policy.max_job_bytes = 2 * config.limits.max_message_bytes;

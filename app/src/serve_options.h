@@ -39,8 +39,8 @@ consumer::TopicCheck TopicCheckFrom(const Config& config);
 // the bounds on each message against the model. `max_tokens` is the longest
 // bucket bound; `tokenizer` (not owned, may be null: the model takes
 // input_ids only) must outlive the consumer.
-consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest,
-                                        int max_tokens, const tokenizer::Tokenizer* tokenizer);
+consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest, int max_tokens,
+                                        const tokenizer::Tokenizer* tokenizer);
 
 storage::RocksDbStoreOptions StoreOptionsFrom(const Config& config);
 
@@ -65,8 +65,7 @@ struct DerivedPolicy {
 // one job is twice limits.max_message_bytes (a payload and, parsed, about as
 // much again). REQUIRES: `bounds` is not empty; a plan has one entry per
 // bound.
-DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds,
-                         const std::optional<MemoryPlan>& plan);
+DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds, const std::optional<MemoryPlan>& plan);
 
 // The executor loop: the drain bound, crash isolation, chunk pooling, and a
 // recording thread of its own (record_queue 2), so that the model runs while

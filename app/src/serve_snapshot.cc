@@ -24,9 +24,12 @@ std::vector<pipeline::BucketSnapshot> Buckets(const SnapshotSources& in) {
 }
 
 std::map<std::string, uint64_t> Ladder(const executor::RunnerStats& r) {
-  return {{"oom", r.oom_events.load()},       {"split", r.splits.load()},
-          {"cap_lowered", r.cap_lowerings.load()}, {"fallback", r.fallback_runs.load()},
-          {"failed", r.oom_failures.load()},  {"device_override", r.override_runs.load()}};
+  return {{"oom", r.oom_events.load()},
+          {"split", r.splits.load()},
+          {"cap_lowered", r.cap_lowerings.load()},
+          {"fallback", r.fallback_runs.load()},
+          {"failed", r.oom_failures.load()},
+          {"device_override", r.override_runs.load()}};
 }
 
 std::map<std::string, uint64_t> Degraded(const RecorderStats& rs, const pipeline::LoopStats& ls) {

@@ -19,20 +19,18 @@ int Status(const StatusOptions& options) {
   client.set_read_timeout(options.timeout_seconds, 0);
   httplib::Result res = client.Get("/status");
   if (!res) {
-    std::cerr << "qinfer status: no instance answers at " << options.address << " ("
-              << httplib::to_string(res.error())
+    std::cerr << "qinfer status: no instance answers at " << options.address << " (" << httplib::to_string(res.error())
               << "); is `qinfer serve` running with http.listen set to that address?\n";
     return 1;
   }
   if (res->status != 200) {
-    std::cerr << "qinfer status: " << options.address << " answered " << res->status << ": " << res->body
-              << "\n";
+    std::cerr << "qinfer status: " << options.address << " answered " << res->status << ": " << res->body << "\n";
     return 1;
   }
   auto snapshot = pipeline::SnapshotFromJson(res->body);
   if (!snapshot.ok()) {
-    std::cerr << "qinfer status: " << options.address << " sent an unreadable status: "
-              << snapshot.status().message() << "\n";
+    std::cerr << "qinfer status: " << options.address << " sent an unreadable status: " << snapshot.status().message()
+              << "\n";
     return 1;
   }
   if (options.json) {

@@ -8,9 +8,9 @@ namespace qinfer::app {
 struct SubmitOptions {
   std::string brokers = "127.0.0.1:9092";
   std::string topic = "jobs";
-  std::string file;  // JSONL; "-" = standard input
+  std::string file;                               // JSONL; "-" = standard input
   std::map<std::string, std::string> properties;  // librdkafka, verbatim
-  bool progress = true;  // on a terminal only
+  bool progress = true;                           // on a terminal only
   // Texts: every line must be a text job ({"id", "text", ...}, no
   // input_ids); others are reported and skipped.
   bool text = false;

@@ -47,8 +47,7 @@ bool NestedDeeperThan(std::string_view json, int limit) {
 bool IsDeadLetter(const Message& m, const Topics& topics) {
   if (m.topic != topics.dead_letter) return false;
   if (m.topic != topics.reply) return true;
-  return std::any_of(m.headers.begin(), m.headers.end(),
-                     [](const auto& h) { return h.first == dlq_header::kId; });
+  return std::any_of(m.headers.begin(), m.headers.end(), [](const auto& h) { return h.first == dlq_header::kId; });
 }
 
 }  // namespace
@@ -58,8 +57,7 @@ Reading Read(const Message& m, const Topics& topics) {
   const bool dead_letter = !topics.dead_letter.empty() && m.topic == topics.dead_letter;
   if (!reply && !dead_letter) return Unreadable("not a collected topic");
   if (m.oversized_bytes > 0) {
-    return Unreadable("message of " + std::to_string(m.oversized_bytes) +
-                      " bytes is over the size bound");
+    return Unreadable("message of " + std::to_string(m.oversized_bytes) + " bytes is over the size bound");
   }
   absl::StatusOr<Outcome> outcome;
   if (dead_letter && IsDeadLetter(m, topics)) {
@@ -84,8 +82,7 @@ Reading Read(const Message& m, const Topics& topics) {
   return r;
 }
 
-Collector::Collector(OutcomeStore& store, Topics topics)
-    : store_(store), topics_(std::move(topics)) {}
+Collector::Collector(OutcomeStore& store, Topics topics) : store_(store), topics_(std::move(topics)) {}
 
 Reading::Kind Collector::Add(const Message& m) {
   Reading r = Read(m, topics_);
@@ -110,9 +107,8 @@ Reading::Kind Collector::Add(const Message& m) {
       break;
     case Reading::Kind::kUnreadable:
       stats_.unreadable++;
-      Logger("collect").Warn(
-          "event=unreadable topic=%v partition=%v offset=%v error=\"%v\" (skipped)",
-          m.topic, m.partition, m.offset, r.why);
+      Logger("collect").Warn("event=unreadable topic=%v partition=%v offset=%v error=\"%v\" (skipped)", m.topic,
+                             m.partition, m.offset, r.why);
       break;
   }
   return r.kind;

@@ -18,8 +18,7 @@ void SetLag(PartitionProgress& p) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<PartitionProgress>> ParsePartitionProgress(std::string_view json,
-                                                                      const std::string& topic) {
+absl::StatusOr<std::vector<PartitionProgress>> ParsePartitionProgress(std::string_view json, const std::string& topic) {
   const nlohmann::json doc = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     return absl::InvalidArgumentError("statistics: not a JSON object");

@@ -6,8 +6,8 @@
 
 namespace qinfer::consumer::internal {
 
-void Rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
-               const Log& log, const RebalanceHooks& hooks) {
+void Rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts, const Log& log,
+               const RebalanceHooks& hooks) {
   if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
     for (int i = 0; i < parts->cnt; ++i) {
       const rd_kafka_topic_partition_t& tp = parts->elems[i];

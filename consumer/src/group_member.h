@@ -36,8 +36,8 @@ struct RebalanceHooks {
 // revoke, an error) runs before_revoke, commits when it says so, logs
 // `event=revoked` per partition and unassigns everything. Runs on the thread
 // that polls (rd_kafka_consumer_poll), or that serves the close queue.
-void Rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
-               const Log& log, const RebalanceHooks& hooks);
+void Rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts, const Log& log,
+               const RebalanceHooks& hooks);
 
 // Stores `points` (the next offset to read, per partition) for librdkafka's
 // next commit: the one offset-storing call, made only once what lies below

@@ -19,8 +19,7 @@ using nlohmann::json;
 // message's coordinates.
 std::string DefaultId(const RawMessage& m, size_t max_bytes) {
   if (!m.key.empty() && IsValidUtf8(m.key)) return std::string(Utf8Prefix(m.key, max_bytes));
-  return m.origin.topic + "/" + std::to_string(m.origin.partition) + "/" +
-         std::to_string(m.origin.offset);
+  return m.origin.topic + "/" + std::to_string(m.origin.partition) + "/" + std::to_string(m.origin.offset);
 }
 
 // Largest `attempt` a job may carry: far above any real retry count, far
@@ -34,30 +33,37 @@ int JsonNestingDepth(std::string_view text, int limit) {
   bool in_string = false, escaped = false;
   for (char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     switch (c) {
-      case '"': in_string = true; break;
-      case '[': case '{':
+      case '"':
+        in_string = true;
+        break;
+      case '[':
+      case '{':
         if (++depth > deepest) {
           deepest = depth;
           if (deepest > limit) return limit + 1;
         }
         break;
-      case ']': case '}':
+      case ']':
+      case '}':
         if (depth > 0) --depth;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return deepest;
 }
 
-Outcome FailureForMessage(const RawMessage& m, std::string id,
-                          const char* reason, std::string error,
+Outcome FailureForMessage(const RawMessage& m, std::string id, const char* reason, std::string error,
                           size_t input_length) {
   Job stub;
   stub.id = std::move(id);
@@ -199,24 +205,23 @@ std::string ParseReason(const std::string& what) {
 }
 
 // Step 1: the bounds that hold before parsing, and the parse.
-std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id,
-                                    const DecoderLimits& limits, json& doc) {
+std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, const DecoderLimits& limits,
+                                    json& doc) {
   if (m.value.size() > limits.max_message_bytes) {
     RawMessage prefix = m;
     prefix.value = m.value.substr(0, kPayloadPrefixBytes);
-    Outcome out = FailureForMessage(
-        prefix, id, reason::kInvalid,
-        "message is " + std::to_string(m.value.size()) + " bytes, more than max_message_bytes " +
-            std::to_string(limits.max_message_bytes) + "; the record keeps its first " +
-            std::to_string(prefix.value.size()) + " bytes and its topic, partition and offset",
-        0);
+    Outcome out =
+        FailureForMessage(prefix, id, reason::kInvalid,
+                          "message is " + std::to_string(m.value.size()) + " bytes, more than max_message_bytes " +
+                              std::to_string(limits.max_message_bytes) + "; the record keeps its first " +
+                              std::to_string(prefix.value.size()) + " bytes and its topic, partition and offset",
+                          0);
     out.payload_truncated = true;
     return out;
   }
   if (JsonNestingDepth(m.value, limits.max_depth) > limits.max_depth) {
     return FailureForMessage(m, id, reason::kInvalid,
-                             "message nests arrays/objects deeper than max_depth " +
-                                 std::to_string(limits.max_depth),
+                             "message nests arrays/objects deeper than max_depth " + std::to_string(limits.max_depth),
                              0);
   }
   // JSON has no raw NUL byte; the parser would take one for the end of the
@@ -229,8 +234,7 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id,
   } catch (const json::exception& e) {
     // Among them: a string holding a lone surrogate (\ud800), an unescaped
     // control character, bytes that are not UTF-8.
-    return FailureForMessage(m, id, reason::kInvalid,
-                             "message is not valid JSON: " + ParseReason(e.what()), 0);
+    return FailureForMessage(m, id, reason::kInvalid, "message is not valid JSON: " + ParseReason(e.what()), 0);
   }
   if (!doc.is_object()) {
     return FailureForMessage(m, id, reason::kInvalid, "message is not a JSON object", 0);
@@ -240,8 +244,8 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id,
 
 // Step 1, continued: every field but the input. `length` is the input's
 // length where known, for the records.
-std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const DecoderLimits& limits,
-                                    size_t length, Job& job) {
+std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const DecoderLimits& limits, size_t length,
+                                    Job& job) {
   const std::string& id = job.id;
   if (auto it = doc.find("reply_to"); it != doc.end() && !it->is_null()) {
     if (!it->is_string()) {
@@ -250,9 +254,7 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
     job.reply_to = it->get<std::string>();
     if (job.reply_to.size() > limits.max_id_bytes) {
       return FailureForMessage(m, id, reason::kInvalid,
-                               "`reply_to` is longer than " +
-                                   std::to_string(limits.max_id_bytes) + " bytes",
-                               length);
+                               "`reply_to` is longer than " + std::to_string(limits.max_id_bytes) + " bytes", length);
     }
   }
   if (auto it = doc.find("meta"); it != doc.end() && !it->is_null()) {
@@ -270,15 +272,14 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
   if (auto it = doc.find("attempt"); it != doc.end()) {
     if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > kMaxAttempt) {
       return FailureForMessage(m, id, reason::kInvalid,
-                     "`attempt` must be an integer in [0, " + std::to_string(kMaxAttempt) + "]",
-                     length);
+                               "`attempt` must be an integer in [0, " + std::to_string(kMaxAttempt) + "]", length);
     }
     job.attempt = it->get<int>();
   }
   if (auto it = doc.find("policy"); it != doc.end() && !it->is_null()) {
     if (!it->is_string() || !IsTooLongPolicy(it->get_ref<const std::string&>())) {
-      return FailureForMessage(m, id, reason::kInvalid,
-                               "`policy` must be one of reject, truncate, chunk, long_lane", length);
+      return FailureForMessage(m, id, reason::kInvalid, "`policy` must be one of reject, truncate, chunk, long_lane",
+                               length);
     }
     job.policy = it->get<std::string>();
   }
@@ -291,8 +292,8 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
   if (auto it = doc.find("replay_of"); it != doc.end() && !it->is_null()) {
     const bool ok = it->is_object() && it->contains("topic") && (*it)["topic"].is_string() &&
                     (*it)["topic"].get_ref<const std::string&>().size() <= limits.max_id_bytes &&
-                    it->contains("partition") && (*it)["partition"].is_number_integer() &&
-                    it->contains("offset") && (*it)["offset"].is_number_integer();
+                    it->contains("partition") && (*it)["partition"].is_number_integer() && it->contains("offset") &&
+                    (*it)["offset"].is_number_integer();
     if (!ok) {
       return FailureForMessage(m, id, reason::kInvalid,
                                "`replay_of` must be {\"topic\": string, \"partition\": integer, "
@@ -304,10 +305,8 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
     job.replay_of.offset = (*it)["offset"].get<int64_t>();
   }
   if (auto it = doc.find("truncate_to"); it != doc.end() && !it->is_null()) {
-    if (!it->is_number_integer() || it->get<int64_t>() <= 0 ||
-        it->get<int64_t>() > std::numeric_limits<int>::max()) {
-      return FailureForMessage(m, id, reason::kInvalid,
-                     "`truncate_to` must be a positive integer", length);
+    if (!it->is_number_integer() || it->get<int64_t>() <= 0 || it->get<int64_t>() > std::numeric_limits<int>::max()) {
+      return FailureForMessage(m, id, reason::kInvalid, "`truncate_to` must be a positive integer", length);
     }
     job.truncate_to = it->get<int>();
   }
@@ -325,8 +324,7 @@ std::optional<std::string> ReadIds(const json& ids, size_t count, const DecoderL
     if (!v.is_number_integer()) return "`input_ids[" + std::to_string(i) + "]` is not an integer";
     const bool is_unsigned = v.is_number_unsigned();
     const int64_t token = is_unsigned ? 0 : v.get<int64_t>();
-    if (is_unsigned ? v.get<uint64_t>() >= uint64_t(limits.vocab_size)
-                    : (token < 0 || token >= limits.vocab_size)) {
+    if (is_unsigned ? v.get<uint64_t>() >= uint64_t(limits.vocab_size) : (token < 0 || token >= limits.vocab_size)) {
       return "`input_ids[" + std::to_string(i) + "]` = " + v.dump() + " is outside [0, " +
              std::to_string(limits.vocab_size) + ")";
     }
@@ -382,8 +380,8 @@ Admission Admit(size_t length, size_t special, size_t truncate_to, std::string_v
     }
     a.windows = WindowCount(a.kept - std::min(special, a.kept), room, limits.chunk_overlap);
     if (a.windows > limits.max_chunks) {
-      a.error = over + " needs " + std::to_string(a.windows) + " windows of " +
-                std::to_string(limits.max_tokens) + ", more than max_chunks " + std::to_string(limits.max_chunks);
+      a.error = over + " needs " + std::to_string(a.windows) + " windows of " + std::to_string(limits.max_tokens) +
+                ", more than max_chunks " + std::to_string(limits.max_chunks);
       return a;
     }
     a.kind = Admission::Kind::kChunk;
@@ -410,7 +408,8 @@ namespace {
 // from the failure it retried.
 class JobFailure {
  public:
-  JobFailure(const RawMessage& m, const Job& job) : m_(m), id_(job.id), attempt_(job.attempt), replay_of_(job.replay_of) {}
+  JobFailure(const RawMessage& m, const Job& job)
+      : m_(m), id_(job.id), attempt_(job.attempt), replay_of_(job.replay_of) {}
   Outcome operator()(const char* why, std::string error, size_t length) const {
     Outcome out = FailureForMessage(m_, id_, why, std::move(error), length);
     out.attempt = attempt_;
@@ -463,7 +462,8 @@ Decoded KeepIds(Job job, const json& ids, const Admission& a, size_t length, con
   const size_t read = a.kind == Admission::Kind::kChunk ? length : a.kept - (keep_end ? 1 : 0);
   if (auto bad = ReadIds(ids, read, limits, job.input_ids)) return fail(reason::kInvalid, *bad, length);
   if (keep_end) job.input_ids.push_back(limits.end_token_id);
-  if (a.kind == Admission::Kind::kChunk) return SplitIntoWindows(std::move(job), limits.max_tokens, limits.chunk_overlap);
+  if (a.kind == Admission::Kind::kChunk)
+    return SplitIntoWindows(std::move(job), limits.max_tokens, limits.chunk_overlap);
   std::vector<Job> jobs;
   jobs.push_back(std::move(job));
   return jobs;
@@ -579,8 +579,7 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
 }
 
 bool IsTooLongPolicy(std::string_view name) {
-  return name == policy::kReject || name == policy::kTruncate || name == policy::kChunk ||
-         name == policy::kLongLane;
+  return name == policy::kReject || name == policy::kTruncate || name == policy::kChunk || name == policy::kLongLane;
 }
 
 size_t WindowCount(size_t length, size_t window, size_t overlap) {

@@ -25,12 +25,9 @@ constexpr std::chrono::milliseconds kWatermarkTimeout{1000};
 using TopicPartition = std::pair<std::string, int32_t>;
 
 struct TopicPartitionListDeleter {
-  void operator()(rd_kafka_topic_partition_list_t* p) const {
-    rd_kafka_topic_partition_list_destroy(p);
-  }
+  void operator()(rd_kafka_topic_partition_list_t* p) const { rd_kafka_topic_partition_list_destroy(p); }
 };
-using TopicPartitionList =
-    std::unique_ptr<rd_kafka_topic_partition_list_t, TopicPartitionListDeleter>;
+using TopicPartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, TopicPartitionListDeleter>;
 
 struct QueueDeleter {
   void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
@@ -44,11 +41,9 @@ using Event = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
 
 // Serves `q`'s events to `on_event` until `done()` or `deadline`.
 template <typename Done, typename OnEvent>
-void ServeUntil(rd_kafka_queue_t* q, std::chrono::steady_clock::time_point deadline, Done done,
-                OnEvent on_event) {
+void ServeUntil(rd_kafka_queue_t* q, std::chrono::steady_clock::time_point deadline, Done done, OnEvent on_event) {
   while (!done()) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return;
     Event ev(rd_kafka_queue_poll(q, int(std::min<int64_t>(left.count(), 1000))));
     if (ev != nullptr) on_event(ev.get());
@@ -171,9 +166,9 @@ struct KafkaJobSource::Impl {
       }
       if (!todo.empty()) {
         const std::map<TopicPartition, int64_t> high = QueryOffsets(todo, RD_KAFKA_OFFSET_END);
-        const std::map<TopicPartition, int64_t> low =
-            high.empty() || Stopping() ? std::map<TopicPartition, int64_t>{}
-                                       : QueryOffsets(todo, RD_KAFKA_OFFSET_BEGINNING);
+        const std::map<TopicPartition, int64_t> low = high.empty() || Stopping()
+                                                          ? std::map<TopicPartition, int64_t>{}
+                                                          : QueryOffsets(todo, RD_KAFKA_OFFSET_BEGINNING);
         MutexLock lock(&progress_mu);
         for (const auto& [tp, h] : high) {
           if (!assigned.contains(tp)) continue;  // revoked meanwhile
@@ -226,8 +221,7 @@ struct KafkaJobSource::Impl {
     return out;
   }
 
-  static void OnRebalance(rd_kafka_t*, rd_kafka_resp_err_t err,
-                          rd_kafka_topic_partition_list_t* parts, void* opaque) {
+  static void OnRebalance(rd_kafka_t*, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts, void* opaque) {
     static_cast<Impl*>(kafka::KafkaLog::Owner(opaque))->Rebalance(err, parts);
   }
 
@@ -328,37 +322,34 @@ struct KafkaJobSource::Impl {
         if (!pushed.ok()) break;
       }
       if (pushed.ok()) {
-        log.Trace("event=queued job=%v partition=%v offset=%v length=%v", id,
-                  raw.origin.partition, raw.origin.offset, length);
+        log.Trace("event=queued job=%v partition=%v offset=%v length=%v", id, raw.origin.partition, raw.origin.offset,
+                  length);
         return;
       }
       if (!absl::IsOutOfRange(pushed)) {
         // The queue is closed (shutting down): the job has no record, so it
         // stays unacked and its offset uncommitted; the next run reads it.
         stats.refused++;
-        log.Debug("event=push_refused job=%v partition=%v offset=%v error=\"%v\"", id,
-                  raw.origin.partition, raw.origin.offset, std::string(pushed.message()));
+        log.Debug("event=push_refused job=%v partition=%v offset=%v error=\"%v\"", id, raw.origin.partition,
+                  raw.origin.offset, std::string(pushed.message()));
         return;
       }
       // Longer than the longest bucket: a `too_long` record.
-      decoded = FailureForMessage(raw, id, reason::kTooLong,
-                                  std::string(pushed.message()), length);
+      decoded = FailureForMessage(raw, id, reason::kTooLong, std::string(pushed.message()), length);
     }
     Outcome& failure = std::get<Outcome>(decoded);
     stats.rejected++;
-    log.Debug("event=rejected job=%v partition=%v offset=%v reason=%v error=\"%v\"",
-              failure.id, raw.origin.partition, raw.origin.offset,
-              failure.reason, failure.error);
+    log.Debug("event=rejected job=%v partition=%v offset=%v reason=%v error=\"%v\"", failure.id, raw.origin.partition,
+              raw.origin.offset, failure.reason, failure.error);
     absl::Status s = recorder.Record({std::move(failure)});
     if (!s.ok()) {
-      log.Error("event=record_failed partition=%v offset=%v error=\"%v\"",
-                raw.origin.partition, raw.origin.offset, std::string(s.message()));
+      log.Error("event=record_failed partition=%v offset=%v error=\"%v\"", raw.origin.partition, raw.origin.offset,
+                std::string(s.message()));
     }
   }
 };
 
-std::map<std::string, std::string> AtLeastOnceConsumerProperties(const std::string& brokers,
-                                                                 const std::string& group) {
+std::map<std::string, std::string> AtLeastOnceConsumerProperties(const std::string& brokers, const std::string& group) {
   return {
       {"bootstrap.servers", brokers},
       {"group.id", group},
@@ -373,14 +364,13 @@ std::map<std::string, std::string> AtLeastOnceConsumerProperties(const std::stri
   };
 }
 
-KafkaJobSource::KafkaJobSource(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)), stats_(impl_->stats) {}
+KafkaJobSource::KafkaJobSource(std::unique_ptr<Impl> impl) : impl_(std::move(impl)), stats_(impl_->stats) {}
 
 KafkaJobSource::~KafkaJobSource() = default;
 
-absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
-    SourceConfig config, JobQueue& queue, OutcomeRecorder& recorder,
-    OffsetTracker& tracker) {
+absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(SourceConfig config, JobQueue& queue,
+                                                                       OutcomeRecorder& recorder,
+                                                                       OffsetTracker& tracker) {
   if (config.brokers.empty()) {
     return absl::InvalidArgumentError("kafka.brokers is empty: set it to host:port");
   }
@@ -426,8 +416,7 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
   if (rd_kafka_resp_err_t e = rd_kafka_subscribe(impl->rk, topics.get()); e) {
     return absl::InternalError(std::string("subscribe: ") + rd_kafka_err2str(e));
   }
-  impl->log.Info("event=subscribed brokers=%v group=%v topics=%v", c.brokers,
-                 c.group_id, c.topics.size());
+  impl->log.Info("event=subscribed brokers=%v group=%v topics=%v", c.brokers, c.group_id, c.topics.size());
   impl->StartRefresher();
   return std::unique_ptr<KafkaJobSource>(new KafkaJobSource(std::move(impl)));
 }
@@ -435,8 +424,7 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(
 absl::Status KafkaJobSource::Run(const std::atomic<bool>& stop) {
   Impl& s = *impl_;
   while (!stop.load()) {
-    rd_kafka_message_t* msg =
-        rd_kafka_consumer_poll(s.rk, int(s.config.poll_timeout.count()));
+    rd_kafka_message_t* msg = rd_kafka_consumer_poll(s.rk, int(s.config.poll_timeout.count()));
     if (msg != nullptr) {
       if (msg->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
         s.Handle(msg);
@@ -462,9 +450,8 @@ std::vector<PartitionProgress> KafkaJobSource::partitions() const {
   out.reserve(impl_->progress.size());
   for (const auto& [topic, p] : impl_->progress) {
     const auto queried = impl_->watermarks.find({topic, p.partition});
-    out.push_back(queried == impl_->watermarks.end()
-                      ? p
-                      : WithWatermarks(p, queried->second.first, queried->second.second));
+    out.push_back(
+        queried == impl_->watermarks.end() ? p : WithWatermarks(p, queried->second.first, queried->second.second));
   }
   return out;
 }
@@ -483,11 +470,13 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   absl::Status status = absl::OkStatus();
   rd_kafka_resp_err_t err = rd_kafka_commit_queue(s.rk, nullptr, q.get(), nullptr, nullptr);
   bool answered = err != RD_KAFKA_RESP_ERR_NO_ERROR;  // refused at once
-  ServeUntil(q.get(), deadline, [&] { return answered; }, [&](rd_kafka_event_t* ev) {
-    if (rd_kafka_event_type(ev) != RD_KAFKA_EVENT_OFFSET_COMMIT) return;
-    err = rd_kafka_event_error(ev);
-    answered = true;
-  });
+  ServeUntil(
+      q.get(), deadline, [&] { return answered; },
+      [&](rd_kafka_event_t* ev) {
+        if (rd_kafka_event_type(ev) != RD_KAFKA_EVENT_OFFSET_COMMIT) return;
+        err = rd_kafka_event_error(ev);
+        answered = true;
+      });
   // NO_OFFSET: nothing new to commit, which is fine.
   if (!answered) {
     status = absl::DeadlineExceededError("final commit: no answer from the group coordinator in time");
@@ -508,8 +497,7 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   });
   s.closed = closed();
   if (!s.closed) {
-    s.log.Warn("event=close_timeout timeout_ms=%v pending_offsets=%v", timeout.count(),
-               s.tracker.pending());
+    s.log.Warn("event=close_timeout timeout_ms=%v pending_offsets=%v", timeout.count(), s.tracker.pending());
     if (status.ok()) status = absl::DeadlineExceededError("leaving the group: no answer in time");
     return status;
   }

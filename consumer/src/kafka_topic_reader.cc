@@ -18,8 +18,7 @@ constexpr int kRangesTimeoutMs = 10000;
 constexpr int kCaughtUpTimeoutMs = 5000;
 constexpr int kReadPollMs = 1000;
 
-using TopicPartitionList =
-    std::unique_ptr<rd_kafka_topic_partition_list_t, void (*)(rd_kafka_topic_partition_list_t*)>;
+using TopicPartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, void (*)(rd_kafka_topic_partition_list_t*)>;
 
 TopicPartitionList NewList(int size) {
   return TopicPartitionList(rd_kafka_topic_partition_list_new(size), rd_kafka_topic_partition_list_destroy);
@@ -106,8 +105,7 @@ struct KafkaTopicReader::Impl {
     return absl::OkStatus();
   }
 
-  static void OnRebalance(rd_kafka_t*, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
-                          void* opaque) {
+  static void OnRebalance(rd_kafka_t*, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts, void* opaque) {
     static_cast<Impl*>(kafka::KafkaLog::Owner(opaque))->Rebalance(err, parts);
   }
 
@@ -161,13 +159,14 @@ struct KafkaTopicReader::Impl {
 };
 
 absl::StatusOr<std::unique_ptr<KafkaTopicReader>> KafkaTopicReader::Subscribe(const ReaderConfig& config,
-                                                                               const std::vector<std::string>& topics,
-                                                                               BeforeRevoke before_revoke) {
+                                                                              const std::vector<std::string>& topics,
+                                                                              BeforeRevoke before_revoke) {
   std::map<std::string, std::string> props = AtLeastOnceConsumerProperties(config.brokers, config.group);
   for (const auto& [k, v] : config.properties) props[k] = v;
   if (props["enable.auto.offset.store"] != "false") {
-    return absl::InvalidArgumentError("kafka property enable.auto.offset.store must stay false: offsets are stored "
-                                      "only once what was read is durable");
+    return absl::InvalidArgumentError(
+        "kafka property enable.auto.offset.store must stay false: offsets are stored "
+        "only once what was read is durable");
   }
   // The rebalance callback assigns and revokes whole sets.
   if (props["partition.assignment.strategy"].find("cooperative") != std::string::npos) {

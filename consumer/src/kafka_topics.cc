@@ -17,8 +17,7 @@ struct KafkaDeleter {
 };
 using KafkaHandle = std::unique_ptr<rd_kafka_t, KafkaDeleter>;
 
-absl::Status CreateTopics(rd_kafka_t* rk, const std::vector<std::string>& names,
-                          const TopicCheck& check) {
+absl::Status CreateTopics(rd_kafka_t* rk, const std::vector<std::string>& names, const TopicCheck& check) {
   char err[512];
   std::vector<rd_kafka_NewTopic_t*> topics;
   for (const std::string& name : names) {
@@ -36,8 +35,7 @@ absl::Status CreateTopics(rd_kafka_t* rk, const std::vector<std::string>& names,
   if (event == nullptr) {
     status = absl::UnavailableError("creating topics timed out");
   } else if (rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    status = absl::UnavailableError(std::string("creating topics: ") +
-                                    rd_kafka_event_error_string(event));
+    status = absl::UnavailableError(std::string("creating topics: ") + rd_kafka_event_error_string(event));
   } else {
     size_t n = 0;
     const rd_kafka_topic_result_t** results =
@@ -45,8 +43,7 @@ absl::Status CreateTopics(rd_kafka_t* rk, const std::vector<std::string>& names,
     for (size_t i = 0; i < n && status.ok(); ++i) {
       rd_kafka_resp_err_t e = rd_kafka_topic_result_error(results[i]);
       if (e != RD_KAFKA_RESP_ERR_NO_ERROR && e != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
-        status = absl::UnavailableError(std::string("creating topic ") +
-                                        rd_kafka_topic_result_name(results[i]) + ": " +
+        status = absl::UnavailableError(std::string("creating topic ") + rd_kafka_topic_result_name(results[i]) + ": " +
                                         rd_kafka_topic_result_error_string(results[i]));
       }
     }
@@ -76,12 +73,11 @@ absl::Status EnsureTopics(const TopicCheck& check) {
   KafkaHandle rk(*handle);
 
   const rd_kafka_metadata_t* md = nullptr;
-  rd_kafka_resp_err_t e = rd_kafka_metadata(rk.get(), /*all_topics=*/1, nullptr, &md,
-                                            int(check.timeout.count()));
+  rd_kafka_resp_err_t e = rd_kafka_metadata(rk.get(), /*all_topics=*/1, nullptr, &md, int(check.timeout.count()));
   if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return absl::UnavailableError("kafka.brokers=" + check.brokers + ": no broker answered within " +
-                                  std::to_string(check.timeout.count()) + " ms (" +
-                                  rd_kafka_err2str(e) + "); check the address and that the brokers run");
+                                  std::to_string(check.timeout.count()) + " ms (" + rd_kafka_err2str(e) +
+                                  "); check the address and that the brokers run");
   }
   std::vector<std::string> missing;
   std::set<std::string> present;

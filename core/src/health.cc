@@ -35,8 +35,7 @@ ProbeResult Liveness(const Health& health, SteadyTime now, std::chrono::nanoseco
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now - health.last_beat());
     return {false, "executor stalled: no heartbeat for " + std::to_string(seconds.count()) +
                        " s (limit health.executor_stall_s = " +
-                       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(stall).count()) +
-                       " s)"};
+                       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(stall).count()) + " s)"};
   }
   return {true, "ok"};
 }

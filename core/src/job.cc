@@ -5,15 +5,13 @@
 namespace qinfer {
 
 int64_t WallMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
 size_t Job::footprint_bytes() const {
-  return sizeof(Job) + input_ids.capacity() * sizeof(int64_t) + id.capacity() +
-         reply_to.capacity() + meta_json.capacity() + payload.capacity() +
-         origin.topic.capacity() + policy.capacity() + device.capacity() +
+  return sizeof(Job) + input_ids.capacity() * sizeof(int64_t) + id.capacity() + reply_to.capacity() +
+         meta_json.capacity() + payload.capacity() + origin.topic.capacity() + policy.capacity() + device.capacity() +
          replay_of.topic.capacity();
 }
 

@@ -20,8 +20,7 @@ namespace {
 
 spdlog::level::level_enum ToSpdlog(LogLevel level) {
   static constexpr spdlog::level::level_enum kLevels[] = {spdlog::level::trace, spdlog::level::debug,
-                                                          spdlog::level::info, spdlog::level::warn,
-                                                          spdlog::level::err};
+                                                          spdlog::level::info, spdlog::level::warn, spdlog::level::err};
   return kLevels[int(level)];
 }
 
@@ -45,8 +44,8 @@ Log Logger(std::string_view name) {
 }
 
 Log CaptureLogForTest(std::string_view name, std::ostream& out) {
-  auto logger = std::make_shared<spdlog::logger>(std::string(name),
-                                                 std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
+  auto logger =
+      std::make_shared<spdlog::logger>(std::string(name), std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
   logger->set_pattern("%l %v");
   logger->set_level(spdlog::level::trace);
   return Log(std::make_shared<const Log::Sink>(Log::Sink{std::move(logger)}));
@@ -94,8 +93,9 @@ std::string ShortestText(Shortest v) {
   return v.is_float ? fmt::format("{}", float(v.value)) : fmt::format("{}", v.value);
 }
 
-absl::FormatConvertResult<absl::FormatConversionCharSet::kString> AbslFormatConvert(
-    const Shortest& v, const absl::FormatConversionSpec&, absl::FormatSink* sink) {
+absl::FormatConvertResult<absl::FormatConversionCharSet::kString> AbslFormatConvert(const Shortest& v,
+                                                                                    const absl::FormatConversionSpec&,
+                                                                                    absl::FormatSink* sink) {
   sink->Append(ShortestText(v));
   return {true};
 }

@@ -8,9 +8,9 @@ namespace qinfer {
 using nlohmann::json;
 
 std::string MemoryPlan::Key() const {
-  std::string key = "plan/" + model_digest + "/" + device + "/" + dtype + "/" +
-                    std::to_string(budget_bytes) + "/torch-" + torch_version + "/m" +
-                    std::to_string(int(margin * 1000)) + "/b" + std::to_string(max_batch_size) + "/";
+  std::string key = "plan/" + model_digest + "/" + device + "/" + dtype + "/" + std::to_string(budget_bytes) +
+                    "/torch-" + torch_version + "/m" + std::to_string(int(margin * 1000)) + "/b" +
+                    std::to_string(max_batch_size) + "/";
   for (size_t i = 0; i < bounds.size(); ++i) key += (i ? "," : "") + std::to_string(bounds[i]);
   return key;
 }
@@ -24,11 +24,16 @@ std::string PlanToJson(const MemoryPlan& p) {
                        {"calibration_seconds", e.calibration_seconds},
                        {"lowered_from", e.lowered_from}});
   }
-  json j = {{"model_digest", p.model_digest}, {"device", p.device},
-            {"dtype", p.dtype},               {"torch_version", p.torch_version},
-            {"budget_bytes", p.budget_bytes}, {"margin", p.margin},
-            {"max_batch_size", p.max_batch_size}, {"bounds", p.bounds},
-            {"entries", entries},             {"created_at_ms", p.created_at_ms}};
+  json j = {{"model_digest", p.model_digest},
+            {"device", p.device},
+            {"dtype", p.dtype},
+            {"torch_version", p.torch_version},
+            {"budget_bytes", p.budget_bytes},
+            {"margin", p.margin},
+            {"max_batch_size", p.max_batch_size},
+            {"bounds", p.bounds},
+            {"entries", entries},
+            {"created_at_ms", p.created_at_ms}};
   return j.dump();
 }
 
@@ -65,12 +70,14 @@ absl::StatusOr<MemoryPlan> PlanFromJson(std::string_view text) {
 std::string FormatPlan(const MemoryPlan& p) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "memory plan: device %s, dtype %s, budget %.1f MiB, margin %.0f%% (plan limit %.1f MiB), max batch %d\n",
-                p.device.c_str(), p.dtype.c_str(), p.budget_bytes / 1048576.0, p.margin * 100,
-                p.limit_bytes() / 1048576.0, p.max_batch_size);
+  std::snprintf(
+      line, sizeof line,
+      "memory plan: device %s, dtype %s, budget %.1f MiB, margin %.0f%% (plan limit %.1f MiB), max batch %d\n",
+      p.device.c_str(), p.dtype.c_str(), p.budget_bytes / 1048576.0, p.margin * 100, p.limit_bytes() / 1048576.0,
+      p.max_batch_size);
   out += line;
-  std::snprintf(line, sizeof line, "%8s %7s %12s %12s %9s %9s  %s\n", "bucket", "batch", "tokens/batch",
-                "peak_MiB", "%budget", "calib_s", "note");
+  std::snprintf(line, sizeof line, "%8s %7s %12s %12s %9s %9s  %s\n", "bucket", "batch", "tokens/batch", "peak_MiB",
+                "%budget", "calib_s", "note");
   out += line;
   for (const PlanEntry& e : p.entries) {
     std::string note;
@@ -78,8 +85,8 @@ std::string FormatPlan(const MemoryPlan& p) {
     if (e.lowered_from > 0) note = "lowered from " + std::to_string(e.lowered_from) + " after an OOM";
     std::snprintf(line, sizeof line, "%8d %7d %12d %12.1f %8.1f%% %9.2f  %s\n", e.bound, e.batch_size,
                   e.batch_size * e.bound, e.peak_bytes / 1048576.0,
-                  p.budget_bytes ? 100.0 * double(e.peak_bytes) / double(p.budget_bytes) : 0.0,
-                  e.calibration_seconds, note.c_str());
+                  p.budget_bytes ? 100.0 * double(e.peak_bytes) / double(p.budget_bytes) : 0.0, e.calibration_seconds,
+                  note.c_str());
     out += line;
   }
   return out;

@@ -58,13 +58,27 @@ void AppendString(std::string& out, std::string_view s) {
     out.append(s.data() + plain, i - plain);
     plain = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\t': out += "\\t"; break;
-      case '\n': out += "\\n"; break;
-      case '\f': out += "\\f"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         out += "\\u00";
         out += kHex[c >> 4];
@@ -117,7 +131,9 @@ class ObjectWriter {
   }
   void String(std::string_view key, std::string_view v) { AppendString(Key(key), v); }
   template <typename T>
-  void Int(std::string_view key, T v) { AppendInt(Key(key), v); }
+  void Int(std::string_view key, T v) {
+    AppendInt(Key(key), v);
+  }
   void Double(std::string_view key, double v) { AppendFloat(Key(key), v); }
   void Bool(std::string_view key, bool v) { Key(key) += v ? "true" : "false"; }
 
@@ -213,11 +229,9 @@ void AppendFailure(std::string& out, const Outcome& o) {
 std::string OutcomeToJson(const Outcome& o) {
   std::string out;
   // Room for the whole record, so that it is built without a reallocation.
-  out.reserve(320 + 16 * o.output.size() + o.id.size() + o.device.size() +
-              o.model_name.size() + o.model_digest.size() + o.reply_to.size() +
-              o.delivery_error.size() + o.policy.size() + o.origin.topic.size() +
-              o.replay_of.topic.size() + o.error.size() + o.meta_json.size() +
-              (o.payload.size() * 4) / 3 + 4);
+  out.reserve(320 + 16 * o.output.size() + o.id.size() + o.device.size() + o.model_name.size() + o.model_digest.size() +
+              o.reply_to.size() + o.delivery_error.size() + o.policy.size() + o.origin.topic.size() +
+              o.replay_of.topic.size() + o.error.size() + o.meta_json.size() + (o.payload.size() * 4) / 3 + 4);
   if (o.ok) {
     AppendResult(out, o);
   } else {
@@ -226,8 +240,7 @@ std::string OutcomeToJson(const Outcome& o) {
   return out;
 }
 
-std::string OutcomeWithHistoryToJson(const Outcome& outcome,
-                                     std::span<const Outcome> history) {
+std::string OutcomeWithHistoryToJson(const Outcome& outcome, std::span<const Outcome> history) {
   if (history.empty()) return OutcomeToJson(outcome);
   // Not on the recording path (`results --id`): a document is fine here.
   json j = json::parse(OutcomeToJson(outcome));

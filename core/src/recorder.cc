@@ -19,41 +19,30 @@ bool IsPermanentDeliveryError(const absl::Status& status) {
   }
 }
 
-OutcomeRecorder::OutcomeRecorder(OutcomeStore& store,
-                                 OutcomePublisher* publisher, AckSink& acks,
-                                 Health& health, Options options)
-    : store_(store),
-      publisher_(publisher),
-      acks_(acks),
-      health_(health),
-      options_(options) {}
+OutcomeRecorder::OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publisher, AckSink& acks, Health& health,
+                                 Options options)
+    : store_(store), publisher_(publisher), acks_(acks), health_(health), options_(options) {}
 
 absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
-                              std::chrono::milliseconds backoff, const Log& log,
-                              std::atomic<uint64_t>* errors) {
+                              std::chrono::milliseconds backoff, const Log& log, std::atomic<uint64_t>* errors) {
   absl::Status status;
   for (int attempt = 1; attempt <= attempts; ++attempt) {
     status = write();
     if (status.ok()) return status;
     if (errors != nullptr) ++*errors;
-    log.Warn("event=store_error attempt=%v of=%v error=\"%v\"", attempt, attempts,
-             std::string(status.message()));
+    log.Warn("event=store_error attempt=%v of=%v error=\"%v\"", attempt, attempts, std::string(status.message()));
     // A transient I/O error deserves a retry; a lasting one is fatal.
     if (attempt < attempts) std::this_thread::sleep_for(backoff * attempt);
   }
   return status;
 }
 
-absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes,
-                                    std::span<const std::string> json) {
-  absl::Status status =
-      WriteWithRetries([&] { return store_.Put(outcomes, json); }, options_.store_attempts,
-                       options_.store_backoff, Logger("core"), &stats_.store_errors);
+absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes, std::span<const std::string> json) {
+  absl::Status status = WriteWithRetries([&] { return store_.Put(outcomes, json); }, options_.store_attempts,
+                                         options_.store_backoff, Logger("core"), &stats_.store_errors);
   if (status.ok()) return status;
-  if (health_.RaiseFatal(fatal_cause::kStore, "store writes keep failing: " +
-                                                  std::string(status.message()))) {
-    Logger("core").Error("event=fatal cause=store error=\"%v\" (outcomes not acked)",
-                         std::string(status.message()));
+  if (health_.RaiseFatal(fatal_cause::kStore, "store writes keep failing: " + std::string(status.message()))) {
+    Logger("core").Error("event=fatal cause=store error=\"%v\" (outcomes not acked)", std::string(status.message()));
   }
   return status;
 }
@@ -71,9 +60,7 @@ absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
   }
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (publisher_ != nullptr && publisher_->WantsToPublish(outcomes[i])) {
-      PublishThenAck(std::make_shared<const Encoded>(
-                         Encoded{std::move(outcomes[i]), std::move(json[i])}),
-                     1);
+      PublishThenAck(std::make_shared<const Encoded>(Encoded{std::move(outcomes[i]), std::move(json[i])}), 1);
     } else {
       Ack(outcomes[i]);
     }
@@ -99,8 +86,7 @@ void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Encoded> recorded, in
     if (absl::IsInternal(s)) {
       // A fatal producer error: every later delivery fails too.
       if (health_.RaiseFatal(fatal_cause::kProducer, std::string(s.message()))) {
-        Logger("core").Error("event=fatal cause=producer job=%v error=\"%v\"", outcome.id,
-                             std::string(s.message()));
+        Logger("core").Error("event=fatal cause=producer job=%v error=\"%v\"", outcome.id, std::string(s.message()));
       }
       return;
     }
@@ -114,13 +100,12 @@ void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Encoded> recorded, in
   });
 }
 
-void OutcomeRecorder::Undeliverable(std::shared_ptr<const Encoded> recorded,
-                                    const absl::Status& why, bool permanent) {
+void OutcomeRecorder::Undeliverable(std::shared_ptr<const Encoded> recorded, const absl::Status& why, bool permanent) {
   const Outcome& outcome = recorded->outcome;
   (permanent ? stats_.undeliverable_permanent : stats_.undeliverable_exhausted)++;
   const std::string error = std::string(why.message());
-  Logger("core").Warn("event=delivery_failed job=%v class=%v error=\"%v\" (recorded, acked)",
-                      outcome.id, permanent ? "permanent" : "retries_exhausted", error);
+  Logger("core").Warn("event=delivery_failed job=%v class=%v error=\"%v\" (recorded, acked)", outcome.id,
+                      permanent ? "permanent" : "retries_exhausted", error);
   // The stored outcome says its message never arrived. Its write is a
   // store write like any other: if it keeps failing, the store is fatal.
   Outcome marked = outcome;
@@ -148,8 +133,8 @@ void OutcomeRecorder::Undeliverable(std::shared_ptr<const Encoded> recorded,
     if (s.ok()) {
       stats_.dead_letter_notices++;
     } else {
-      Logger("core").Warn("event=dead_letter_notice_failed job=%v error=\"%v\"",
-                          recorded->outcome.id, std::string(s.message()));
+      Logger("core").Warn("event=dead_letter_notice_failed job=%v error=\"%v\"", recorded->outcome.id,
+                          std::string(s.message()));
     }
     // The record is durable and says what happened: never wait for more.
     Ack(recorded->outcome);

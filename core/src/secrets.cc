@@ -10,8 +10,8 @@ bool IsSecretProperty(std::string_view key) {
   std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   // ssl.key.pem and its alias ssl_key hold a private key; the OAUTHBEARER
   // config string may hold a client secret.
-  return k.find("password") != std::string::npos || k.find("secret") != std::string::npos ||
-         k == "ssl.key.pem" || k == "ssl_key" || k == "sasl.oauthbearer.config";
+  return k.find("password") != std::string::npos || k.find("secret") != std::string::npos || k == "ssl.key.pem" ||
+         k == "ssl_key" || k == "sasl.oauthbearer.config";
 }
 
 std::string ShownValue(std::string_view key, std::string_view value) {

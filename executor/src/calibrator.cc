@@ -11,8 +11,7 @@ namespace {
 
 // Whether a batch of `batch` inputs of `length` tokens runs within `limit`
 // bytes; `peak` receives the measured peak when it ran.
-absl::StatusOr<bool> FitsWithin(TorchModelRunner& runner, int batch, int length, int64_t limit,
-                                int64_t* peak) {
+absl::StatusOr<bool> FitsWithin(TorchModelRunner& runner, int batch, int length, int64_t limit, int64_t* peak) {
   absl::StatusOr<int64_t> measured = runner.MeasurePeak(batch, length);
   if (measured.ok()) {
     *peak = *measured;
@@ -24,8 +23,8 @@ absl::StatusOr<bool> FitsWithin(TorchModelRunner& runner, int batch, int length,
 
 }  // namespace
 
-absl::StatusOr<int> LargestFittingBatch(TorchModelRunner& runner, int length, int lo, int hi,
-                                        int64_t limit_bytes, int64_t* peak) {
+absl::StatusOr<int> LargestFittingBatch(TorchModelRunner& runner, int length, int lo, int hi, int64_t limit_bytes,
+                                        int64_t* peak) {
   int64_t measured = 0;
   while (hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
@@ -53,9 +52,8 @@ absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const Calibration
   plan.bounds = options.bounds;
   plan.created_at_ms = WallMillis();
   if (plan.budget_bytes <= 0) {
-    return absl::FailedPreconditionError(
-        "device " + runner.device() +
-        " has no memory budget to plan in: use cpu-budget:<size> or a cuda device");
+    return absl::FailedPreconditionError("device " + runner.device() +
+                                         " has no memory budget to plan in: use cpu-budget:<size> or a cuda device");
   }
   if (options.max_batch_size < 1 || options.margin < 0 || options.margin >= 1) {
     return absl::InvalidArgumentError("calibration needs max_batch_size >= 1 and margin in [0, 1)");
@@ -113,10 +111,10 @@ absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const Calibration
     e.bound = length;
     e.batch_size = lo;
     e.peak_bytes = good_peak;
-    e.calibration_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    Logger("executor").Info("event=calibrated bucket=%d batch=%d peak_bytes=%d limit_bytes=%d seconds=%.2f",
-                            length, lo, good_peak, limit, e.calibration_seconds);
+    e.calibration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    Logger("executor")
+        .Info("event=calibrated bucket=%d batch=%d peak_bytes=%d limit_bytes=%d seconds=%.2f", length, lo, good_peak,
+              limit, e.calibration_seconds);
     if (options.on_entry) options.on_entry(e);
     if (lo > 0) previous = lo;
   }

@@ -36,10 +36,9 @@ class BudgetedCpuAllocator final : public c10::Allocator {
       if (now > cap) {
         live.fetch_sub(int64_t(n));
         refused.fetch_add(1);
-        TORCH_CHECK_WITH(OutOfMemoryError, false,
-                         "CPU out of memory (budgeted device): tried to allocate ",
-                         FormatBytes(int64_t(n)), "; ", FormatBytes(now - int64_t(n)),
-                         " of the ", FormatBytes(cap), " budget already allocated");
+        TORCH_CHECK_WITH(OutOfMemoryError, false, "CPU out of memory (budgeted device): tried to allocate ",
+                         FormatBytes(int64_t(n)), "; ", FormatBytes(now - int64_t(n)), " of the ", FormatBytes(cap),
+                         " budget already allocated");
       }
       int64_t seen = peak.load(std::memory_order_relaxed);
       while (now > seen && !peak.compare_exchange_weak(seen, now)) {
@@ -55,9 +54,7 @@ class BudgetedCpuAllocator final : public c10::Allocator {
 
   c10::DeleterFnPtr raw_deleter() const override { return &Delete; }
 
-  void copy_data(void* dest, const void* src, std::size_t count) const override {
-    default_copy_data(dest, src, count);
-  }
+  void copy_data(void* dest, const void* src, std::size_t count) const override { default_copy_data(dest, src, count); }
 
   static void Delete(void* data) {
     if (data == nullptr) return;
@@ -139,15 +136,13 @@ std::unique_ptr<DeviceMemory> InstallBudgetedCpuMemory(int64_t capacity_bytes) {
   return std::make_unique<BudgetedCpuMemory>(capacity_bytes);
 }
 
-ChargeScope::ChargeScope(bool charge)
-    : previous_(BudgetedCpuAllocator::Instance().charging.exchange(charge)) {}
+ChargeScope::ChargeScope(bool charge) : previous_(BudgetedCpuAllocator::Instance().charging.exchange(charge)) {}
 
 ChargeScope::~ChargeScope() { BudgetedCpuAllocator::Instance().charging.store(previous_); }
 
 std::unique_ptr<DeviceMemory> CreateUntrackedMemory() { return std::make_unique<UntrackedMemory>(); }
 
-absl::StatusOr<std::unique_ptr<DeviceMemory>> CreateCudaMemory(int device_index,
-                                                               double memory_fraction,
+absl::StatusOr<std::unique_ptr<DeviceMemory>> CreateCudaMemory(int device_index, double memory_fraction,
                                                                int64_t budget_bytes) {
 #ifdef QINFER_WITH_CUDA
   const auto device = c10::DeviceIndex(device_index);

@@ -38,8 +38,7 @@ class ChargeScope {
 // The CUDA caching allocator's statistics for `device_index`; with
 // `memory_fraction` in (0, 1) the allocator is capped to that share of the
 // card (emulating a smaller GPU). Unimplemented in builds without CUDA.
-absl::StatusOr<std::unique_ptr<DeviceMemory>> CreateCudaMemory(int device_index,
-                                                               double memory_fraction,
+absl::StatusOr<std::unique_ptr<DeviceMemory>> CreateCudaMemory(int device_index, double memory_fraction,
                                                                int64_t budget_bytes);
 
 // For devices without statistics (plain "cpu"): zeros, budget 0.

@@ -17,14 +17,22 @@ absl::StatusOr<int64_t> ParseBytes(const std::string& text) {
   }
   const std::string unit = text.substr(i);
   double scale = 0;
-  if (unit.empty() || unit == "B") scale = 1;
-  else if (unit == "KiB") scale = 1024.0;
-  else if (unit == "MiB") scale = 1024.0 * 1024;
-  else if (unit == "GiB") scale = 1024.0 * 1024 * 1024;
-  else if (unit == "KB") scale = 1e3;
-  else if (unit == "MB") scale = 1e6;
-  else if (unit == "GB") scale = 1e9;
-  else return absl::InvalidArgumentError("'" + text + "': unknown unit '" + unit + "' (B, KiB, MiB, GiB, KB, MB, GB)");
+  if (unit.empty() || unit == "B")
+    scale = 1;
+  else if (unit == "KiB")
+    scale = 1024.0;
+  else if (unit == "MiB")
+    scale = 1024.0 * 1024;
+  else if (unit == "GiB")
+    scale = 1024.0 * 1024 * 1024;
+  else if (unit == "KB")
+    scale = 1e3;
+  else if (unit == "MB")
+    scale = 1e6;
+  else if (unit == "GB")
+    scale = 1e9;
+  else
+    return absl::InvalidArgumentError("'" + text + "': unknown unit '" + unit + "' (B, KiB, MiB, GiB, KB, MB, GB)");
   const double bytes = value * scale;
   if (bytes < 1) return absl::InvalidArgumentError("'" + text + "': size must be positive");
   return int64_t(bytes);
@@ -33,10 +41,14 @@ absl::StatusOr<int64_t> ParseBytes(const std::string& text) {
 std::string FormatBytes(int64_t bytes) {
   char buf[32];
   const double b = double(bytes);
-  if (b >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
-  else if (b >= 1024.0 * 1024) std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024.0 * 1024));
-  else if (b >= 1024.0) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%lld B", (long long)bytes);
+  if (b >= 1024.0 * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+  else if (b >= 1024.0 * 1024)
+    std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024.0 * 1024));
+  else if (b >= 1024.0)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%lld B", (long long)bytes);
   return buf;
 }
 

@@ -28,20 +28,18 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
     const std::string tokenizer = j.value("tokenizer", std::string());
     if (!tokenizer.empty()) {
       const std::filesystem::path file(tokenizer);
-      m.tokenizer_path =
-          file.is_absolute() ? tokenizer : (std::filesystem::path(path).parent_path() / file).string();
+      m.tokenizer_path = file.is_absolute() ? tokenizer : (std::filesystem::path(path).parent_path() / file).string();
     }
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError("model manifest " + path + ": " + e.what());
   }
   if (m.vocab_size <= 0 || m.max_tokens <= 0) {
-    return absl::InvalidArgumentError("model manifest " + path +
-                                      ": vocab_size and max_tokens must be positive");
+    return absl::InvalidArgumentError("model manifest " + path + ": vocab_size and max_tokens must be positive");
   }
   if (m.max_positions < m.max_tokens) {
     return absl::InvalidArgumentError(
-        "model manifest " + path + ": max_positions " + std::to_string(m.max_positions) +
-        " is below max_tokens " + std::to_string(m.max_tokens) +
+        "model manifest " + path + ": max_positions " + std::to_string(m.max_positions) + " is below max_tokens " +
+        std::to_string(m.max_tokens) +
         ": the model must accept every length it serves; set max_positions >= max_tokens, "
         "or drop it (default: max_tokens)");
   }
@@ -50,9 +48,8 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
                                     "' is not supported (only 'torchscript')");
   }
   if (m.end_token_id >= m.vocab_size) {
-    return absl::InvalidArgumentError("model manifest " + path + ": end_token_id " +
-                                      std::to_string(m.end_token_id) + " is outside the vocabulary [0, " +
-                                      std::to_string(m.vocab_size) + ")");
+    return absl::InvalidArgumentError("model manifest " + path + ": end_token_id " + std::to_string(m.end_token_id) +
+                                      " is outside the vocabulary [0, " + std::to_string(m.vocab_size) + ")");
   }
   if (m.output != "pooled") {
     return absl::UnimplementedError("model manifest " + path + ": output '" + m.output +

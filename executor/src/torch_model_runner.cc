@@ -124,8 +124,7 @@ struct TorchModelRunner::Impl {
 
   // Throws c10::Error (or what the interpreter wraps it in) on failure.
   // `ran_length` (optional) receives the padded length that really ran.
-  std::vector<std::vector<float>> ForwardRows(LoadedModel& model,
-                                              const std::vector<const std::vector<int64_t>*>& rows,
+  std::vector<std::vector<float>> ForwardRows(LoadedModel& model, const std::vector<const std::vector<int64_t>*>& rows,
                                               int64_t padded_length, int64_t* ran_length = nullptr) {
     const int64_t batch = int64_t(rows.size());
     int64_t length = padded_length;
@@ -155,8 +154,7 @@ struct TorchModelRunner::Impl {
     }
     out = out.to(torch::kCPU, torch::kFloat32).contiguous();
     if (out.dim() != 2 || out.size(0) != batch) {
-      throw std::runtime_error("model returned a " + std::to_string(out.dim()) +
-                               "-d tensor, expected [B, D]");
+      throw std::runtime_error("model returned a " + std::to_string(out.dim()) + "-d tensor, expected [B, D]");
     }
     const int64_t dim = out.size(1);
     const float* data = out.data_ptr<float>();
@@ -167,16 +165,16 @@ struct TorchModelRunner::Impl {
 
   // Every path that turns an output row into a result goes through here, so
   // this is where a non-finite row becomes its job's failure instead.
-  void FillResult(const Batch& batch, size_t i, std::vector<float> output, const LoadedModel& model,
-                  size_t ran_with, int64_t padded, Clock::time_point batch_start,
-                  double run_seconds, Outcome& o) {
+  void FillResult(const Batch& batch, size_t i, std::vector<float> output, const LoadedModel& model, size_t ran_with,
+                  int64_t padded, Clock::time_point batch_start, double run_seconds, Outcome& o) {
     const Job& job = batch.jobs[i];
     if (const std::optional<size_t> bad = FirstNonFinite(output)) {
-      const std::string error = absl::StrFormat(
-          "model output has a non-finite value (NaN/Inf) at position %d of %d", *bad, output.size());
+      const std::string error =
+          absl::StrFormat("model output has a non-finite value (NaN/Inf) at position %d of %d", *bad, output.size());
       stats.model_errors++;
-      Logger("executor").Warn("event=job_failed job=%s reason=model_error length=%d device=%s error=\"%s\"",
-                              job.id, job.length(), model.name, error);
+      Logger("executor")
+          .Warn("event=job_failed job=%s reason=model_error length=%d device=%s error=\"%s\"", job.id, job.length(),
+                model.name, error);
       o = FailureFor(job, reason::kModelError, error);
       return;
     }
@@ -189,15 +187,14 @@ struct TorchModelRunner::Impl {
     o.padded_length = int(padded);
     o.model_name = manifest.name;
     o.model_digest = manifest.digest;
-    o.queue_seconds =
-        job.enqueued_at == SteadyTime{} ? 0.0 : SecondsSince(job.enqueued_at, batch_start);
+    o.queue_seconds = job.enqueued_at == SteadyTime{} ? 0.0 : SecondsSince(job.enqueued_at, batch_start);
     o.run_seconds = run_seconds;
     o.completed_at_ms = WallMillis();
   }
 
   // Ladder step 3/4 for one job that cannot run on the primary device.
-  void RunAlone(const Batch& batch, size_t i, Clock::time_point batch_start,
-                const std::string& primary_error, std::vector<Outcome>& out) {
+  void RunAlone(const Batch& batch, size_t i, Clock::time_point batch_start, const std::string& primary_error,
+                std::vector<Outcome>& out) {
     const Job& job = batch.jobs[i];
     std::string error = primary_error;
     const char* failure = reason::kOom;
@@ -206,10 +203,11 @@ struct TorchModelRunner::Impl {
       try {
         auto outputs = ForwardRows(*fallback, {&job.input_ids}, 0);
         stats.fallback_runs++;
-        Logger("executor").Info("event=fallback_run job=%s bucket=%d length=%d device=%s", job.id,
-                                batch.bucket_bound, job.length(), fallback->name);
-        FillResult(batch, i, std::move(outputs[0]), *fallback, 1, int64_t(job.length()),
-                   batch_start, SecondsSince(start, Clock::now()), out[i]);
+        Logger("executor")
+            .Info("event=fallback_run job=%s bucket=%d length=%d device=%s", job.id, batch.bucket_bound, job.length(),
+                  fallback->name);
+        FillResult(batch, i, std::move(outputs[0]), *fallback, 1, int64_t(job.length()), batch_start,
+                   SecondsSince(start, Clock::now()), out[i]);
         return;
       } catch (const std::exception& e) {
         error = "primary: " + primary_error + "; fallback " + fallback->device.str() + ": " + FirstLine(e);
@@ -218,8 +216,9 @@ struct TorchModelRunner::Impl {
       }
     }
     (failure == reason::kOom ? stats.oom_failures : stats.model_errors)++;
-    Logger("executor").Warn("event=job_failed job=%s reason=%s bucket=%d length=%d error=\"%s\"",
-                            job.id, failure, batch.bucket_bound, job.length(), error);
+    Logger("executor")
+        .Warn("event=job_failed job=%s reason=%s bucket=%d length=%d error=\"%s\"", job.id, failure, batch.bucket_bound,
+              job.length(), error);
     out[i] = FailureFor(job, failure, error);
   }
 
@@ -238,8 +237,8 @@ struct TorchModelRunner::Impl {
       std::vector<std::vector<float>> outputs = ForwardRows(primary, rows, 0, &padded);
       const double run_seconds = SecondsSince(start, Clock::now());
       for (size_t k = begin; k < end; ++k) {
-        FillResult(batch, jobs[k], std::move(outputs[k - begin]), primary, end - begin, padded,
-                   batch_start, run_seconds, out[jobs[k]]);
+        FillResult(batch, jobs[k], std::move(outputs[k - begin]), primary, end - begin, padded, batch_start,
+                   run_seconds, out[jobs[k]]);
       }
       largest_primary_ok = std::max(largest_primary_ok, end - begin);
       return;
@@ -255,8 +254,9 @@ struct TorchModelRunner::Impl {
     if (end - begin > 1) {
       stats.splits++;
       const size_t mid = begin + (end - begin) / 2;
-      Logger("executor").Debug("event=split bucket=%d batch=%d oom=%s error=\"%s\"",
-                               batch.bucket_bound, end - begin, oom ? "true" : "false", error);
+      Logger("executor")
+          .Debug("event=split bucket=%d batch=%d oom=%s error=\"%s\"", batch.bucket_bound, end - begin,
+                 oom ? "true" : "false", error);
       RunSpan(batch, jobs, begin, mid, batch_start, out);
       RunSpan(batch, jobs, mid, end, batch_start, out);
       return;
@@ -267,8 +267,8 @@ struct TorchModelRunner::Impl {
     }
     const Job& job = batch.jobs[jobs[begin]];
     stats.model_errors++;
-    Logger("executor").Warn("event=job_failed job=%s reason=model_error length=%d error=\"%s\"",
-                            job.id, job.length(), error);
+    Logger("executor")
+        .Warn("event=job_failed job=%s reason=model_error length=%d error=\"%s\"", job.id, job.length(), error);
     out[jobs[begin]] = FailureFor(job, reason::kModelError, error);
   }
 
@@ -276,9 +276,7 @@ struct TorchModelRunner::Impl {
   // fallback when it is the CPU, else the primary when it is, else a copy of
   // the model loaded on first use.
   absl::StatusOr<LoadedModel*> CpuModel() {
-    auto plain_cpu = [](const LoadedModel& m) {
-      return m.device.is_cpu() && !m.charged && !m.autocast.has_value();
-    };
+    auto plain_cpu = [](const LoadedModel& m) { return m.device.is_cpu() && !m.charged && !m.autocast.has_value(); };
     if (fallback && plain_cpu(*fallback)) return &*fallback;
     if (plain_cpu(primary)) return &primary;
     if (!cpu_copy) {
@@ -286,17 +284,18 @@ struct TorchModelRunner::Impl {
       absl::StatusOr<LoadedModel> loaded = LoadModel("cpu", "cpu", /*charged=*/false, std::nullopt);
       if (!loaded.ok()) return loaded.status();
       cpu_copy = *std::move(loaded);
-      Logger("executor").Info("event=model_loaded name=%s digest=%s device=cpu purpose=device_override "
-                              "load_seconds=%.2f",
-                              manifest.name, manifest.digest, SecondsSince(start, Clock::now()));
+      Logger("executor")
+          .Info(
+              "event=model_loaded name=%s digest=%s device=cpu purpose=device_override "
+              "load_seconds=%.2f",
+              manifest.name, manifest.digest, SecondsSince(start, Clock::now()));
     }
     return &*cpu_copy;
   }
 
   // A job's `device: cpu` override: the job runs alone on the CPU model,
   // outside the ladder; a failure there is the job's failure record.
-  void RunOverride(const Batch& batch, size_t i, Clock::time_point batch_start,
-                   std::vector<Outcome>& out) {
+  void RunOverride(const Batch& batch, size_t i, Clock::time_point batch_start, std::vector<Outcome>& out) {
     const Job& job = batch.jobs[i];
     std::string error;
     const char* failure = reason::kModelError;
@@ -307,8 +306,9 @@ struct TorchModelRunner::Impl {
       try {
         auto outputs = ForwardRows(**model, {&job.input_ids}, 0);
         stats.override_runs++;
-        Logger("executor").Info("event=device_override_run job=%s bucket=%d length=%d device=cpu",
-                                job.id, batch.bucket_bound, job.length());
+        Logger("executor")
+            .Info("event=device_override_run job=%s bucket=%d length=%d device=cpu", job.id, batch.bucket_bound,
+                  job.length());
         FillResult(batch, i, std::move(outputs[0]), **model, 1, int64_t(job.length()), batch_start,
                    SecondsSince(start, Clock::now()), out[i]);
         return;
@@ -318,8 +318,9 @@ struct TorchModelRunner::Impl {
       }
     }
     (failure == reason::kOom ? stats.oom_failures : stats.model_errors)++;
-    Logger("executor").Warn("event=job_failed job=%s reason=%s length=%d device=cpu error=\"%s\"",
-                            job.id, failure, job.length(), error);
+    Logger("executor")
+        .Warn("event=job_failed job=%s reason=%s length=%d device=cpu error=\"%s\"", job.id, failure, job.length(),
+              error);
     out[i] = FailureFor(job, failure, error);
   }
 
@@ -344,8 +345,8 @@ struct TorchModelRunner::Impl {
       m.module = torch::jit::load(options.model_path, m.device);
       m.module.eval();
     } catch (const std::exception& e) {
-      return absl::InvalidArgumentError("cannot load TorchScript model " + options.model_path + " on " +
-                                        device_text + ": " + FirstLine(e));
+      return absl::InvalidArgumentError("cannot load TorchScript model " + options.model_path + " on " + device_text +
+                                        ": " + FirstLine(e));
     }
     // Warm-up: the first forward passes pay for graph optimisation.
     try {
@@ -353,8 +354,10 @@ struct TorchModelRunner::Impl {
       ForwardRows(m, {&row, &row}, 0);
       ForwardRows(m, {&row}, 0);
     } catch (const std::exception& e) {
-      return absl::InvalidArgumentError("model " + options.model_path + " failed its warm-up forward(input_ids, "
-                                        "attention_mask) on " + device_text + ": " + FirstLine(e));
+      return absl::InvalidArgumentError("model " + options.model_path +
+                                        " failed its warm-up forward(input_ids, "
+                                        "attention_mask) on " +
+                                        device_text + ": " + FirstLine(e));
     }
     return m;
   }
@@ -365,13 +368,9 @@ TorchModelRunner::~TorchModelRunner() = default;
 
 int CudaDeviceCount() { return int(torch::cuda::device_count()); }
 
-std::string TorchVersion() {
-  return QINFER_TORCH_VERSION;
-}
+std::string TorchVersion() { return QINFER_TORCH_VERSION; }
 
-TorchThreads CurrentTorchThreads() {
-  return {int(at::get_num_threads()), int(at::get_num_interop_threads())};
-}
+TorchThreads CurrentTorchThreads() { return {int(at::get_num_threads()), int(at::get_num_interop_threads())}; }
 
 absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerOptions options) {
   namespace fs = std::filesystem;
@@ -392,8 +391,8 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   if (!digest.ok()) return digest.status();
   if (!manifest->digest.empty() && manifest->digest != *digest) {
     return absl::FailedPreconditionError(
-        "model.path " + options.model_path + " has digest " + *digest + ", but its manifest " +
-        options.manifest_path + " says " + manifest->digest +
+        "model.path " + options.model_path + " has digest " + *digest + ", but its manifest " + options.manifest_path +
+        " says " + manifest->digest +
         ": the model file was replaced without its manifest; export the model again with its manifest "
         "(model/export_model.py, or model/check_model.py for a model of your own) or set model.manifest "
         "to this file's manifest");
@@ -403,8 +402,10 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   if (!spec.ok()) return spec.status();
 
   std::optional<at::ScalarType> autocast;
-  if (options.autocast == "bf16") autocast = at::kBFloat16;
-  else if (options.autocast == "fp16") autocast = at::kHalf;
+  if (options.autocast == "bf16")
+    autocast = at::kBFloat16;
+  else if (options.autocast == "fp16")
+    autocast = at::kHalf;
   else if (!options.autocast.empty()) {
     return absl::InvalidArgumentError("model.autocast '" + options.autocast + "': expected bf16, fp16 or empty");
   }
@@ -443,12 +444,13 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
     if (!fallback.ok()) return fallback.status();
     impl->fallback = *std::move(fallback);
   }
-  Logger("executor").Info(
-      "event=model_loaded name=%s digest=%s device=%s dtype=%s fallback=%s budget_bytes=%d "
-      "allocated_bytes=%d load_seconds=%.2f",
-      impl->manifest.name, impl->manifest.digest, options.device, impl->dtype,
-      options.fallback_device.empty() ? "none" : options.fallback_device,
-      impl->memory->budget_bytes(), impl->memory->allocated_bytes(), SecondsSince(start, Clock::now()));
+  Logger("executor")
+      .Info(
+          "event=model_loaded name=%s digest=%s device=%s dtype=%s fallback=%s budget_bytes=%d "
+          "allocated_bytes=%d load_seconds=%.2f",
+          impl->manifest.name, impl->manifest.digest, options.device, impl->dtype,
+          options.fallback_device.empty() ? "none" : options.fallback_device, impl->memory->budget_bytes(),
+          impl->memory->allocated_bytes(), SecondsSince(start, Clock::now()));
   return std::unique_ptr<TorchModelRunner>(new TorchModelRunner(std::move(impl)));
 }
 
@@ -475,16 +477,16 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
       (job.device.empty() ? configured : overridden).push_back(i);
       continue;
     }
-    Logger("executor").Warn("event=job_failed job=%s reason=%s length=%d error=\"%s\"", job.id, failure,
-                            job.length(), error);
+    Logger("executor")
+        .Warn("event=job_failed job=%s reason=%s length=%d error=\"%s\"", job.id, failure, job.length(), error);
     out[i] = FailureFor(job, failure, error);
   }
   const bool long_lane = batch.bucket_bound > s.manifest.max_tokens;
   if (long_lane && !s.fallback && !configured.empty()) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "bucket %d is a long lane (above the model's max_tokens %d): its jobs run alone on the "
-        "fallback device, and none is configured; set model.fallback_device: cpu",
-        batch.bucket_bound, s.manifest.max_tokens));
+    return absl::FailedPreconditionError(
+        absl::StrFormat("bucket %d is a long lane (above the model's max_tokens %d): its jobs run alone on the "
+                        "fallback device, and none is configured; set model.fallback_device: cpu",
+                        batch.bucket_bound, s.manifest.max_tokens));
   }
   for (size_t i : overridden) s.RunOverride(batch, i, batch_start, out);
   if (configured.empty()) return out;
@@ -492,8 +494,7 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
     const std::string why =
         long_lane ? absl::StrFormat("bucket %d is a long lane (above max_tokens %d)", batch.bucket_bound,
                                     s.manifest.max_tokens)
-                  : absl::StrFormat("bucket %d does not fit the memory budget even for one job",
-                                    batch.bucket_bound);
+                  : absl::StrFormat("bucket %d does not fit the memory budget even for one job", batch.bucket_bound);
     for (size_t i : configured) s.RunAlone(batch, i, batch_start, why, out);
     return out;
   }
@@ -505,8 +506,8 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
     const int new_cap = RefitCap(batch.bucket_bound, failed, int(std::max<size_t>(1, s.largest_primary_ok)));
     if (new_cap < failed) {
       s.stats.cap_lowerings++;
-      Logger("executor").Warn("event=cap_lowered bucket=%d from_batch=%d new_cap=%d", batch.bucket_bound,
-                              failed, new_cap);
+      Logger("executor")
+          .Warn("event=cap_lowered bucket=%d from_batch=%d new_cap=%d", batch.bucket_bound, failed, new_cap);
       if (s.cap_listener != nullptr) s.cap_listener->OnCapLowered(batch.bucket_bound, new_cap, failed);
     }
   }
@@ -520,17 +521,19 @@ int TorchModelRunner::RefitCap(int bound, int failed, int succeeded) {
   const auto start = Clock::now();
   absl::StatusOr<int> largest = LargestFittingBatch(*this, bound, 0, failed, limit);
   if (!largest.ok()) {
-    Logger("executor").Warn("event=cap_refit_failed bucket=%d error=\"%s\" (keeping %d)", bound,
-                            largest.status().message(), succeeded);
+    Logger("executor")
+        .Warn("event=cap_refit_failed bucket=%d error=\"%s\" (keeping %d)", bound, largest.status().message(),
+              succeeded);
     return succeeded;
   }
-  Logger("executor").Info("event=cap_refit bucket=%d failed_batch=%d succeeded_piece=%d fits=%d seconds=%.2f",
-                          bound, failed, succeeded, *largest, SecondsSince(start, Clock::now()));
+  Logger("executor")
+      .Info("event=cap_refit bucket=%d failed_batch=%d succeeded_piece=%d fits=%d seconds=%.2f", bound, failed,
+            succeeded, *largest, SecondsSince(start, Clock::now()));
   return std::max(1, *largest);
 }
 
-absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(
-    const std::vector<std::vector<int64_t>>& rows, int padded_length) {
+absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(const std::vector<std::vector<int64_t>>& rows,
+                                                                          int padded_length) {
   std::vector<const std::vector<int64_t>*> ptrs;
   for (const auto& r : rows) ptrs.push_back(&r);
   try {

@@ -10,18 +10,14 @@ namespace {
 
 // syslog's names, as librdkafka's levels are syslog levels.
 std::string_view LevelName(int level) {
-  static constexpr std::string_view kNames[] = {"emerg", "alert", "crit", "err",
-                                                "warning", "notice", "info", "debug"};
+  static constexpr std::string_view kNames[] = {"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"};
   return level >= 0 && level <= 7 ? kNames[level] : "debug";
 }
 
 // librdkafka logs a refused connection as LOG_ERR (3), yet it retries by
 // itself: a degraded mode, so warn; only what it calls critical is an error.
 LogLevel LogLevelOf(int level) {
-  return level <= 2   ? LogLevel::kError
-         : level <= 4 ? LogLevel::kWarn
-         : level == 5 ? LogLevel::kInfo
-                      : LogLevel::kDebug;
+  return level <= 2 ? LogLevel::kError : level <= 4 ? LogLevel::kWarn : level == 5 ? LogLevel::kInfo : LogLevel::kDebug;
 }
 
 // One line of the log: quotes and line breaks escaped.
@@ -49,8 +45,10 @@ std::string RepeatKey(std::string_view facility, std::string_view message) {
   bool in_digits = false;
   for (char c : message) {
     const bool digit = std::isdigit(static_cast<unsigned char>(c)) != 0;
-    if (!digit) key.push_back(c);
-    else if (!in_digits) key.push_back('#');
+    if (!digit)
+      key.push_back(c);
+    else if (!in_digits)
+      key.push_back('#');
     in_digits = digit;
   }
   return key;
@@ -63,9 +61,8 @@ const Clock& SteadyClock() {
   return clock;
 }
 
-KafkaLog::KafkaLog(qinfer::Log log, std::string client,
-                   const std::map<std::string, std::string>& properties, const Clock& clock,
-                   std::chrono::seconds repeat_interval)
+KafkaLog::KafkaLog(qinfer::Log log, std::string client, const std::map<std::string, std::string>& properties,
+                   const Clock& clock, std::chrono::seconds repeat_interval)
     : log_(std::move(log)),
       client_(std::move(client)),
       properties_(properties),
@@ -108,8 +105,8 @@ void KafkaLog::Log(int level, std::string_view facility, std::string_view messag
     log_.At(lvl, "event=kafka_log client=%v level=%v facility=%v message=\"%v\" suppressed=%v", client_,
             LevelName(level), facility, Quoted(text), suppressed);
   } else {
-    log_.At(lvl, "event=kafka_log client=%v level=%v facility=%v message=\"%v\"", client_, LevelName(level),
-            facility, Quoted(text));
+    log_.At(lvl, "event=kafka_log client=%v level=%v facility=%v message=\"%v\"", client_, LevelName(level), facility,
+            Quoted(text));
   }
 }
 
@@ -120,8 +117,8 @@ void KafkaLog::Error(rd_kafka_t* rk, int err, std::string_view reason) {
     // there is one.
     char fatal[512];
     const rd_kafka_resp_err_t orig = rd_kafka_fatal_error(rk, fatal, sizeof(fatal));
-    log_.Error("event=kafka_error client=%v code=%v fatal=true message=\"%v\"", client_,
-               rd_kafka_err2name(orig), Quoted(Redact(fatal)));
+    log_.Error("event=kafka_error client=%v code=%v fatal=true message=\"%v\"", client_, rd_kafka_err2name(orig),
+               Quoted(Redact(fatal)));
     return;
   }
   if (code == RD_KAFKA_RESP_ERR__AUTHENTICATION && reason.find("OAUTHBEARER token") != std::string_view::npos) {
@@ -129,16 +126,15 @@ void KafkaLog::Error(rd_kafka_t* rk, int err, std::string_view reason) {
     if (token_failure_.empty()) token_failure_ = Redact(reason);
   }
   // A transport error repeats the log line librdkafka has just written.
-  const LogLevel lvl =
-      code == RD_KAFKA_RESP_ERR__TRANSPORT ? LogLevel::kDebug : LogLevel::kWarn;
+  const LogLevel lvl = code == RD_KAFKA_RESP_ERR__TRANSPORT ? LogLevel::kDebug : LogLevel::kWarn;
   if (!log_.Enabled(lvl)) return;
   const std::string text = Redact(reason);
   const std::string_view name = rd_kafka_err2name(code);
   uint64_t suppressed = 0;
   if (!Admit(name, text, &suppressed)) return;
   if (suppressed > 0) {
-    log_.At(lvl, "event=kafka_error client=%v code=%v message=\"%v\" suppressed=%v", client_, name,
-            Quoted(text), suppressed);
+    log_.At(lvl, "event=kafka_error client=%v code=%v message=\"%v\" suppressed=%v", client_, name, Quoted(text),
+            suppressed);
   } else {
     log_.At(lvl, "event=kafka_error client=%v code=%v message=\"%v\"", client_, name, Quoted(text));
   }
@@ -177,8 +173,7 @@ absl::StatusOr<rd_kafka_t*> NewHandle(rd_kafka_type_t type, rd_kafka_conf_t* con
     rd_kafka_destroy(rk);
     return absl::InvalidArgumentError(
         "kafka " + std::string(client) + ": kafka property sasl.oauthbearer.config=" + std::string(kRedacted) +
-        " cannot make a token (enable.sasl.oauthbearer.unsecure.jwt=true builds it from that value): " +
-        failure);
+        " cannot make a token (enable.sasl.oauthbearer.unsecure.jwt=true builds it from that value): " + failure);
   }
   return rk;
 }

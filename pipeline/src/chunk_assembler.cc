@@ -48,8 +48,8 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
     Outcome job = done.pooled;
     job.ok = false;
     job.reason = f.reason;
-    job.error = "window " + std::to_string(done.failed_window + 1) + " of " + std::to_string(window.windows) +
-                ": " + f.error;
+    job.error =
+        "window " + std::to_string(done.failed_window + 1) + " of " + std::to_string(window.windows) + ": " + f.error;
     job.payload = std::move(done.payload);
     job.completed_at_ms = f.completed_at_ms;
     job.output.clear();

@@ -16,9 +16,9 @@ std::vector<Origin> OriginsOf(const std::vector<Job>& jobs) {
 
 }  // namespace
 
-ExecutorLoop::ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner,
-                           OutcomeRecorder& recorder, AttemptLog* attempts, Health& health,
-                           const Clock& clock, LoopOptions options, BatchObserver* observer)
+ExecutorLoop::ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner, OutcomeRecorder& recorder,
+                           AttemptLog* attempts, Health& health, const Clock& clock, LoopOptions options,
+                           BatchObserver* observer)
     : queue_(queue),
       runner_(runner),
       recorder_(recorder),
@@ -127,8 +127,7 @@ void ExecutorLoop::RecordLoop() {
 void ExecutorLoop::Abandon(size_t jobs, const char* why) {
   if (jobs == 0) return;
   stats_.abandoned += jobs;
-  log_.Warn("event=jobs_abandoned why=%v jobs=%v (not acked: they run again after a restart)",
-            why, jobs);
+  log_.Warn("event=jobs_abandoned why=%v jobs=%v (not acked: they run again after a restart)", why, jobs);
 }
 
 void ExecutorLoop::RunOne(Batch batch) {
@@ -139,10 +138,8 @@ void ExecutorLoop::RunOne(Batch batch) {
   const Log& log = log_;
   absl::StatusOr<std::vector<int>> counts = attempts_->Attempts(OriginsOf(batch.jobs));
   if (!counts.ok()) {
-    if (health_.RaiseFatal(fatal_cause::kStore,
-                           "attempt log unreadable: " + std::string(counts.status().message()))) {
-      log.Error("event=fatal cause=store error=\"attempt log: %v\"",
-                std::string(counts.status().message()));
+    if (health_.RaiseFatal(fatal_cause::kStore, "attempt log unreadable: " + std::string(counts.status().message()))) {
+      log.Error("event=fatal cause=store error=\"attempt log: %v\"", std::string(counts.status().message()));
     }
     Abandon(batch.jobs.size(), "fatal");
     return;
@@ -156,12 +153,12 @@ void ExecutorLoop::RunOne(Batch batch) {
     // This life's own attempt (a chunk's earlier window) is not a crash.
     const int seen = (*counts)[i] - (begun_.contains(KeyOf(job.origin)) ? 1 : 0);
     if (seen >= options_.max_attempts) {
-      log.Warn("event=crash_isolated job=%v partition=%v offset=%v attempts=%v", job.id,
-               job.origin.partition, job.origin.offset, seen);
-      crashed.push_back(FailureFor(
-          job, reason::kCrash,
-          "the process died " + std::to_string(seen) +
-              " times while this job was running; it is not run again (publish it again to retry)"));
+      log.Warn("event=crash_isolated job=%v partition=%v offset=%v attempts=%v", job.id, job.origin.partition,
+               job.origin.offset, seen);
+      crashed.push_back(
+          FailureFor(job, reason::kCrash,
+                     "the process died " + std::to_string(seen) +
+                         " times while this job was running; it is not run again (publish it again to retry)"));
       crashed_jobs.push_back(std::move(job));
     } else if (seen > 0) {
       suspects.emplace_back(seen, std::move(job));
@@ -184,8 +181,7 @@ void ExecutorLoop::RunOne(Batch batch) {
     // down, whether or not their records are durable yet: their attempts go
     // in the same write, so a crash now is not held against them.
     if (absl::Status s = attempts_->BeginAttempts(first, finished_); !s.ok()) {
-      if (health_.RaiseFatal(fatal_cause::kStore,
-                             "attempt log unwritable: " + std::string(s.message()))) {
+      if (health_.RaiseFatal(fatal_cause::kStore, "attempt log unwritable: " + std::string(s.message()))) {
         log.Error("event=fatal cause=store error=\"attempt log: %v\"", std::string(s.message()));
       }
       Abandon(b.jobs.size(), "fatal");
@@ -198,12 +194,11 @@ void ExecutorLoop::RunOne(Batch batch) {
   // Fewest attempts first: a job that was merely in the batch-mate's way
   // runs (and is done) before the likelier culprit can take the process
   // down again.
-  std::stable_sort(suspects.begin(), suspects.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(suspects.begin(), suspects.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [seen, job] : suspects) {
     stats_.suspects_run_alone++;
-    log.Warn("event=suspect_run_alone job=%v partition=%v offset=%v attempts=%v", job.id,
-             job.origin.partition, job.origin.offset, seen);
+    log.Warn("event=suspect_run_alone job=%v partition=%v offset=%v attempts=%v", job.id, job.origin.partition,
+             job.origin.offset, seen);
     Batch alone{batch.bucket_bound, {}};
     alone.jobs.push_back(std::move(job));
     run(std::move(alone));
@@ -220,8 +215,7 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
     records = *std::move(outcomes);
   } else {
     for (const Job& job : batch.jobs) {
-      records.push_back(
-          FailureFor(job, reason::kModelError, std::string(outcomes.status().message())));
+      records.push_back(FailureFor(job, reason::kModelError, std::string(outcomes.status().message())));
     }
   }
   stats_.batches++;
@@ -233,8 +227,7 @@ void ExecutorLoop::RunAndRecord(Batch batch) {
       if (job.windows == 0) finished_.push_back(job.origin);
     }
   }
-  log_.Debug("event=batch bucket=%v batch=%v tokens=%v", batch.bucket_bound, batch.jobs.size(),
-             batch.total_tokens());
+  log_.Debug("event=batch bucket=%v batch=%v tokens=%v", batch.bucket_bound, batch.jobs.size(), batch.total_tokens());
   // Summarised before the recorder consumes the outcomes; counted only once
   // they are durable.
   // Tokens are what ran on the device (chunk windows included); ok and
@@ -273,8 +266,10 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
   for (const Outcome& o : records) {
     begun_.erase(KeyOf(o.origin));
     if (!pending.summary) continue;
-    if (o.ok) pending.summary->ok++;
-    else pending.summary->failed[o.reason]++;
+    if (o.ok)
+      pending.summary->ok++;
+    else
+      pending.summary->failed[o.reason]++;
   }
   if (records.empty() && !pending.summary) return;
   if (options_.record_queue == 0) {
@@ -297,8 +292,8 @@ void ExecutorLoop::Commit(Pending pending) {
     if (!recorder_.Record(std::move(pending.records)).ok()) {
       // The recorder raised the fatal condition; Run() stops on it.
       if (pending.summary) {
-        log_.Error("event=record_failed bucket=%v batch=%v (jobs stay unacked)",
-                   pending.summary->bucket, pending.summary->jobs);
+        log_.Error("event=record_failed bucket=%v batch=%v (jobs stay unacked)", pending.summary->bucket,
+                   pending.summary->jobs);
       }
       return;
     }

@@ -11,8 +11,7 @@ RunDecision RunControl::Tick(const Activity& a, bool stop_requested, bool fatal)
   if (fatal) return RunDecision::kFatal;
   if (stop_requested) return RunDecision::kStopRequested;
   const SteadyTime now = clock_.Now();
-  if (a.messages != last_messages_ || a.pending > 0 || a.queued > 0 ||
-      a.assigned != last_assigned_) {
+  if (a.messages != last_messages_ || a.pending > 0 || a.queued > 0 || a.assigned != last_assigned_) {
     last_messages_ = a.messages;
     last_assigned_ = a.assigned;
     last_activity_ = now;

@@ -14,34 +14,30 @@ namespace {
 
 using prometheus::Labels;
 
-prometheus::Family<prometheus::Counter>& Counter(prometheus::Registry& r, const char* name,
-                                                 const char* help) {
+prometheus::Family<prometheus::Counter>& Counter(prometheus::Registry& r, const char* name, const char* help) {
   return prometheus::BuildCounter().Name(name).Help(help).Register(r);
 }
-prometheus::Family<prometheus::Gauge>& Gauge(prometheus::Registry& r, const char* name,
-                                             const char* help) {
+prometheus::Family<prometheus::Gauge>& Gauge(prometheus::Registry& r, const char* name, const char* help) {
   return prometheus::BuildGauge().Name(name).Help(help).Register(r);
 }
-prometheus::Family<prometheus::Histogram>& Histogram(prometheus::Registry& r, const char* name,
-                                                     const char* help) {
+prometheus::Family<prometheus::Histogram>& Histogram(prometheus::Registry& r, const char* name, const char* help) {
   return prometheus::BuildHistogram().Name(name).Help(help).Register(r);
 }
 
 // Seconds, from 1 ms to about 2 minutes.
 const prometheus::Histogram::BucketBoundaries& TimeBuckets() {
-  static const auto* b = new prometheus::Histogram::BucketBoundaries{
-      0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120};
+  static const auto* b = new prometheus::Histogram::BucketBoundaries{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                                     0.5,   1,      2.5,   5,    10,    30,   60,  120};
   return *b;
 }
 const prometheus::Histogram::BucketBoundaries& BatchSizeBuckets() {
-  static const auto* b =
-      new prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+  static const auto* b = new prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
   return *b;
 }
 
 // The failure reasons a record can carry: a fixed set, exported from 0.
-constexpr const char* kReasons[] = {reason::kInvalid, reason::kTooLong, reason::kOom,
-                                    reason::kModelError, reason::kCrash};
+constexpr const char* kReasons[] = {reason::kInvalid, reason::kTooLong, reason::kOom, reason::kModelError,
+                                    reason::kCrash};
 constexpr const char* kStages[] = {"oom", "split", "cap_lowered", "fallback", "failed"};
 constexpr const char* kDevice[] = {"allocated", "reserved", "peak", "budget"};
 
@@ -97,35 +93,32 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
                         "Durable records by status (ok, failed) and failure reason, including the "
                         "consumer's invalid and too_long records")),
       batches_(Counter(r, "qinfer_batches_total", "Batches with durable records, by bucket bound")),
-      tokens_(Counter(r, "qinfer_tokens_total",
-                      "Tokens of successful jobs by bucket bound and kind (real, padded)")),
+      tokens_(Counter(r, "qinfer_tokens_total", "Tokens of successful jobs by bucket bound and kind (real, padded)")),
       ladder_(Counter(r, "qinfer_oom_ladder_total",
                       "OOM ladder events by stage: oom (caught), split, cap_lowered, fallback (a job "
                       "run on the fallback device), failed (oom record)")),
-      override_runs_(Counter(r, "qinfer_device_override_runs_total",
-                             "Jobs run on the device their replay asked for")),
+      override_runs_(Counter(r, "qinfer_device_override_runs_total", "Jobs run on the device their replay asked for")),
       pauses_(Counter(r, "qinfer_consumer_pauses_total", "Backpressure pauses of the consumer")),
       store_errors_(Counter(r, "qinfer_store_errors_total", "Failed store write attempts")),
-      publish_retries_(Counter(r, "qinfer_publish_retries_total",
-                               "Transient delivery failures published again")),
+      publish_retries_(Counter(r, "qinfer_publish_retries_total", "Transient delivery failures published again")),
       undeliverable_(Counter(r, "qinfer_undeliverable_total",
                              "Outcomes whose reply or dead letter could not be delivered, by class "
                              "(permanent, retries_exhausted); recorded and acked")),
-      dead_letter_notices_(Counter(r, "qinfer_dead_letter_notices_total",
-                                   "Compact dead-letter notices of undeliverable outcomes")),
-      crash_isolated_(Counter(r, "qinfer_crash_isolated_total",
-                              "Jobs given a crash record after taking the process down")),
-      abandoned_(Counter(r, "qinfer_abandoned_jobs_total",
-                         "Jobs left unacked at a drain timeout or a fatal condition")),
+      dead_letter_notices_(
+          Counter(r, "qinfer_dead_letter_notices_total", "Compact dead-letter notices of undeliverable outcomes")),
+      crash_isolated_(
+          Counter(r, "qinfer_crash_isolated_total", "Jobs given a crash record after taking the process down")),
+      abandoned_(
+          Counter(r, "qinfer_abandoned_jobs_total", "Jobs left unacked at a drain timeout or a fatal condition")),
       rejected_(Counter(r, "qinfer_rejected_messages_total",
                         "Messages the consumer turned into invalid or too_long records")),
       queued_jobs_(Gauge(r, "qinfer_queued_jobs", "Jobs waiting in the scheduler, by bucket bound")),
       queued_bytes_(Gauge(r, "qinfer_queued_bytes", "Bytes held by waiting jobs, by bucket bound")),
       batch_cap_(Gauge(r, "qinfer_batch_cap", "Most jobs per batch, by bucket bound")),
-      padding_(Gauge(r, "qinfer_padding_efficiency",
-                     "Real / padded tokens of the batches run so far, by bucket bound")),
-      device_bytes_(Gauge(r, "qinfer_device_memory_bytes",
-                          "Primary device memory: allocated, reserved, peak, budget (0: none)")),
+      padding_(
+          Gauge(r, "qinfer_padding_efficiency", "Real / padded tokens of the batches run so far, by bucket bound")),
+      device_bytes_(
+          Gauge(r, "qinfer_device_memory_bytes", "Primary device memory: allocated, reserved, peak, budget (0: none)")),
       lag_(Gauge(r, "qinfer_consumer_lag",
                  "Messages after the committed offset, by assigned partition of the jobs topic")),
       committed_(Gauge(r, "qinfer_committed_offset",
@@ -136,11 +129,9 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
                         "(its lag then counts from the partition's low watermark)")),
       assigned_(Gauge(r, "qinfer_assigned_partitions", "Partitions of the jobs topic assigned here")),
       paused_(Gauge(r, "qinfer_consumer_paused", "1 while the consumer is paused for backpressure")),
-      fatal_(Gauge(r, "qinfer_fatal",
-                   "1 once a fatal condition was raised, by cause (the instance then exits)")),
+      fatal_(Gauge(r, "qinfer_fatal", "1 once a fatal condition was raised, by cause (the instance then exits)")),
       ready_(Gauge(r, "qinfer_ready", "1 while /readyz answers ready")),
-      heartbeat_age_(Gauge(r, "qinfer_executor_heartbeat_age_seconds",
-                           "Seconds since the executor thread last beat")),
+      heartbeat_age_(Gauge(r, "qinfer_executor_heartbeat_age_seconds", "Seconds since the executor thread last beat")),
       build_info_(Gauge(r, "qinfer_build_info",
                         "1, labelled with the qinfer version, libtorch version, model, model digest "
                         "and device")),
@@ -153,10 +144,10 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
       inference_seconds_(Histogram(r, "qinfer_inference_seconds",
                                    "Time of one batch through the model (the OOM ladder included), "
                                    "by bucket bound")),
-      latency_seconds_(Histogram(r, "qinfer_job_latency_seconds",
-                                 "From a job's arrival in the scheduler to its durable record")),
-      store_write_seconds_(Histogram(r, "qinfer_store_write_seconds",
-                                     "One store write of a batch of records, retries included")),
+      latency_seconds_(
+          Histogram(r, "qinfer_job_latency_seconds", "From a job's arrival in the scheduler to its durable record")),
+      store_write_seconds_(
+          Histogram(r, "qinfer_store_write_seconds", "One store write of a batch of records, retries included")),
       latency_(latency_seconds_.Add({}, TimeBuckets())),
       store_write_(store_write_seconds_.Add({}, TimeBuckets())) {
   // Everything with a fixed label set starts at 0, so that rates and alerts
@@ -273,8 +264,7 @@ std::map<std::string, uint64_t> ServiceMetrics::records() const {
   return records_;
 }
 
-void ServiceMetrics::SetTotal(prometheus::Family<prometheus::Counter>& family, const Labels& labels,
-                              uint64_t total) {
+void ServiceMetrics::SetTotal(prometheus::Family<prometheus::Counter>& family, const Labels& labels, uint64_t total) {
   prometheus::Counter& c = family.Add(labels);
   MutexLock lock(&mu_);
   uint64_t& seen = seen_[&c];

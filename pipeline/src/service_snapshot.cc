@@ -149,16 +149,15 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
   out << absl::StrFormat("qinfer %s  up %s  libtorch %s  threads %d intra-op / %d inter-op\n", s.version,
                          Duration(s.uptime_seconds), s.libtorch, s.intra_op_threads, s.inter_op_threads);
   out << absl::StrFormat("model   %s  digest %s\n", s.model, s.model_digest.substr(0, 16));
-  out << absl::StrFormat("device  %s  fallback %s\n", s.device,
-                         s.fallback_device.empty() ? "none" : s.fallback_device);
+  out << absl::StrFormat("device  %s  fallback %s\n", s.device, s.fallback_device.empty() ? "none" : s.fallback_device);
   out << absl::StrFormat("health  %s; %s\n", s.liveness, s.readiness);
 
   out << "\nbuckets\n";
-  out << absl::StrFormat("  %8s %5s %8s %10s %9s %9s %8s\n", "bound", "cap", "queued", "queued_B", "batches",
-                         "jobs", "padding");
+  out << absl::StrFormat("  %8s %5s %8s %10s %9s %9s %8s\n", "bound", "cap", "queued", "queued_B", "batches", "jobs",
+                         "padding");
   for (const BucketSnapshot& b : s.buckets) {
-    out << absl::StrFormat("  %8d %5d %8d %10s %9d %9d %8.3f%s\n", b.bound, b.cap, b.queued_jobs,
-                           Bytes(b.queued_bytes), b.batches, b.jobs, b.padding_efficiency(),
+    out << absl::StrFormat("  %8d %5d %8d %10s %9d %9d %8.3f%s\n", b.bound, b.cap, b.queued_jobs, Bytes(b.queued_bytes),
+                           b.batches, b.jobs, b.padding_efficiency(),
                            b.unfit ? "  (unfit: runs alone on the fallback)" : "");
   }
 
@@ -173,8 +172,8 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
   }
 
   out << absl::StrFormat("\nconsumer  assigned %d  %s  messages %d  replays %d  rejected %d  pauses %d\n",
-                         s.assigned_partitions, s.paused ? "PAUSED" : "fetching", s.messages, s.replays,
-                         s.rejected, s.pauses);
+                         s.assigned_partitions, s.paused ? "PAUSED" : "fetching", s.messages, s.replays, s.rejected,
+                         s.pauses);
   if (s.partitions.empty()) {
     out << "  lag: not known yet (librdkafka statistics arrive every statistics.interval.ms)\n";
   } else {

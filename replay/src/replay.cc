@@ -16,8 +16,8 @@ bool Selected(const Outcome& f, const Selection& s) {
 }
 
 const std::vector<std::string>& KnownReasons() {
-  static const std::vector<std::string> kReasons = {reason::kInvalid, reason::kTooLong,   reason::kOom,
-                                                    reason::kModelError, reason::kCrash, reason::kUndeliverable};
+  static const std::vector<std::string> kReasons = {reason::kInvalid,    reason::kTooLong, reason::kOom,
+                                                    reason::kModelError, reason::kCrash,   reason::kUndeliverable};
   return kReasons;
 }
 
@@ -67,15 +67,14 @@ absl::StatusOr<std::string> ReplayMessage(const Outcome& f, const Overrides& o, 
         "job " + f.id + " has a result: this is an undeliverable notice, its reply" +
         (f.delivery_error.empty() ? std::string() : " (" + f.delivery_error + ")") +
         " was not delivered, and the notice holds neither the result nor the job; read the result with "
-        "`qinfer results --id " + f.id + "` on the store of the instance that ran it (or publish the original, " +
-        f.origin.topic + "/" + std::to_string(f.origin.partition) + "/" + std::to_string(f.origin.offset) +
-        ", again to run it again)");
+        "`qinfer results --id " +
+        f.id + "` on the store of the instance that ran it (or publish the original, " + f.origin.topic + "/" +
+        std::to_string(f.origin.partition) + "/" + std::to_string(f.origin.offset) + ", again to run it again)");
   }
   if (f.payload_truncated) {
-    return absl::FailedPreconditionError(
-        "job " + f.id + ": the record keeps only a prefix of its message (" + f.origin.topic + "/" +
-        std::to_string(f.origin.partition) + "/" + std::to_string(f.origin.offset) +
-        "); publish the original again");
+    return absl::FailedPreconditionError("job " + f.id + ": the record keeps only a prefix of its message (" +
+                                         f.origin.topic + "/" + std::to_string(f.origin.partition) + "/" +
+                                         std::to_string(f.origin.offset) + "); publish the original again");
   }
   json job = json::parse(f.payload, nullptr, /*allow_exceptions=*/false);
   const bool has_ids = job.is_object() && job.contains("input_ids") && job["input_ids"].is_array();

@@ -6,9 +6,7 @@
 namespace qinfer::scheduler {
 
 BatchQueue::BatchQueue(Scheduler scheduler, const Clock& clock)
-    : clock_(clock),
-      bounds_(scheduler.bounds()),
-      scheduler_(std::move(scheduler)) {}
+    : clock_(clock), bounds_(scheduler.bounds()), scheduler_(std::move(scheduler)) {}
 
 absl::Status BatchQueue::Push(Job&& job) {
   {
@@ -16,8 +14,7 @@ absl::Status BatchQueue::Push(Job&& job) {
     if (closed_) {
       return absl::FailedPreconditionError("batch queue is closed");
     }
-    if (absl::Status s = scheduler_.Admit(std::move(job), clock_.Now());
-        !s.ok()) {
+    if (absl::Status s = scheduler_.Admit(std::move(job), clock_.Now()); !s.ok()) {
       return s;
     }
     peak_queued_jobs_ = std::max(peak_queued_jobs_, scheduler_.queued_jobs());
@@ -26,8 +23,7 @@ absl::Status BatchQueue::Push(Job&& job) {
   return absl::OkStatus();
 }
 
-std::optional<Batch> BatchQueue::WaitNextBatch(
-    std::chrono::milliseconds max_wait) {
+std::optional<Batch> BatchQueue::WaitNextBatch(std::chrono::milliseconds max_wait) {
   using std::chrono::steady_clock;
   // Never wait less than this for a deadline that has (by `clock_`) already
   // passed while nothing is ready; guards against a busy loop should a Clock
@@ -47,8 +43,7 @@ std::optional<Batch> BatchQueue::WaitNextBatch(
     if (std::optional<SteadyTime> deadline = scheduler_.NextDeadline()) {
       // The deadline is in `clock_`'s time; translate the remaining duration
       // to real time for the condition variable.
-      const auto remaining = std::max<steady_clock::duration>(
-          *deadline - now, kMinWait);
+      const auto remaining = std::max<steady_clock::duration>(*deadline - now, kMinWait);
       wake = std::min(wake, real_now + remaining);
     }
     changed_.WaitUntil(&mu_, wake);

@@ -15,15 +15,13 @@ absl::StatusOr<Scheduler> Scheduler::Create(BatchPolicy policy) {
   return Scheduler(std::move(policy));
 }
 
-Scheduler::Scheduler(BatchPolicy policy)
-    : policy_(std::move(policy)), buckets_(policy_.bucket_bounds.size()) {}
+Scheduler::Scheduler(BatchPolicy policy) : policy_(std::move(policy)), buckets_(policy_.bucket_bounds.size()) {}
 
 absl::Status Scheduler::Admit(Job&& job, SteadyTime now) {
   const size_t length = job.length();
   const int index = BucketIndexFor(policy_.bucket_bounds, length);
   if (index < 0) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "input length ", length, " exceeds max_tokens ", max_tokens()));
+    return absl::OutOfRangeError(absl::StrCat("input length ", length, " exceeds max_tokens ", max_tokens()));
   }
   job.enqueued_at = now;
   const size_t bytes = job.footprint_bytes();
@@ -53,8 +51,7 @@ int Scheduler::PickBucket(Eligible eligible) const {
   for (int i = 0; i < num_buckets(); ++i) {
     if (buckets_[i].jobs == 0 || !eligible(i)) continue;
     // Strictly older wins, so ties go to the lower bucket.
-    if (best < 0 || buckets_[i].arrivals.front().enqueued_at <
-                        buckets_[best].arrivals.front().enqueued_at) {
+    if (best < 0 || buckets_[i].arrivals.front().enqueued_at < buckets_[best].arrivals.front().enqueued_at) {
       best = i;
     }
   }
@@ -143,8 +140,7 @@ Batch Scheduler::TakeBatch(int index) {
     bucket.arrivals.pop_front();
   }
 
-  std::sort(taken.begin(), taken.end(),
-            [](const Queued& a, const Queued& b) { return a.seq < b.seq; });
+  std::sort(taken.begin(), taken.end(), [](const Queued& a, const Queued& b) { return a.seq < b.seq; });
   Batch batch;
   batch.bucket_bound = policy_.bucket_bounds[index];
   batch.jobs.reserve(taken.size());
@@ -177,9 +173,7 @@ std::optional<SteadyTime> Scheduler::NextDeadline() const {
     // A full bucket is ready already; its oldest arrival is a time in the
     // past, which tells the caller not to sleep.
     const SteadyTime ready_at =
-        bucket.jobs >= static_cast<size_t>(policy_.caps[i])
-            ? oldest
-            : oldest + policy_.max_batch_delay;
+        bucket.jobs >= static_cast<size_t>(policy_.caps[i]) ? oldest : oldest + policy_.max_batch_delay;
     if (!earliest || ready_at < *earliest) earliest = ready_at;
   }
   return earliest;
@@ -187,8 +181,7 @@ std::optional<SteadyTime> Scheduler::NextDeadline() const {
 
 std::vector<Batch> Scheduler::Drain() {
   std::vector<Batch> batches;
-  for (int index = PickBucket([](int) { return true; }); index >= 0;
-       index = PickBucket([](int) { return true; })) {
+  for (int index = PickBucket([](int) { return true; }); index >= 0; index = PickBucket([](int) { return true; })) {
     batches.push_back(TakeBatch(index));
   }
   return batches;
@@ -197,37 +190,29 @@ std::vector<Batch> Scheduler::Drain() {
 absl::Status Scheduler::SetCap(int bucket_index, int cap) {
   if (bucket_index < 0 || bucket_index >= num_buckets()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("bucket index ", bucket_index, " is out of range [0, ",
-                     num_buckets(), ")"));
+        absl::StrCat("bucket index ", bucket_index, " is out of range [0, ", num_buckets(), ")"));
   }
   if (cap < 1) {
     return absl::InvalidArgumentError(
-        absl::StrCat("cap ", cap, " for bucket ",
-                     policy_.bucket_bounds[bucket_index], " must be >= 1"));
+        absl::StrCat("cap ", cap, " for bucket ", policy_.bucket_bounds[bucket_index], " must be >= 1"));
   }
   policy_.caps[bucket_index] = cap;
   return absl::OkStatus();
 }
 
 bool Scheduler::IsFull() const {
-  return queued_jobs_ >= policy_.max_queued_jobs ||
-         queued_tokens_ >= policy_.max_queued_tokens ||
+  return queued_jobs_ >= policy_.max_queued_jobs || queued_tokens_ >= policy_.max_queued_tokens ||
          (policy_.max_queued_bytes > 0 && queued_bytes_ >= policy_.max_queued_bytes);
 }
 
 bool Scheduler::HasRoomToResume() const {
-  return 2 * queued_jobs_ < policy_.max_queued_jobs &&
-         2 * queued_tokens_ < policy_.max_queued_tokens &&
+  return 2 * queued_jobs_ < policy_.max_queued_jobs && 2 * queued_tokens_ < policy_.max_queued_tokens &&
          (policy_.max_queued_bytes == 0 || 2 * queued_bytes_ < policy_.max_queued_bytes);
 }
 
-int Scheduler::cap(int bucket_index) const {
-  return policy_.caps[bucket_index];
-}
+int Scheduler::cap(int bucket_index) const { return policy_.caps[bucket_index]; }
 
-size_t Scheduler::bucket_depth(int bucket_index) const {
-  return buckets_[bucket_index].jobs;
-}
+size_t Scheduler::bucket_depth(int bucket_index) const { return buckets_[bucket_index].jobs; }
 
 std::vector<BucketStats> Scheduler::Stats() const {
   std::vector<BucketStats> stats;

@@ -73,8 +73,7 @@ int AttemptTable::Count(std::string_view message) const {
   return it == members_.end() ? 0 : it->second.count;
 }
 
-void AttemptTable::Leave(const std::unordered_map<std::string_view, std::string_view>& gone,
-                         Change& change) const {
+void AttemptTable::Leave(const std::unordered_map<std::string_view, std::string_view>& gone, Change& change) const {
   std::unordered_set<std::string_view> touched;
   for (const auto& [message, group] : gone) touched.insert(group);
   for (std::string_view group : touched) {
@@ -87,14 +86,12 @@ void AttemptTable::Leave(const std::unordered_map<std::string_view, std::string_
       kept.emplace_back(m, members_.at(m).count);
     }
     // An entry of one message (an older version's) only ever goes whole.
-    change.writes.push_back(
-        {std::string(group), left.empty() ? std::nullopt : std::optional(EncodeGroup(kept))});
+    change.writes.push_back({std::string(group), left.empty() ? std::nullopt : std::optional(EncodeGroup(kept))});
     change.regroup.emplace_back(std::string(group), std::move(left));
   }
 }
 
-AttemptTable::Change AttemptTable::Begin(std::span<const std::string> messages,
-                                         std::span<const std::string> finished) {
+AttemptTable::Change AttemptTable::Begin(std::span<const std::string> messages, std::span<const std::string> finished) {
   Change change;
   std::unordered_map<std::string_view, std::string_view> gone;  // message -> its old group
   Forgotten(finished, change, gone);

@@ -57,10 +57,10 @@ const std::string& KafkaJobProducer::first_error() const { return impl_->first_e
 absl::Status KafkaJobProducer::Send(const std::string& topic, std::string_view key, std::string_view value) {
   rd_kafka_t* rk = impl_->rk;
   while (true) {
-    rd_kafka_resp_err_t e = rd_kafka_producev(
-        rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
-        RD_KAFKA_V_KEY(key.empty() ? nullptr : key.data(), key.size()),
-        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+    rd_kafka_resp_err_t e = rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()),
+                                              RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
+                                              RD_KAFKA_V_KEY(key.empty() ? nullptr : key.data(), key.size()),
+                                              RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
     if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
       rd_kafka_poll(rk, 0);
       return absl::OkStatus();

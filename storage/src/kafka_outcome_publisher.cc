@@ -35,16 +35,10 @@ struct Pending {
   OutcomePublisher::Done done;
 };
 
-absl::Status KafkaError(rd_kafka_resp_err_t err, std::string_view what,
-                        const Pending& p) {
+absl::Status KafkaError(rd_kafka_resp_err_t err, std::string_view what, const Pending& p) {
   std::string msg = "kafka ";
-  msg.append(what)
-      .append(" topic=")
-      .append(p.topic)
-      .append(" job=")
-      .append(p.id)
-      .append(": ")
-      .append(rd_kafka_err2str(err));
+  msg.append(what).append(" topic=").append(p.topic).append(" job=").append(p.id).append(": ").append(
+      rd_kafka_err2str(err));
   switch (err) {
     case RD_KAFKA_RESP_ERR__MSG_TIMED_OUT:
     case RD_KAFKA_RESP_ERR__TIMED_OUT:
@@ -88,7 +82,7 @@ struct KafkaOutcomePublisher::Impl {
   std::atomic<bool> closing{false};  // Publish now cancels instead
 
   mutable Mutex mu;
-  CondVar idle;                                  // signalled when `outstanding` drops
+  CondVar idle;                                // signalled when `outstanding` drops
   size_t outstanding ABSL_GUARDED_BY(mu) = 0;  // done not yet returned
   // Messages librdkafka holds, so the destructor can finish any it never
   // reported (it destroys them silently).
@@ -97,9 +91,7 @@ struct KafkaOutcomePublisher::Impl {
   // thread so that `done` never runs on the caller's stack.
   std::vector<std::pair<std::unique_ptr<Pending>, absl::Status>> deferred ABSL_GUARDED_BY(mu);
 
-  bool OnPublisherThread() const {
-    return std::this_thread::get_id() == poller_id.load();
-  }
+  bool OnPublisherThread() const { return std::this_thread::get_id() == poller_id.load(); }
 
   void Complete(std::unique_ptr<Pending> p, const absl::Status& status) {
     if (p->done) p->done(status);
@@ -147,10 +139,8 @@ struct KafkaOutcomePublisher::Impl {
       if (!idle.WaitUntil(&mu, deadline) && outstanding != 0) break;
     }
     if (outstanding == 0) return absl::OkStatus();
-    return absl::DeadlineExceededError(
-        "kafka publisher: " + std::to_string(outstanding) +
-        " outcomes still in flight after " + std::to_string(timeout.count()) +
-        " ms");
+    return absl::DeadlineExceededError("kafka publisher: " + std::to_string(outstanding) +
+                                       " outcomes still in flight after " + std::to_string(timeout.count()) + " ms");
   }
 
   const std::string& TopicFor(const Outcome& o) const {
@@ -160,8 +150,7 @@ struct KafkaOutcomePublisher::Impl {
 
   // librdkafka's delivery report; `opaque` is kafka_log's, whose owner is
   // this Impl.
-  static void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* msg,
-                         void* opaque) {
+  static void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {
     auto* self = static_cast<Impl*>(kafka::KafkaLog::Owner(opaque));
     std::unique_ptr<Pending> p(static_cast<Pending*>(msg->_private));
     {
@@ -171,12 +160,12 @@ struct KafkaOutcomePublisher::Impl {
     absl::Status status;
     if (msg->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       status = KafkaError(msg->err, "delivery", *p);
-      self->log.Warn("publish failed topic=%v job=%v error=\"%v\"", p->topic,
-                     p->id, rd_kafka_err2str(msg->err));
+      self->log.Warn("publish failed topic=%v job=%v error=\"%v\"", p->topic, p->id, rd_kafka_err2str(msg->err));
     } else {
-      self->log.Trace("publish delivered topic=%v job=%v partition=%v "
-                      "offset=%v",
-                      p->topic, p->id, msg->partition, msg->offset);
+      self->log.Trace(
+          "publish delivered topic=%v job=%v partition=%v "
+          "offset=%v",
+          p->topic, p->id, msg->partition, msg->offset);
     }
     self->Complete(std::move(p), status);
   }
@@ -186,8 +175,7 @@ struct KafkaOutcomePublisher::Impl {
     absl::Status flushed = WaitIdle(config.close_timeout);
     closing.store(true);
     if (!flushed.ok()) {
-      log.Warn("publisher close_timeout outstanding=%v action=purge",
-               InFlight());
+      log.Warn("publisher close_timeout outstanding=%v action=purge", InFlight());
       rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
       (void)WaitIdle(kPurgeWait);  // the purged messages report Cancelled
     }
@@ -207,9 +195,8 @@ struct KafkaOutcomePublisher::Impl {
     }
     for (Pending* raw : left) {
       std::unique_ptr<Pending> p(raw);
-      absl::Status status = absl::CancelledError(
-          "kafka publisher closed before delivery topic=" + p->topic +
-          " job=" + p->id);
+      absl::Status status =
+          absl::CancelledError("kafka publisher closed before delivery topic=" + p->topic + " job=" + p->id);
       Complete(std::move(p), status);
     }
     // A done may publish again (a retry); `closing` turns that into another
@@ -225,16 +212,13 @@ struct KafkaOutcomePublisher::Impl {
   }
 };
 
-KafkaOutcomePublisher::KafkaOutcomePublisher(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)) {}
+KafkaOutcomePublisher::KafkaOutcomePublisher(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 KafkaOutcomePublisher::~KafkaOutcomePublisher() { impl_->Shutdown(); }
 
-absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>>
-KafkaOutcomePublisher::Create(const PublisherConfig& config) {
+absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>> KafkaOutcomePublisher::Create(const PublisherConfig& config) {
   const auto& props = config.properties;
-  if (config.brokers.empty() && !props.contains("bootstrap.servers") &&
-      !props.contains("metadata.broker.list")) {
+  if (config.brokers.empty() && !props.contains("bootstrap.servers") && !props.contains("metadata.broker.list")) {
     return absl::InvalidArgumentError(
         "kafka publisher: brokers is empty (set brokers or the "
         "bootstrap.servers property)");
@@ -268,35 +252,27 @@ KafkaOutcomePublisher::Create(const PublisherConfig& config) {
       "publisher created brokers=%v default_reply_topic=%v "
       "dead_letter_topic=%v",
       config.brokers, config.default_reply_topic, config.dead_letter_topic);
-  return std::unique_ptr<KafkaOutcomePublisher>(
-      new KafkaOutcomePublisher(std::move(impl)));
+  return std::unique_ptr<KafkaOutcomePublisher>(new KafkaOutcomePublisher(std::move(impl)));
 }
 
-bool KafkaOutcomePublisher::WantsToPublish(const Outcome& outcome) const {
-  return !impl_->TopicFor(outcome).empty();
-}
+bool KafkaOutcomePublisher::WantsToPublish(const Outcome& outcome) const { return !impl_->TopicFor(outcome).empty(); }
 
-void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view json,
-                                    Done done) {
+void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view json, Done done) {
   Impl& m = *impl_;
-  auto p = std::make_unique<Pending>(
-      Pending{m.TopicFor(outcome), outcome.id, std::move(done)});
+  auto p = std::make_unique<Pending>(Pending{m.TopicFor(outcome), outcome.id, std::move(done)});
   {
     MutexLock lock(&m.mu);
     ++m.outstanding;
   }
   if (m.closing.load()) {
-    absl::Status status =
-        absl::CancelledError("kafka publisher is closing job=" + outcome.id);
+    absl::Status status = absl::CancelledError("kafka publisher is closing job=" + outcome.id);
     m.Defer(std::move(p), std::move(status));
     return;
   }
   if (p->topic.empty()) {
-    m.Defer(std::move(p),
-            absl::FailedPreconditionError(
-                "kafka publisher: no topic for job=" + outcome.id +
-                (outcome.ok ? " (no reply_to and no default reply topic)"
-                            : " (no dead-letter topic)")));
+    m.Defer(std::move(p), absl::FailedPreconditionError(
+                              "kafka publisher: no topic for job=" + outcome.id +
+                              (outcome.ok ? " (no reply_to and no default reply topic)" : " (no dead-letter topic)")));
     return;
   }
   // Results: the record's JSON. Failures: the dead-letter convention, the
@@ -320,20 +296,16 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
   }
   // The publisher thread drains the queue, so it must not wait for room.
   const bool may_wait = !m.OnPublisherThread();
-  const auto deadline =
-      std::chrono::steady_clock::now() + m.config.queue_full_timeout;
+  const auto deadline = std::chrono::steady_clock::now() + m.config.queue_full_timeout;
   rd_kafka_resp_err_t err;
   while (true) {
     // librdkafka takes the headers only when it takes the message; a
     // refused attempt leaves them ours, for the next try or to destroy.
     rd_kafka_headers_t* attempt_headers = headers != nullptr ? rd_kafka_headers_copy(headers) : nullptr;
-    err = rd_kafka_producev(
-        m.rk, RD_KAFKA_V_TOPIC(raw->topic.c_str()),
-        RD_KAFKA_V_KEY(raw->id.data(), raw->id.size()),
-        RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
-        RD_KAFKA_V_HEADERS(attempt_headers),
-        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(raw),
-        RD_KAFKA_V_END);
+    err = rd_kafka_producev(m.rk, RD_KAFKA_V_TOPIC(raw->topic.c_str()), RD_KAFKA_V_KEY(raw->id.data(), raw->id.size()),
+                            RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
+                            RD_KAFKA_V_HEADERS(attempt_headers), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                            RD_KAFKA_V_OPAQUE(raw), RD_KAFKA_V_END);
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR && attempt_headers != nullptr) {
       rd_kafka_headers_destroy(attempt_headers);
     }
@@ -344,8 +316,7 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
       (void)p.release();
       return;
     }
-    if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL || !may_wait ||
-        std::chrono::steady_clock::now() >= deadline) {
+    if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL || !may_wait || std::chrono::steady_clock::now() >= deadline) {
       break;
     }
     std::this_thread::sleep_for(kQueueFullBackoff);
@@ -355,16 +326,14 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
     MutexLock lock(&m.mu);
     m.held.erase(raw);
   }
-  m.log.Warn("publish rejected topic=%v job=%v error=\"%v\"", raw->topic,
-             raw->id, rd_kafka_err2str(err));
+  m.log.Warn("publish rejected topic=%v job=%v error=\"%v\"", raw->topic, raw->id, rd_kafka_err2str(err));
   absl::Status status = KafkaError(err, "produce", *raw);
   m.Defer(std::move(p), std::move(status));
 }
 
 absl::Status KafkaOutcomePublisher::Flush(std::chrono::milliseconds timeout) {
   if (impl_->OnPublisherThread()) {
-    return absl::FailedPreconditionError(
-        "kafka publisher: Flush called from a done callback");
+    return absl::FailedPreconditionError("kafka publisher: Flush called from a done callback");
   }
   return impl_->WaitIdle(timeout);
 }

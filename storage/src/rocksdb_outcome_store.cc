@@ -51,8 +51,7 @@ constexpr char kResultSuffix = 'r';
 // REQUIRES: attempt >= 0 (Put rejects negative ones).
 std::string HistoryKey(std::string_view id, int attempt, bool ok) {
   const std::string digits = std::to_string(attempt);
-  std::string key = HistoryPrefix(id) +
-                    std::string(kAttemptDigits - digits.size(), '0') + digits;
+  std::string key = HistoryPrefix(id) + std::string(kAttemptDigits - digits.size(), '0') + digits;
   if (ok) key.push_back(kResultSuffix);
   return key;
 }
@@ -66,8 +65,7 @@ bool IsHistoryKeyOf(std::string_view key, std::string_view prefix) {
     rest.remove_suffix(1);
   }
   return rest.size() == kAttemptDigits &&
-         std::all_of(rest.begin(), rest.end(),
-                     [](char c) { return c >= '0' && c <= '9'; });
+         std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // An id's final record as Put finds it: result or failure, its attempt and
@@ -113,8 +111,7 @@ constexpr size_t kBlockCacheBytes = size_t{32} << 20;
 // XXH3 needs no special instructions. (The write-ahead log always uses
 // CRC32C; only table files have a choice.) The checksum type is recorded per
 // file, so stores written with CRC32C stay readable.
-rocksdb::ColumnFamilyOptions ColumnFamilyOptions(
-    const std::shared_ptr<rocksdb::Cache>& block_cache) {
+rocksdb::ColumnFamilyOptions ColumnFamilyOptions(const std::shared_ptr<rocksdb::Cache>& block_cache) {
   rocksdb::ColumnFamilyOptions cf;
   rocksdb::BlockBasedTableOptions table;
   table.checksum = rocksdb::kXXH3;
@@ -123,12 +120,10 @@ rocksdb::ColumnFamilyOptions ColumnFamilyOptions(
   return cf;
 }
 
-absl::Status FromRocks(const rocksdb::Status& s, std::string_view op,
-                       const std::string& dir) {
+absl::Status FromRocks(const rocksdb::Status& s, std::string_view op, const std::string& dir) {
   if (s.ok()) return absl::OkStatus();
   std::string msg = "rocksdb ";
-  msg.append(op).append(" path=").append(dir).append(": ").append(
-      s.ToString());
+  msg.append(op).append(" path=").append(dir).append(": ").append(s.ToString());
   switch (s.code()) {
     case rocksdb::Status::kNotFound:
       return absl::NotFoundError(msg);
@@ -211,8 +206,7 @@ struct RocksDbOutcomeStore::Impl {
       if (!options.read_only && !write_failed.load()) {
         rocksdb::Status s = db->SyncWAL();
         if (!s.ok()) {
-          log.Warn("store sync_wal_failed path=%v error=\"%v\"", dir,
-                   s.ToString());
+          log.Warn("store sync_wal_failed path=%v error=\"%v\"", dir, s.ToString());
         }
       }
       for (rocksdb::ColumnFamilyHandle* h : handles) {
@@ -241,22 +235,18 @@ struct RocksDbOutcomeStore::Impl {
   // Opening and closing is a lifecycle event of the service that writes the
   // store; the command-line readers (results, replay, status) open it
   // read-only on every run, where the lines are noise.
-  LogLevel LifecycleLevel() const {
-    return options.read_only ? LogLevel::kDebug : LogLevel::kInfo;
-  }
+  LogLevel LifecycleLevel() const { return options.read_only ? LogLevel::kDebug : LogLevel::kInfo; }
 
   absl::Status CheckWritable() const {
     if (options.read_only) {
-      return absl::FailedPreconditionError("store path=" + dir +
-                                           " is open read-only");
+      return absl::FailedPreconditionError("store path=" + dir + " is open read-only");
     }
     return absl::OkStatus();
   }
 
   // X's final record in the store (its result, else its failure record),
   // if it has one.
-  absl::StatusOr<std::optional<FinalRecord>> StoredRecord(
-      const rocksdb::ReadOptions& ro, const std::string& id) const {
+  absl::StatusOr<std::optional<FinalRecord>> StoredRecord(const rocksdb::ReadOptions& ro, const std::string& id) const {
     for (rocksdb::ColumnFamilyHandle* cf : {results, failed}) {
       rocksdb::PinnableSlice value;
       rocksdb::Status s = db->Get(ro, cf, id, &value);
@@ -269,9 +259,8 @@ struct RocksDbOutcomeStore::Impl {
     return std::nullopt;
   }
 
-  absl::StatusOr<std::optional<Outcome>> GetFrom(
-      rocksdb::ColumnFamilyHandle* cf, const rocksdb::ReadOptions& ro,
-      const std::string& id) const {
+  absl::StatusOr<std::optional<Outcome>> GetFrom(rocksdb::ColumnFamilyHandle* cf, const rocksdb::ReadOptions& ro,
+                                                 const std::string& id) const {
     rocksdb::PinnableSlice value;
     rocksdb::Status s = db->Get(ro, cf, id, &value);
     if (s.IsNotFound()) return std::nullopt;
@@ -281,13 +270,9 @@ struct RocksDbOutcomeStore::Impl {
     return std::optional<Outcome>(*std::move(o));
   }
 
-  absl::Status Unparsable(rocksdb::ColumnFamilyHandle* cf,
-                          std::string_view id,
-                          const absl::Status& why) const {
-    return absl::DataLossError("store path=" + dir + " cf=" + cf->GetName() +
-                               " id=" + std::string(id) +
-                               ": record does not parse: " +
-                               std::string(why.message()));
+  absl::Status Unparsable(rocksdb::ColumnFamilyHandle* cf, std::string_view id, const absl::Status& why) const {
+    return absl::DataLossError("store path=" + dir + " cf=" + cf->GetName() + " id=" + std::string(id) +
+                               ": record does not parse: " + std::string(why.message()));
   }
 
   absl::StatusOr<uint64_t> Count(rocksdb::ColumnFamilyHandle* cf) const {
@@ -301,10 +286,8 @@ struct RocksDbOutcomeStore::Impl {
   }
 
   // Returns false in *go_on when fn asked to stop.
-  absl::Status Visit(rocksdb::ColumnFamilyHandle* cf,
-                     const rocksdb::ReadOptions& ro,
-                     const std::function<bool(const Outcome&)>& fn,
-                     bool* go_on) const {
+  absl::Status Visit(rocksdb::ColumnFamilyHandle* cf, const rocksdb::ReadOptions& ro,
+                     const std::function<bool(const Outcome&)>& fn, bool* go_on) const {
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       absl::StatusOr<Outcome> o = OutcomeFromJson(it->value().ToStringView());
@@ -318,13 +301,12 @@ struct RocksDbOutcomeStore::Impl {
   }
 };
 
-RocksDbOutcomeStore::RocksDbOutcomeStore(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)) {}
+RocksDbOutcomeStore::RocksDbOutcomeStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 RocksDbOutcomeStore::~RocksDbOutcomeStore() = default;
 
-absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
-    const std::string& dir, Options options) {
+absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(const std::string& dir,
+                                                                               Options options) {
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->options = options;
@@ -335,38 +317,32 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
       return absl::NotFoundError("store path=" + dir + " does not exist");
     }
   } else if (!std::filesystem::create_directories(dir, ec) && ec) {
-    return absl::UnavailableError("store path=" + dir +
-                                  ": cannot create directory: " + ec.message());
+    return absl::UnavailableError("store path=" + dir + ": cannot create directory: " + ec.message());
   }
 
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = !options.read_only;
   db_options.create_missing_column_families = !options.read_only;
   db_options.db_write_buffer_size = kMemtableBytes;
-  const std::shared_ptr<rocksdb::Cache> block_cache =
-      rocksdb::NewLRUCache(kBlockCacheBytes);
+  const std::shared_ptr<rocksdb::Cache> block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
 
   // Open every column family already there, plus ours.
   std::vector<std::string> names;
-  rocksdb::Status listed =
-      rocksdb::DB::ListColumnFamilies(db_options, dir, &names);
+  rocksdb::Status listed = rocksdb::DB::ListColumnFamilies(db_options, dir, &names);
   if (!listed.ok()) {
     if (options.read_only) return FromRocks(listed, "open read-only", dir);
     names = {rocksdb::kDefaultColumnFamilyName};  // a new database
   }
-  for (const char* ours :
-       {kResultsCf, kFailedCf, kMetaCf, kAttemptsCf, kHistoryCf}) {
+  for (const char* ours : {kResultsCf, kFailedCf, kMetaCf, kAttemptsCf, kHistoryCf}) {
     if (std::find(names.begin(), names.end(), ours) != names.end()) continue;
     // Stores written before attempts or history were kept are still outcome
     // stores.
-    if (options.read_only && (std::string_view(ours) == kAttemptsCf ||
-                              std::string_view(ours) == kHistoryCf)) {
+    if (options.read_only && (std::string_view(ours) == kAttemptsCf || std::string_view(ours) == kHistoryCf)) {
       continue;
     }
     if (options.read_only) {
-      return absl::FailedPreconditionError(
-          "store path=" + dir + " is not an outcome store: column family " +
-          ours + " is missing");
+      return absl::FailedPreconditionError("store path=" + dir + " is not an outcome store: column family " + ours +
+                                           " is missing");
     }
     names.push_back(ours);
   }
@@ -383,9 +359,7 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     // writing as undefined behaviour (compaction deletes files under it).
     // A secondary keeps every file open (max_open_files = -1) and can catch
     // up; it needs a directory of its own for its info log.
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "qinfer-store-ro-XXXXXX")
-            .string();
+    std::string tmpl = (std::filesystem::temp_directory_path() / "qinfer-store-ro-XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) {
       return absl::UnavailableError("store path=" + dir +
                                     ": cannot create a temporary directory "
@@ -393,8 +367,7 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     }
     impl->secondary_dir = tmpl;
     db_options.max_open_files = -1;
-    s = rocksdb::DB::OpenAsSecondary(db_options, dir, impl->secondary_dir,
-                                     descriptors, &impl->handles, &raw);
+    s = rocksdb::DB::OpenAsSecondary(db_options, dir, impl->secondary_dir, descriptors, &impl->handles, &raw);
   } else {
     s = rocksdb::DB::Open(db_options, dir, descriptors, &impl->handles, &raw);
   }
@@ -413,32 +386,27 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(
     MutexLock lock(&impl->write_mu);  // no other thread has the store yet
     if (absl::Status s = impl->LoadAttempts(); !s.ok()) return s;
   }
-  impl->log.At(impl->LifecycleLevel(), "store opened path=%v read_only=%v sync=%v", dir,
-               options.read_only, options.sync);
-  return std::unique_ptr<RocksDbOutcomeStore>(
-      new RocksDbOutcomeStore(std::move(impl)));
+  impl->log.At(impl->LifecycleLevel(), "store opened path=%v read_only=%v sync=%v", dir, options.read_only,
+               options.sync);
+  return std::unique_ptr<RocksDbOutcomeStore>(new RocksDbOutcomeStore(std::move(impl)));
 }
 
-absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
-                                      std::span<const std::string> json) {
+absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes, std::span<const std::string> json) {
   if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
   if (json.size() != outcomes.size()) {
-    return absl::InvalidArgumentError("store path=" + impl_->dir + ": " +
-                                      std::to_string(outcomes.size()) + " outcomes but " +
-                                      std::to_string(json.size()) +
+    return absl::InvalidArgumentError("store path=" + impl_->dir + ": " + std::to_string(outcomes.size()) +
+                                      " outcomes but " + std::to_string(json.size()) +
                                       " encoded records; nothing written");
   }
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (outcomes[i].id.empty()) {
-      return absl::InvalidArgumentError(
-          "store path=" + impl_->dir + ": outcome " + std::to_string(i) +
-          " has an empty id; nothing written");
+      return absl::InvalidArgumentError("store path=" + impl_->dir + ": outcome " + std::to_string(i) +
+                                        " has an empty id; nothing written");
     }
     if (outcomes[i].attempt < 0) {
-      return absl::InvalidArgumentError(
-          "store path=" + impl_->dir + ": outcome " + std::to_string(i) +
-          " (id " + outcomes[i].id + ") has a negative attempt " +
-          std::to_string(outcomes[i].attempt) + "; nothing written");
+      return absl::InvalidArgumentError("store path=" + impl_->dir + ": outcome " + std::to_string(i) + " (id " +
+                                        outcomes[i].id + ") has a negative attempt " +
+                                        std::to_string(outcomes[i].attempt) + "; nothing written");
     }
   }
   if (outcomes.empty()) return absl::OkStatus();
@@ -456,8 +424,7 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
   // Ids whose final record this batch already wrote or moved: the record
   // as the batch leaves it. Other ids are as the store has them.
   std::unordered_map<std::string_view, std::optional<FinalRecord>> final_here;
-  auto current = [&](const std::string& id)
-      -> absl::StatusOr<std::optional<FinalRecord>> {
+  auto current = [&](const std::string& id) -> absl::StatusOr<std::optional<FinalRecord>> {
     if (auto it = final_here.find(id); it != final_here.end()) {
       return it->second;
     }
@@ -489,15 +456,15 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
       // it is kept, in attempt order, as history.
       batch.Put(impl_->history, HistoryKey(o.id, o.attempt, o.ok), json[i]);
       ++kept_older;
-      impl_->log.Trace("store outcome_kept_as_history job=%v attempt=%v "
-                       "final_attempt=%v",
-                       o.id, o.attempt, (*prior)->attempt);
+      impl_->log.Trace(
+          "store outcome_kept_as_history job=%v attempt=%v "
+          "final_attempt=%v",
+          o.id, o.attempt, (*prior)->attempt);
       continue;
     }
     if (prior->has_value() && Outranked(**prior, record)) {
       const FinalRecord& old = **prior;
-      batch.Put(impl_->history, HistoryKey(o.id, old.attempt, old.ok),
-                old.json);
+      batch.Put(impl_->history, HistoryKey(o.id, old.attempt, old.ok), old.json);
       // Only a record in the other column family is deleted: a tombstone
       // per result would fill the (usually tiny) failed column family that
       // `replay` scans.
@@ -515,14 +482,14 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes,
     return FromRocks(s, "write", impl_->dir);
   }
   impl_->attempt_table.Apply(std::move(forget));
-  impl_->log.Debug("store put outcomes=%v kept_as_history=%v "
-                   "superseded=%v",
-                   outcomes.size(), kept_older, superseded);
+  impl_->log.Debug(
+      "store put outcomes=%v kept_as_history=%v "
+      "superseded=%v",
+      outcomes.size(), kept_older, superseded);
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<int>> RocksDbOutcomeStore::Attempts(
-    std::span<const Origin> origins) const {
+absl::StatusOr<std::vector<int>> RocksDbOutcomeStore::Attempts(std::span<const Origin> origins) const {
   std::vector<int> counts(origins.size(), 0);
   MutexLock lock(&impl_->write_mu);
   if (impl_->attempt_table.empty()) return counts;
@@ -532,8 +499,7 @@ absl::StatusOr<std::vector<int>> RocksDbOutcomeStore::Attempts(
   return counts;
 }
 
-absl::Status RocksDbOutcomeStore::BeginAttempts(std::span<const Origin> origins,
-                                                std::span<const Origin> finished) {
+absl::Status RocksDbOutcomeStore::BeginAttempts(std::span<const Origin> origins, std::span<const Origin> finished) {
   if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
   auto keys = [](std::span<const Origin> of) {
     std::vector<std::string> messages;
@@ -560,8 +526,7 @@ absl::Status RocksDbOutcomeStore::BeginAttempts(std::span<const Origin> origins,
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::optional<Outcome>> RocksDbOutcomeStore::Get(
-    const std::string& id) const {
+absl::StatusOr<std::optional<Outcome>> RocksDbOutcomeStore::Get(const std::string& id) const {
   rocksdb::ReadOptions ro;
   // One view for both lookups, so an id moving from failed to results
   // between them is never missed. A secondary is static between Refresh
@@ -571,32 +536,25 @@ absl::StatusOr<std::optional<Outcome>> RocksDbOutcomeStore::Get(
     snapshot.emplace(impl_->db.get());
     ro.snapshot = snapshot->snapshot();
   }
-  absl::StatusOr<std::optional<Outcome>> result =
-      impl_->GetFrom(impl_->results, ro, id);
+  absl::StatusOr<std::optional<Outcome>> result = impl_->GetFrom(impl_->results, ro, id);
   if (!result.ok() || result->has_value()) return result;
   return impl_->GetFrom(impl_->failed, ro, id);
 }
 
-absl::StatusOr<std::vector<Outcome>> RocksDbOutcomeStore::History(
-    const std::string& id) const {
+absl::StatusOr<std::vector<Outcome>> RocksDbOutcomeStore::History(const std::string& id) const {
   std::vector<Outcome> history;
   if (impl_->history == nullptr) return history;
   const std::string prefix = HistoryPrefix(id);
   rocksdb::ReadOptions ro;
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(ro, impl_->history));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->history));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
     // An id may itself hold a NUL byte: keys of such an id that extends
     // `id` share the prefix but are longer.
     if (!IsHistoryKeyOf(it->key().ToStringView(), prefix)) continue;
     absl::StatusOr<Outcome> o = OutcomeFromJson(it->value().ToStringView());
     if (!o.ok()) {
       return impl_->Unparsable(
-          impl_->history,
-          id + " attempt=" +
-              std::string(it->key().ToStringView().substr(prefix.size())),
-          o.status());
+          impl_->history, id + " attempt=" + std::string(it->key().ToStringView().substr(prefix.size())), o.status());
     }
     history.push_back(*std::move(o));
   }
@@ -606,21 +564,16 @@ absl::StatusOr<std::vector<Outcome>> RocksDbOutcomeStore::History(
   return history;
 }
 
-absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountResults() const {
-  return impl_->Count(impl_->results);
-}
+absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountResults() const { return impl_->Count(impl_->results); }
 
-absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountFailures() const {
-  return impl_->Count(impl_->failed);
-}
+absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountFailures() const { return impl_->Count(impl_->failed); }
 
 absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountSuperseded() const {
   if (impl_->history == nullptr) return 0;
   return impl_->Count(impl_->history);
 }
 
-absl::Status RocksDbOutcomeStore::ForEach(
-    Kind kind, const std::function<bool(const Outcome&)>& fn) const {
+absl::Status RocksDbOutcomeStore::ForEach(Kind kind, const std::function<bool(const Outcome&)>& fn) const {
   rocksdb::ReadOptions ro;
   ro.fill_cache = false;
   std::optional<rocksdb::ManagedSnapshot> snapshot;
@@ -630,8 +583,7 @@ absl::Status RocksDbOutcomeStore::ForEach(
   }
   bool go_on = true;
   if (kind == Kind::kResults || kind == Kind::kAll) {
-    if (absl::Status s = impl_->Visit(impl_->results, ro, fn, &go_on);
-        !s.ok() || !go_on) {
+    if (absl::Status s = impl_->Visit(impl_->results, ro, fn, &go_on); !s.ok() || !go_on) {
       return s;
     }
   }
@@ -641,8 +593,7 @@ absl::Status RocksDbOutcomeStore::ForEach(
   return absl::OkStatus();
 }
 
-absl::Status RocksDbOutcomeStore::PutMeta(const std::string& key,
-                                          const std::string& value) {
+absl::Status RocksDbOutcomeStore::PutMeta(const std::string& key, const std::string& value) {
   if (absl::Status st = impl_->CheckWritable(); !st.ok()) return st;
   MutexLock lock(&impl_->write_mu);
   rocksdb::Status s = impl_->db->Put(impl_->WriteOpts(), impl_->meta, key, value);
@@ -650,11 +601,9 @@ absl::Status RocksDbOutcomeStore::PutMeta(const std::string& key,
   return FromRocks(s, "put meta", impl_->dir);
 }
 
-absl::StatusOr<std::optional<std::string>> RocksDbOutcomeStore::GetMeta(
-    const std::string& key) const {
+absl::StatusOr<std::optional<std::string>> RocksDbOutcomeStore::GetMeta(const std::string& key) const {
   std::string value;
-  rocksdb::Status s =
-      impl_->db->Get(rocksdb::ReadOptions(), impl_->meta, key, &value);
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->meta, key, &value);
   if (s.IsNotFound()) return std::nullopt;
   if (!s.ok()) return FromRocks(s, "get meta", impl_->dir);
   return std::optional<std::string>(std::move(value));
@@ -662,8 +611,7 @@ absl::StatusOr<std::optional<std::string>> RocksDbOutcomeStore::GetMeta(
 
 absl::Status RocksDbOutcomeStore::Refresh() {
   if (!impl_->options.read_only) return absl::OkStatus();
-  if (absl::Status s = FromRocks(impl_->db->TryCatchUpWithPrimary(), "catch up", impl_->dir);
-      !s.ok()) {
+  if (absl::Status s = FromRocks(impl_->db->TryCatchUpWithPrimary(), "catch up", impl_->dir); !s.ok()) {
     return s;
   }
   MutexLock lock(&impl_->write_mu);

@@ -47,9 +47,7 @@ class ScopedEnv {
   std::string name_;
 };
 
-std::string ErrorOf(const absl::StatusOr<Config>& c) {
-  return c.ok() ? "(loaded)" : std::string(c.status().message());
-}
+std::string ErrorOf(const absl::StatusOr<Config>& c) { return c.ok() ? "(loaded)" : std::string(c.status().message()); }
 
 TEST(ConfigTest, WithoutModelPathStartUpIsRefusedWithTheFix) {
   auto c = LoadConfig("", {});
@@ -143,7 +141,8 @@ TEST(ConfigTest, NumbersMustBeWholeNumbersInRange) {
       {"memory.cuda_memory_fraction=1.5", "memory.cuda_memory_fraction = '1.5'"},
       {"scheduler.max_batch_size=12abc", "scheduler.max_batch_size = '12abc': expected an integer"},
       {"scheduler.max_batch_size=0", "scheduler.max_batch_size = 0: must be >= 1"},
-      {"scheduler.max_batch_size=99999999999999999999", "scheduler.max_batch_size = 99999999999999999999: must be <= 1048576"},
+      {"scheduler.max_batch_size=99999999999999999999",
+       "scheduler.max_batch_size = 99999999999999999999: must be <= 1048576"},
       {"shutdown.drain_timeout_s=-1", "must be >= 0"},
       {"storage.sync=yes", "storage.sync = 'yes': expected true or false"},
       {"memory.plan=maybe", "memory.plan = 'maybe': expected true or false"},
@@ -203,13 +202,11 @@ TEST(ConfigTest, BucketBoundsAreCheckedAgainstTheModel) {
 
   auto above = BucketBounds(config({"scheduler.max_tokens=1024"}), manifest);
   ASSERT_FALSE(above.ok());
-  EXPECT_NE(above.status().message().find("exceeds the model's max_tokens=512"), std::string::npos)
-      << above.status();
+  EXPECT_NE(above.status().message().find("exceeds the model's max_tokens=512"), std::string::npos) << above.status();
 
   auto unordered = BucketBounds(config({"scheduler.bucket_bounds=64,32,512"}), manifest);
   ASSERT_FALSE(unordered.ok());
-  EXPECT_NE(unordered.status().message().find("scheduler.bucket_bounds: "), std::string::npos)
-      << unordered.status();
+  EXPECT_NE(unordered.status().message().find("scheduler.bucket_bounds: "), std::string::npos) << unordered.status();
   EXPECT_NE(unordered.status().message().find("strictly increasing"), std::string::npos) << unordered.status();
 
   auto short_last = BucketBounds(config({"scheduler.bucket_bounds=32,256"}), manifest);
@@ -430,8 +427,7 @@ std::pair<int, std::string> RunBinary(const std::string& args) {
 
 TEST(ConfigBinaryTest, PrintConfigShowsTheEffectiveConfigurationAndExits) {
   ConfigFile file("model:\n  path: m.pt\nkafka:\n  brokers: 192.0.2.1:1\n");
-  auto [rc, out] = RunBinary("serve --print-config --config " + file.path() +
-                             " --set scheduler.max_batch_size=24");
+  auto [rc, out] = RunBinary("serve --print-config --config " + file.path() + " --set scheduler.max_batch_size=24");
   ASSERT_EQ(rc, 0) << out;
   const YAML::Node root = YAML::Load(out);
   EXPECT_EQ(root["scheduler"]["max_batch_size"].as<int>(), 24);
@@ -479,8 +475,8 @@ TEST(ConfigBinaryTest, ServeOnThePrintedDefaultsNamesTheRequiredModelPath) {
 }
 
 TEST(ConfigTest, FloatsDumpInTheirShortestExactForm) {
-  auto c = LoadConfig("", {"model.path=m.pt", "memory.margin=0.3", "scheduler.max_padding=0.07",
-                           "memory.cuda_memory_fraction=0.9"});
+  auto c = LoadConfig(
+      "", {"model.path=m.pt", "memory.margin=0.3", "scheduler.max_padding=0.07", "memory.cuda_memory_fraction=0.9"});
   ASSERT_TRUE(c.ok()) << ErrorOf(c);
   const std::string dump = DumpConfig(*c);
   for (const char* line : {"margin: 0.3\n", "max_padding: 0.07\n", "cuda_memory_fraction: 0.9\n"}) {
@@ -518,8 +514,8 @@ TEST(ConfigTest, EveryNumericKeyIsParsedWholeAndRangeChecked) {
     auto probe = LoadConfig("", {"model.path=m.pt", key + "=12abc"});
     const bool numeric = !probe.ok() && ErrorOf(probe).find("expected an integer") != std::string::npos;
     if (!numeric) continue;
-    for (const std::string bad : {"12abc", " 12", "+12", "1e3", "0x10", "", "99999999999999999999",
-                                  "4611686018427387904"}) {
+    for (const std::string bad :
+         {"12abc", " 12", "+12", "1e3", "0x10", "", "99999999999999999999", "4611686018427387904"}) {
       if (bad.empty() && key == "scheduler.bucket_bounds") continue;  // empty: the default bounds
       auto c = LoadConfig("", {"model.path=m.pt", key + "=" + bad});
       ASSERT_FALSE(c.ok()) << key << "=" << bad << " was accepted";
@@ -534,9 +530,9 @@ TEST(ConfigTest, EveryNumericKeyIsParsedWholeAndRangeChecked) {
     }
   }
   // Above the range is refused, not clamped or wrapped.
-  for (const std::string set : {"scheduler.max_batch_size=2000000", "recovery.max_attempts=1001",
-                                "kafka.topic_partitions=4294967297", "limits.max_depth=10001",
-                                "model.threads=5000", "scheduler.bucket_bounds=32,2000000000"}) {
+  for (const std::string set :
+       {"scheduler.max_batch_size=2000000", "recovery.max_attempts=1001", "kafka.topic_partitions=4294967297",
+        "limits.max_depth=10001", "model.threads=5000", "scheduler.bucket_bounds=32,2000000000"}) {
     auto c = LoadConfig("", {"model.path=m.pt", set});
     ASSERT_FALSE(c.ok()) << set << " was accepted";
     EXPECT_NE(ErrorOf(c).find("must be <= "), std::string::npos) << ErrorOf(c);
@@ -604,8 +600,7 @@ TEST(ConfigBinaryTest, PrintTablePrintsTheGeneratedTable) {
   EXPECT_EQ(out, ConfigTableMarkdown());
   for (const std::string& key : ConfigKeys()) EXPECT_NE(out.find("| `" + key + "` |"), std::string::npos) << key;
   EXPECT_NE(out.find("| `kafka.consumer.*` |"), std::string::npos);
-  EXPECT_NE(out.find("| `memory.cuda_memory_fraction` | number in [0, 1] | `0`: no cap |"), std::string::npos)
-      << out;
+  EXPECT_NE(out.find("| `memory.cuda_memory_fraction` | number in [0, 1] | `0`: no cap |"), std::string::npos) << out;
 }
 
 // Issue 19 item 3: the commands that talk to Kafka or a store take their
@@ -617,8 +612,8 @@ TEST(ConfigBinaryTest, ClientCommandsTakeSecretPropertiesFromTheConfigAndNeverSh
   const std::string props =
       "    security.protocol: SASL_PLAINTEXT\n    sasl.mechanisms: BOGUS\n    sasl.username: alice\n"
       "    sasl.password: TOPSECRET123\n";
-  ConfigFile file("kafka:\n  brokers: 127.0.0.1:1\n  reply_topic: results\n  consumer:\n" + props +
-                  "  producer:\n" + props);
+  ConfigFile file("kafka:\n  brokers: 127.0.0.1:1\n  reply_topic: results\n  consumer:\n" + props + "  producer:\n" +
+                  props);
   ConfigFile jobs("{\"id\":\"a\",\"input_ids\":[1,2,3]}\n");
   const std::string store = (std::filesystem::path(file.path()).parent_path() / "store").string();
   struct Case {
@@ -634,8 +629,7 @@ TEST(ConfigBinaryTest, ClientCommandsTakeSecretPropertiesFromTheConfigAndNeverSh
   for (const Case& c : cases) {
     auto [rc, out] = RunBinary(c.args);
     EXPECT_EQ(rc, 2) << c.what << "\n" << out;
-    EXPECT_NE(out.find("BOGUS"), std::string::npos) << c.what << ": the configured properties were not used\n"
-                                                    << out;
+    EXPECT_NE(out.find("BOGUS"), std::string::npos) << c.what << ": the configured properties were not used\n" << out;
     EXPECT_EQ(out.find("TOPSECRET123"), std::string::npos) << c.what << " shows the secret:\n" << out;
     EXPECT_EQ(out.find("model.path"), std::string::npos) << c.what << " asks for a model:\n" << out;
   }

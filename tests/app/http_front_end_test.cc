@@ -81,9 +81,8 @@ class HangWatchdog {
 };
 
 void AddHealthz(HttpFrontEnd& http) {
-  http.server().Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content("ok\n", "text/plain");
-  });
+  http.server().Get("/healthz",
+                    [](const httplib::Request&, httplib::Response& res) { res.set_content("ok\n", "text/plain"); });
 }
 
 TEST(HttpFrontEndTest, StopWithoutStartReturnsAndMayBeRepeated) {

@@ -129,8 +129,9 @@ TEST_F(ServeSnapshotTest, EachBucketHasItsQueueItsTotalsAndWhetherItRunsAlone) {
 
 TEST_F(ServeSnapshotTest, TheConsumersFiguresAndPartitionsAreCopied) {
   const pipeline::ServiceSnapshot s =
-      Build({}, {}, {{.partition = 0, .committed_offset = 17, .low_watermark = 3, .high_watermark = 20, .lag = 3},
-                     {.partition = 1, .committed_offset = std::nullopt, .high_watermark = 9, .lag = 9}});
+      Build({}, {},
+            {{.partition = 0, .committed_offset = 17, .low_watermark = 3, .high_watermark = 20, .lag = 3},
+             {.partition = 1, .committed_offset = std::nullopt, .high_watermark = 9, .lag = 9}});
   ASSERT_EQ(s.partitions.size(), 2u);
   EXPECT_EQ(s.partitions[0].partition, 0);
   EXPECT_EQ(s.partitions[0].committed_offset, 17);
@@ -153,12 +154,10 @@ TEST_F(ServeSnapshotTest, MemoryTheLadderAndTheDegradedModesAreReportedByName) {
   EXPECT_EQ(s.memory_reserved, 200u);
   EXPECT_EQ(s.memory_peak, 300u);
   EXPECT_EQ(s.memory_budget, 1000u);
-  EXPECT_EQ(s.ladder, (std::map<std::string, uint64_t>{{"oom", 21},
-                                                       {"split", 22},
-                                                       {"cap_lowered", 23},
-                                                       {"fallback", 24},
-                                                       {"failed", 25},
-                                                       {"device_override", 26}}));
+  EXPECT_EQ(
+      s.ladder,
+      (std::map<std::string, uint64_t>{
+          {"oom", 21}, {"split", 22}, {"cap_lowered", 23}, {"fallback", 24}, {"failed", 25}, {"device_override", 26}}));
   EXPECT_EQ(s.degraded, (std::map<std::string, uint64_t>{{"store_errors", 31},
                                                          {"publish_retries", 32},
                                                          {"undeliverable_permanent", 33},

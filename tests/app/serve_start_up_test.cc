@@ -46,8 +46,8 @@ TEST_F(ServeStartUpRefusalTest, AModelFileSwappedUnderItsManifestIsRefused) {
 // kafka.startup_wait_s rather than a fixed 15 s.
 TEST_F(ServeStartUpRefusalTest, BrokersThatDoNotAnswerExitTransientAfterTheConfiguredWait) {
   const auto start = std::chrono::steady_clock::now();
-  auto [rc, out] = Serve("--set model.path=" + std::string(QINFER_TEST_MODEL_DIR) +
-                         "/model.pt --set kafka.startup_wait_s=1");
+  auto [rc, out] =
+      Serve("--set model.path=" + std::string(QINFER_TEST_MODEL_DIR) + "/model.pt --set kafka.startup_wait_s=1");
   EXPECT_EQ(rc, 75) << out;
   EXPECT_NE(out.find("no broker answered within 1000 ms"), std::string::npos) << out;
   EXPECT_NE(out.find("kafka.startup_wait_s = 1"), std::string::npos) << out;

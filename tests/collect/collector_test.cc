@@ -131,8 +131,7 @@ TEST(ReadTest, NoticeOfAnUndeliveredReplyIsANoticeNotAFailure) {
 }
 
 TEST(ReadTest, NoticeOfAnUndeliveredDeadLetterIsTheFailureRecord) {
-  Reading r = Read(Letter(Notice(Failure("doc-4", reason::kInvalid, 0), "too large"), 0, 0),
-                   kTopics);
+  Reading r = Read(Letter(Notice(Failure("doc-4", reason::kInvalid, 0), "too large"), 0, 0), kTopics);
   ASSERT_EQ(r.kind, Kind::kOutcome) << r.why;
   EXPECT_EQ(r.outcome.reason, reason::kInvalid);
   EXPECT_EQ(r.outcome.delivery_error, "too large");
@@ -208,7 +207,7 @@ TEST_F(CollectorTest, HeldBytesCountKeysValuesAndHeadersUntilAFlush) {
   collector_.Add(m);
   collector_.Add(Raw("replies", 2, "xyz"));  // 3
   Message big = Raw("replies", 3, "");
-  big.oversized_bytes = 1 << 30;             // not copied: counts none
+  big.oversized_bytes = 1 << 30;  // not copied: counts none
   collector_.Add(big);
   EXPECT_EQ(collector_.held_bytes(), 16u);
   ASSERT_TRUE(collector_.Flush().ok());
@@ -282,9 +281,8 @@ TEST_F(CollectorTest, FailedWriteCommitsNothingAndTheNextFlushWritesTheSameOutco
 class CollectIntoRocksDbTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("collect-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() / ("collect-test-" + std::to_string(::getpid()) + "-" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -292,9 +290,8 @@ class CollectIntoRocksDbTest : public ::testing::Test {
   // Collects `messages` into the store at `dir` (a fresh collector, as
   // after a restart); returns (results, failures, superseded) and fills
   // `records` with every final record.
-  std::tuple<uint64_t, uint64_t, uint64_t> CollectAll(const std::string& dir,
-                                                     const std::vector<Message>& messages,
-                                                     std::map<std::string, Outcome>* records) {
+  std::tuple<uint64_t, uint64_t, uint64_t> CollectAll(const std::string& dir, const std::vector<Message>& messages,
+                                                      std::map<std::string, Outcome>* records) {
     auto store = storage::RocksDbOutcomeStore::Open(dir);
     EXPECT_TRUE(store.ok()) << store.status();
     Collector collector(**store, kTopics);

@@ -41,8 +41,7 @@ void ExpectFailure(const Decoded& d, const char* reason, std::string_view needle
 }
 
 TEST(JobDecoderTest, DecodesAValidJobWithAllFields) {
-  Decoded d = DecodeValue(
-      R"({"id":"doc-42","input_ids":[1,2,99],"reply_to":"r","meta":{"a":[1,2]},"attempt":2})");
+  Decoded d = DecodeValue(R"({"id":"doc-42","input_ids":[1,2,99],"reply_to":"r","meta":{"a":[1,2]},"attempt":2})");
   ASSERT_TRUE(IsJob(d));
   const Job& job = OneJob(d);
   EXPECT_EQ(job.id, "doc-42");
@@ -60,8 +59,7 @@ TEST(JobDecoderTest, IdDefaultsToKeyThenToTopicPartitionOffset) {
 
 // DecodeJob and DecodeJobDocument give the same answer for `value` (the
 // failure records' wall-clock times aside).
-void ExpectPathsAgree(std::string_view value, const DecoderLimits& limits = kLimits,
-                      std::string_view key = "") {
+void ExpectPathsAgree(std::string_view value, const DecoderLimits& limits = kLimits, std::string_view key = "") {
   RawMessage m;
   m.key = key;
   m.value = value;
@@ -87,22 +85,39 @@ TEST(JobDecoderTest, PlainMessagesDecodeAsTheDocumentPathDecodesThem) {
            R"({"input_ids":[1]})",
            R"({"input_ids":[1],"reply_to":""})",
            // Near misses: each takes the document path, which says why.
-           R"({"id":"","input_ids":[1]})", R"({"id":"j","input_ids":[]})",
-           R"({"id":"j","input_ids":[01]})", R"({"id":"j","input_ids":[-1]})",
-           R"({"id":"j","input_ids":[1.0]})", R"({"id":"j","input_ids":[1e2]})",
-           R"({"id":"j","input_ids":[100]})", R"({"id":"j","input_ids":[1,2,3,4,5,6,7,8,9]})",
+           R"({"id":"","input_ids":[1]})",
+           R"({"id":"j","input_ids":[]})",
+           R"({"id":"j","input_ids":[01]})",
+           R"({"id":"j","input_ids":[-1]})",
+           R"({"id":"j","input_ids":[1.0]})",
+           R"({"id":"j","input_ids":[1e2]})",
+           R"({"id":"j","input_ids":[100]})",
+           R"({"id":"j","input_ids":[1,2,3,4,5,6,7,8,9]})",
            R"({"id":"j","input_ids":[1,2,3,4,5,6,7,8]})",
            R"({"id":"j","input_ids":[123456789012345678901234]})",
-           R"({"id":"j","input_ids":[1],"id":"k"})", R"({"id":"j","input_ids":[1],"input_ids":[2]})",
-           R"({"id":"j\"k","input_ids":[1]})", R"({"id":"j\u0041","input_ids":[1]})",
-           R"({"id":"hé","input_ids":[1]})", "{\"id\":\"h\xc3\xa9\",\"input_ids\":[1]}",
-           "{\"id\":\"bad\xff\",\"input_ids\":[1]}", "{\"id\":\"tab\there\",\"input_ids\":[1]}",
-           R"({"id":7,"input_ids":[1]})", R"({"id":null,"input_ids":[1]})",
-           R"({"id":"j","input_ids":[1],"reply_to":null})", R"({"id":"j","input_ids":[1],"meta":{}})",
-           R"({"id":"j","input_ids":[1],"attempt":0})", R"({"id":"j","input_ids":[1]} x)",
-           R"({"id":"j","input_ids":[1],})", R"({"id":"j","input_ids":[1,]})", R"({"id":"j","input_ids":[1])",
-           R"({"id":"j","input_ids":[1]}})", R"([{"id":"j","input_ids":[1]}])", R"({})", "",
-           R"({"id":"j","input_ids":[[1]]})", R"({"id":"j","input_ids":1})",
+           R"({"id":"j","input_ids":[1],"id":"k"})",
+           R"({"id":"j","input_ids":[1],"input_ids":[2]})",
+           R"({"id":"j\"k","input_ids":[1]})",
+           R"({"id":"j\u0041","input_ids":[1]})",
+           R"({"id":"hé","input_ids":[1]})",
+           "{\"id\":\"h\xc3\xa9\",\"input_ids\":[1]}",
+           "{\"id\":\"bad\xff\",\"input_ids\":[1]}",
+           "{\"id\":\"tab\there\",\"input_ids\":[1]}",
+           R"({"id":7,"input_ids":[1]})",
+           R"({"id":null,"input_ids":[1]})",
+           R"({"id":"j","input_ids":[1],"reply_to":null})",
+           R"({"id":"j","input_ids":[1],"meta":{}})",
+           R"({"id":"j","input_ids":[1],"attempt":0})",
+           R"({"id":"j","input_ids":[1]} x)",
+           R"({"id":"j","input_ids":[1],})",
+           R"({"id":"j","input_ids":[1,]})",
+           R"({"id":"j","input_ids":[1])",
+           R"({"id":"j","input_ids":[1]}})",
+           R"([{"id":"j","input_ids":[1]}])",
+           R"({})",
+           "",
+           R"({"id":"j","input_ids":[[1]]})",
+           R"({"id":"j","input_ids":1})",
        }) {
     ExpectPathsAgree(value);
   }
@@ -127,10 +142,10 @@ TEST(JobDecoderTest, PlainMessagesDecodeAsTheDocumentPathDecodesThem) {
 TEST(JobDecoderTest, RandomPlainishMessagesDecodeAsTheDocumentPathDecodesThem) {
   std::mt19937 rng(11);
   const std::vector<std::string> pieces = {
-      "{", "}", "[", "]", ",", ":", " ", "\"id\"", "\"input_ids\"", "\"reply_to\"", "\"j1\"",
-      "\"\"", "0", "7", "42", "99", "100", "01", "-3", "1.5", "null", "\"x\\n\"", "\"meta\""};
-  const std::vector<std::string> shapes = {
-      R"({"id":"j","input_ids":[1,2]})", R"({"input_ids":[3],"reply_to":"r","id":"k"})"};
+      "{", "}", "[",  "]",  ",",   ":",  " ",  "\"id\"", "\"input_ids\"", "\"reply_to\"", "\"j1\"",  "\"\"",
+      "0", "7", "42", "99", "100", "01", "-3", "1.5",    "null",          "\"x\\n\"",     "\"meta\""};
+  const std::vector<std::string> shapes = {R"({"id":"j","input_ids":[1,2]})",
+                                           R"({"input_ids":[3],"reply_to":"r","id":"k"})"};
   for (int i = 0; i < 20000; ++i) {
     std::string value = shapes[size_t(i) % shapes.size()];
     // Mutate a plain message: replace, insert or delete a piece.
@@ -139,9 +154,15 @@ TEST(JobDecoderTest, RandomPlainishMessagesDecodeAsTheDocumentPathDecodesThem) {
       const size_t at = rng() % value.size();
       const std::string& piece = pieces[rng() % pieces.size()];
       switch (rng() % 3) {
-        case 0: value.insert(at, piece); break;
-        case 1: value.erase(at, 1 + rng() % 3); break;
-        default: value.replace(at, 1, piece); break;
+        case 0:
+          value.insert(at, piece);
+          break;
+        case 1:
+          value.erase(at, 1 + rng() % 3);
+          break;
+        default:
+          value.replace(at, 1, piece);
+          break;
       }
     }
     ExpectPathsAgree(value);
@@ -151,9 +172,7 @@ TEST(JobDecoderTest, RandomPlainishMessagesDecodeAsTheDocumentPathDecodesThem) {
 
 TEST(JobDecoderTest, RejectsNonJson) { ExpectFailure(DecodeValue("{oops"), reason::kInvalid, "not valid JSON"); }
 
-TEST(JobDecoderTest, RejectsNonObject) {
-  ExpectFailure(DecodeValue("[1,2]"), reason::kInvalid, "not a JSON object");
-}
+TEST(JobDecoderTest, RejectsNonObject) { ExpectFailure(DecodeValue("[1,2]"), reason::kInvalid, "not a JSON object"); }
 
 TEST(JobDecoderTest, RejectsMissingInputIds) {
   ExpectFailure(DecodeValue(R"({"id":"x"})"), reason::kInvalid, "missing");
@@ -173,8 +192,7 @@ TEST(JobDecoderTest, RejectsNegativeId) {
 
 TEST(JobDecoderTest, RejectsIdAtOrAboveVocabSize) {
   ExpectFailure(DecodeValue(R"({"input_ids":[100]})"), reason::kInvalid, "outside [0, 100)");
-  ExpectFailure(DecodeValue(R"({"input_ids":[18446744073709551615]})"), reason::kInvalid,
-                "outside");
+  ExpectFailure(DecodeValue(R"({"input_ids":[18446744073709551615]})"), reason::kInvalid, "outside");
 }
 
 TEST(JobDecoderTest, RejectsNonIntegerIds) {
@@ -204,8 +222,7 @@ TEST(JobDecoderTest, TruncateToOverrideShortensTheInput) {
 TEST(JobDecoderBoundsTest, RejectsNestingDeeperThanTheBoundBeforeParsing) {
   // 100,000 levels in 200 KB: parsing or printing it recursively would
   // overflow the stack.
-  const std::string deep = R"({"input_ids":[1],"meta":)" + std::string(100000, '[') +
-                           std::string(100000, ']') + "}";
+  const std::string deep = R"({"input_ids":[1],"meta":)" + std::string(100000, '[') + std::string(100000, ']') + "}";
   ExpectFailure(DecodeValue(deep), reason::kInvalid, "deeper than max_depth 32");
   EXPECT_EQ(std::get<Outcome>(DecodeValue(deep)).payload, deep) << "kept whole for replay";
 }
@@ -281,8 +298,8 @@ TEST(JobDecoderBoundsTest, RejectsOverlongIdsAndReplyTopicsAndCutsAnOverlongKey)
   const std::string long_id(600, 'i');
   ExpectFailure(DecodeValue(R"({"id":")" + long_id + R"(","input_ids":[1]})"), reason::kInvalid,
                 "`id` is longer than 512 bytes");
-  ExpectFailure(DecodeValue(R"({"input_ids":[1],"reply_to":")" + long_id + R"("})"),
-                reason::kInvalid, "`reply_to` is longer than 512 bytes");
+  ExpectFailure(DecodeValue(R"({"input_ids":[1],"reply_to":")" + long_id + R"("})"), reason::kInvalid,
+                "`reply_to` is longer than 512 bytes");
   const Outcome o = std::get<Outcome>(DecodeValue("not json", long_id));
   EXPECT_EQ(o.id.size(), 512u) << "a record's id stays bounded too";
 }
@@ -306,7 +323,6 @@ TEST(JobDecoderBoundsTest, AKeyThatIsNotUtf8IsNotUsedAsTheId) {
   EXPECT_EQ(OneJob(DecodeValue(R"({"input_ids":[1]})", key)).id, std::string(511, 'k'));
 }
 
-
 // ---- over-long inputs: policies, windows, replay fields
 
 Decoded DecodeWith(const DecoderLimits& limits, std::string_view value) {
@@ -324,7 +340,8 @@ std::string LongJob(int n, const std::string& extra = "") {
 }
 
 TEST(JobDecoderPolicyTest, RejectIsTheDefaultAndSaysHowToReplay) {
-  ExpectFailure(DecodeWith(kLimits, LongJob(9)), reason::kTooLong, "replay it with --policy truncate, chunk or long_lane");
+  ExpectFailure(DecodeWith(kLimits, LongJob(9)), reason::kTooLong,
+                "replay it with --policy truncate, chunk or long_lane");
 }
 
 TEST(JobDecoderPolicyTest, TruncateKeepsTheFirstMaxTokensAndSaysSo) {

@@ -24,9 +24,7 @@ Outcome Failure() {
   return f;
 }
 
-std::map<std::string, std::string> Headers(const DeadLetter& m) {
-  return {m.headers.begin(), m.headers.end()};
-}
+std::map<std::string, std::string> Headers(const DeadLetter& m) { return {m.headers.begin(), m.headers.end()}; }
 
 TEST(DeadLetterTest, TheValueIsTheOriginalMessageAndHeadersSayWhereAndWhy) {
   const DeadLetter m = ToDeadLetter(Failure());

@@ -42,12 +42,8 @@ TEST(MemoryPlanTest, AnUnreadableStoredPlanIsDataLossNamingWhatIsWrong) {
   std::string short_entries = PlanToJson(SamplePlan());
   short_entries.replace(short_entries.find("\"bounds\":[16,64,512]"), 20, "\"bounds\":[16,64,512,1024]");
   const std::vector<Case> cases = {
-      {"", "not JSON"},
-      {"{\"model_digest\":", "not JSON"},
-      {"[1,2]", "not JSON"},
-      {no_device, "device"},
-      {R"({"model_digest":1})", "stored plan"},
-      {short_entries, "entries do not match bounds"},
+      {"", "not JSON"},      {"{\"model_digest\":", "not JSON"},       {"[1,2]", "not JSON"},
+      {no_device, "device"}, {R"({"model_digest":1})", "stored plan"}, {short_entries, "entries do not match bounds"},
   };
   for (const Case& k : cases) {
     auto plan = PlanFromJson(k.json);

@@ -233,8 +233,7 @@ TEST(OutcomeJsonTest, NonFiniteOutputsBecomeNullAsBefore) {
   o.id = "x";
   o.ok = true;
   o.output = {NAN, INFINITY, 1.5f};
-  EXPECT_NE(OutcomeToJson(o).find(R"("output":[null,null,1.5])"), std::string::npos)
-      << OutcomeToJson(o);
+  EXPECT_NE(OutcomeToJson(o).find(R"("output":[null,null,1.5])"), std::string::npos) << OutcomeToJson(o);
 }
 
 TEST(OutcomeJsonTest, TextThatIsNotUtf8IsReplacedNotThrownOn) {

@@ -27,7 +27,10 @@ class RecorderTest : public ::testing::Test {
   testing::ManualPublisher publisher_{log_};
   testing::RecordingAcks acks_{log_};
   Health health_;
-  OutcomeRecorder recorder_{store_, &publisher_, acks_, health_,
+  OutcomeRecorder recorder_{store_,
+                            &publisher_,
+                            acks_,
+                            health_,
                             {/*store_attempts=*/3, std::chrono::milliseconds(1), 2, /*observer=*/nullptr}};
 };
 
@@ -76,8 +79,7 @@ TEST_F(RecorderTest, RepublishesATransientFailureThenRecordsItUndeliverableAndAc
   EXPECT_EQ(log_.events(), (Events{"put:a", "publish:a", "publish:a", "put:a", "ack:5"}))
       << "the stored result is rewritten with its delivery error, then acked";
   EXPECT_EQ(store_.stored.back().delivery_error, "broker down");
-  EXPECT_EQ(store_.stored_json.back(), OutcomeToJson(store_.stored.back()))
-      << "the rewritten record is encoded anew";
+  EXPECT_EQ(store_.stored_json.back(), OutcomeToJson(store_.stored.back())) << "the rewritten record is encoded anew";
   EXPECT_EQ(recorder_.stats().publish_retries.load(), 1u);
   EXPECT_EQ(recorder_.stats().undeliverable_exhausted.load(), 1u);
   EXPECT_FALSE(health_.fatal());

@@ -18,17 +18,17 @@ bool MachineHasNvidiaGpu() { return std::filesystem::exists("/dev/nvidia0"); }
 
 // Skips only where there is no CUDA device at all. On a machine with one, a
 // CPU-only build or a model that fails to load is a failure, not a skip.
-#define LOAD_OR_SKIP(var, options)                                                      \
-  if (CudaDeviceCount() == 0) {                                                         \
-    if (MachineHasNvidiaGpu()) {                                                        \
+#define LOAD_OR_SKIP(var, options)                                                       \
+  if (CudaDeviceCount() == 0) {                                                          \
+    if (MachineHasNvidiaGpu()) {                                                         \
       FAIL() << "/dev/nvidia0 exists but this libtorch sees no CUDA device: a CPU-only " \
-                "build (no CUDA toolkit when CMake ran?) or a driver problem";          \
-    }                                                                                   \
-    GTEST_SKIP() << "no CUDA device on this machine (no /dev/nvidia0)";                 \
-  }                                                                                     \
-  options.model_path = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";               \
-  auto var##_loaded = TorchModelRunner::Load(options);                                 \
-  ASSERT_TRUE(var##_loaded.ok()) << var##_loaded.status();                             \
+                "build (no CUDA toolkit when CMake ran?) or a driver problem";           \
+    }                                                                                    \
+    GTEST_SKIP() << "no CUDA device on this machine (no /dev/nvidia0)";                  \
+  }                                                                                      \
+  options.model_path = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";                 \
+  auto var##_loaded = TorchModelRunner::Load(options);                                   \
+  ASSERT_TRUE(var##_loaded.ok()) << var##_loaded.status();                               \
   std::unique_ptr<TorchModelRunner> var = *std::move(var##_loaded)
 
 TEST(GpuTest, CudaResultsMatchTheCpuAndPaddingChangesNothing) {

@@ -3,7 +3,6 @@
 // inside the model's own forward pass.
 #include <gtest/gtest.h>
 
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -132,8 +131,7 @@ TEST(CalibrationTest, PlannedBatchFallsWithLengthFitsTheBudgetAndIsTight) {
   for (size_t i = 1; i < plan->entries.size(); ++i) {
     EXPECT_LE(plan->entries[i].batch_size, plan->entries[i - 1].batch_size) << "bucket " << kBounds[i];
   }
-  EXPECT_LT(plan->entries.back().batch_size, plan->entries.front().batch_size)
-      << "long buckets get smaller batches";
+  EXPECT_LT(plan->entries.back().batch_size, plan->entries.front().batch_size) << "long buckets get smaller batches";
   for (const PlanEntry& e : plan->entries) {
     ASSERT_TRUE(e.fits()) << e.bound;
     auto peak = runner->MeasurePeak(e.batch_size, e.bound);
@@ -337,8 +335,7 @@ TEST(DeviceOverrideTest, ALongJobThatDoesNotFitRunsOnTheCpuByItsOverrideWithOrWi
     EXPECT_LT(MaxAbsDiff(o.output, Alone(batch)[0]), 1e-5f) << "the unbatched CPU output";
     EXPECT_EQ(runner->stats().override_runs, 1u);
     EXPECT_EQ(runner->stats().fallback_runs, 0u) << "an override is not a ladder step";
-    EXPECT_EQ(runner->stats().oom_events, fallback.empty() ? 1u : 0u)
-        << "the override never tries the primary device";
+    EXPECT_EQ(runner->stats().oom_events, fallback.empty() ? 1u : 0u) << "the override never tries the primary device";
   }
 }
 

@@ -105,8 +105,8 @@ TEST_F(TorchModelRunnerTest, RunGivesEachJobItsOwnRowWithProvenance) {
   Batch batch;
   batch.bucket_bound = 64;
   for (int i = 0; i < 5; ++i) {
-    batch.jobs.push_back(MakeJob("j" + std::to_string(i),
-                                 RandomIds(rng_, 10 + 10 * i, runner_->manifest().vocab_size), i));
+    batch.jobs.push_back(
+        MakeJob("j" + std::to_string(i), RandomIds(rng_, 10 + 10 * i, runner_->manifest().vocab_size), i));
   }
   auto outcomes = runner_->Run(batch);
   ASSERT_TRUE(outcomes.ok()) << outcomes.status();
@@ -131,8 +131,7 @@ TEST_F(TorchModelRunnerTest, ADeviceOverrideOnAPlainCpuRunnerRunsTheJobAlone) {
   Batch batch;
   batch.bucket_bound = 64;
   for (int i = 0; i < 3; ++i) {
-    batch.jobs.push_back(
-        MakeJob("j" + std::to_string(i), RandomIds(rng_, 20 + i, runner_->manifest().vocab_size), i));
+    batch.jobs.push_back(MakeJob("j" + std::to_string(i), RandomIds(rng_, 20 + i, runner_->manifest().vocab_size), i));
   }
   batch.jobs[0].device = "cpu";
   auto outcomes = runner_->Run(batch);
@@ -157,8 +156,7 @@ TEST_F(TorchModelRunnerTest, AJobThatMakesTheModelFailFailsAloneAndItsBatchMates
   Batch batch;
   batch.bucket_bound = 32;
   for (int i = 0; i < 8; ++i) {
-    batch.jobs.push_back(MakeJob("j" + std::to_string(i),
-                                 RandomIds(rng_, 16, runner_->manifest().vocab_size), i));
+    batch.jobs.push_back(MakeJob("j" + std::to_string(i), RandomIds(rng_, 16, runner_->manifest().vocab_size), i));
   }
   batch.jobs[5].input_ids[3] = runner_->manifest().vocab_size + 1000;
   auto outcomes = runner_->Run(batch);
@@ -184,8 +182,7 @@ TEST(TorchModelRunnerLoadTest, MissingModelFileIsAClearError) {
   options.manifest_path = std::string(QINFER_TEST_MODEL_DIR) + "/manifest.json";
   auto runner = TorchModelRunner::Load(options);
   ASSERT_FALSE(runner.ok());
-  EXPECT_NE(runner.status().message().find("no-such-model.pt"), std::string::npos)
-      << runner.status();
+  EXPECT_NE(runner.status().message().find("no-such-model.pt"), std::string::npos) << runner.status();
 }
 
 TEST(TorchModelRunnerLoadTest, MissingManifestIsAClearError) {
@@ -296,8 +293,7 @@ TEST(TorchModelRunnerLoadTest, MissingOpLibraryIsAClearError) {
   auto runner = TorchModelRunner::Load(options);
   ASSERT_FALSE(runner.ok());
   EXPECT_EQ(runner.status().code(), absl::StatusCode::kInvalidArgument) << runner.status();
-  EXPECT_NE(runner.status().message().find("/nonexistent/libno_such_ops.so"), std::string::npos)
-      << runner.status();
+  EXPECT_NE(runner.status().message().find("/nonexistent/libno_such_ops.so"), std::string::npos) << runner.status();
 }
 
 TEST(TorchModelRunnerFaultTest, TheAbortModelLoadsWithItsOpLibraryAndRunsMarkerFreeBatches) {
@@ -488,8 +484,7 @@ TEST(LongLaneTest, ALongLaneBatchWithoutAFallbackIsRefusedBeforeAnyJobRuns) {
   auto outcomes = (*runner)->Run(batch);
   ASSERT_FALSE(outcomes.ok());
   EXPECT_EQ(outcomes.status().code(), absl::StatusCode::kFailedPrecondition) << outcomes.status();
-  EXPECT_NE(outcomes.status().message().find("model.fallback_device"), std::string::npos)
-      << outcomes.status();
+  EXPECT_NE(outcomes.status().message().find("model.fallback_device"), std::string::npos) << outcomes.status();
   EXPECT_EQ((*runner)->stats().override_runs, 0u) << "refused before the override ran";
 }
 

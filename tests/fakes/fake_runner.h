@@ -86,8 +86,7 @@ class MemoryStore final : public OutcomeStore, public AttemptLog {
     return counts;
   }
   using AttemptLog::BeginAttempts;
-  absl::Status BeginAttempts(std::span<const Origin> origins,
-                             std::span<const Origin> finished) override {
+  absl::Status BeginAttempts(std::span<const Origin> origins, std::span<const Origin> finished) override {
     std::lock_guard lock(mu_);
     for (const Origin& o : finished) attempts.erase(Key(o));
     for (const Origin& o : origins) attempts[Key(o)]++;

@@ -61,9 +61,7 @@ class ManualPublisher final : public OutcomePublisher {
   explicit ManualPublisher(EventLog& log) : log_(log) {}
   // Results go out when they name a reply topic; failure records when
   // `dead_letters` is set (a dead-letter topic is configured).
-  bool WantsToPublish(const Outcome& o) const override {
-    return o.ok ? !o.reply_to.empty() : dead_letters;
-  }
+  bool WantsToPublish(const Outcome& o) const override { return o.ok ? !o.reply_to.empty() : dead_letters; }
   using OutcomePublisher::Publish;
   void Publish(const Outcome& o, std::string_view json, Done done) override {
     log_.Add("publish:" + o.id);

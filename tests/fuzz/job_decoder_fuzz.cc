@@ -36,7 +36,6 @@
 
 namespace {
 
-
 using qinfer::Job;
 using qinfer::Origin;
 using qinfer::Outcome;
@@ -56,8 +55,7 @@ void Check(bool ok, const char* what) {
 // exactly the text nlohmann's dump keeps as is instead of replacing.
 // The id qinfer gives a message whose key cannot serve as one.
 std::string Coordinates(const RawMessage& m) {
-  return m.origin.topic + "/" + std::to_string(m.origin.partition) + "/" +
-         std::to_string(m.origin.offset);
+  return m.origin.topic + "/" + std::to_string(m.origin.partition) + "/" + std::to_string(m.origin.offset);
 }
 
 // A validator of its own, independent of qinfer::IsValidUtf8, as an oracle.
@@ -119,13 +117,18 @@ DecoderLimits LimitsFor(uint8_t selector) {
   limits.end_token_id = 3;
   const int n = selector / 4;
   switch (selector % 4) {
-    case 1: limits.max_depth = n; break;
-    case 2: limits.max_message_bytes = size_t(16) * n; break;
+    case 1:
+      limits.max_depth = n;
+      break;
+    case 2:
+      limits.max_message_bytes = size_t(16) * n;
+      break;
     case 3:
       limits.max_id_bytes = size_t(1) + n;
       limits.max_meta_bytes = size_t(4) * n;
       break;
-    default: break;
+    default:
+      break;
   }
   return limits;
 }
@@ -181,8 +184,7 @@ void CheckJob(const Job& job, const RawMessage& m, const DecoderLimits& limits) 
   Check(job.reply_to.size() <= limits.max_id_bytes, "reply_to at most max_id_bytes");
   Check(job.meta_json.size() <= limits.max_meta_bytes, "meta at most max_meta_bytes");
   Check(m.value.size() <= limits.max_message_bytes, "job value at most max_message_bytes");
-  Check(JsonNestingDepth(m.value, limits.max_depth) <= limits.max_depth,
-        "job value nests at most max_depth");
+  Check(JsonNestingDepth(m.value, limits.max_depth) <= limits.max_depth, "job value nests at most max_depth");
   Check(job.payload == (job.window == 0 ? m.value : std::string_view()),
         "job payload is the value (a chunk window's: its first window only)");
   Check(job.origin == m.origin, "job origin is the message's");
@@ -268,9 +270,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The fast path for plain messages and the document path agree.
   qinfer::consumer::Decoded full = qinfer::consumer::DecodeJobDocument(m, limits);
   if (Outcome* o = std::get_if<Outcome>(&full)) {
-    o->completed_at_ms = std::get_if<Outcome>(&decoded) != nullptr
-                             ? std::get<Outcome>(decoded).completed_at_ms
-                             : o->completed_at_ms;
+    o->completed_at_ms =
+        std::get_if<Outcome>(&decoded) != nullptr ? std::get<Outcome>(decoded).completed_at_ms : o->completed_at_ms;
   }
   Check(decoded == full, "DecodeJob agrees with DecodeJobDocument");
   if (const auto* jobs = std::get_if<std::vector<Job>>(&decoded)) {

@@ -28,9 +28,7 @@ constexpr int kMaxTokens = 512;
 
 class CliIntegrationTest : public BrokerTest {
  protected:
-  std::string Qinfer(const std::string& args) {
-    return std::string(QINFER_BINARY) + " --log-level warn " + args;
-  }
+  std::string Qinfer(const std::string& args) { return std::string(QINFER_BINARY) + " --log-level warn " + args; }
 };
 
 TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
@@ -45,11 +43,11 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
     }
   }
   auto [submit_rc, submitted] =
-      RunCommand(Qinfer("submit --no-progress --brokers " + brokers_ + " --topic " + topic_ + " " + file) +
-                 " 2>&1");
+      RunCommand(Qinfer("submit --no-progress --brokers " + brokers_ + " --topic " + topic_ + " " + file) + " 2>&1");
   ASSERT_EQ(submit_rc, 0) << submitted;
   EXPECT_NE(submitted.find("submit: line 102: not a JSON object, skipped"), std::string::npos) << submitted;
-  EXPECT_NE(submitted.find("submitted 300 of 300 jobs to " + topic_ + " (acknowledged by the broker); "
+  EXPECT_NE(submitted.find("submitted 300 of 300 jobs to " + topic_ +
+                           " (acknowledged by the broker); "
                            "skipped 1 bad lines"),
             std::string::npos)
       << submitted;
@@ -83,7 +81,8 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
   EXPECT_GT(Sample(text, "qinfer_batches_total"), 0) << text;
   for (const char* cause : {"store", "consumer", "producer"}) {
     EXPECT_EQ(Sample(text, "qinfer_fatal", "cause=\"" + std::string(cause) + "\""), 0)
-        << "every fatal cause is exported at 0 until raised\n" << text;
+        << "every fatal cause is exported at 0 until raised\n"
+        << text;
   }
   EXPECT_EQ(Sample(text, "qinfer_queued_jobs"), 0) << "everything done, nothing queued\n" << text;
   EXPECT_EQ(Sample(text, "qinfer_oom_ladder_total", "stage=\"oom\""), 0) << text;
@@ -104,8 +103,7 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
   EXPECT_EQ(record->id, "cli-7");
   EXPECT_TRUE(record->ok);
   EXPECT_EQ(record->output.size(), 128u);
-  EXPECT_EQ(record->input_length,
-            nlohmann::json::parse(jobs[7].second).at("input_ids").size());
+  EXPECT_EQ(record->input_length, nlohmann::json::parse(jobs[7].second).at("input_ids").size());
   EXPECT_EQ(record->meta_json, R"({"n":7})");
 
   auto [missing_rc, none] = RunCommand(Qinfer("results --store " + store_ + " --id no-such-job") + " 2>&1");
@@ -130,18 +128,17 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
 
   auto [summary_rc, summary] = RunCommand(Qinfer("results --store " + store_ + " --summary"));
   ASSERT_EQ(summary_rc, 0) << summary;
-  EXPECT_EQ(summary.rfind("records: 300 results, 0 failures (final states); 0 superseded records\n", 0), 0u)
-      << summary;
+  EXPECT_EQ(summary.rfind("records: 300 results, 0 failures (final states); 0 superseded records\n", 0), 0u) << summary;
   EXPECT_NE(summary.find("padding_eff"), std::string::npos) << summary;
 }
 
 TEST_F(CliIntegrationTest, SubmitToAnUnreachableBrokerFailsInsteadOfHanging) {
   const std::string file = (dir_ / "jobs.jsonl").string();
-  std::ofstream(file) << R"({"id":"a","input_ids":[1,2,3]})" << "\n";
+  std::ofstream(file) << R"({"id":"a","input_ids":[1,2,3]})"
+                      << "\n";
   const auto start = std::chrono::steady_clock::now();
-  auto [rc, out] = RunCommand(Qinfer("submit --no-progress --brokers 127.0.0.1:1 --topic t -X message.timeout.ms=2000 " +
-                                     file) +
-                              " 2>&1");
+  auto [rc, out] = RunCommand(
+      Qinfer("submit --no-progress --brokers 127.0.0.1:1 --topic t -X message.timeout.ms=2000 " + file) + " 2>&1");
   EXPECT_EQ(rc, 1) << out;
   EXPECT_NE(out.find("submitted 0 of 1 jobs"), std::string::npos) << out;
   EXPECT_NE(out.find("1 jobs were not delivered"), std::string::npos) << out;

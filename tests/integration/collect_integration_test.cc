@@ -53,9 +53,9 @@ class CollectTest : public BrokerTest {
 
   // `qinfer collect --idle-exit 3` on both topics: (exit status, its log).
   std::pair<int, std::string> Collect(const std::string& group) {
-    return RunCommand(std::string(QINFER_BINARY) + " collect --brokers " + brokers_ + " --reply-topic " +
-                      replies_ + " --dead-letter-topic " + dlq_ + " --store " + collected_ + " --group " +
-                      group + " --idle-exit 3 2>&1");
+    return RunCommand(std::string(QINFER_BINARY) + " collect --brokers " + brokers_ + " --reply-topic " + replies_ +
+                      " --dead-letter-topic " + dlq_ + " --store " + collected_ + " --group " + group +
+                      " --idle-exit 3 2>&1");
   }
 
   std::string Results(const std::string& store) {
@@ -95,8 +95,8 @@ TEST_F(CollectTest, TwoInstancesResultsAndFailuresEndInOneStoreWithOneRecordPerI
   ASSERT_NE(a.Log().find("event=assigned"), std::string::npos) << a.LogTail();
   ASSERT_NE(b.Log().find("event=assigned"), std::string::npos) << b.LogTail();
   Produce(brokers_, topic_, jobs);
-  ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, kJobPartitions, seconds(300)))
-      << a.LogTail() << "\n----\n" << b.LogTail();
+  ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, kJobPartitions, seconds(300))) << a.LogTail() << "\n----\n"
+                                                                                        << b.LogTail();
   EXPECT_EQ(a.Stop(SIGTERM), 0) << a.LogTail();
   EXPECT_EQ(b.Stop(SIGTERM), 0) << b.LogTail();
 

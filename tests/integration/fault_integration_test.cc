@@ -43,14 +43,11 @@ int EnvInt(const char* name, int fallback) {
 
 class FaultTest : public BrokerTest {
  protected:
-  std::string Yaml(const std::string& store) {
-    return ServeYaml(brokers_, topic_, group_, store);
-  }
+  std::string Yaml(const std::string& store) { return ServeYaml(brokers_, topic_, group_, store); }
   // Stops or starts the broker of ctest's `kafka` fixture in its directory
   // (topics and offsets survive, as with a real restart); the exit status.
   static int Broker(const std::string& verb) {
-    std::string cmd = std::string(QINFER_SOURCE_DIR) + "/deploy/kafka-local.sh " + verb + " " +
-                      QINFER_TEST_KAFKA_DIR;
+    std::string cmd = std::string(QINFER_SOURCE_DIR) + "/deploy/kafka-local.sh " + verb + " " + QINFER_TEST_KAFKA_DIR;
     if (verb == "start") cmd += " " + std::to_string(QINFER_TEST_KAFKA_PORT);
     return std::system((cmd + " >/dev/null").c_str());
   }
@@ -73,9 +70,8 @@ TEST_F(FaultTest, RepeatedSigkillAtRandomMomentsLosesNothing) {
   Produce(brokers_, topic_, jobs);
   // Static membership: a restarted instance takes its partitions back at
   // once instead of after the killed member's session timeout.
-  const std::vector<std::string> args = {
-      "--set", "kafka.consumer.group.instance.id=" + UniqueName("killed"),
-      "--set", "scheduler.max_queued_jobs=256"};
+  const std::vector<std::string> args = {"--set", "kafka.consumer.group.instance.id=" + UniqueName("killed"), "--set",
+                                         "scheduler.max_queued_jobs=256"};
   std::mt19937 rng(21);
   std::uniform_int_distribution<int> pause_ms(300, 2500);
   for (int k = 0; k < kills; ++k) {
@@ -83,14 +79,13 @@ TEST_F(FaultTest, RepeatedSigkillAtRandomMomentsLosesNothing) {
     // Kills spread over the run: the k-th once k/(kills+1) of the jobs are
     // committed, then after a random extra pause.
     const int64_t mark = int64_t(k + 1) * jobs_count / (kills + 1);
-    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, mark, seconds(300)))
-        << serve.LogTail();
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, mark, seconds(300))) << serve.LogTail();
     std::this_thread::sleep_for(milliseconds(pause_ms(rng)));
     EXPECT_EQ(serve.Stop(SIGKILL), 128 + SIGKILL);
     const Audit mid = AuditRun(brokers_, group_, topic_, 3, ReadStore(store_));
     ExpectSound(mid, /*complete=*/false);
-    std::printf("[ kill  ] kill %d: committed %lld of %d, records %zu\n", k + 1,
-                (long long)mid.committed, jobs_count, mid.records);
+    std::printf("[ kill  ] kill %d: committed %lld of %d, records %zu\n", k + 1, (long long)mid.committed, jobs_count,
+                mid.records);
     ASSERT_LT(mid.committed, jobs_count) << "each kill should land mid-run";
   }
   ServeProcess last(dir_.string(), Yaml(store_), args);
@@ -106,8 +101,7 @@ TEST_F(FaultTest, TheBrokerStoppedAndStartedMidRunLosesNothing) {
   auto jobs = MakeJobs(4000, kVocab, kMaxTokens, 22, "b-", replies);
   Produce(brokers_, topic_, jobs);
   ServeProcess serve(dir_.string(), Yaml(store_), {"--set", "scheduler.max_queued_jobs=256"});
-  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 300, seconds(120)))
-      << serve.LogTail();
+  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 300, seconds(120))) << serve.LogTail();
   ASSERT_EQ(Broker("stop"), 0);
   std::this_thread::sleep_for(seconds(5));
   EXPECT_TRUE(serve.running()) << "the broker's absence is not fatal";
@@ -131,10 +125,8 @@ TEST_F(FaultTest, SigtermWithRepliesInFlightToAStoppedBrokerExitsCleanly) {
   Produce(brokers_, topic_, jobs);
   {
     ServeProcess serve(dir_.string(), Yaml(store_),
-                       {"--set", "scheduler.max_queued_jobs=512", "--set",
-                        "shutdown.drain_timeout_s=5"});
-    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 300, seconds(120)))
-        << serve.LogTail();
+                       {"--set", "scheduler.max_queued_jobs=512", "--set", "shutdown.drain_timeout_s=5"});
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 300, seconds(120))) << serve.LogTail();
     ASSERT_EQ(Broker("stop"), 0);
     std::this_thread::sleep_for(seconds(2));  // results keep coming; replies cannot leave
     // The drain bound (5 s) covers the drain, the flush and the commit; the
@@ -168,8 +160,7 @@ TEST_F(FaultTest, ThreeInstancesOneKilledOneAddedLoseNothing) {
   ServeProcess a(dir_.string(), Yaml(stores[0]), args);
   ServeProcess b(dir_.string(), Yaml(stores[1]), args);
   ServeProcess c(dir_.string(), Yaml(stores[2]), args);
-  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 6, 600, seconds(120)))
-      << a.LogTail();
+  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 6, 600, seconds(120))) << a.LogTail();
   EXPECT_EQ(b.Stop(SIGKILL), 128 + SIGKILL);
   ServeProcess d(dir_.string(), Yaml(stores[3]), args);
   ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, 6, seconds(300))) << d.LogTail();
@@ -202,8 +193,7 @@ TEST_F(FaultTest, ARevokeCommitsNoOffsetPastAJobWithoutARecord) {
   std::vector<std::string> held_args = args;
   held_args.insert(held_args.end(), {"--test-hold-file", hold.string()});
   ServeProcess a(dir_.string(), Yaml(stores[0]), held_args);
-  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 4, 200, seconds(120)))
-      << a.LogTail();
+  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 4, 200, seconds(120))) << a.LogTail();
   // a's executor stops before its next batch; its queue fills up to the bound.
   std::ofstream(hold) << "hold\n";
   std::this_thread::sleep_for(seconds(3));
@@ -211,8 +201,8 @@ TEST_F(FaultTest, ARevokeCommitsNoOffsetPastAJobWithoutARecord) {
   ASSERT_TRUE(WaitForLog(b, "event=assigned", seconds(120))) << b.LogTail();
   ASSERT_NE(a.Log().find("event=revoked"), std::string::npos) << a.LogTail();
   const Audit at_revoke = AuditNow(brokers_, group_, topic_, 4, stores);
-  std::printf("[ revoke ] committed=%lld records=%zu of %lld\n", (long long)at_revoke.committed,
-              at_revoke.records, (long long)at_revoke.messages);
+  std::printf("[ revoke ] committed=%lld records=%zu of %lld\n", (long long)at_revoke.committed, at_revoke.records,
+              (long long)at_revoke.messages);
   ExpectSound(at_revoke, /*complete=*/false);
   EXPECT_LT(at_revoke.committed, 3000) << "the revoke should land mid-run";
 
@@ -234,13 +224,11 @@ TEST_F(FaultTest, ABacklogOfLargeMetaJobsStaysWithinTheQueuedByteBound) {
   std::vector<std::pair<std::string, std::string>> jobs;
   for (int i = 0; i < 2000; ++i) {
     const std::string id = "fat-" + std::to_string(i);
-    jobs.emplace_back(id, R"({"id":")" + id + R"(","input_ids":[1,2,3,4,5,6,7,8],"meta":{"blob":")" +
-                              blob + "\"}}");
+    jobs.emplace_back(id, R"({"id":")" + id + R"(","input_ids":[1,2,3,4,5,6,7,8],"meta":{"blob":")" + blob + "\"}}");
   }
   const int64_t bound = 16 << 20;
-  const std::vector<std::string> args = {
-      "--set", "scheduler.max_queued_bytes=" + std::to_string(bound), "--set",
-      "kafka.consumer.queued.max.messages.kbytes=8192"};
+  const std::vector<std::string> args = {"--set", "scheduler.max_queued_bytes=" + std::to_string(bound), "--set",
+                                         "kafka.consumer.queued.max.messages.kbytes=8192"};
   // The service's own footprint, from a first run on the empty topic.
   int64_t base = 0;
   {
@@ -256,8 +244,7 @@ TEST_F(FaultTest, ABacklogOfLargeMetaJobsStaysWithinTheQueuedByteBound) {
   ServeProcess serve(dir_.string(), Yaml(store_), args);
   int64_t peak = base;
   const auto deadline = std::chrono::steady_clock::now() + seconds(300);
-  while (CommittedTotal(brokers_, group_, topic_, 2) < 2000 &&
-         std::chrono::steady_clock::now() < deadline) {
+  while (CommittedTotal(brokers_, group_, topic_, 2) < 2000 && std::chrono::steady_clock::now() < deadline) {
     for (int i = 0; i < 10; ++i) {
       peak = std::max(peak, serve.RssBytes());
       std::this_thread::sleep_for(milliseconds(50));
@@ -266,8 +253,7 @@ TEST_F(FaultTest, ABacklogOfLargeMetaJobsStaysWithinTheQueuedByteBound) {
   ASSERT_EQ(CommittedTotal(brokers_, group_, topic_, 2), 2000) << serve.LogTail();
   ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
   std::printf("[ rss   ] base %.0f MiB, peak %.0f MiB, growth %.0f MiB (queued-byte bound %lld MiB)\n",
-              base / 1048576.0, peak / 1048576.0, (peak - base) / 1048576.0,
-              (long long)(bound >> 20));
+              base / 1048576.0, peak / 1048576.0, (peak - base) / 1048576.0, (long long)(bound >> 20));
   // Without the byte bound the queue alone would hold about 240 MB here.
   EXPECT_LT(peak - base, 160ll << 20);
   ExpectSound(AuditRun(brokers_, group_, topic_, 2, ReadStore(store_)), /*complete=*/true);

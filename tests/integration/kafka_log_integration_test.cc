@@ -71,9 +71,9 @@ TEST_F(KafkaLogIntegrationTest, ServeNeverShowsASecretPropertyOnItsOutputOrStatu
   const int port = FreePort();
   std::vector<std::string> args = SetArgs("kafka.consumer.", kIgnoredSecrets);
   for (const std::string& a : SetArgs("kafka.producer.", kIgnoredSecrets)) args.push_back(a);
-  ServeProcess serve(dir_.string(),
-                     ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: 127.0.0.1:" + std::to_string(port) + "\n"),
-                     args);
+  ServeProcess serve(
+      dir_.string(),
+      ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: 127.0.0.1:" + std::to_string(port) + "\n"), args);
   httplib::Client http("127.0.0.1", port);
   std::string status;
   const auto deadline = Clock::now() + seconds(60);
@@ -99,7 +99,8 @@ TEST_F(KafkaLogIntegrationTest, ServeNeverShowsASecretPropertyOnItsOutputOrStatu
     EXPECT_EQ(bad.Wait(seconds(60)), 2) << section << "\n" << bad.LogTail();
     const std::string log = bad.Log();
     EXPECT_NE(log.find("kafka property sasl.oauthbearer.config=<redacted> cannot make a token"), std::string::npos)
-        << section << "\n" << log;
+        << section << "\n"
+        << log;
     ExpectClean(log, "serve with " + section);
   }
 
@@ -128,10 +129,10 @@ TEST_F(KafkaLogIntegrationTest, TheCliCommandsNeverShowASecretPropertyOnTheirOut
   };
   const std::vector<Case> cases = {
       {"submit (its producer)", "submit --no-progress --brokers " + brokers_ + " --topic " + topic_ + bad + " " + file},
-      {"replay (its dead-letter consumer)", "replay --no-progress --dead-letter-topic " + topic_ +
-                                                " --brokers " + brokers_ + " --topic " + topic_ + bad},
-      {"collect (its topic check)", "collect --no-progress --store " + (dir_ / "store-c").string() +
-                                        " --reply-topic " + topic_ + " --brokers " + brokers_ + bad},
+      {"replay (its dead-letter consumer)",
+       "replay --no-progress --dead-letter-topic " + topic_ + " --brokers " + brokers_ + " --topic " + topic_ + bad},
+      {"collect (its topic check)", "collect --no-progress --store " + (dir_ / "store-c").string() + " --reply-topic " +
+                                        topic_ + " --brokers " + brokers_ + bad},
   };
   for (const Case& c : cases) {
     auto [rc, out] = RunCommand(Qinfer(c.command));
@@ -140,9 +141,9 @@ TEST_F(KafkaLogIntegrationTest, TheCliCommandsNeverShowASecretPropertyOnTheirOut
     ExpectClean(out, c.what);
   }
   // A producer whose broker is down: its outage lines go through the log.
-  auto [rc, out] = RunCommand(Qinfer("submit --no-progress --brokers 127.0.0.1:" + std::to_string(FreePort()) +
-                                     " --topic " + topic_ + XArgs(kIgnoredSecrets) +
-                                     " -X message.timeout.ms=2000 " + file));
+  auto [rc, out] =
+      RunCommand(Qinfer("submit --no-progress --brokers 127.0.0.1:" + std::to_string(FreePort()) + " --topic " +
+                        topic_ + XArgs(kIgnoredSecrets) + " -X message.timeout.ms=2000 " + file));
   EXPECT_NE(rc, 0) << out;
   EXPECT_NE(out.find("event=kafka_log client=producer"), std::string::npos) << out;
   ExpectClean(out, "submit with no broker");
@@ -168,26 +169,36 @@ TEST_F(KafkaLogIntegrationTest, NoBadSecuritySettingEndsServeByASignal) {
       {"kafka.producer.", kBadOAuth},
       {"kafka.consumer.", {{"security.protocol", "SASL_PLAINTEXT"}, {"sasl.mechanisms", "BOGUS"}}},
       {"kafka.consumer.",
-       {{"security.protocol", "SASL_PLAINTEXT"}, {"sasl.mechanisms", "PLAIN"}, {"sasl.username", "u"},
+       {{"security.protocol", "SASL_PLAINTEXT"},
+        {"sasl.mechanisms", "PLAIN"},
+        {"sasl.username", "u"},
         {"sasl.password", s}}},
       {"kafka.consumer.",
-       {{"security.protocol", "SASL_PLAINTEXT"}, {"sasl.mechanisms", "OAUTHBEARER"},
+       {{"security.protocol", "SASL_PLAINTEXT"},
+        {"sasl.mechanisms", "OAUTHBEARER"},
         {"sasl.oauthbearer.config", "garbage secret=" + s}}},
       {"kafka.consumer.",
-       {{"security.protocol", "SASL_PLAINTEXT"}, {"sasl.mechanisms", "OAUTHBEARER"},
+       {{"security.protocol", "SASL_PLAINTEXT"},
+        {"sasl.mechanisms", "OAUTHBEARER"},
         {"sasl.oauthbearer.method", "oidc"}}},
       {"kafka.consumer.",
-       {{"security.protocol", "SASL_PLAINTEXT"}, {"sasl.mechanisms", "OAUTHBEARER"},
-        {"sasl.oauthbearer.method", "oidc"}, {"sasl.oauthbearer.client.id", "c"},
-        {"sasl.oauthbearer.client.secret", s}, {"sasl.oauthbearer.token.endpoint.url", "http://127.0.0.1:1/token"}}},
-      {"kafka.consumer.", {{"security.protocol", "SSL"}, {"ssl.key.location", "/nonexistent/key.pem"},
-                           {"ssl.key.password", s}}},
+       {{"security.protocol", "SASL_PLAINTEXT"},
+        {"sasl.mechanisms", "OAUTHBEARER"},
+        {"sasl.oauthbearer.method", "oidc"},
+        {"sasl.oauthbearer.client.id", "c"},
+        {"sasl.oauthbearer.client.secret", s},
+        {"sasl.oauthbearer.token.endpoint.url", "http://127.0.0.1:1/token"}}},
+      {"kafka.consumer.",
+       {{"security.protocol", "SSL"}, {"ssl.key.location", "/nonexistent/key.pem"}, {"ssl.key.password", s}}},
       {"kafka.consumer.", {{"security.protocol", "SSL"}, {"ssl.ca.location", "/nonexistent/ca.pem"}}},
       {"kafka.consumer.", {{"security.protocol", "SSL"}, {"ssl.key.pem", "garbage " + s}}},
       {"kafka.consumer.", {{"security.protocol", "SSL"}}},
       {"kafka.producer.", {{"security.protocol", "SSL"}, {"ssl.ca.location", "/nonexistent/ca.pem"}}},
-      {"kafka.consumer.", {{"security.protocol", "SASL_SSL"}, {"sasl.mechanisms", "SCRAM-SHA-512"},
-                           {"sasl.username", "u"}, {"sasl.password", s}}},
+      {"kafka.consumer.",
+       {{"security.protocol", "SASL_SSL"},
+        {"sasl.mechanisms", "SCRAM-SHA-512"},
+        {"sasl.username", "u"},
+        {"sasl.password", s}}},
   };
   struct Run {
     std::unique_ptr<ServeProcess> serve;
@@ -203,8 +214,7 @@ TEST_F(KafkaLogIntegrationTest, NoBadSecuritySettingEndsServeByASignal) {
     for (size_t i = first; i < last; ++i) {
       const std::string n = std::to_string(i);
       runs[i].serve = std::make_unique<ServeProcess>(
-          dir_.string(),
-          ServeYaml(brokers_, topic_, group_ + "-" + n, store_ + "-" + n), [&] {
+          dir_.string(), ServeYaml(brokers_, topic_, group_ + "-" + n, store_ + "-" + n), [&] {
             std::vector<std::string> a = SetArgs(cases[i].section, cases[i].props);
             a.insert(a.end(), {"--set", "kafka.startup_wait_s=5"});
             return a;

@@ -22,8 +22,7 @@
 namespace qinfer::testing {
 namespace {
 
-rd_kafka_conf_t* Conf(const std::string& brokers,
-                      std::map<std::string, std::string> extra = {}) {
+rd_kafka_conf_t* Conf(const std::string& brokers, std::map<std::string, std::string> extra = {}) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   extra["bootstrap.servers"] = brokers;
@@ -45,8 +44,8 @@ std::string TestBrokers() {
 std::string UniqueName(const std::string& prefix) {
   static std::atomic<int> counter{0};
   return prefix + "-" + std::to_string(getpid()) + "-" +
-         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000) +
-         "-" + std::to_string(counter++);
+         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000) + "-" +
+         std::to_string(counter++);
 }
 
 void CreateTopic(const std::string& brokers, const std::string& topic, int partitions) {
@@ -78,8 +77,7 @@ void CreateTopic(const std::string& brokers, const std::string& topic, int parti
   while (!ready && std::chrono::steady_clock::now() < deadline) {
     const rd_kafka_metadata_t* md = nullptr;
     if (rd_kafka_metadata(rk, 0, rkt, &md, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      ready = md->topic_cnt == 1 && md->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR &&
-              md->topics[0].partition_cnt > 0;
+      ready = md->topic_cnt == 1 && md->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR && md->topics[0].partition_cnt > 0;
       for (int i = 0; ready && i < md->topics[0].partition_cnt; ++i) {
         ready = md->topics[0].partitions[i].leader >= 0;
       }
@@ -105,11 +103,10 @@ void Produce(const std::string& brokers, const std::string& topic,
   ASSERT_NE(rk, nullptr) << err;
   for (const auto& [key, value] : messages) {
     while (true) {
-      rd_kafka_resp_err_t e = rd_kafka_producev(
-          rk, RD_KAFKA_V_TOPIC(topic.c_str()),
-          RD_KAFKA_V_KEY(key.empty() ? nullptr : key.data(), key.size()),
-          RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
-          RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+      rd_kafka_resp_err_t e = rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()),
+                                                RD_KAFKA_V_KEY(key.empty() ? nullptr : key.data(), key.size()),
+                                                RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
+                                                RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
       if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
       ASSERT_EQ(e, RD_KAFKA_RESP_ERR__QUEUE_FULL) << rd_kafka_err2str(e);
       rd_kafka_poll(rk, 50);
@@ -142,8 +139,7 @@ int64_t EndOffsetTotal(const std::string& brokers, const std::string& topic, int
   return total;
 }
 
-int64_t CommittedTotal(const std::string& brokers, const std::string& group,
-                       const std::string& topic, int partitions) {
+int64_t CommittedTotal(const std::string& brokers, const std::string& group, const std::string& topic, int partitions) {
   int64_t total = 0;
   for (int64_t offset : CommittedOffsets(brokers, group, topic, partitions)) {
     total += std::max<int64_t>(0, offset);
@@ -151,8 +147,8 @@ int64_t CommittedTotal(const std::string& brokers, const std::string& group,
   return total;
 }
 
-bool WaitForCommitted(const std::string& brokers, const std::string& group,
-                      const std::string& topic, int partitions, std::chrono::seconds timeout) {
+bool WaitForCommitted(const std::string& brokers, const std::string& group, const std::string& topic, int partitions,
+                      std::chrono::seconds timeout) {
   const int64_t end = EndOffsetTotal(brokers, topic, partitions);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -162,9 +158,8 @@ bool WaitForCommitted(const std::string& brokers, const std::string& group,
   return false;
 }
 
-bool WaitForCommittedAtLeast(const std::string& brokers, const std::string& group,
-                             const std::string& topic, int partitions, int64_t count,
-                             std::chrono::seconds timeout) {
+bool WaitForCommittedAtLeast(const std::string& brokers, const std::string& group, const std::string& topic,
+                             int partitions, int64_t count, std::chrono::seconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {
     if (CommittedTotal(brokers, group, topic, partitions) >= count) return true;
@@ -184,19 +179,17 @@ std::map<std::string, Outcome> ReadStore(const std::string& dir) {
   EXPECT_TRUE((*store)
                   ->ForEach(RocksDbOutcomeStore::Kind::kAll,
                             [&](const Outcome& o) {
-                              EXPECT_TRUE(records.emplace(o.id, o).second)
-                                  << "two records for id " << o.id;
+                              EXPECT_TRUE(records.emplace(o.id, o).second) << "two records for id " << o.id;
                               return true;
                             })
                   .ok());
   return records;
 }
 
-std::vector<int64_t> CommittedOffsets(const std::string& brokers, const std::string& group,
-                                      const std::string& topic, int partitions) {
+std::vector<int64_t> CommittedOffsets(const std::string& brokers, const std::string& group, const std::string& topic,
+                                      int partitions) {
   char err[512];
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, Conf(brokers, {{"group.id", group}}), err,
-                                sizeof(err));
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, Conf(brokers, {{"group.id", group}}), err, sizeof(err));
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
   for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(list, topic.c_str(), p);
   std::vector<int64_t> offsets(size_t(partitions), -1);
@@ -237,8 +230,7 @@ std::vector<std::string> CommandLines(const std::string& cmd) {
 
 }  // namespace
 
-std::map<std::pair<int, int64_t>, std::string> MessageIds(const std::string& brokers,
-                                                          const std::string& topic) {
+std::map<std::pair<int, int64_t>, std::string> MessageIds(const std::string& brokers, const std::string& topic) {
   std::map<std::pair<int, int64_t>, std::string> ids;
   // The key is last on the line: it may hold spaces.
   for (const std::string& line :
@@ -259,8 +251,7 @@ std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string
   std::vector<ReadMessage> out;
   // kcat's JSON envelope, one message per line: headers come as a flat
   // [name, value, ...] array, so values may hold any character.
-  for (const std::string& line : CommandLines("kcat -q -b " + brokers + " -C -t " + topic +
-                                              " -o beginning -e -J")) {
+  for (const std::string& line : CommandLines("kcat -q -b " + brokers + " -C -t " + topic + " -o beginning -e -J")) {
     const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object()) {
       ADD_FAILURE() << "kcat printed something that is not a JSON object: " << line;
@@ -284,8 +275,7 @@ std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string
 
 namespace {
 
-Audit AuditAgainst(const std::string& brokers, const std::string& topic,
-                   const std::vector<int64_t>& committed,
+Audit AuditAgainst(const std::string& brokers, const std::string& topic, const std::vector<int64_t>& committed,
                    const std::map<std::string, Outcome>& records) {
   Audit a;
   a.records = records.size();
@@ -309,13 +299,13 @@ Audit AuditAgainst(const std::string& brokers, const std::string& topic,
 
 }  // namespace
 
-Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic,
-               int partitions, const std::map<std::string, Outcome>& records) {
+Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic, int partitions,
+               const std::map<std::string, Outcome>& records) {
   return AuditAgainst(brokers, topic, CommittedOffsets(brokers, group, topic, partitions), records);
 }
 
-Audit AuditNow(const std::string& brokers, const std::string& group, const std::string& topic,
-               int partitions, const std::vector<std::string>& stores) {
+Audit AuditNow(const std::string& brokers, const std::string& group, const std::string& topic, int partitions,
+               const std::vector<std::string>& stores) {
   const std::vector<int64_t> committed = CommittedOffsets(brokers, group, topic, partitions);
   std::map<std::string, Outcome> records;
   for (const std::string& store : stores) {
@@ -351,10 +341,8 @@ void BrokerTest::TearDown() {
   if (!HasFailure() && !dir_.empty()) std::filesystem::remove_all(dir_);
 }
 
-std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab,
-                                                          int max_tokens, uint32_t seed,
-                                                          const std::string& id_prefix,
-                                                          const std::string& reply_to) {
+std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab, int max_tokens, uint32_t seed,
+                                                          const std::string& id_prefix, const std::string& reply_to) {
   std::mt19937 rng(seed);
   std::lognormal_distribution<double> length(std::log(40.0), 0.9);
   std::uniform_int_distribution<int64_t> token(0, vocab - 1);
@@ -373,8 +361,8 @@ std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t voc
   return jobs;
 }
 
-ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml,
-                           std::vector<std::string> extra_args, int64_t max_file_bytes) {
+ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml, std::vector<std::string> extra_args,
+                           int64_t max_file_bytes) {
   // A file of its own: several instances may start from one directory.
   static std::atomic<int> instances{0};
   const std::string config = dir + "/qinfer-" + std::to_string(instances++) + ".yaml";
@@ -386,7 +374,7 @@ ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml,
   // kept beside a failed test.
   const char* level = std::getenv("QINFER_TEST_LOG_LEVEL");
   std::vector<std::string> args = {QINFER_BINARY, "--log-level", level != nullptr ? level : "info",
-                                   "serve", "--config", config};
+                                   "serve",       "--config",    config};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -490,13 +478,11 @@ double Sample(const std::string& metrics, const std::string& family, const std::
   return found ? sum : -1;
 }
 
-std::string ServeYaml(const std::string& brokers, const std::string& topic,
-                      const std::string& group, const std::string& store_dir,
-                      const std::string& extra) {
+std::string ServeYaml(const std::string& brokers, const std::string& topic, const std::string& group,
+                      const std::string& store_dir, const std::string& extra) {
   std::ostringstream y;
   y << "model:\n  path: " << QINFER_TEST_MODEL_DIR << "/model.pt\n"
-    << "kafka:\n  brokers: " << brokers << "\n  jobs_topic: " << topic
-    << "\n  group_id: " << group << "\n"
+    << "kafka:\n  brokers: " << brokers << "\n  jobs_topic: " << topic << "\n  group_id: " << group << "\n"
     << "scheduler:\n  max_batch_delay_ms: 20\n"
     << "storage:\n  path: " << store_dir << "\n"
     << "http:\n  listen: \"\"\n"

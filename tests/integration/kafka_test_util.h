@@ -38,50 +38,47 @@ void Produce(const std::string& brokers, const std::string& topic,
 
 // Sum over partitions of the high watermark / the group's committed offset.
 int64_t EndOffsetTotal(const std::string& brokers, const std::string& topic, int partitions);
-int64_t CommittedTotal(const std::string& brokers, const std::string& group,
-                       const std::string& topic, int partitions);
+int64_t CommittedTotal(const std::string& brokers, const std::string& group, const std::string& topic, int partitions);
 
 // Waits until the group's committed offsets reach the topic's end offsets.
-bool WaitForCommitted(const std::string& brokers, const std::string& group,
-                      const std::string& topic, int partitions, std::chrono::seconds timeout);
+bool WaitForCommitted(const std::string& brokers, const std::string& group, const std::string& topic, int partitions,
+                      std::chrono::seconds timeout);
 
 // Waits until at least `count` offsets of the group are committed.
-bool WaitForCommittedAtLeast(const std::string& brokers, const std::string& group,
-                             const std::string& topic, int partitions, int64_t count,
-                             std::chrono::seconds timeout);
+bool WaitForCommittedAtLeast(const std::string& brokers, const std::string& group, const std::string& topic,
+                             int partitions, int64_t count, std::chrono::seconds timeout);
 
 // Every record of a result store (opened read-only): id -> outcome. Fails
 // the test if an id has two records.
 std::map<std::string, Outcome> ReadStore(const std::string& dir);
 
 // The group's committed offset per partition (-1: none).
-std::vector<int64_t> CommittedOffsets(const std::string& brokers, const std::string& group,
-                                      const std::string& topic, int partitions);
+std::vector<int64_t> CommittedOffsets(const std::string& brokers, const std::string& group, const std::string& topic,
+                                      int partitions);
 
 // The job id of every message of `topic` (its key, else topic/partition/
 // offset, as qinfer names keyless jobs), read back with kcat:
 // (partition, offset) -> id.
-std::map<std::pair<int, int64_t>, std::string> MessageIds(const std::string& brokers,
-                                                          const std::string& topic);
+std::map<std::pair<int, int64_t>, std::string> MessageIds(const std::string& brokers, const std::string& topic);
 
 // What every robustness test checks: no job lost, no id with two records,
 // no offset committed ahead of its record.
 struct Audit {
-  int64_t messages = 0;          // on the jobs topic
-  size_t records = 0;            // in the store
-  int64_t committed = 0;         // sum over partitions
-  int64_t committed_ahead = 0;   // committed offsets whose job has no record
-  int64_t lost = 0;              // messages without a record (when all committed)
+  int64_t messages = 0;         // on the jobs topic
+  size_t records = 0;           // in the store
+  int64_t committed = 0;        // sum over partitions
+  int64_t committed_ahead = 0;  // committed offsets whose job has no record
+  int64_t lost = 0;             // messages without a record (when all committed)
   std::string first_problem;
 };
-Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic,
-               int partitions, const std::map<std::string, Outcome>& records);
+Audit AuditRun(const std::string& brokers, const std::string& group, const std::string& topic, int partitions,
+               const std::map<std::string, Outcome>& records);
 // The audit at this moment of a live run: the group's committed offsets are
 // read first, then `stores` (as secondaries, while their services write), so
 // every record that made an offset committable is seen. `lost` counts what
 // is still to do.
-Audit AuditNow(const std::string& brokers, const std::string& group, const std::string& topic,
-               int partitions, const std::vector<std::string>& stores);
+Audit AuditNow(const std::string& brokers, const std::string& group, const std::string& topic, int partitions,
+               const std::vector<std::string>& stores);
 // Asserts nothing was lost and nothing committed ahead; `complete`: every
 // message must be committed too.
 void ExpectSound(const Audit& audit, bool complete);
@@ -97,8 +94,7 @@ std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string
 
 // Deterministic jobs with long-tailed lengths (log-normal, median ~40,
 // clipped to [1, max_tokens]); returns (id, JSON value) pairs.
-std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab,
-                                                          int max_tokens, uint32_t seed,
+std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab, int max_tokens, uint32_t seed,
                                                           const std::string& id_prefix,
                                                           const std::string& reply_to = "");
 
@@ -108,8 +104,8 @@ class ServeProcess {
   // Writes `yaml` to DIR/qinfer-<n>.yaml and starts build/qinfer serve on it.
   // `max_file_bytes` > 0: RLIMIT_FSIZE of the child (a disk that fills up:
   // writes past it fail with EFBIG).
-  ServeProcess(const std::string& dir, const std::string& yaml,
-               std::vector<std::string> extra_args = {}, int64_t max_file_bytes = 0);
+  ServeProcess(const std::string& dir, const std::string& yaml, std::vector<std::string> extra_args = {},
+               int64_t max_file_bytes = 0);
   ~ServeProcess();  // SIGKILLs a child still running
 
   // Sends `signal`; waits for exit and returns the exit status (-1 on timeout,
@@ -139,9 +135,8 @@ double Sample(const std::string& metrics, const std::string& family, const std::
 
 // A config for a test service: the test model, this broker, a fresh group
 // and store under `dir`. `extra` is appended verbatim (YAML).
-std::string ServeYaml(const std::string& brokers, const std::string& topic,
-                      const std::string& group, const std::string& store_dir,
-                      const std::string& extra = "");
+std::string ServeYaml(const std::string& brokers, const std::string& topic, const std::string& group,
+                      const std::string& store_dir, const std::string& extra = "");
 
 // A test against the broker with a fresh jobs topic name, consumer group
 // and temp dir (holding the store); skips, saying why, when there is no

@@ -34,8 +34,7 @@ class PlanCliTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::pair<int, std::string> Plan(const std::string& args) {
-    return RunCommand(std::string(QINFER_BINARY) + " --log-level warn plan --config " + config_ + " " + args +
-               " 2>&1");
+    return RunCommand(std::string(QINFER_BINARY) + " --log-level warn plan --config " + config_ + " " + args + " 2>&1");
   }
   std::filesystem::path dir_;
   std::string config_;
@@ -123,8 +122,7 @@ class LadderIntegrationTest : public BrokerTest {
   // Publishes `jobs`, serves them with `args`, stops cleanly, returns the
   // store's records and the service log.
   std::pair<std::map<std::string, Outcome>, std::string> Serve(
-      const std::vector<std::pair<std::string, std::string>>& jobs,
-      const std::vector<std::string>& args) {
+      const std::vector<std::pair<std::string, std::string>>& jobs, const std::vector<std::string>& args) {
     Produce(brokers_, topic_, jobs);
     ServeProcess serve(dir_.string(), ServeYaml(brokers_, topic_, group_, store_), args);
     EXPECT_TRUE(WaitForCommitted(brokers_, group_, topic_, 3, seconds(300))) << serve.LogTail();
@@ -139,9 +137,9 @@ TEST_F(LadderIntegrationTest, CapsThatOomAreSplitLoweredAndNothingIsLost) {
   // keeps those batches full (length formation would cut them into runs of
   // near-equal lengths, too small to run out of memory).
   auto jobs = MakeJobs(1500, kVocab, kMaxTokens, 11, "l-");
-  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "memory.plan=false",
-                                     "--set", "scheduler.tokens_per_batch=1000000", "--set",
-                                     "model.fallback_device=none", "--set", "scheduler.formation=arrival"});
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "memory.plan=false", "--set",
+                                     "scheduler.tokens_per_batch=1000000", "--set", "model.fallback_device=none",
+                                     "--set", "scheduler.formation=arrival"});
   ASSERT_EQ(records.size(), jobs.size()) << log;
   for (const auto& [id, value] : jobs) {
     ASSERT_TRUE(records.at(id).ok) << id << ": " << records.at(id).error;
@@ -162,9 +160,9 @@ TEST_F(LadderIntegrationTest, ALoweredCapStopsFurtherOomsInItsBucket) {
   // 640 jobs of 200-256 tokens: ten batches of 64 in bucket 256 if the cap
   // stayed where it was, and 64 x 256 does not fit 96 MiB.
   auto jobs = LongJobs(640);
-  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "memory.plan=false",
-                                     "--set", "scheduler.tokens_per_batch=1000000", "--set",
-                                     "model.fallback_device=none", "--set", "scheduler.max_batch_delay_ms=200"});
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "memory.plan=false", "--set",
+                                     "scheduler.tokens_per_batch=1000000", "--set", "model.fallback_device=none",
+                                     "--set", "scheduler.max_batch_delay_ms=200"});
   ASSERT_EQ(records.size(), jobs.size());
   for (const auto& [id, o] : records) ASSERT_TRUE(o.ok) << id << ": " << o.error;
   auto ladder = LogFields(log, "event=ladder_summary");
@@ -195,8 +193,8 @@ TEST_F(LadderIntegrationTest, ALoweredCapIsStoredInThePlanAndQinferPlanShowsIt) 
     ASSERT_TRUE(stored.ok() && stored->has_value()) << key;
     auto plan = PlanFromJson(**stored);
     ASSERT_TRUE(plan.ok()) << plan.status();
-    PlanEntry& e = plan->entries[size_t(std::find(plan->bounds.begin(), plan->bounds.end(), 256) -
-                                        plan->bounds.begin())];
+    PlanEntry& e =
+        plan->entries[size_t(std::find(plan->bounds.begin(), plan->bounds.end(), 256) - plan->bounds.begin())];
     planned = e.batch_size;
     ASSERT_LT(planned, 64) << "64 x 256 tokens does not fit 96 MiB";
     e.batch_size = 64;
@@ -204,8 +202,8 @@ TEST_F(LadderIntegrationTest, ALoweredCapIsStoredInThePlanAndQinferPlanShowsIt) 
   }
 
   auto jobs = LongJobs(320);
-  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set",
-                                     "model.fallback_device=none", "--set", "scheduler.max_batch_delay_ms=200"});
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:96MiB", "--set", "model.fallback_device=none",
+                                     "--set", "scheduler.max_batch_delay_ms=200"});
   ASSERT_EQ(records.size(), jobs.size());
   for (const auto& [id, o] : records) ASSERT_TRUE(o.ok) << id << ": " << o.error;
   EXPECT_NE(log.find("event=plan_reused"), std::string::npos) << "the service runs under the stored plan";
@@ -234,8 +232,7 @@ TEST_F(LadderIntegrationTest, ALoweredCapIsStoredInThePlanAndQinferPlanShowsIt) 
 
 TEST_F(LadderIntegrationTest, UnderAMemoryPlanNothingRunsOutOfMemoryAndNoBatchExceedsItsCap) {
   auto jobs = MakeJobs(1500, kVocab, kMaxTokens, 14, "p-");
-  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:128MiB", "--set",
-                                     "model.fallback_device=none"});
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:128MiB", "--set", "model.fallback_device=none"});
   ASSERT_EQ(records.size(), jobs.size());
   const std::map<int, int> caps = StartCaps(log);
   ASSERT_EQ(caps.size(), 6u) << "one cap per bucket, 16 to 512";
@@ -255,8 +252,7 @@ TEST_F(LadderIntegrationTest, UnderAMemoryPlanNothingRunsOutOfMemoryAndNoBatchEx
 
 TEST_F(LadderIntegrationTest, LongJobsThatDoNotFitCompleteOnTheCpuFallback) {
   auto jobs = MakeJobs(600, kVocab, kMaxTokens, 12, "f-");
-  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:10MiB", "--set",
-                                     "model.fallback_device=cpu"});
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:10MiB", "--set", "model.fallback_device=cpu"});
   ASSERT_EQ(records.size(), jobs.size()) << log;
   int on_fallback = 0;
   for (const auto& [id, value] : jobs) {
@@ -275,8 +271,7 @@ TEST_F(LadderIntegrationTest, LongJobsThatDoNotFitCompleteOnTheCpuFallback) {
 
 TEST_F(LadderIntegrationTest, WithoutFallbackJobsThatDoNotFitGetReplayableOomRecords) {
   auto jobs = MakeJobs(600, kVocab, kMaxTokens, 13, "n-");
-  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:10MiB", "--set",
-                                     "model.fallback_device=none"});
+  auto [records, log] = Serve(jobs, {"--set", "model.device=cpu-budget:10MiB", "--set", "model.fallback_device=none"});
   ASSERT_EQ(records.size(), jobs.size()) << log;
   int oom = 0;
   for (const auto& [id, value] : jobs) {

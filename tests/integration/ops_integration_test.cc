@@ -24,9 +24,7 @@ using std::chrono::seconds;
 constexpr int64_t kVocab = 4096;
 constexpr int kMaxTokens = 512;
 
-std::string Qinfer(const std::string& args) {
-  return std::string(QINFER_BINARY) + " --log-level warn " + args;
-}
+std::string Qinfer(const std::string& args) { return std::string(QINFER_BINARY) + " --log-level warn " + args; }
 
 // Polls `path` until its status is `status` (and its body holds `text`);
 // returns the last body seen, or "" on timeout.
@@ -34,8 +32,7 @@ std::string WaitFor(httplib::Client& http, const std::string& path, int status, 
                     seconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (auto res = http.Get(path); res && res->status == status &&
-                                   res->body.find(text) != std::string::npos) {
+    if (auto res = http.Get(path); res && res->status == status && res->body.find(text) != std::string::npos) {
       return res->body;
     }
     std::this_thread::sleep_for(milliseconds(50));
@@ -56,11 +53,11 @@ TEST_F(OpsIntegrationTest, ProbesFollowStartUpAStuckExecutorAndTheDrain) {
   const std::filesystem::path hold = dir_ / "hold";
   Touch(hold);  // start-up waits before it loads the model
   const int port = FreePort();
-  ServeProcess serve(dir_.string(),
-                     ServeYaml(brokers_, topic_, group_, store_,
-                               "http:\n  listen: 127.0.0.1:" + std::to_string(port) +
-                                   "\nhealth:\n  executor_stall_s: 1\n"),
-                     HoldFileArgs(hold));
+  ServeProcess serve(
+      dir_.string(),
+      ServeYaml(brokers_, topic_, group_, store_,
+                "http:\n  listen: 127.0.0.1:" + std::to_string(port) + "\nhealth:\n  executor_stall_s: 1\n"),
+      HoldFileArgs(hold));
   httplib::Client http("127.0.0.1", port);
   http.set_connection_timeout(1);
 
@@ -148,13 +145,15 @@ TEST_F(OpsIntegrationTest, BadConfigurationsStopStartUpWithTheDocumentedMessage)
   };
   const Case cases[] = {
       {"unknown key", "scheduler:\n  max_batch_sise: 8\n", "unknown configuration key 'scheduler.max_batch_sise'", 2},
-      {"wrong type", "scheduler:\n  max_batch_size: eight\n", "scheduler.max_batch_size = 'eight': expected an integer", 2},
+      {"wrong type", "scheduler:\n  max_batch_size: eight\n", "scheduler.max_batch_size = 'eight': expected an integer",
+       2},
       {"negative budget", "model:\n  device: cpu-budget:-1GiB\n", "device 'cpu-budget:-1GiB'", 2},
-      {"unknown device", "model:\n  device: tpu:0\n", "device 'tpu:0' is not one of: cpu, cuda:N, cpu-budget:<size>", 2},
+      {"unknown device", "model:\n  device: tpu:0\n", "device 'tpu:0' is not one of: cpu, cuda:N, cpu-budget:<size>",
+       2},
       {"missing model file", "model:\n  path: " + (dir_ / "no-such-model.pt").string() + "\n",
        "model.path " + (dir_ / "no-such-model.pt").string() + ": no such file", 2},
-      {"unknown librdkafka property, brokers unreachable", "kafka:\n  brokers: 127.0.0.1:1\n  consumer:\n    fetch.max.bites: 1\n",
-       "kafka.consumer.fetch.max.bites", 2},
+      {"unknown librdkafka property, brokers unreachable",
+       "kafka:\n  brokers: 127.0.0.1:1\n  consumer:\n    fetch.max.bites: 1\n", "kafka.consumer.fetch.max.bites", 2},
       {"unreachable brokers", "kafka:\n  brokers: 127.0.0.1:1\n  startup_wait_s: 2\n",
        "kafka.brokers=127.0.0.1:1: no broker answered within 2000 ms", 75},
       {"missing topic", "kafka:\n  jobs_topic: " + topic_ + "-missing\n", topic_ + "-missing", 75},
@@ -262,9 +261,9 @@ TEST_F(OpsIntegrationTest, TheLagOfAPausedPartitionKeepsUpWithKafkasWatermarkAnd
     ReportedPartition r;
     do {
       r = Reported(http);
-      const bool status_agrees = r.status.is_object() && r.status["lag"] == lag &&
-                                 (committed < 0 ? r.status["committed_offset"].is_null()
-                                                : r.status["committed_offset"] == committed);
+      const bool status_agrees =
+          r.status.is_object() && r.status["lag"] == lag &&
+          (committed < 0 ? r.status["committed_offset"].is_null() : r.status["committed_offset"] == committed);
       if (r.lag == double(lag) && r.committed == double(committed) && status_agrees) break;
       std::this_thread::sleep_for(milliseconds(50));
     } while (std::chrono::steady_clock::now() < deadline);
@@ -282,9 +281,9 @@ TEST_F(OpsIntegrationTest, TheLagOfAPausedPartitionKeepsUpWithKafkasWatermarkAnd
   EXPECT_EQ(r.lag, 1500) << "qinfer_consumer_lag: Kafka's high watermark " << high << ", nothing committed";
   EXPECT_EQ(r.committed, -1) << "no qinfer_committed_offset sample before the first commit";
   EXPECT_EQ(r.has_commit, 0);
-  EXPECT_EQ(r.status.dump(), nlohmann::json({{"committed_offset", nullptr}, {"high_watermark", 1500},
-                                             {"lag", 1500}, {"partition", 0}})
-                                 .dump());
+  EXPECT_EQ(r.status.dump(),
+            nlohmann::json({{"committed_offset", nullptr}, {"high_watermark", 1500}, {"lag", 1500}, {"partition", 0}})
+                .dump());
 
   // After it: everything recorded and committed, then a new backlog.
   std::filesystem::remove(hold);
@@ -330,23 +329,22 @@ TEST_F(OpsIntegrationTest, ARealPrometheusScrapesTheCompletedJobsAndALagThatFall
   const int port = FreePort();
   std::vector<std::string> args = {"--set", "kafka.consumer.statistics.interval.ms=500"};
   for (const std::string& a : HoldFileArgs(hold)) args.push_back(a);
-  ServeProcess serve(dir_.string(),
-                     ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: 127.0.0.1:" + std::to_string(port) + "\n"),
-                     args);
+  ServeProcess serve(
+      dir_.string(),
+      ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: 127.0.0.1:" + std::to_string(port) + "\n"), args);
 
   const int prom_port = FreePort();
   const std::filesystem::path prom_dir = dir_ / "prometheus";
   std::filesystem::create_directories(prom_dir);
   std::ofstream(prom_dir / "prometheus.yml")
       << "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-      << "scrape_configs:\n  - job_name: qinfer\n    static_configs:\n      - targets: ['127.0.0.1:" << port
-      << "']\n";
+      << "scrape_configs:\n  - job_name: qinfer\n    static_configs:\n      - targets: ['127.0.0.1:" << port << "']\n";
   // Started through the shell, in the background; killed at the end.
   const std::string pid_file = (prom_dir / "pid").string();
-  auto [started_rc, started] = RunCommand(
-      prometheus_bin + " --config.file=" + (prom_dir / "prometheus.yml").string() +
-      " --storage.tsdb.path=" + (prom_dir / "tsdb").string() + " --web.listen-address=127.0.0.1:" +
-      std::to_string(prom_port) + " >" + (prom_dir / "log").string() + " 2>&1 & echo $! > " + pid_file);
+  auto [started_rc, started] = RunCommand(prometheus_bin + " --config.file=" + (prom_dir / "prometheus.yml").string() +
+                                          " --storage.tsdb.path=" + (prom_dir / "tsdb").string() +
+                                          " --web.listen-address=127.0.0.1:" + std::to_string(prom_port) + " >" +
+                                          (prom_dir / "log").string() + " 2>&1 & echo $! > " + pid_file);
   ASSERT_EQ(started_rc, 0) << started;
   struct Killer {
     std::string pid_file;
@@ -364,21 +362,28 @@ TEST_F(OpsIntegrationTest, ARealPrometheusScrapesTheCompletedJobsAndALagThatFall
     }
     return v;
   };
-  ASSERT_EQ(wait_query("up{job=\"qinfer\"}", [](double v) { return v == 1; }, seconds(60)), 1)
-      << "Prometheus never scraped the instance\n" << serve.LogTail();
+  ASSERT_EQ(wait_query(
+                "up{job=\"qinfer\"}", [](double v) { return v == 1; }, seconds(60)),
+            1)
+      << "Prometheus never scraped the instance\n"
+      << serve.LogTail();
 
   // Jobs arrive while the executor is held: the lag Prometheus sees grows,
   // then falls to 0 once everything is recorded and committed.
   Touch(hold);
   Produce(brokers_, topic_, MakeJobs(kJobs, kVocab, kMaxTokens, 12, "prom-"));
-  EXPECT_GT(wait_query("sum(qinfer_consumer_lag)", [](double v) { return v > 0; }, seconds(60)), 0)
+  EXPECT_GT(wait_query(
+                "sum(qinfer_consumer_lag)", [](double v) { return v > 0; }, seconds(60)),
+            0)
       << serve.LogTail();
   std::filesystem::remove(hold);
-  EXPECT_EQ(wait_query("sum(qinfer_outcomes_total{status=\"ok\"})", [](double v) { return v == kJobs; },
-                       seconds(120)),
+  EXPECT_EQ(wait_query(
+                "sum(qinfer_outcomes_total{status=\"ok\"})", [](double v) { return v == kJobs; }, seconds(120)),
             kJobs)
       << serve.LogTail();
-  EXPECT_EQ(wait_query("sum(qinfer_consumer_lag)", [](double v) { return v == 0; }, seconds(60)), 0)
+  EXPECT_EQ(wait_query(
+                "sum(qinfer_consumer_lag)", [](double v) { return v == 0; }, seconds(60)),
+            0)
       << serve.LogTail();
   EXPECT_EQ(Query(prometheus, "sum(qinfer_messages_consumed_total)"), kJobs);
   EXPECT_EQ(Query(prometheus, "count(qinfer_build_info)"), 1);
@@ -392,8 +397,8 @@ TEST_F(OpsIntegrationTest, ARealPrometheusScrapesTheCompletedJobsAndALagThatFall
   auto [lint_rc, lint] = RunCommand(promtool + " check metrics < " + scrape_file + " 2>&1");
   EXPECT_EQ(lint_rc, 0) << lint;
   EXPECT_EQ(lint, "") << "promtool check metrics reports:\n" << lint;
-  auto [deploy_rc, deploy] = RunCommand(std::string(QINFER_SOURCE_DIR) + "/deploy/check-deploy.sh --scrape " +
-                                        scrape_file + " 2>&1");
+  auto [deploy_rc, deploy] =
+      RunCommand(std::string(QINFER_SOURCE_DIR) + "/deploy/check-deploy.sh --scrape " + scrape_file + " 2>&1");
   EXPECT_EQ(deploy_rc, 0) << deploy;
   ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
 }

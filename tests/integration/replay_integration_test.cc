@@ -66,7 +66,8 @@ class ReplayTest : public BrokerTest {
   }
 
   std::string Results(const std::string& args) {
-    auto [rc, out] = RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " + store_ + " " + args);
+    auto [rc, out] =
+        RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " + store_ + " " + args);
     EXPECT_EQ(rc, 0) << out;
     return out;
   }
@@ -118,9 +119,10 @@ TEST_F(ReplayTest, TooLongJobsReplayedWithTruncateAllEndAsResultsWithOneRecordPe
   EXPECT_EQ(EndOffsetTotal(brokers_, topic_, 2), published + 40);
   ServeAll();
   const double seconds_taken = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("[ replay ] 20 too_long jobs selected, replayed twice with --policy truncate, 20 results; %.1f s "
-              "from the first replay to the stop\n",
-              seconds_taken);
+  std::printf(
+      "[ replay ] 20 too_long jobs selected, replayed twice with --policy truncate, 20 results; %.1f s "
+      "from the first replay to the stop\n",
+      seconds_taken);
 
   auto records = ReadStore(store_);  // fails on two records for one id
   ASSERT_EQ(records.size(), 220u);
@@ -137,8 +139,7 @@ TEST_F(ReplayTest, TooLongJobsReplayedWithTruncateAllEndAsResultsWithOneRecordPe
   }
   EXPECT_EQ(Results(""), "results 220\nfailures 0\nsuperseded 20\n");
   const std::string summary = Results("--summary");
-  EXPECT_EQ(summary.rfind("records: 220 results, 0 failures (final states); 20 superseded records", 0), 0u)
-      << summary;
+  EXPECT_EQ(summary.rfind("records: 220 results, 0 failures (final states); 20 superseded records", 0), 0u) << summary;
   // One id: the result and its history.
   const nlohmann::json one = nlohmann::json::parse(Results("--id long-3"));
   EXPECT_EQ(one["status"], "ok");
@@ -221,8 +222,7 @@ TEST_F(ReplayTest, AStaleDeadLetterNeverReplacesALaterResultAndTheStoreNumbersIt
 
   // The letter alone says attempt 0: its replay is attempt 1, older than the
   // result, which stays; the late result is kept as history.
-  auto [stale_rc, stale] =
-      Replay("--dead-letter-topic " + dlq_ + " --to-offset 0 --id " + id + " --policy truncate");
+  auto [stale_rc, stale] = Replay("--dead-letter-topic " + dlq_ + " --to-offset 0 --id " + id + " --policy truncate");
   ASSERT_EQ(stale_rc, 0) << stale;
   ServeAll();
   Outcome kept = ReadStore(store_).at(id);
@@ -236,8 +236,8 @@ TEST_F(ReplayTest, AStaleDeadLetterNeverReplacesALaterResultAndTheStoreNumbersIt
                           " --policy truncate --dry-run");
   ASSERT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("\"attempt\":3"), std::string::npos) << out;
-  std::tie(rc, out) = Replay("--dead-letter-topic " + dlq_ + " --store " + store_ + " --to-offset 0 --id " + id +
-                             " --policy truncate");
+  std::tie(rc, out) =
+      Replay("--dead-letter-topic " + dlq_ + " --store " + store_ + " --to-offset 0 --id " + id + " --policy truncate");
   ASSERT_EQ(rc, 0) << out;
   ServeAll();
   const Outcome truncated = ReadStore(store_).at(id);
@@ -248,10 +248,11 @@ TEST_F(ReplayTest, AStaleDeadLetterNeverReplacesALaterResultAndTheStoreNumbersIt
   ASSERT_TRUE(one.contains("history")) << one.dump();
   std::vector<std::pair<int, std::string>> history;
   for (const auto& h : one["history"]) {
-    history.emplace_back(h.value("attempt", 0), h.value("status", "") == "ok" ? h.value("policy", "") : h.value("reason", ""));
+    history.emplace_back(h.value("attempt", 0),
+                         h.value("status", "") == "ok" ? h.value("policy", "") : h.value("reason", ""));
   }
-  EXPECT_EQ(history, (std::vector<std::pair<int, std::string>>{
-                         {0, "too_long"}, {1, "too_long"}, {1, "truncate"}, {2, "chunk"}}))
+  EXPECT_EQ(history,
+            (std::vector<std::pair<int, std::string>>{{0, "too_long"}, {1, "too_long"}, {1, "truncate"}, {2, "chunk"}}))
       << one.dump();
 }
 
@@ -277,8 +278,7 @@ TEST_F(ReplayTest, MistakesOnTheCommandLineAreRefusedByName) {
       << typo;
   auto [policy_rc, policy] = Replay(from + "--policy trunc --dry-run");
   EXPECT_EQ(policy_rc, 2) << policy;
-  EXPECT_NE(policy.find("--policy trunc: expected truncate, chunk, long_lane or reject"), std::string::npos)
-      << policy;
+  EXPECT_NE(policy.find("--policy trunc: expected truncate, chunk, long_lane or reject"), std::string::npos) << policy;
 
   auto [none_rc, none] = Replay(from + "--id nope --id nada --dry-run");
   EXPECT_EQ(none_rc, 1) << "no id matched: " << none;
@@ -297,14 +297,12 @@ TEST_F(ReplayTest, MistakesOnTheCommandLineAreRefusedByName) {
                                       brokers_ + " --topic " + missing + " " + from + " 2>&1");
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(topic_rc, 2) << topic;
-  EXPECT_NE(topic.find("--topic " + missing + ": the topic does not exist on " + brokers_), std::string::npos)
-      << topic;
+  EXPECT_NE(topic.find("--topic " + missing + ": the topic does not exist on " + brokers_), std::string::npos) << topic;
   EXPECT_LT(waited, 15.0) << "checked before sending, not found out by a delivery timeout";
   EXPECT_EQ(topic.find("selected"), std::string::npos) << "nothing was read or sent: " << topic;
 
   // At the default log level the store's open and close are not reported.
-  auto [quiet_rc, quiet] =
-      RunCommand(std::string(QINFER_BINARY) + " replay --no-progress " + from + "--dry-run 2>&1");
+  auto [quiet_rc, quiet] = RunCommand(std::string(QINFER_BINARY) + " replay --no-progress " + from + "--dry-run 2>&1");
   EXPECT_EQ(quiet_rc, 0) << quiet;
   EXPECT_EQ(quiet.find("store opened"), std::string::npos) << quiet;
   EXPECT_EQ(quiet.find("store closed"), std::string::npos) << quiet;

@@ -27,26 +27,22 @@ constexpr int64_t kVocab = 4096;
 constexpr int kMaxTokens = 512;
 constexpr int64_t kMarker = 4095;  // the NaN / abort marker of the fault models
 
-std::string Job(const std::string& id, const std::vector<int64_t>& ids,
-                const std::string& extra = "") {
+std::string Job(const std::string& id, const std::vector<int64_t>& ids, const std::string& extra = "") {
   std::string v = R"({"id":")" + id + R"(","input_ids":[)";
   for (size_t i = 0; i < ids.size(); ++i) v += (i ? "," : "") + std::to_string(ids[i]);
   return v + "]" + extra + "}";
 }
 
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 class RobustnessTest : public BrokerTest {
  protected:
-  std::string Yaml(const std::string& extra = "") {
-    return ServeYaml(brokers_, topic_, group_, store_, extra);
-  }
+  std::string Yaml(const std::string& extra = "") { return ServeYaml(brokers_, topic_, group_, store_, extra); }
   void DrainAndStop(ServeProcess& serve, int partitions, seconds timeout = seconds(240)) {
     ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, partitions, timeout))
         << "committed " << CommittedTotal(brokers_, group_, topic_, partitions) << " of "
-        << EndOffsetTotal(brokers_, topic_, partitions) << "\n" << serve.LogTail();
+        << EndOffsetTotal(brokers_, topic_, partitions) << "\n"
+        << serve.LogTail();
     ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
   }
   Audit Check(int partitions, bool complete) {
@@ -65,8 +61,7 @@ TEST_F(RobustnessTest, DeepOversizedAndFatMessagesBecomeInvalidRecordsAndEveryOf
   CreateTopic(brokers_, dlq, 1);
   auto messages = MakeJobs(300, kVocab, kMaxTokens, 11, "ok-");
   // `meta` nested 70,000 levels (140 KB): it used to overflow the stack.
-  const std::string deep = Job("deep", {1, 2}, R"(,"meta":)" + std::string(70000, '[') +
-                                                   std::string(70000, ']'));
+  const std::string deep = Job("deep", {1, 2}, R"(,"meta":)" + std::string(70000, '[') + std::string(70000, ']'));
   // 200 KB, over the 150 KB message bound set below.
   const std::string big = Job("big", std::vector<int64_t>(100000, 7));
   const std::string fat_meta = Job("fat", {3}, R"(,"meta":{"blob":")" + std::string(70000, 'x') + "\"}");
@@ -75,8 +70,8 @@ TEST_F(RobustnessTest, DeepOversizedAndFatMessagesBecomeInvalidRecordsAndEveryOf
   messages.insert(messages.begin() + 250, {"fat", fat_meta});
   Produce(brokers_, topic_, messages);
 
-  ServeProcess serve(dir_.string(), Yaml(), {"--set", "kafka.dead_letter_topic=" + dlq,
-                                             "--set", "limits.max_message_bytes=150000"});
+  ServeProcess serve(dir_.string(), Yaml(),
+                     {"--set", "kafka.dead_letter_topic=" + dlq, "--set", "limits.max_message_bytes=150000"});
   DrainAndStop(serve, 3);
   auto records = ReadStore(store_);
   const Outcome& d = records.at("deep");
@@ -109,8 +104,8 @@ TEST_F(RobustnessTest, AFailureRecordTooLargeToPublishIsRecordedAckedAndAnnounce
   messages.insert(messages.begin() + 40, {"quotes", quotes});
   Produce(brokers_, topic_, messages);
 
-  ServeProcess serve(dir_.string(), Yaml(), {"--set", "kafka.dead_letter_topic=" + dlq, "--set",
-                                             "kafka.producer.message.max.bytes=200000"});
+  ServeProcess serve(dir_.string(), Yaml(),
+                     {"--set", "kafka.dead_letter_topic=" + dlq, "--set", "kafka.producer.message.max.bytes=200000"});
   DrainAndStop(serve, 1);
   auto records = ReadStore(store_);
   const Outcome& q = records.at("quotes");
@@ -202,20 +197,19 @@ TEST_F(RobustnessTest, ConfiguredTopicsMustExistUnlessCreatedAndUnreachableBroke
     ServeProcess serve(dir_.string(), Yaml(), {"--set", "kafka.reply_topic=" + missing});
     // A topic not yet created may appear: transient, retrying may help (75).
     EXPECT_EQ(serve.Wait(seconds(60)), 75) << serve.LogTail();
-    EXPECT_NE(serve.Log().find("topic(s) " + missing + " do not exist"), std::string::npos)
-        << serve.LogTail();
+    EXPECT_NE(serve.Log().find("topic(s) " + missing + " do not exist"), std::string::npos) << serve.LogTail();
   }
   {
-    ServeProcess serve(dir_.string(), Yaml(), {"--set", "kafka.reply_topic=" + missing, "--set",
-                                               "kafka.create_topics=true", "--idle-exit", "2"});
+    ServeProcess serve(
+        dir_.string(), Yaml(),
+        {"--set", "kafka.reply_topic=" + missing, "--set", "kafka.create_topics=true", "--idle-exit", "2"});
     EXPECT_EQ(serve.Wait(seconds(90)), 0) << serve.LogTail();
     EXPECT_NE(serve.Log().find("event=topics_created topics=" + missing), std::string::npos);
     EXPECT_EQ(EndOffsetTotal(brokers_, missing, 1), 0) << "the topic exists now";
   }
   {
     const auto start = Clock::now();
-    ServeProcess serve(dir_.string(),
-                       ServeYaml("127.0.0.1:1", topic_, group_, store_), {});
+    ServeProcess serve(dir_.string(), ServeYaml("127.0.0.1:1", topic_, group_, store_), {});
     EXPECT_EQ(serve.Wait(seconds(60)), 75) << "a broker not up yet is transient\n" << serve.LogTail();
     EXPECT_NE(serve.Log().find("no broker answered"), std::string::npos) << serve.LogTail();
     EXPECT_LT(SecondsSince(start), 40.0);
@@ -262,12 +256,10 @@ TEST_F(RobustnessTest, AFatalConsumerErrorExitsNonZeroAndAnotherInstanceFinishes
   Produce(brokers_, topic_, jobs);
   // Static membership: a second member with the same group.instance.id
   // fences the first, which librdkafka reports as a fatal consumer error.
-  const std::vector<std::string> same_instance = {
-      "--set", "kafka.consumer.group.instance.id=" + UniqueName("instance"),
-      "--set", "scheduler.max_queued_jobs=128"};
+  const std::vector<std::string> same_instance = {"--set", "kafka.consumer.group.instance.id=" + UniqueName("instance"),
+                                                  "--set", "scheduler.max_queued_jobs=128"};
   ServeProcess first(dir_.string(), Yaml(), same_instance);
-  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 2, 100, seconds(120)))
-      << first.LogTail();
+  ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 2, 100, seconds(120))) << first.LogTail();
   const std::string store2 = (dir_ / "store2").string();
   ServeProcess second(dir_.string(), ServeYaml(brokers_, topic_, group_, store2), same_instance);
   const auto start = Clock::now();
@@ -302,8 +294,8 @@ TEST_F(RobustnessTest, ANaNOutputIsAModelErrorRecordAndTheStoreStaysReadable) {
   }
   for (int i = 0; i < 100; ++i) EXPECT_TRUE(records.at("n-" + std::to_string(i)).ok);
   // Every record reads back through the CLI.
-  auto [rc, lines] = RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " + store_ +
-                                " --export - | wc -l");
+  auto [rc, lines] =
+      RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " + store_ + " --export - | wc -l");
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(std::atoi(lines.c_str()), 104);
   Check(1, /*complete=*/true);
@@ -319,9 +311,9 @@ TEST_F(RobustnessTest, ACrashLoopIsIsolatedAndItsPartitionMovesOn) {
   // once, as a supervisor's restart would.
   const std::string yaml = Yaml("recovery:\n  max_attempts: 3\n");
   const std::vector<std::string> args = {
-      "--set", std::string("model.path=") + QINFER_TEST_MODEL_ABORT_DIR + "/model.pt",
-      "--set", std::string("model.op_libraries=") + QINFER_TEST_OPS_LIBRARY,
-      "--set", "kafka.consumer.group.instance.id=" + UniqueName("crashy"),
+      "--set",       std::string("model.path=") + QINFER_TEST_MODEL_ABORT_DIR + "/model.pt",
+      "--set",       std::string("model.op_libraries=") + QINFER_TEST_OPS_LIBRARY,
+      "--set",       "kafka.consumer.group.instance.id=" + UniqueName("crashy"),
       "--idle-exit", "3"};
   const auto start = Clock::now();
   int lives = 0, crashes = 0;
@@ -333,8 +325,8 @@ TEST_F(RobustnessTest, ACrashLoopIsIsolatedAndItsPartitionMovesOn) {
     ++crashes;
   }
   const double took = SecondsSince(start);
-  std::printf("[ crash ] %d crashes, %d lives, %.1f s until both poison jobs were isolated\n",
-              crashes, lives + 1, took);
+  std::printf("[ crash ] %d crashes, %d lives, %.1f s until both poison jobs were isolated\n", crashes, lives + 1,
+              took);
   EXPECT_LE(crashes, 6) << "at most max_attempts crashes per poison job";
   EXPECT_GE(crashes, 3);
   auto records = ReadStore(store_);
@@ -370,9 +362,9 @@ TEST_F(RobustnessTest, ACrashingJobIsIsolatedAfterExactlyMaxAttemptsCrashes) {
     Produce(brokers_, topic_, messages);
     const std::string yaml = Yaml("recovery:\n  max_attempts: " + std::to_string(max_attempts) + "\n");
     const std::vector<std::string> args = {
-        "--set", std::string("model.path=") + QINFER_TEST_MODEL_ABORT_DIR + "/model.pt",
-        "--set", std::string("model.op_libraries=") + QINFER_TEST_OPS_LIBRARY,
-        "--set", "kafka.consumer.group.instance.id=" + UniqueName("crashy"),
+        "--set",       std::string("model.path=") + QINFER_TEST_MODEL_ABORT_DIR + "/model.pt",
+        "--set",       std::string("model.op_libraries=") + QINFER_TEST_OPS_LIBRARY,
+        "--set",       "kafka.consumer.group.instance.id=" + UniqueName("crashy"),
         "--idle-exit", "2"};
     int crashes = 0;
     for (int lives = 0; lives < max_attempts + 3; ++lives) {
@@ -386,8 +378,7 @@ TEST_F(RobustnessTest, ACrashingJobIsIsolatedAfterExactlyMaxAttemptsCrashes) {
     auto records = ReadStore(store_);
     const Outcome& o = records.at("poison");
     EXPECT_EQ(o.reason, reason::kCrash);
-    EXPECT_NE(o.error.find("died " + std::to_string(max_attempts) + " times"), std::string::npos)
-        << o.error;
+    EXPECT_NE(o.error.find("died " + std::to_string(max_attempts) + " times"), std::string::npos) << o.error;
     for (int i = 0; i < 20; ++i) EXPECT_TRUE(records.at("p-" + std::to_string(i)).ok);
     Check(1, /*complete=*/true);
   }

@@ -44,7 +44,8 @@ class ServeIntegrationTest : public BrokerTest {
   void DrainAndStop(ServeProcess& serve, int partitions, seconds timeout = seconds(240)) {
     ASSERT_TRUE(WaitForCommitted(brokers_, group_, topic_, partitions, timeout))
         << "committed " << CommittedTotal(brokers_, group_, topic_, partitions) << " of "
-        << EndOffsetTotal(brokers_, topic_, partitions) << "\n" << serve.LogTail();
+        << EndOffsetTotal(brokers_, topic_, partitions) << "\n"
+        << serve.LogTail();
     ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
   }
 };
@@ -162,9 +163,7 @@ TEST_F(ServeIntegrationTest, InvalidMessagesGetFailureRecordsAndValidJobsAllGetR
       const int b = i / 10;
       const std::string id = "bad-" + std::to_string(b);
       const auto& [reason, templ] = kinds[b % kinds.size()];
-      std::string value = reason == "too_long"
-                              ? R"({"id":")" + id + R"(","input_ids":)" + long_ids + "}"
-                              : templ;
+      std::string value = reason == "too_long" ? R"({"id":")" + id + R"(","input_ids":)" + long_ids + "}" : templ;
       if (auto pos = value.find("ID"); pos != std::string::npos) value.replace(pos, 2, id);
       // Messages with no id in the body are keyed, so their id is the key.
       messages.emplace_back(id, value);
@@ -227,11 +226,9 @@ TEST_F(ServeIntegrationTest, SigtermMidRunThenRestartGivesEveryJobExactlyOneReco
   {
     ServeProcess serve(dir_.string(), Yaml(), small_queue);
     // Stop once some, but not all, offsets are committed.
-    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120)))
-        << serve.LogTail();
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120))) << serve.LogTail();
     ASSERT_EQ(serve.Stop(SIGTERM), 0) << "clean exit on SIGTERM\n" << serve.LogTail();
-    EXPECT_GT(SummaryField(serve.Log(), "pauses"), 0)
-        << "the queue bound paused the consumer\n" << serve.LogTail();
+    EXPECT_GT(SummaryField(serve.Log(), "pauses"), 0) << "the queue bound paused the consumer\n" << serve.LogTail();
     // Paused partitions stop delivering: the queue stays near its bound
     // although 4,000 jobs wait in Kafka.
     const int64_t peak = SummaryField(serve.Log(), "peak_queued");
@@ -273,8 +270,7 @@ TEST_F(ServeIntegrationTest, SigtermWithAnAbandonedDrainCommitsNoOffsetPastAJobW
     const std::filesystem::path hold = dir_ / "hold";
     cut_short.insert(cut_short.end(), {"--test-hold-file", hold.string()});
     ServeProcess serve(dir_.string(), Yaml(), cut_short);
-    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120)))
-        << serve.LogTail();
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120))) << serve.LogTail();
     std::ofstream(hold) << "hold\n";
     std::this_thread::sleep_for(seconds(2));
     ASSERT_EQ(::kill(serve.pid(), SIGTERM), 0);
@@ -282,7 +278,8 @@ TEST_F(ServeIntegrationTest, SigtermWithAnAbandonedDrainCommitsNoOffsetPastAJobW
     std::filesystem::remove(hold);
     ASSERT_EQ(serve.Wait(seconds(60)), 0) << serve.LogTail();
     ASSERT_NE(serve.Log().find("event=jobs_abandoned why=drain_timeout"), std::string::npos)
-        << "jobs were queued at the signal\n" << serve.LogTail();
+        << "jobs were queued at the signal\n"
+        << serve.LogTail();
   }
   // The final commit is the last word of the stop: audit it before anything
   // else runs.
@@ -308,8 +305,7 @@ TEST_F(ServeIntegrationTest, SigkillMidRunThenRestartLosesNothing) {
                                          "--set", "kafka.consumer.heartbeat.interval.ms=1000"};
   {
     ServeProcess serve(dir_.string(), Yaml(), args);
-    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 1000, seconds(120)))
-        << serve.LogTail();
+    ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 1000, seconds(120))) << serve.LogTail();
     EXPECT_EQ(serve.Stop(SIGKILL), 128 + SIGKILL);
   }
   // A killed member's partitions are reassigned once the broker notices it

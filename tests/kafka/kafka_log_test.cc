@@ -10,7 +10,6 @@
 #include <sstream>
 #include <thread>
 
-
 #include "absl/strings/match.h"
 #include "fakes/fake_clock.h"
 
@@ -58,8 +57,7 @@ TEST(KafkaLogTest, EveryConfiguredSecretValueIsRedactedFromLogAndErrorLines) {
                 {"ssl.key.password", "hunter22"},
                 {"sasl.username", "alice"}},
                clock);
-  log.Log(3, "OAUTHBEARER",
-          std::string("Unrecognized sasl.oauthbearer.config beginning at: secret=") + kSecret);
+  log.Log(3, "OAUTHBEARER", std::string("Unrecognized sasl.oauthbearer.config beginning at: secret=") + kSecret);
   log.Log(4, "SSL", "bad password hunter22 for alice");
   log.Error(nullptr, RD_KAFKA_RESP_ERR__AUTHENTICATION, std::string("auth: principal=x secret=") + kSecret);
   const std::string text = c.text();
@@ -110,7 +108,7 @@ TEST(KafkaLogTest, TheOwnerOfAHandleGetsItsOpaqueBack) {
 
 // What a real handle said, with stderr captured while it lived.
 struct HandleRun {
-  std::string log;     // the structured log
+  std::string log;  // the structured log
   std::string stderr_text;
   absl::Status created;
 };
@@ -155,9 +153,9 @@ HandleRun RunHandle(const std::map<std::string, std::string>& props, std::chrono
 // A broker that refuses connections: librdkafka's FAIL lines reach the log,
 // in one format, and none reaches stderr by itself.
 TEST(KafkaLogTest, ARealHandlesLinesReachTheLogAndNeverStderr) {
-  const HandleRun run = RunHandle({{"bootstrap.servers", "127.0.0.1:1"}, {"sasl.password", kSecret},
-                                   {"ssl.key.password", kSecret}},
-                                  std::chrono::milliseconds(1500));
+  const HandleRun run =
+      RunHandle({{"bootstrap.servers", "127.0.0.1:1"}, {"sasl.password", kSecret}, {"ssl.key.password", kSecret}},
+                std::chrono::milliseconds(1500));
   ASSERT_TRUE(run.created.ok()) << run.created;
   EXPECT_EQ(run.stderr_text, "") << "librdkafka printed to stderr itself";
   EXPECT_EQ(run.log.find(kSecret), std::string::npos) << run.log;
@@ -233,8 +231,7 @@ TEST(KafkaLogTest, NewHandleFromALogAppliesItsPropertiesAndLetsTheOwnerConfigure
   absl::StatusOr<rd_kafka_t*> rk = NewHandle(RD_KAFKA_PRODUCER, log, &owner, [&](rd_kafka_conf_t* conf) {
     char value[64];
     size_t size = sizeof value;
-    configured = rd_kafka_conf_get(conf, "linger.ms", value, &size) == RD_KAFKA_CONF_OK &&
-                 std::string(value) == "7";
+    configured = rd_kafka_conf_get(conf, "linger.ms", value, &size) == RD_KAFKA_CONF_OK && std::string(value) == "7";
   });
   ASSERT_TRUE(rk.ok()) << rk.status();
   EXPECT_TRUE(configured);

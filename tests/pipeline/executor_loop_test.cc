@@ -14,12 +14,12 @@ namespace qinfer::pipeline {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::UnorderedElementsAre;
 using testing::EventLog;
 using testing::MemoryStore;
 using testing::RecordingAcks;
 using testing::ScriptedRunner;
 using testing::SimulatedCrash;
+using ::testing::UnorderedElementsAre;
 using Events = std::vector<std::string>;
 
 Job MakeJob(std::string id, int64_t offset, size_t length = 4) {
@@ -45,8 +45,8 @@ scheduler::BatchQueue MakeQueue(const Clock& clock, int cap) {
 // (store, attempts) that the test keeps across simulated crashes.
 class Process {
  public:
-  Process(MemoryStore& store, ScriptedRunner& runner, testing::FakeClock& clock, EventLog& log,
-          LoopOptions options, int cap = 8, BatchObserver* observer = nullptr)
+  Process(MemoryStore& store, ScriptedRunner& runner, testing::FakeClock& clock, EventLog& log, LoopOptions options,
+          int cap = 8, BatchObserver* observer = nullptr)
       : queue_(MakeQueue(clock, cap)),
         acks_(log),
         recorder_(store, nullptr, acks_, health_,
@@ -112,9 +112,7 @@ TEST_F(ExecutorLoopTest, RecordsEveryJobThenAcksItAndForgetsItsAttempts) {
 
 TEST_F(ExecutorLoopTest, RecordsTheAttemptBeforeTheModelRuns) {
   std::vector<int> seen;
-  runner_.before_run = [&](const Batch& b) {
-    seen = store_.Attempts(std::vector<Origin>{b.jobs[0].origin}).value();
-  };
+  runner_.before_run = [&](const Batch& b) { seen = store_.Attempts(std::vector<Origin>{b.jobs[0].origin}).value(); };
   Process p(store_, runner_, clock_, log_, options_);
   p.Push({MakeJob("a", 1)});
   p.RunToEnd();
@@ -136,8 +134,7 @@ TEST_F(ExecutorLoopTest, ARunnerErrorBecomesAModelErrorRecordForEachJobOfTheBatc
 
 TEST_F(ExecutorLoopTest, APoisonJobIsIsolatedAloneAndGetsACrashRecordAfterMaxAttempts) {
   runner_.crash_on = {"poison"};
-  const std::vector<Job> jobs = {MakeJob("a", 1), MakeJob("b", 2), MakeJob("poison", 3),
-                                 MakeJob("c", 4)};
+  const std::vector<Job> jobs = {MakeJob("a", 1), MakeJob("b", 2), MakeJob("poison", 3), MakeJob("c", 4)};
   std::vector<std::string> crashes;
   // A supervisor: restart after each crash, with what has no record yet.
   for (int life = 0; life < 6; ++life) {
@@ -160,8 +157,7 @@ TEST_F(ExecutorLoopTest, APoisonJobIsIsolatedAloneAndGetsACrashRecordAfterMaxAtt
   EXPECT_EQ(poison.reason, reason::kCrash);
   EXPECT_EQ(poison.payload, jobs[2].payload) << "kept for replay";
   EXPECT_EQ(poison.origin.offset, 3);
-  EXPECT_THAT(runner_.batch_sizes, ElementsAre(4, 1, 1, 1, 1, 1))
-      << "after the first crash every suspect runs alone";
+  EXPECT_THAT(runner_.batch_sizes, ElementsAre(4, 1, 1, 1, 1, 1)) << "after the first crash every suspect runs alone";
   EXPECT_EQ(store_.attempts.size(), 1u) << "only the crash record keeps its count";
 
   // Its offset may not have been committed before the process stopped: a
@@ -205,8 +201,7 @@ TEST_F(ExecutorLoopTest, WithARecordQueueTheNextBatchRunsWhileTheLastIsWritten) 
   p.Push({MakeJob("a", 1), MakeJob("b", 2), MakeJob("c", 3)});
   EXPECT_EQ(p.RunToEnd(), "");
   EXPECT_TRUE(overlapped.load()) << "batch b ran while a's record was being written";
-  EXPECT_EQ(log_.events(),
-            (Events{"put:a", "ack:1", "put:b", "ack:2", "put:c", "ack:3"}))
+  EXPECT_EQ(log_.events(), (Events{"put:a", "ack:1", "put:b", "ack:2", "put:c", "ack:3"}))
       << "in order, each acked only after its write; all recorded when Run returns";
   EXPECT_TRUE(store_.attempts.empty());
   EXPECT_EQ(p.loop_.totals().at(16).jobs, 3u);
@@ -220,10 +215,8 @@ TEST_F(ExecutorLoopTest, WithARecordQueueACrashCountsOnlyAgainstTheJobsThatWereR
   std::vector<int> when_poison_ran;
   runner_.before_run = [&](const Batch& b) {
     if (b.jobs[0].id != "poison") return;
-    when_poison_ran = store_.Attempts(std::vector<Origin>{{"jobs", 0, 1, 1},
-                                                          {"jobs", 0, 2, 1},
-                                                          {"jobs", 0, 3, 1}})
-                          .value();
+    when_poison_ran =
+        store_.Attempts(std::vector<Origin>{{"jobs", 0, 1, 1}, {"jobs", 0, 2, 1}, {"jobs", 0, 3, 1}}).value();
     crashing = true;
   };
   store_.before_put = [&] {
@@ -306,8 +299,7 @@ TEST_F(ExecutorLoopTest, TheObserverGetsTheRunTimeAndEachJobsLatencyFromArrivalT
   ASSERT_EQ(observer.seen.size(), 1u);
   EXPECT_EQ(observer.seen[0].run_time, std::chrono::milliseconds(40));
   EXPECT_EQ(observer.seen[0].latencies,
-            (std::vector<std::chrono::nanoseconds>{std::chrono::milliseconds(340),
-                                                   std::chrono::milliseconds(140)}));
+            (std::vector<std::chrono::nanoseconds>{std::chrono::milliseconds(340), std::chrono::milliseconds(140)}));
 }
 
 TEST_F(ExecutorLoopTest, TheBeforeBatchHookRunsBeforeEachBatchWithoutAHeartbeat) {

@@ -30,8 +30,7 @@ TEST_F(RunControlTest, IdleExitWaitsForTheAssignmentGraceWhenNothingIsAssigned) 
   RunControl control(clock_, seconds(3));
   Activity none{};
   clock_.Advance(seconds(29));
-  EXPECT_EQ(control.Tick(none, false, false), RunDecision::kContinue)
-      << "joining a group takes seconds: not idle yet";
+  EXPECT_EQ(control.Tick(none, false, false), RunDecision::kContinue) << "joining a group takes seconds: not idle yet";
   clock_.Advance(RunControl::kAssignmentGrace - seconds(29));
   EXPECT_EQ(control.Tick(none, false, false), RunDecision::kIdleExit)
       << "never assigned (more instances than partitions): exits after the grace";

@@ -79,8 +79,12 @@ ServiceSnapshot Snapshot() {
   s.memory_peak = 3 << 20;
   s.memory_budget = 1 << 30;
   s.ladder = {{"oom", 2}, {"split", 2}, {"cap_lowered", 1}, {"fallback", 0}, {"failed", 0}, {"device_override", 3}};
-  s.degraded = {{"store_errors", 0}, {"publish_retries", 5}, {"undeliverable_permanent", 1},
-                {"undeliverable_exhausted", 0}, {"dead_letter_notices", 1}, {"crash_isolated", 0},
+  s.degraded = {{"store_errors", 0},
+                {"publish_retries", 5},
+                {"undeliverable_permanent", 1},
+                {"undeliverable_exhausted", 0},
+                {"dead_letter_notices", 1},
+                {"crash_isolated", 0},
                 {"abandoned", 0}};
   return s;
 }
@@ -125,8 +129,7 @@ TEST(ServiceMetricsTest, ProcessStartTimeIsTheRealStartFromTheFirstScrape) {
   ServiceMetrics metrics(registry);
   const std::string text = Scrape(registry);
   const double start = SampleValue(text, "process_start_time_seconds");
-  const double now =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   // This test process started at most a few minutes ago (the clock tick and
   // btime's whole seconds allow a little either way).
   EXPECT_GT(start, now - 600) << text;
@@ -160,8 +163,7 @@ TEST(ServiceMetricsTest, AWriteOfSeveralRecordsOfOneReasonCountsEachAsTheStoreHo
   testing::RecordingStore store(log);
   testing::RecordingAcks acks(log);
   Health health;
-  OutcomeRecorder recorder(store, /*publisher=*/nullptr, acks, health,
-                           OutcomeRecorder::Options{.observer = &metrics});
+  OutcomeRecorder recorder(store, /*publisher=*/nullptr, acks, health, OutcomeRecorder::Options{.observer = &metrics});
   std::vector<Outcome> write;
   for (int i = 0; i < 3; ++i) write.push_back(Record("long-" + std::to_string(i), false, "too_long"));
   for (int i = 0; i < 4; ++i) write.push_back(Record("bad-" + std::to_string(i), false, "invalid"));
@@ -175,10 +177,8 @@ TEST(ServiceMetricsTest, AWriteOfSeveralRecordsOfOneReasonCountsEachAsTheStoreHo
   ASSERT_EQ(in_store, (std::map<std::string, uint64_t>{{"ok", 2}, {"too_long", 5}, {"invalid", 4}}));
   const std::string text = Scrape(registry);
   EXPECT_EQ(Sample(text, "qinfer_outcomes_total{reason=\"\",status=\"ok\"}"), in_store["ok"]) << text;
-  EXPECT_EQ(Sample(text, "qinfer_outcomes_total{reason=\"too_long\",status=\"failed\"}"), in_store["too_long"])
-      << text;
-  EXPECT_EQ(Sample(text, "qinfer_outcomes_total{reason=\"invalid\",status=\"failed\"}"), in_store["invalid"])
-      << text;
+  EXPECT_EQ(Sample(text, "qinfer_outcomes_total{reason=\"too_long\",status=\"failed\"}"), in_store["too_long"]) << text;
+  EXPECT_EQ(Sample(text, "qinfer_outcomes_total{reason=\"invalid\",status=\"failed\"}"), in_store["invalid"]) << text;
   EXPECT_EQ(metrics.records(), in_store) << "what /status reports";
 }
 
@@ -214,12 +214,11 @@ TEST(ServiceMetricsTest, ABatchOfLatenciesCountsAsEachObservedAloneAndBucketsAcc
                         .Name("qinfer_job_latency_seconds")
                         .Help("reference")
                         .Register(reference_registry)
-                        .Add({}, prometheus::Histogram::BucketBoundaries{
-                                     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
-                                     2.5, 5, 10, 30, 60, 120});
-  const std::vector<std::chrono::nanoseconds> latencies = {
-      std::chrono::microseconds(500), std::chrono::milliseconds(1), std::chrono::milliseconds(3),
-      std::chrono::milliseconds(50), std::chrono::seconds(200)};
+                        .Add({}, prometheus::Histogram::BucketBoundaries{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                                                                         0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120});
+  const std::vector<std::chrono::nanoseconds> latencies = {std::chrono::microseconds(500), std::chrono::milliseconds(1),
+                                                           std::chrono::milliseconds(3), std::chrono::milliseconds(50),
+                                                           std::chrono::seconds(200)};
   RecordedBatch b;
   b.bucket = 16;
   b.jobs = latencies.size();
@@ -272,7 +271,8 @@ TEST(ServiceMetricsTest, ASnapshotSetsQueuesCapsLagMemoryAndTotalsWithoutCountin
            "qinfer_device_override_runs_total 3",
            "qinfer_publish_retries_total 5",
            "qinfer_undeliverable_total{class=\"permanent\"} 1",
-           "qinfer_build_info{device=\"cpu-budget:1GiB\",libtorch=\"2.8.0\",model=\"tiny\",model_digest=\"sha256:abc\",version=\"0.5.0\"} 1",
+           "qinfer_build_info{device=\"cpu-budget:1GiB\",libtorch=\"2.8.0\",model=\"tiny\",model_digest=\"sha256:abc\","
+           "version=\"0.5.0\"} 1",
            "qinfer_torch_threads{kind=\"intra_op\"} 2",
        }) {
     EXPECT_TRUE(HasLine(text, line)) << line << " missing from:\n" << text;
@@ -305,9 +305,9 @@ TEST(ServiceMetricsTest, APartitionWithNoCommitHasNoCommittedOffsetSample) {
   metrics.Update(s);
   std::string text = Scrape(registry);
   EXPECT_EQ(text.find("qinfer_committed_offset{partition=\"0\"}"), std::string::npos) << text;
-  for (const char* line : {"qinfer_consumer_has_commit{partition=\"0\"} 0", "qinfer_consumer_lag{partition=\"0\"} 1500",
-                           "qinfer_consumer_has_commit{partition=\"1\"} 1",
-                           "qinfer_committed_offset{partition=\"1\"} 50"}) {
+  for (const char* line :
+       {"qinfer_consumer_has_commit{partition=\"0\"} 0", "qinfer_consumer_lag{partition=\"0\"} 1500",
+        "qinfer_consumer_has_commit{partition=\"1\"} 1", "qinfer_committed_offset{partition=\"1\"} 50"}) {
     EXPECT_TRUE(HasLine(text, line)) << line << " missing from:\n" << text;
   }
   auto back = SnapshotFromJson(SnapshotToJson(s));
@@ -345,10 +345,9 @@ TEST(ServiceSnapshotTest, JsonReadsBackToTheSameSnapshot) {
 
 TEST(ServiceSnapshotTest, TheTableNamesEveryBucketTheMemoryLagAndFailures) {
   const std::string table = FormatSnapshot(Snapshot());
-  for (const char* part : {"qinfer 0.5.0  up 1m15s", "device  cpu-budget:1GiB  fallback cpu",
-                           "ready", "      16    64        3", "     512     2", "(unfit",
-                           "0.900", "budget 1.0 GiB", "partition", "too_long       10", "ok             500",
-                           "oom 2", "publish_retries 5"}) {
+  for (const char* part : {"qinfer 0.5.0  up 1m15s", "device  cpu-budget:1GiB  fallback cpu", "ready",
+                           "      16    64        3", "     512     2", "(unfit", "0.900", "budget 1.0 GiB",
+                           "partition", "too_long       10", "ok             500", "oom 2", "publish_retries 5"}) {
     EXPECT_NE(table.find(part), std::string::npos) << "'" << part << "' missing from:\n" << table;
   }
 }

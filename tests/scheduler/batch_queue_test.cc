@@ -19,17 +19,16 @@ namespace {
 
 using ::qinfer::scheduler::testing::Ids;
 using ::qinfer::scheduler::testing::MakeJob;
-using ::testing::ElementsAre;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
+using ::testing::ElementsAre;
 
 BatchPolicy TestPolicy(milliseconds max_batch_delay) {
   return testing::TestPolicy(max_batch_delay, /*max_queued_jobs=*/64);
 }
 
 Scheduler MakeScheduler(milliseconds max_batch_delay) {
-  absl::StatusOr<Scheduler> scheduler =
-      Scheduler::Create(TestPolicy(max_batch_delay));
+  absl::StatusOr<Scheduler> scheduler = Scheduler::Create(TestPolicy(max_batch_delay));
   EXPECT_TRUE(scheduler.ok()) << scheduler.status();
   return std::move(scheduler).value();
 }
@@ -218,15 +217,12 @@ TEST(BatchQueueTest, DeliversEveryPushedJobExactlyOnceAcrossThreads) {
   std::multiset<std::string> seen;
   size_t max_queued_seen = 0;
   const auto give_up = steady_clock::now() + std::chrono::seconds(30);
-  while (seen.size() < static_cast<size_t>(kJobs) &&
-         steady_clock::now() < give_up) {
+  while (seen.size() < static_cast<size_t>(kJobs) && steady_clock::now() < give_up) {
     max_queued_seen = std::max(max_queued_seen, queue.queued_jobs());
     std::optional<Batch> batch = queue.WaitNextBatch(milliseconds(100));
     if (!batch) continue;
-    const int bucket = static_cast<int>(
-        std::find(queue.bounds().begin(), queue.bounds().end(),
-                  batch->bucket_bound) -
-        queue.bounds().begin());
+    const int bucket = static_cast<int>(std::find(queue.bounds().begin(), queue.bounds().end(), batch->bucket_bound) -
+                                        queue.bounds().begin());
     ASSERT_LT(bucket, 3);
     EXPECT_LE(batch->jobs.size(), static_cast<size_t>(queue.cap(bucket)));
     EXPECT_FALSE(batch->jobs.empty());

@@ -28,16 +28,11 @@ TEST(BucketsTest, DefaultBoundsHonourACustomMinimum) {
   EXPECT_THAT(DefaultBucketBounds(100, 32), ElementsAre(32, 64, 100));
 }
 
-TEST(BucketsTest, DefaultBoundsAreEmptyForNonPositiveMaxTokens) {
-  EXPECT_TRUE(DefaultBucketBounds(0).empty());
-}
+TEST(BucketsTest, DefaultBoundsAreEmptyForNonPositiveMaxTokens) { EXPECT_TRUE(DefaultBucketBounds(0).empty()); }
 
 TEST(BucketsTest, DefaultBoundsPassValidation) {
   for (int max_tokens : {1, 16, 17, 300, 512, 8192}) {
-    EXPECT_TRUE(ValidateBucketBounds(DefaultBucketBounds(max_tokens),
-                                     max_tokens)
-                    .ok())
-        << "max_tokens=" << max_tokens;
+    EXPECT_TRUE(ValidateBucketBounds(DefaultBucketBounds(max_tokens), max_tokens).ok()) << "max_tokens=" << max_tokens;
   }
 }
 

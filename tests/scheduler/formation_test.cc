@@ -23,9 +23,9 @@ namespace {
 
 using ::qinfer::scheduler::testing::Ids;
 using ::qinfer::scheduler::testing::MakeJob;
+using std::chrono::milliseconds;
 using ::testing::ElementsAre;
 using ::testing::UnorderedElementsAre;
-using std::chrono::milliseconds;
 
 constexpr milliseconds kDelay{50};
 
@@ -83,8 +83,8 @@ TEST_F(FormationTest, LengthTakesTheRunOfSimilarLengthsThatHoldsTheOldestJob) {
   }
   // Arrival order inside each batch. Left: 10 32 60 61 | 62, oldest 60.
   // Left: 10 32 62 (one run), oldest 10, alone within 8%; then 62, then 32.
-  EXPECT_THAT(batches, ElementsAre(ElementsAre("oldest30", "l31", "l29"), ElementsAre("l60", "l61"),
-                                   ElementsAre("l10"), ElementsAre("l62"), ElementsAre("l32")));
+  EXPECT_THAT(batches, ElementsAre(ElementsAre("oldest30", "l31", "l29"), ElementsAre("l60", "l61"), ElementsAre("l10"),
+                                   ElementsAre("l62"), ElementsAre("l32")));
   EXPECT_EQ(s.queued_jobs(), 0u);
 }
 
@@ -215,8 +215,7 @@ Dispatched RunBacklog(Formation formation, int jobs, int new_per_batch) {
   int admitted = 0;
   auto admit = [&](int n) {
     for (int i = 0; i < n && admitted < jobs; ++i, ++admitted) {
-      const size_t length =
-          size_t(std::clamp(std::lround(std::exp(normal(rng))), 1L, 512L));
+      const size_t length = size_t(std::clamp(std::lround(std::exp(normal(rng))), 1L, 512L));
       EXPECT_TRUE(s.Admit(MakeJob("j" + std::to_string(admitted), length), clock.Now()).ok());
       clock.Advance(milliseconds(1));
     }

@@ -24,23 +24,18 @@ BatchPolicy ValidPolicy() {
 }
 
 TEST(PolicyTest, CapsFromTokenBudgetDivideTheBudgetByTheBound) {
-  EXPECT_THAT(CapsFromTokenBudget({16, 64, 256}, 4096, 1000),
-              ElementsAre(256, 64, 16));
+  EXPECT_THAT(CapsFromTokenBudget({16, 64, 256}, 4096, 1000), ElementsAre(256, 64, 16));
 }
 
 TEST(PolicyTest, CapsFromTokenBudgetAreClampedToMaxBatchSize) {
-  EXPECT_THAT(CapsFromTokenBudget({16, 64, 256}, 4096, 32),
-              ElementsAre(32, 32, 16));
+  EXPECT_THAT(CapsFromTokenBudget({16, 64, 256}, 4096, 32), ElementsAre(32, 32, 16));
 }
 
 TEST(PolicyTest, CapsFromTokenBudgetAreAtLeastOne) {
-  EXPECT_THAT(CapsFromTokenBudget({16, 512, 1024}, 500, 64),
-              ElementsAre(31, 1, 1));
+  EXPECT_THAT(CapsFromTokenBudget({16, 512, 1024}, 500, 64), ElementsAre(31, 1, 1));
 }
 
-TEST(PolicyTest, ValidPolicyPasses) {
-  EXPECT_TRUE(ValidateBatchPolicy(ValidPolicy()).ok());
-}
+TEST(PolicyTest, ValidPolicyPasses) { EXPECT_TRUE(ValidateBatchPolicy(ValidPolicy()).ok()); }
 
 TEST(PolicyTest, DefaultBoundsWithBudgetCapsPass) {
   BatchPolicy policy;
@@ -112,8 +107,7 @@ TEST(PolicyTest, RejectsMaxQueuedJobsBelowTheLargestCap) {
 TEST(PolicyTest, RejectsZeroMaxQueuedJobs) {
   BatchPolicy policy = ValidPolicy();
   policy.max_queued_jobs = 0;
-  EXPECT_THAT(ValidateBatchPolicy(policy).message(),
-              HasSubstr("BatchPolicy.max_queued_jobs"));
+  EXPECT_THAT(ValidateBatchPolicy(policy).message(), HasSubstr("BatchPolicy.max_queued_jobs"));
 }
 
 TEST(PolicyTest, RejectsMaxQueuedTokensBelowMaxTokens) {

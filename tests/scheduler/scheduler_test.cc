@@ -15,10 +15,10 @@ namespace {
 
 using ::qinfer::scheduler::testing::Ids;
 using ::qinfer::scheduler::testing::MakeJob;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 constexpr milliseconds kDelay{50};
 
@@ -35,8 +35,7 @@ class SchedulerTest : public ::testing::Test {
   }
 
   void Admit(std::string id, size_t length) {
-    ASSERT_TRUE(scheduler_.Admit(MakeJob(std::move(id), length), clock_.Now())
-                    .ok());
+    ASSERT_TRUE(scheduler_.Admit(MakeJob(std::move(id), length), clock_.Now()).ok());
   }
 
   qinfer::testing::FakeClock clock_;
@@ -103,9 +102,8 @@ TEST_F(SchedulerTest, CountsQueuedJobsAndTokensThroughAdmitAndDispatch) {
   const size_t bytes16 = MakeJob("a", 10).footprint_bytes() + MakeJob("b", 12).footprint_bytes();
   const size_t bytes64 = MakeJob("c", 30).footprint_bytes();
   EXPECT_EQ(scheduler_.queued_bytes(), bytes16 + bytes64);
-  EXPECT_THAT(scheduler_.Stats(),
-              ElementsAre(BucketStats{16, 4, 2, 22, bytes16}, BucketStats{64, 2, 1, 30, bytes64},
-                          BucketStats{512, 1, 0, 0, 0}));
+  EXPECT_THAT(scheduler_.Stats(), ElementsAre(BucketStats{16, 4, 2, 22, bytes16}, BucketStats{64, 2, 1, 30, bytes64},
+                                              BucketStats{512, 1, 0, 0, 0}));
 
   clock_.Advance(kDelay);
   int batches = 0;
@@ -374,10 +372,8 @@ TEST_F(SchedulerTest, ResumesOnlyBelowHalfOfTheJobBound) {
     resume.push_back(scheduler.HasRoomToResume());
   }
   // queued after each batch: 7 6 5 4 3 2 1 0
-  EXPECT_THAT(full, ElementsAre(false, false, false, false, false, false,
-                                false, false));
-  EXPECT_THAT(resume, ElementsAre(false, false, false, false, true, true, true,
-                                  true));
+  EXPECT_THAT(full, ElementsAre(false, false, false, false, false, false, false, false));
+  EXPECT_THAT(resume, ElementsAre(false, false, false, false, true, true, true, true));
 }
 
 TEST_F(SchedulerTest, ResumesOnlyBelowHalfOfTheTokenBound) {
@@ -423,8 +419,7 @@ TEST_F(SchedulerTest, RaisedCapLetsABucketWaitForMoreJobs) {
 }
 
 TEST_F(SchedulerTest, SetCapRejectsBadIndexAndCapBelowOne) {
-  EXPECT_EQ(scheduler_.SetCap(-1, 2).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(scheduler_.SetCap(-1, 2).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(scheduler_.SetCap(3, 2).code(), absl::StatusCode::kInvalidArgument);
   absl::Status s = scheduler_.SetCap(0, 0);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
@@ -435,7 +430,7 @@ TEST_F(SchedulerTest, SetCapRejectsBadIndexAndCapBelowOne) {
 TEST_F(SchedulerTest, DrainReturnsEverythingInBatchesOfAtMostCapOldestFirst) {
   for (int i = 0; i < 5; ++i) Admit("s" + std::to_string(i), 8);  // 16: cap 4
   clock_.Advance(milliseconds(1));
-  Admit("m0", 40);  // 64: cap 2
+  Admit("m0", 40);   // 64: cap 2
   Admit("l0", 300);  // 512: cap 1
   Admit("l1", 300);
 

@@ -27,8 +27,7 @@ inline std::vector<std::string> Ids(const Batch& batch) {
 }
 
 // Buckets (bound: cap): 16: 4, 64: 2, 512: 1.
-inline BatchPolicy TestPolicy(std::chrono::milliseconds max_batch_delay,
-                              size_t max_queued_jobs) {
+inline BatchPolicy TestPolicy(std::chrono::milliseconds max_batch_delay, size_t max_queued_jobs) {
   BatchPolicy policy;
   policy.bucket_bounds = {16, 64, 512};
   policy.caps = {4, 2, 1};

@@ -55,8 +55,7 @@ TEST(AttemptTableTest, ABatchIsOneEntryWrittenWhenItBeginsAndDeletedWithItsOutco
   const Strings batch = {"jobs/0/7", "jobs/0/8", "jobs/0/9"};
   AttemptTable::Change begin = table.Begin(batch);
   ASSERT_EQ(begin.writes.size(), 1u);
-  EXPECT_EQ(begin.writes[0],
-            (Write{"#0000000000000000", "1 jobs/0/7\n1 jobs/0/8\n1 jobs/0/9\n"}));
+  EXPECT_EQ(begin.writes[0], (Write{"#0000000000000000", "1 jobs/0/7\n1 jobs/0/8\n1 jobs/0/9\n"}));
   EXPECT_EQ(table.Count("jobs/0/7"), 0) << "nothing changes before Apply";
   column.Apply(begin);
   table.Apply(std::move(begin));
@@ -75,8 +74,7 @@ TEST(AttemptTableTest, APartlyDoneGroupIsRewrittenWithWhatStillRuns) {
   Column column;
   Begin(table, column, {"jobs/0/1", "jobs/0/2", "jobs/0/3"});
   AttemptTable::Change done = table.Forget(Strings{"jobs/0/2", "jobs/0/404"});
-  EXPECT_EQ(done.writes,
-            (std::vector<Write>{{"#0000000000000000", "1 jobs/0/1\n1 jobs/0/3\n"}}));
+  EXPECT_EQ(done.writes, (std::vector<Write>{{"#0000000000000000", "1 jobs/0/1\n1 jobs/0/3\n"}}));
   column.Apply(done);
   table.Apply(std::move(done));
   EXPECT_EQ(table.Count("jobs/0/1"), 1);
@@ -100,8 +98,7 @@ TEST(AttemptTableTest, BeginningAgainMovesTheMessageToTheNewGroupWithItsCountUp)
   // After a restart: both had attempts; each runs alone.
   AttemptTable::Change again = table.Begin(Strings{"jobs/0/2"});
   EXPECT_EQ(again.writes,
-            (std::vector<Write>{{"#0000000000000001", "2 jobs/0/2\n"},
-                                {"#0000000000000000", "1 jobs/0/1\n"}}))
+            (std::vector<Write>{{"#0000000000000001", "2 jobs/0/2\n"}, {"#0000000000000000", "1 jobs/0/1\n"}}))
       << "the new group, and the old one without the message, in one write";
   column.Apply(again);
   table.Apply(std::move(again));
@@ -121,8 +118,8 @@ TEST(AttemptTableTest, BeginForgetsWhatFinishedInTheSameChange) {
   Begin(table, column, {"jobs/0/1", "jobs/0/2"});
   Begin(table, column, {"jobs/0/3"});
   // The first batch ran to its end; the third begins: one change for both.
-  AttemptTable::Change next = table.Begin(Strings{"jobs/0/4", "jobs/0/2"},
-                                          Strings{"jobs/0/1", "jobs/0/2", "jobs/0/404"});
+  AttemptTable::Change next =
+      table.Begin(Strings{"jobs/0/4", "jobs/0/2"}, Strings{"jobs/0/1", "jobs/0/2", "jobs/0/404"});
   EXPECT_EQ(next.writes, (std::vector<Write>{{"#0000000000000002", "1 jobs/0/4\n1 jobs/0/2\n"},
                                              {"#0000000000000000", std::nullopt}}))
       << "a message both finished and begun again starts from 1";
@@ -166,13 +163,11 @@ TEST(AttemptTableTest, EntriesOfOlderVersionsCountAndGoWhole) {
   EXPECT_EQ(table.Count("jobs/3/43"), 1);
 
   AttemptTable::Change again = table.Begin(Strings{"jobs/3/42"});
-  EXPECT_EQ(again.writes, (std::vector<Write>{{"#0000000000000000", "3 jobs/3/42\n"},
-                                              {"jobs/3/42", std::nullopt}}));
+  EXPECT_EQ(again.writes, (std::vector<Write>{{"#0000000000000000", "3 jobs/3/42\n"}, {"jobs/3/42", std::nullopt}}));
   column.Apply(again);
   table.Apply(std::move(again));
   Forget(table, column, {"jobs/3/43"});
-  EXPECT_EQ(column.entries(),
-            (std::map<std::string, std::string>{{"#0000000000000000", "3 jobs/3/42\n"}}));
+  EXPECT_EQ(column.entries(), (std::map<std::string, std::string>{{"#0000000000000000", "3 jobs/3/42\n"}}));
   EXPECT_EQ(column.Reload().Count("jobs/3/42"), 3);
 }
 

@@ -84,8 +84,7 @@ TEST(KafkaOutcomePublisherTest, CreateWithUnknownPropertyNamesIt) {
   auto p = KafkaOutcomePublisher::Create(c);
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(p.status().message().find("no.such.property"), std::string::npos)
-      << p.status();
+  EXPECT_NE(p.status().message().find("no.such.property"), std::string::npos) << p.status();
 }
 
 TEST(KafkaOutcomePublisherTest, CreateWithBadPropertyValueNamesTheProperty) {
@@ -94,8 +93,7 @@ TEST(KafkaOutcomePublisherTest, CreateWithBadPropertyValueNamesTheProperty) {
   auto p = KafkaOutcomePublisher::Create(c);
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(p.status().message().find("linger.ms"), std::string::npos)
-      << p.status();
+  EXPECT_NE(p.status().message().find("linger.ms"), std::string::npos) << p.status();
 }
 
 TEST(KafkaOutcomePublisherTest, CreateWithoutBrokersFails) {
@@ -103,8 +101,7 @@ TEST(KafkaOutcomePublisherTest, CreateWithoutBrokersFails) {
   c.brokers.clear();
   auto p = KafkaOutcomePublisher::Create(c);
   ASSERT_FALSE(p.ok());
-  EXPECT_NE(p.status().message().find("brokers"), std::string::npos)
-      << p.status();
+  EXPECT_NE(p.status().message().find("brokers"), std::string::npos) << p.status();
 }
 
 TEST(KafkaOutcomePublisherTest, CreateRejectsIdempotenceWithoutAcksAll) {
@@ -113,8 +110,7 @@ TEST(KafkaOutcomePublisherTest, CreateRejectsIdempotenceWithoutAcksAll) {
   c.properties["acks"] = "1";
   auto p = KafkaOutcomePublisher::Create(c);
   ASSERT_FALSE(p.ok());
-  EXPECT_NE(p.status().message().find("acks"), std::string::npos)
-      << p.status();
+  EXPECT_NE(p.status().message().find("acks"), std::string::npos) << p.status();
 }
 
 TEST(KafkaOutcomePublisherTest, CreateNeedsNoBrokerAndClosesPromptly) {
@@ -169,10 +165,8 @@ TEST(KafkaOutcomePublisherTest, UndeliverableMessagesFailOnceEachAfterTimeout) {
   std::vector<Completions::Call> calls = done.calls();
   ASSERT_EQ(calls.size(), 2u);
   for (const auto& call : calls) {
-    EXPECT_EQ(call.status.code(), absl::StatusCode::kDeadlineExceeded)
-        << call.status;
-    EXPECT_NE(call.status.message().find("job=" + call.id), std::string::npos)
-        << call.status;
+    EXPECT_EQ(call.status.code(), absl::StatusCode::kDeadlineExceeded) << call.status;
+    EXPECT_NE(call.status.message().find("job=" + call.id), std::string::npos) << call.status;
     EXPECT_NE(call.thread, std::this_thread::get_id());
   }
 }
@@ -191,8 +185,7 @@ TEST(KafkaOutcomePublisherTest, DestructorCancelsOutstandingExactlyOnce) {
   {
     auto p = KafkaOutcomePublisher::Create(Config()).value();  // 200 ms close
     for (int i = 0; i < 3; ++i) {
-      p->Publish(Result("r" + std::to_string(i)),
-                 done.Callback("r" + std::to_string(i)));
+      p->Publish(Result("r" + std::to_string(i)), done.Callback("r" + std::to_string(i)));
     }
   }
   std::vector<Completions::Call> calls = done.calls();

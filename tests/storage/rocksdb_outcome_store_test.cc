@@ -59,9 +59,7 @@ Outcome Attempt(Outcome o, int attempt) {
 class RocksDbOutcomeStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl =
-        (std::filesystem::path(::testing::TempDir()) / "store-test-XXXXXX")
-            .string();
+    std::string tmpl = (std::filesystem::path(::testing::TempDir()) / "store-test-XXXXXX").string();
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     root_ = tmpl;
     dir_ = (std::filesystem::path(root_) / "db").string();
@@ -72,8 +70,7 @@ class RocksDbOutcomeStoreTest : public ::testing::Test {
     std::filesystem::remove_all(root_, ec);
   }
 
-  std::unique_ptr<RocksDbOutcomeStore> OpenOrDie(
-      RocksDbOutcomeStore::Options options = {}) {
+  std::unique_ptr<RocksDbOutcomeStore> OpenOrDie(RocksDbOutcomeStore::Options options = {}) {
     auto store = RocksDbOutcomeStore::Open(dir_, options);
     EXPECT_TRUE(store.ok()) << store.status();
     return store.ok() ? *std::move(store) : nullptr;
@@ -84,9 +81,7 @@ class RocksDbOutcomeStoreTest : public ::testing::Test {
     return *store_;
   }
 
-  void PutOrDie(std::vector<Outcome> outcomes) {
-    ASSERT_TRUE(store().Put(outcomes).ok());
-  }
+  void PutOrDie(std::vector<Outcome> outcomes) { ASSERT_TRUE(store().Put(outcomes).ok()); }
 
   std::optional<Outcome> GetOrDie(const std::string& id) {
     auto got = store().Get(id);
@@ -217,19 +212,15 @@ TEST_F(RocksDbOutcomeStoreTest, HistoryIteratesByAttemptNotByDigitsWritten) {
 TEST_F(RocksDbOutcomeStoreTest, TheSamePutTwiceLeavesTheSameState) {
   const std::vector<std::string> ids = {"a", "b", "c"};
   const std::vector<std::vector<Outcome>> puts = {
-      {Attempt(Failure("a", reason::kTooLong), 0)},
-      {Attempt(Failure("a", reason::kOom), 1)},
-      {Attempt(Failure("b"), 0), Attempt(Failure("b"), 1)},
-      {Attempt(Result("a"), 2), Attempt(Failure("c"), 3)},
+      {Attempt(Failure("a", reason::kTooLong), 0)},         {Attempt(Failure("a", reason::kOom), 1)},
+      {Attempt(Failure("b"), 0), Attempt(Failure("b"), 1)}, {Attempt(Result("a"), 2), Attempt(Failure("c"), 3)},
       {Attempt(Failure("c"), 0), Attempt(Result("b"), 2)},
   };
   for (const std::vector<Outcome>& put : puts) {
     PutOrDie(put);
     const State once = StateOf(ids);
     PutOrDie(put);
-    EXPECT_EQ(StateOf(ids), once) << "after a Put of " << put.size()
-                                  << " outcomes, starting with "
-                                  << put.front().id;
+    EXPECT_EQ(StateOf(ids), once) << "after a Put of " << put.size() << " outcomes, starting with " << put.front().id;
   }
   EXPECT_EQ(Superseded(), 5u) << "a: 0 and 1; b: 0 and 1; c: 0";
 }
@@ -353,8 +344,7 @@ TEST_F(RocksDbOutcomeStoreTest, OneSpanAppliesTheRulesInOrder) {
   PutOrDie({a0, b1, a1, a2, a3, b0, Attempt(Failure("b", reason::kModelError), 1)});
   EXPECT_EQ(GetOrDie("a"), a3) << "attempt 3 came after the result of 2: the later attempt wins";
   EXPECT_EQ(HistoryOrDie("a"), (std::vector<Outcome>{a0, a1, a2}));
-  EXPECT_EQ(GetOrDie("b")->reason, reason::kModelError)
-      << "the same attempt overwrites";
+  EXPECT_EQ(GetOrDie("b")->reason, reason::kModelError) << "the same attempt overwrites";
   EXPECT_EQ(HistoryOrDie("b"), std::vector<Outcome>{b0});
   EXPECT_EQ(Results(), 0u);
   EXPECT_EQ(Failures(), 2u);
@@ -363,7 +353,10 @@ TEST_F(RocksDbOutcomeStoreTest, OneSpanAppliesTheRulesInOrder) {
 
 TEST_F(RocksDbOutcomeStoreTest, HistoryOfAnIdHoldsNoEntriesOfIdsThatExtendIt) {
   // Ids may hold a NUL byte, the separator in history keys.
-  const std::string longer("a\0" "0000000001", 12);
+  const std::string longer(
+      "a\0"
+      "0000000001",
+      12);
   PutOrDie({Attempt(Failure("a"), 0), Attempt(Failure(longer), 0)});
   PutOrDie({Attempt(Result("a"), 1), Attempt(Result(longer), 1)});
   EXPECT_EQ(HistoryOrDie("a").size(), 1u);
@@ -372,8 +365,7 @@ TEST_F(RocksDbOutcomeStoreTest, HistoryOfAnIdHoldsNoEntriesOfIdsThatExtendIt) {
 }
 
 TEST_F(RocksDbOutcomeStoreTest, OutcomeWithANegativeAttemptRejectsTheWholeBatch) {
-  absl::Status s = store().Put(
-      std::vector<Outcome>{Failure("a"), Attempt(Failure("b"), -1)});
+  absl::Status s = store().Put(std::vector<Outcome>{Failure("a"), Attempt(Failure("b"), -1)});
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_NE(s.message().find("id b"), std::string::npos) << s;
   EXPECT_EQ(Failures(), 0u);
@@ -389,8 +381,7 @@ TEST_F(RocksDbOutcomeStoreTest, FailureOfTheSameAttemptAfterAResultKeepsTheResul
   ASSERT_TRUE(got.has_value());
   EXPECT_TRUE(got->ok);
   EXPECT_EQ(got->output, std::vector<float>{7.0f});
-  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{Failure("a")})
-      << "kept as history, as when it arrives first";
+  EXPECT_EQ(HistoryOrDie("a"), std::vector<Outcome>{Failure("a")}) << "kept as history, as when it arrives first";
 }
 
 TEST_F(RocksDbOutcomeStoreTest, FailureAfterResultInOneBatchKeepsTheResult) {
@@ -405,8 +396,7 @@ TEST_F(RocksDbOutcomeStoreTest, FailureAfterResultInOneBatchKeepsTheResult) {
 TEST_F(RocksDbOutcomeStoreTest, CountsAreExactAfterAThousandOutcomePut) {
   std::vector<Outcome> outcomes;
   for (int i = 0; i < 1000; ++i) {
-    outcomes.push_back(i % 4 == 0 ? Failure("job-" + std::to_string(i))
-                                  : Result("job-" + std::to_string(i)));
+    outcomes.push_back(i % 4 == 0 ? Failure("job-" + std::to_string(i)) : Result("job-" + std::to_string(i)));
   }
   PutOrDie(outcomes);
   EXPECT_EQ(Results(), 750u);
@@ -431,14 +421,12 @@ TEST_F(RocksDbOutcomeStoreTest, ConcurrentWritersNeverLeaveTwoRecordsForAnId) {
   RocksDbOutcomeStore& s = store();
   std::thread failures([&] {
     for (int i = 0; i < kIds; ++i) {
-      EXPECT_TRUE(
-          s.Put(std::vector<Outcome>{Failure("id-" + std::to_string(i))}).ok());
+      EXPECT_TRUE(s.Put(std::vector<Outcome>{Failure("id-" + std::to_string(i))}).ok());
     }
   });
   std::thread results([&] {
     for (int i = 0; i < kIds; ++i) {
-      EXPECT_TRUE(
-          s.Put(std::vector<Outcome>{Result("id-" + std::to_string(i))}).ok());
+      EXPECT_TRUE(s.Put(std::vector<Outcome>{Result("id-" + std::to_string(i))}).ok());
     }
   });
   failures.join();
@@ -448,16 +436,14 @@ TEST_F(RocksDbOutcomeStoreTest, ConcurrentWritersNeverLeaveTwoRecordsForAnId) {
 }
 
 TEST_F(RocksDbOutcomeStoreTest, ForEachVisitsEachRecordOnce) {
-  PutOrDie({Result("r1"), Result("r2"), Result("r3"), Failure("f1"),
-            Failure("f2")});
+  PutOrDie({Result("r1"), Result("r2"), Result("r3"), Failure("f1"), Failure("f2")});
   std::map<std::string, int> seen;
   auto visit = [&](const Outcome& o) {
     ++seen[o.id];
     return true;
   };
   ASSERT_TRUE(store().ForEach(Kind::kAll, visit).ok());
-  EXPECT_EQ(seen, (std::map<std::string, int>{
-                      {"f1", 1}, {"f2", 1}, {"r1", 1}, {"r2", 1}, {"r3", 1}}));
+  EXPECT_EQ(seen, (std::map<std::string, int>{{"f1", 1}, {"f2", 1}, {"r1", 1}, {"r2", 1}, {"r3", 1}}));
 
   seen.clear();
   ASSERT_TRUE(store().ForEach(Kind::kResults, visit).ok());
@@ -537,8 +523,8 @@ TEST_F(RocksDbOutcomeStoreTest, AttemptsAnOlderVersionWroteCountAndEndWithTheOut
     options.create_if_missing = true;
     options.create_missing_column_families = true;
     std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    for (const char* name : {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed",
-                             "meta", "attempts", "history"}) {
+    for (const char* name :
+         {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed", "meta", "attempts", "history"}) {
       cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
     }
     std::vector<rocksdb::ColumnFamilyHandle*> handles;
@@ -597,17 +583,16 @@ TEST_F(RocksDbOutcomeStoreTest, TablesWrittenWithCrc32cChecksumsStayReadable) {
     options.create_if_missing = true;
     options.create_missing_column_families = true;
     std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    for (const char* name : {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed",
-                             "meta", "attempts", "history"}) {
+    for (const char* name :
+         {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed", "meta", "attempts", "history"}) {
       cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
     }
     std::vector<rocksdb::ColumnFamilyHandle*> handles;
     rocksdb::DB* raw = nullptr;
     ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
     std::unique_ptr<rocksdb::DB> db(raw);
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[1], "old",
-                        R"({"id":"old","status":"ok","output":[1.0]})")
-                    .ok());
+    ASSERT_TRUE(
+        db->Put(rocksdb::WriteOptions(), handles[1], "old", R"({"id":"old","status":"ok","output":[1.0]})").ok());
     ASSERT_TRUE(db->Flush(rocksdb::FlushOptions(), handles[1]).ok());
     for (rocksdb::ColumnFamilyHandle* h : handles) {
       ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
@@ -678,10 +663,8 @@ TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenSeesDataAndRejectsWrites) {
   EXPECT_EQ(ro->CountFailures().value(), 1u);
   EXPECT_TRUE(ro->Get("r1").value().has_value());
   EXPECT_EQ(ro->GetMeta("k").value(), "v");
-  EXPECT_EQ(ro->Put(std::vector<Outcome>{Result("r2")}).code(),
-            absl::StatusCode::kFailedPrecondition);
-  EXPECT_EQ(ro->PutMeta("k", "w").code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(ro->Put(std::vector<Outcome>{Result("r2")}).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(ro->PutMeta("k", "w").code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_FALSE(ro->Get("r2").value().has_value());
 }
 
@@ -701,17 +684,14 @@ TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenOfAStoreWithoutHistoryWorks) {
     options.create_if_missing = true;
     options.create_missing_column_families = true;
     std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    for (const char* name :
-         {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed", "meta"}) {
+    for (const char* name : {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed", "meta"}) {
       cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
     }
     std::vector<rocksdb::ColumnFamilyHandle*> handles;
     rocksdb::DB* raw = nullptr;
     ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
     std::unique_ptr<rocksdb::DB> db(raw);
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[1], "r1",
-                        R"({"id":"r1","status":"ok","output":[1.0]})")
-                    .ok());
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[1], "r1", R"({"id":"r1","status":"ok","output":[1.0]})").ok());
     for (rocksdb::ColumnFamilyHandle* h : handles) {
       ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
     }
@@ -775,16 +755,14 @@ TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenOfMissingDirIsNotFound) {
   auto ro = RocksDbOutcomeStore::Open(dir_, {.read_only = true});
   ASSERT_FALSE(ro.ok());
   EXPECT_EQ(ro.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_NE(ro.status().message().find(dir_), std::string::npos)
-      << ro.status();
+  EXPECT_NE(ro.status().message().find(dir_), std::string::npos) << ro.status();
 }
 
 TEST_F(RocksDbOutcomeStoreTest, SecondWriterIsRefusedWithThePath) {
   PutOrDie({Result("r1")});
   auto second = RocksDbOutcomeStore::Open(dir_);
   ASSERT_FALSE(second.ok());
-  EXPECT_NE(second.status().message().find(dir_), std::string::npos)
-      << second.status();
+  EXPECT_NE(second.status().message().find(dir_), std::string::npos) << second.status();
 }
 
 TEST_F(RocksDbOutcomeStoreTest, MetaRoundTrips) {

@@ -23,6 +23,4 @@ at::Tensor AbortIf(const at::Tensor& input_ids, int64_t marker) {
 
 }  // namespace
 
-TORCH_LIBRARY(qinfer_test, m) {
-  m.def("abort_if(Tensor input_ids, int marker) -> Tensor", &AbortIf);
-}
+TORCH_LIBRARY(qinfer_test, m) { m.def("abort_if(Tensor input_ids, int marker) -> Tensor", &AbortIf); }

@@ -32,8 +32,7 @@ std::string Printable(const std::string& text) {
 std::string Describe(const Ids& got, const Ids& want) {
   const auto [g, w] = std::mismatch(got.begin(), got.end(), want.begin(), want.end());
   std::ostringstream out;
-  out << "got " << got.size() << " ids, want " << want.size() << "; first difference at "
-      << (g - got.begin());
+  out << "got " << got.size() << " ids, want " << want.size() << "; first difference at " << (g - got.begin());
   if (g != got.end()) out << " (got " << *g << ")";
   if (w != want.end()) out << " (want " << *w << ")";
   return out.str();
@@ -46,8 +45,7 @@ class ParityTest : public ::testing::Test {
     GTEST_SKIP() << QINFER_TOKENIZER_PARITY_MISSING;
 #else
     std::ifstream in(QINFER_TOKENIZER_PARITY_JSON);
-    ASSERT_TRUE(in) << "cannot read " << QINFER_TOKENIZER_PARITY_JSON
-                    << " (built by tests/tokenizer/make_parity.py)";
+    ASSERT_TRUE(in) << "cannot read " << QINFER_TOKENIZER_PARITY_JSON << " (built by tests/tokenizer/make_parity.py)";
     doc_ = json::parse(in);
     auto tokenizer = Tokenizer::Load(doc_["tokenizer"].get<std::string>());
     ASSERT_TRUE(tokenizer.ok()) << tokenizer.status();
@@ -69,24 +67,19 @@ TEST_F(ParityTest, EveryTextGetsThePythonLibrarysIds) {
   auto fail = [&](size_t i, const std::string& what, const std::string& detail) {
     if (++failures <= 20) {
       ADD_FAILURE() << "case " << i << " (" << cases[i]["kind"].get<std::string>() << ", "
-                    << Printable(cases[i]["text"].get<std::string>()) << "): " << what << ": "
-                    << detail;
+                    << Printable(cases[i]["text"].get<std::string>()) << "): " << what << ": " << detail;
     }
   };
-  auto check_windows = [&](size_t i, const Encoding& encoding, size_t max_length, size_t stride,
-                           const char* key) {
+  auto check_windows = [&](size_t i, const Encoding& encoding, size_t max_length, size_t stride, const char* key) {
     const auto want = cases[i][key].get<std::vector<Ids>>();
     auto got = encoding.Windows(max_length, stride);
     if (!got.ok()) return fail(i, key, got.status().ToString());
     if (got->size() != want.size()) {
-      return fail(i, key,
-                  "got " + std::to_string(got->size()) + " windows, want " +
-                      std::to_string(want.size()));
+      return fail(i, key, "got " + std::to_string(got->size()) + " windows, want " + std::to_string(want.size()));
     }
     for (size_t w = 0; w < want.size(); ++w) {
       if ((*got)[w] != want[w]) {
-        return fail(i, std::string(key) + " window " + std::to_string(w),
-                    Describe((*got)[w], want[w]));
+        return fail(i, std::string(key) + " window " + std::to_string(w), Describe((*got)[w], want[w]));
       }
     }
     if (want.size() > 1) ++windowed;
@@ -121,12 +114,11 @@ TEST_F(ParityTest, EveryTextGetsThePythonLibrarysIds) {
     checked_tokens += want.size();
   }
   EXPECT_EQ(failures, 0) << "texts whose ids differ from Python's tokenizers "
-                         << doc_["tokenizers_version"].get<std::string>()
-                         << " (the first 20 are listed above)";
+                         << doc_["tokenizers_version"].get<std::string>() << " (the first 20 are listed above)";
   std::string summary;
   for (const auto& [kind, n] : kinds) summary += " " + kind + "=" + std::to_string(n);
-  std::cout << "parity: " << cases.size() << " texts, " << checked_tokens << " tokens, "
-            << windowed << " window sets of more than one window;" << summary << "\n";
+  std::cout << "parity: " << cases.size() << " texts, " << checked_tokens << " tokens, " << windowed
+            << " window sets of more than one window;" << summary << "\n";
   // Every kind the generator promises is present, and long texts exercise
   // the windows.
   EXPECT_GE(kinds["long"], 100);

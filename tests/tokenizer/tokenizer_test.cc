@@ -66,8 +66,7 @@ class TokenizerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           (std::string("tokenizer_test-") + info->name());
+    dir_ = std::filesystem::path(::testing::TempDir()) / (std::string("tokenizer_test-") + info->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
@@ -126,8 +125,7 @@ TEST_F(TokenizerTest, EncodesWithTheSpecialTokensOfThePostProcessor) {
 
   Encoding encoding = Encode(*tokenizer, "Hellos  CAFÉ!");
   EXPECT_EQ(encoding.Ids(), (Ids{2, 5, 13, 15, 14, 3}));
-  EXPECT_EQ(encoding.Tokens(),
-            (std::vector<std::string>{"[CLS]", "hello", "##s", "café", "!", "[SEP]"}));
+  EXPECT_EQ(encoding.Tokens(), (std::vector<std::string>{"[CLS]", "hello", "##s", "café", "!", "[SEP]"}));
   EXPECT_EQ(encoding.length(), 6u);
   EXPECT_FALSE(encoding.special_tokens_only());
 }
@@ -144,7 +142,7 @@ TEST_F(TokenizerTest, NonUtf8TextIsInvalidArgument) {
   auto tokenizer = Tiny();
   ASSERT_NE(tokenizer, nullptr);
   for (const std::string& text : std::vector<std::string>{"\xff", "hello \xc3", "\xc0\xaf", "\xed\xa0\x80",
-                                 "\xf4\x90\x80\x80", std::string("a\0\xfe", 3)}) {
+                                                          "\xf4\x90\x80\x80", std::string("a\0\xfe", 3)}) {
     auto encoding = tokenizer->Encode(text);
     ASSERT_FALSE(encoding.ok());
     EXPECT_EQ(encoding.status().code(), absl::StatusCode::kInvalidArgument);
@@ -160,7 +158,7 @@ TEST_F(TokenizerTest, TextWithNothingOfItsOwnIsSpecialTokensOnly) {
   auto tokenizer = Tiny();
   ASSERT_NE(tokenizer, nullptr);
   for (const std::string& text : std::vector<std::string>{"", " ", "   \t\n\r ", "\x01\x7f", std::string(1, '\0'),
-                                 "xyz", "[CLS] [SEP]", "[MASK]"}) {
+                                                          "xyz", "[CLS] [SEP]", "[MASK]"}) {
     Encoding encoding = Encode(*tokenizer, text);
     EXPECT_TRUE(encoding.special_tokens_only()) << "text: " << text;
   }
@@ -310,8 +308,7 @@ TEST_F(MiniLmTokenizerTest, IsBertUncasedWithoutItsStoredPaddingAndTruncation) {
   EXPECT_EQ(tokenizer_->vocab_size(), 30522u);
   EXPECT_EQ(tokenizer_->added_tokens(), 2u);
   Encoding hello = Encode("Hello, world!");
-  EXPECT_EQ(hello.Tokens(),
-            (std::vector<std::string>{"[CLS]", "hello", ",", "world", "!", "[SEP]"}));
+  EXPECT_EQ(hello.Tokens(), (std::vector<std::string>{"[CLS]", "hello", ",", "world", "!", "[SEP]"}));
   EXPECT_EQ(hello.Ids(), (Ids{101, 7592, 1010, 2088, 999, 102}));
   std::string long_text;
   for (int i = 0; i < 300; ++i) long_text += "word ";
@@ -320,7 +317,7 @@ TEST_F(MiniLmTokenizerTest, IsBertUncasedWithoutItsStoredPaddingAndTruncation) {
 
 TEST_F(MiniLmTokenizerTest, SpecialTokensOnlyForTextsWithNothingOfTheirOwn) {
   for (const std::string& text : std::vector<std::string>{"", "   ", "\t\n", "\x01\x02\x7f", "\u200b", "[CLS]",
-                                 "[SEP] [MASK] [PAD] [UNK]", std::string(101, 'a')}) {
+                                                          "[SEP] [MASK] [PAD] [UNK]", std::string(101, 'a')}) {
     EXPECT_TRUE(Encode(text).special_tokens_only()) << "text: " << text;
   }
   EXPECT_EQ(Encode("[CLS]").Ids(), (Ids{101, 101, 102}));

@@ -21,9 +21,7 @@ class ErrorMessage {
   ~ErrorMessage() { ffi::qinfer_tok_string_free(&s_); }
 
   ffi::QinferTokString* out() { return &s_; }
-  absl::string_view view() const {
-    return {reinterpret_cast<const char*>(s_.data), s_.len};
-  }
+  absl::string_view view() const { return {reinterpret_cast<const char*>(s_.data), s_.len}; }
 
  private:
   ffi::QinferTokString s_;
@@ -76,9 +74,7 @@ Encoding::~Encoding() { ffi::qinfer_tok_encoding_free(handle_); }
 
 size_t Encoding::length() const { return ffi::qinfer_tok_encoding_len(handle_); }
 
-bool Encoding::special_tokens_only() const {
-  return ffi::qinfer_tok_encoding_special_only(handle_);
-}
+bool Encoding::special_tokens_only() const { return ffi::qinfer_tok_encoding_special_only(handle_); }
 
 std::vector<int64_t> Encoding::Ids() const {
   std::vector<uint32_t> ids(length());
@@ -89,8 +85,7 @@ std::vector<int64_t> Encoding::Ids() const {
 std::vector<std::string> Encoding::Tokens() const {
   std::string bytes(ffi::qinfer_tok_encoding_tokens_bytes(handle_), '\0');
   std::vector<size_t> lengths(length());
-  ffi::qinfer_tok_encoding_tokens(handle_, reinterpret_cast<uint8_t*>(bytes.data()),
-                                  lengths.data());
+  ffi::qinfer_tok_encoding_tokens(handle_, reinterpret_cast<uint8_t*>(bytes.data()), lengths.data());
   std::vector<std::string> tokens;
   tokens.reserve(lengths.size());
   size_t at = 0;
@@ -104,23 +99,19 @@ std::vector<std::string> Encoding::Tokens() const {
 absl::StatusOr<std::vector<int64_t>> Encoding::Truncated(size_t max_length) const {
   ffi::QinferTokIdLists lists;
   ErrorMessage error;
-  const int32_t code =
-      ffi::qinfer_tok_encoding_truncated(handle_, max_length, &lists, error.out());
+  const int32_t code = ffi::qinfer_tok_encoding_truncated(handle_, max_length, &lists, error.out());
   if (code != ffi::kQinferTokOk) return ToStatus(code, error);
   auto sequences = TakeIdLists(lists);
   if (sequences.size() != 1) {
-    return absl::InternalError(
-        absl::StrCat("tokenizer returned ", sequences.size(), " truncated sequences, not 1"));
+    return absl::InternalError(absl::StrCat("tokenizer returned ", sequences.size(), " truncated sequences, not 1"));
   }
   return std::move(sequences.front());
 }
 
-absl::StatusOr<std::vector<std::vector<int64_t>>> Encoding::Windows(size_t max_length,
-                                                                    size_t stride) const {
+absl::StatusOr<std::vector<std::vector<int64_t>>> Encoding::Windows(size_t max_length, size_t stride) const {
   ffi::QinferTokIdLists lists;
   ErrorMessage error;
-  const int32_t code =
-      ffi::qinfer_tok_encoding_windows(handle_, max_length, stride, &lists, error.out());
+  const int32_t code = ffi::qinfer_tok_encoding_windows(handle_, max_length, stride, &lists, error.out());
   if (code != ffi::kQinferTokOk) return ToStatus(code, error);
   return TakeIdLists(lists);
 }
@@ -146,8 +137,7 @@ size_t Tokenizer::added_tokens() const { return ffi::qinfer_tok_added_tokens(han
 absl::StatusOr<Encoding> Tokenizer::Encode(std::string_view text) const {
   Encoding::Handle* handle = nullptr;
   ErrorMessage error;
-  const int32_t code =
-      ffi::qinfer_tok_encode(handle_, Bytes(text), text.size(), &handle, error.out());
+  const int32_t code = ffi::qinfer_tok_encode(handle_, Bytes(text), text.size(), &handle, error.out());
   if (code != ffi::kQinferTokOk) return ToStatus(code, error);
   return Encoding(handle);
 }

@@ -51,8 +51,7 @@ extern "C" {
 // Loads the tokenizer.json at path[0, path_len) with its stored padding and
 // truncation disabled. kQinferTokNotFound when the file cannot be read,
 // kQinferTokInvalidArgument when it does not parse.
-int32_t qinfer_tok_load(const uint8_t* path, size_t path_len, TokenizerHandle** out,
-                        QinferTokString* error);
+int32_t qinfer_tok_load(const uint8_t* path, size_t path_len, TokenizerHandle** out, QinferTokString* error);
 void qinfer_tok_free(TokenizerHandle* tokenizer);
 // The vocabulary plus the added tokens.
 size_t qinfer_tok_vocab_size(const TokenizerHandle* tokenizer);
@@ -60,8 +59,8 @@ size_t qinfer_tok_vocab_size(const TokenizerHandle* tokenizer);
 size_t qinfer_tok_added_tokens(const TokenizerHandle* tokenizer);
 // Tokenizes text[0, text_len) with special tokens. kQinferTokInvalidArgument
 // when it is not UTF-8, kQinferTokInternal when the library fails.
-int32_t qinfer_tok_encode(const TokenizerHandle* tokenizer, const uint8_t* text,
-                          size_t text_len, EncodingHandle** out, QinferTokString* error);
+int32_t qinfer_tok_encode(const TokenizerHandle* tokenizer, const uint8_t* text, size_t text_len, EncodingHandle** out,
+                          QinferTokString* error);
 
 void qinfer_tok_encoding_free(EncodingHandle* encoding);
 // Tokens of the whole sequence, special tokens included.
@@ -74,18 +73,16 @@ size_t qinfer_tok_encoding_tokens_bytes(const EncodingHandle* encoding);
 // Writes the token strings back to back to out_bytes
 // (qinfer_tok_encoding_tokens_bytes() bytes) and their lengths to out_lens
 // (qinfer_tok_encoding_len() entries).
-void qinfer_tok_encoding_tokens(const EncodingHandle* encoding, uint8_t* out_bytes,
-                                size_t* out_lens);
+void qinfer_tok_encoding_tokens(const EncodingHandle* encoding, uint8_t* out_bytes, size_t* out_lens);
 // One sequence: encode(text) truncated to max_length. kQinferTokInvalidArgument
 // when max_length <= qinfer_tok_added_tokens().
-int32_t qinfer_tok_encoding_truncated(const EncodingHandle* encoding, size_t max_length,
-                                      QinferTokIdLists* out, QinferTokString* error);
+int32_t qinfer_tok_encoding_truncated(const EncodingHandle* encoding, size_t max_length, QinferTokIdLists* out,
+                                      QinferTokString* error);
 // The truncated sequence and every overflowing window at (max_length,
 // stride). kQinferTokInvalidArgument when max_length <= added tokens or
 // stride >= max_length - added tokens.
-int32_t qinfer_tok_encoding_windows(const EncodingHandle* encoding, size_t max_length,
-                                    size_t stride, QinferTokIdLists* out,
-                                    QinferTokString* error);
+int32_t qinfer_tok_encoding_windows(const EncodingHandle* encoding, size_t max_length, size_t stride,
+                                    QinferTokIdLists* out, QinferTokString* error);
 
 void qinfer_tok_string_free(QinferTokString* s);
 void qinfer_tok_id_lists_free(QinferTokIdLists* lists);

@@ -47,7 +47,7 @@ inline constexpr int kMaxReplyDepth = 32;
 // What one message means for the store.
 struct Reading {
   enum class Kind {
-    kOutcome,     // `outcome` belongs in the store
+    kOutcome,  // `outcome` belongs in the store
     // A dead-letter notice that a job has a result whose reply could not be
     // delivered (reason `undeliverable`): the result itself is only in the
     // store of the instance that ran the job, so there is nothing to store.
@@ -134,8 +134,8 @@ class Collector {
 // When the reader writes what the collector holds (Flush) and stores the
 // offsets past it: few, short writes keep the uncommitted tail small.
 struct FlushPolicy {
-  size_t max_held = 1000;                    // messages held
-  size_t max_held_bytes = size_t{64} << 20;  // their bytes, whatever their count
+  size_t max_held = 1000;                        // messages held
+  size_t max_held_bytes = size_t{64} << 20;      // their bytes, whatever their count
   std::chrono::milliseconds max_hold_time{200};  // the longest one waits
 };
 

@@ -30,8 +30,7 @@ struct PartitionProgress {
 // The partitions of `topic` in one statistics document, in partition order,
 // leaving out librdkafka's internal UA partition (-1). Errors say what is
 // missing or malformed.
-absl::StatusOr<std::vector<PartitionProgress>> ParsePartitionProgress(std::string_view json,
-                                                                      const std::string& topic);
+absl::StatusOr<std::vector<PartitionProgress>> ParsePartitionProgress(std::string_view json, const std::string& topic);
 
 // `p` with watermarks (low, high) learnt elsewhere (a ListOffsets query):
 // watermarks only move forward, so each is the larger of the two, and the

@@ -82,7 +82,7 @@ int JsonNestingDepth(std::string_view text, int limit);
 
 // One message as read from the source; views stay valid for the call only.
 struct RawMessage {
-  std::string_view key;    // empty when the message has none
+  std::string_view key;  // empty when the message has none
   std::string_view value;
   Origin origin;
 };
@@ -148,12 +148,10 @@ std::vector<Job> SplitIntoWindows(Job job, size_t window, size_t overlap);
 
 // `job` as one job per window of `windows` (the tokens of each), with the
 // fields SplitIntoWindows sets; original_length = `original_length`.
-std::vector<Job> WindowJobs(Job job, std::vector<std::vector<int64_t>> windows,
-                            size_t original_length);
+std::vector<Job> WindowJobs(Job job, std::vector<std::vector<int64_t>> windows, size_t original_length);
 
 // A failure record for `message` (its payload and origin kept for replay).
-Outcome FailureForMessage(const RawMessage& message, std::string id,
-                          const char* reason, std::string error,
+Outcome FailureForMessage(const RawMessage& message, std::string id, const char* reason, std::string error,
                           size_t input_length);
 
 }  // namespace qinfer::consumer

@@ -30,8 +30,7 @@ namespace qinfer::consumer {
 // durable (enable.auto.offset.store=false), librdkafka commits what was
 // stored every second, a new group starts at the earliest offset, eager
 // rebalancing (range, roundrobin), and a 16 MiB bound on the prefetch.
-std::map<std::string, std::string> AtLeastOnceConsumerProperties(const std::string& brokers,
-                                                                 const std::string& group);
+std::map<std::string, std::string> AtLeastOnceConsumerProperties(const std::string& brokers, const std::string& group);
 
 struct SourceConfig {
   std::string brokers;
@@ -59,9 +58,8 @@ struct SourceStats {
 // outlive it.
 class KafkaJobSource {
  public:
-  static absl::StatusOr<std::unique_ptr<KafkaJobSource>> Create(
-      SourceConfig config, JobQueue& queue, OutcomeRecorder& recorder,
-      OffsetTracker& tracker);
+  static absl::StatusOr<std::unique_ptr<KafkaJobSource>> Create(SourceConfig config, JobQueue& queue,
+                                                                OutcomeRecorder& recorder, OffsetTracker& tracker);
   ~KafkaJobSource();
 
   KafkaJobSource(const KafkaJobSource&) = delete;

@@ -149,14 +149,13 @@ class KafkaTopicReader {
   // when >= 0) within offsets from_offset..to_offset (see RangeWithin).
   // Errors: NotFound when the topic or the partition does not exist;
   // Unavailable when the broker did not answer within 10 s.
-  absl::StatusOr<std::vector<PartitionRange>> Ranges(const std::string& topic, int32_t partition,
-                                                     int64_t from_offset, int64_t to_offset);
+  absl::StatusOr<std::vector<PartitionRange>> Ranges(const std::string& topic, int32_t partition, int64_t from_offset,
+                                                     int64_t to_offset);
   // ForRanges: calls `fn` with every message of `ranges`, in offset order
   // per partition, until each range has been read to its end or to its
   // partition's. Stops at the first error `fn` returns (that error), or the
   // consumer's (Unavailable).
-  absl::Status Read(const std::vector<PartitionRange>& ranges,
-                    const std::function<absl::Status(const Record&)>& fn);
+  absl::Status Read(const std::vector<PartitionRange>& ranges, const std::function<absl::Status(const Record&)>& fn);
 
   struct Impl;
 

@@ -16,9 +16,9 @@ namespace qinfer {
 
 // Where a fatal condition came from: a small fixed set (a metric label).
 namespace fatal_cause {
-inline constexpr const char* kStore = "store";          // store writes keep failing
-inline constexpr const char* kConsumer = "consumer";    // fatal Kafka consumer error
-inline constexpr const char* kProducer = "producer";    // fatal Kafka producer error
+inline constexpr const char* kStore = "store";        // store writes keep failing
+inline constexpr const char* kConsumer = "consumer";  // fatal Kafka consumer error
+inline constexpr const char* kProducer = "producer";  // fatal Kafka producer error
 }  // namespace fatal_cause
 
 // Thread-safe.
@@ -34,9 +34,7 @@ class Health {
   // The executor thread's heartbeat: it beats whenever it is not inside a
   // forward pass for long (waiting for a batch, or between batches).
   void Beat(SteadyTime now) { last_beat_ns_.store(now.time_since_epoch().count()); }
-  SteadyTime last_beat() const {
-    return SteadyTime(SteadyTime::duration(last_beat_ns_.load()));
-  }
+  SteadyTime last_beat() const { return SteadyTime(SteadyTime::duration(last_beat_ns_.load())); }
 
   // Start-up began at `now` and must be done within `timeout` (0: no
   // deadline, health.startup_timeout_s): past it, /healthz fails until

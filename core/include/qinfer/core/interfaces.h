@@ -37,8 +37,7 @@ class OutcomeStore {
   // OutcomeToJson(outcomes[i]) (qinfer/core/outcome_json.h): the recording
   // path encodes each outcome once, for its store write and its reply.
   // REQUIRES: json.size() == outcomes.size().
-  virtual absl::Status Put(std::span<const Outcome> outcomes,
-                           std::span<const std::string> json) = 0;
+  virtual absl::Status Put(std::span<const Outcome> outcomes, std::span<const std::string> json) = 0;
   // Put, with the JSON encoded here.
   absl::Status Put(std::span<const Outcome> outcomes);
 };
@@ -73,16 +72,14 @@ class AttemptLog {
  public:
   virtual ~AttemptLog() = default;
   // Attempts begun so far for each origin (0: none), in order.
-  virtual absl::StatusOr<std::vector<int>> Attempts(
-      std::span<const Origin> origins) const = 0;
+  virtual absl::StatusOr<std::vector<int>> Attempts(std::span<const Origin> origins) const = 0;
   // Adds one attempt to each of `origins` and, in the same durable write,
   // forgets the attempts of `finished`: messages whose run ended without
   // taking the process down, whose outcomes may not be stored yet (the
   // executor records a batch while the next one runs). So a crash counts
   // against the jobs that were running, not against those waiting to be
   // recorded. OK once that is durable.
-  virtual absl::Status BeginAttempts(std::span<const Origin> origins,
-                                     std::span<const Origin> finished) = 0;
+  virtual absl::Status BeginAttempts(std::span<const Origin> origins, std::span<const Origin> finished) = 0;
   // BeginAttempts with nothing finished.
   absl::Status BeginAttempts(std::span<const Origin> origins) { return BeginAttempts(origins, {}); }
 };

@@ -37,7 +37,7 @@ struct Job {
   std::string policy;
   // Replay override: "" = as configured; "cpu" = run alone on the CPU.
   std::string device;
-  Origin replay_of;       // `replay`: where the failure it retries came from
+  Origin replay_of;  // `replay`: where the failure it retries came from
   // > 0 when the submitted input was longer than input_ids (truncate), and
   // in every chunk window: the whole input's length.
   size_t original_length = 0;
@@ -46,7 +46,7 @@ struct Job {
   // job. windows == 0: an ordinary job.
   int window = 0;
   int windows = 0;
-  std::string payload;    // the original message value, for failure records
+  std::string payload;  // the original message value, for failure records
   Origin origin;
   SteadyTime enqueued_at{};
 
@@ -85,14 +85,14 @@ struct Outcome {
   bool ok = false;
   // ok: the model output for this job (the pooled vector).
   std::vector<float> output;
-  std::string device;   // e.g. "cpu", "cuda:0"
-  int bucket = 0;       // bucket bound, tokens
-  int batch_size = 0;   // jobs in the batch that ran it
+  std::string device;     // e.g. "cpu", "cuda:0"
+  int bucket = 0;         // bucket bound, tokens
+  int batch_size = 0;     // jobs in the batch that ran it
   int padded_length = 0;  // the batch's padded length, tokens
   std::string model_name;
   std::string model_digest;
-  double queue_seconds = 0;  // enqueue to batch start
-  double run_seconds = 0;    // the batch's forward pass
+  double queue_seconds = 0;     // enqueue to batch start
+  double run_seconds = 0;       // the batch's forward pass
   int64_t completed_at_ms = 0;  // wall clock
   // failure: reason (see `reason`), readable error, the input length.
   std::string reason;

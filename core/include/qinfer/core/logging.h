@@ -93,9 +93,7 @@ constexpr bool Accepts(Kind kind, char c) {
 
 // The absl conversion that %v becomes for a `kind` (bool and floating point
 // are passed as text, see AsV).
-constexpr char VConversion(Kind kind) {
-  return kind == Kind::kChar ? 'c' : kind == Kind::kInteger ? 'd' : 's';
-}
+constexpr char VConversion(Kind kind) { return kind == Kind::kChar ? 'c' : kind == Kind::kInteger ? 'd' : 's'; }
 
 // A format checked at compile time against Args. Built implicitly from a
 // string literal at a logging call.

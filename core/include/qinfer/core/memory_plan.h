@@ -18,7 +18,7 @@ struct PlanEntry {
   int batch_size = 0;      // largest batch that fits; 0: not even one job fits
   int64_t peak_bytes = 0;  // measured peak at (batch_size, bound)
   double calibration_seconds = 0;
-  int lowered_from = 0;    // >0: an OOM at run time lowered the cap from this
+  int lowered_from = 0;  // >0: an OOM at run time lowered the cap from this
 
   bool fits() const { return batch_size > 0; }
   friend bool operator==(const PlanEntry&, const PlanEntry&) = default;
@@ -26,11 +26,11 @@ struct PlanEntry {
 
 struct MemoryPlan {
   std::string model_digest;
-  std::string device;       // e.g. "cpu-budget:256MiB", "cuda:0"
-  std::string dtype;        // "float32", or the autocast dtype
+  std::string device;  // e.g. "cpu-budget:256MiB", "cuda:0"
+  std::string dtype;   // "float32", or the autocast dtype
   std::string torch_version;
   int64_t budget_bytes = 0;
-  double margin = 0.1;      // plan within budget * (1 - margin)
+  double margin = 0.1;  // plan within budget * (1 - margin)
   int max_batch_size = 0;
   std::vector<int> bounds;
   std::vector<PlanEntry> entries;  // one per bound, same order

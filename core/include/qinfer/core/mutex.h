@@ -66,8 +66,7 @@ class CondVar {
     (void)lock.release();  // still held: the caller's
   }
   // Waits at most until `deadline`; false when it passed.
-  bool WaitUntil(Mutex* mu, std::chrono::steady_clock::time_point deadline)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+  bool WaitUntil(Mutex* mu, std::chrono::steady_clock::time_point deadline) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     std::unique_lock<std::mutex> lock(mu->mu_, std::adopt_lock);
     const std::cv_status status = cv_.wait_until(lock, deadline);
     (void)lock.release();
@@ -76,8 +75,7 @@ class CondVar {
   // Waits at most `timeout` (measured on std::chrono::steady_clock); false
   // when it passed.
   template <typename Rep, typename Period>
-  bool WaitFor(Mutex* mu, std::chrono::duration<Rep, Period> timeout)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+  bool WaitFor(Mutex* mu, std::chrono::duration<Rep, Period> timeout) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     std::unique_lock<std::mutex> lock(mu->mu_, std::adopt_lock);
     const std::cv_status status = cv_.wait_for(lock, timeout);
     (void)lock.release();

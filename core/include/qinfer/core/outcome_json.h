@@ -32,8 +32,7 @@ std::string OutcomeToJson(const Outcome& outcome);
 // OutcomeToJson(outcome) plus, when `history` is not empty, "history": the
 // OutcomeToJson objects of `history` in the order given (the failure records
 // the outcome superseded, oldest first). One line, like OutcomeToJson.
-std::string OutcomeWithHistoryToJson(const Outcome& outcome,
-                                     std::span<const Outcome> history);
+std::string OutcomeWithHistoryToJson(const Outcome& outcome, std::span<const Outcome> history);
 
 // Parses what OutcomeToJson wrote. Errors name the first bad field.
 absl::StatusOr<Outcome> OutcomeFromJson(std::string_view json);

@@ -29,14 +29,13 @@
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/logging.h"
 
-
 namespace qinfer {
 
 struct RecorderStats {
   std::atomic<uint64_t> stored{0};
-  std::atomic<uint64_t> store_errors{0};        // failed write attempts
+  std::atomic<uint64_t> store_errors{0};  // failed write attempts
   std::atomic<uint64_t> published{0};
-  std::atomic<uint64_t> publish_retries{0};     // transient failures re-published
+  std::atomic<uint64_t> publish_retries{0};          // transient failures re-published
   std::atomic<uint64_t> undeliverable_permanent{0};  // by class, see above
   std::atomic<uint64_t> undeliverable_exhausted{0};
   std::atomic<uint64_t> dead_letter_notices{0};  // compact notices delivered
@@ -48,8 +47,7 @@ struct RecorderStats {
 // event=store_error and counted in `errors` (may be null). Returns the last
 // status: a write that keeps failing is the caller's fatal condition.
 absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
-                              std::chrono::milliseconds backoff, const Log& log,
-                              std::atomic<uint64_t>* errors);
+                              std::chrono::milliseconds backoff, const Log& log, std::atomic<uint64_t>* errors);
 
 // True for the delivery errors that no retry can fix: NotFound (unknown
 // topic or partition), InvalidArgument (message too large, invalid),
@@ -62,8 +60,7 @@ bool IsPermanentDeliveryError(const absl::Status& status);
 class RecordObserver {
  public:
   virtual ~RecordObserver() = default;
-  virtual void OnStored(std::span<const Outcome> outcomes,
-                        std::chrono::nanoseconds write_time) = 0;
+  virtual void OnStored(std::span<const Outcome> outcomes, std::chrono::nanoseconds write_time) = 0;
 };
 
 // Thread-safe: the consumer thread (invalid messages) and the executor thread
@@ -71,7 +68,7 @@ class RecordObserver {
 class OutcomeRecorder {
  public:
   struct Options {
-    int store_attempts = 5;  // RocksDB write attempts before giving up
+    int store_attempts = 5;                        // RocksDB write attempts before giving up
     std::chrono::milliseconds store_backoff{100};  // times the attempt number
     // Publications of one outcome when deliveries fail transiently. Each
     // delivery already includes the producer's own retries with backoff
@@ -81,8 +78,7 @@ class OutcomeRecorder {
   };
 
   // `publisher` may be null (no Kafka output configured).
-  OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publisher,
-                  AckSink& acks, Health& health, Options options);
+  OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publisher, AckSink& acks, Health& health, Options options);
 
   // Stores all of `outcomes` in one write, then publishes and acks each.
   // Each outcome is encoded once (OutcomeToJson); the store write and the
@@ -106,8 +102,7 @@ class OutcomeRecorder {
 
   absl::Status Store(std::span<const Outcome> outcomes, std::span<const std::string> json);
   void PublishThenAck(std::shared_ptr<const Encoded> recorded, int attempt);
-  void Undeliverable(std::shared_ptr<const Encoded> recorded, const absl::Status& why,
-                     bool permanent);
+  void Undeliverable(std::shared_ptr<const Encoded> recorded, const absl::Status& why, bool permanent);
   void Ack(const Outcome& outcome);
 
   OutcomeStore& store_;

@@ -14,9 +14,9 @@
 namespace qinfer::executor {
 
 struct CalibrationOptions {
-  std::vector<int> bounds;   // bucket bounds, increasing
-  int max_batch_size = 64;   // never plan above this
-  double margin = 0.1;       // headroom against fragmentation and drift
+  std::vector<int> bounds;                         // bucket bounds, increasing
+  int max_batch_size = 64;                         // never plan above this
+  double margin = 0.1;                             // headroom against fragmentation and drift
   std::function<void(const PlanEntry&)> on_entry;  // progress; may be empty
 };
 
@@ -26,8 +26,8 @@ struct CalibrationOptions {
 // (or is max batch + 1). Returns lo when hi - lo <= 1, and 0 when not even
 // one input fits. `peak` (optional) receives the peak measured at the result.
 // An error other than running out of memory is returned as is.
-absl::StatusOr<int> LargestFittingBatch(TorchModelRunner& runner, int length, int lo, int hi,
-                                        int64_t limit_bytes, int64_t* peak = nullptr);
+absl::StatusOr<int> LargestFittingBatch(TorchModelRunner& runner, int length, int lo, int hi, int64_t limit_bytes,
+                                        int64_t* peak = nullptr);
 
 // Returns the plan (model digest, device, dtype, budget, libtorch version
 // filled in). FailedPrecondition when the device has no budget to plan in.

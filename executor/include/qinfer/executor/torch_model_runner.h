@@ -57,12 +57,12 @@
 namespace qinfer::executor {
 
 struct RunnerOptions {
-  std::string model_path;       // model.pt
-  std::string manifest_path;    // default: manifest.json beside model_path
-  std::string device = "cpu";   // cpu | cuda:N | cpu-budget:<size>
-  std::string fallback_device;  // "" (none) or "cpu": where single jobs that OOM run
-  int intra_op_threads = 0;     // 0: libtorch's default
-  std::string autocast;         // "" (float32) | "bf16" | "fp16"
+  std::string model_path;           // model.pt
+  std::string manifest_path;        // default: manifest.json beside model_path
+  std::string device = "cpu";       // cpu | cuda:N | cpu-budget:<size>
+  std::string fallback_device;      // "" (none) or "cpu": where single jobs that OOM run
+  int intra_op_threads = 0;         // 0: libtorch's default
+  std::string autocast;             // "" (float32) | "bf16" | "fp16"
   double cuda_memory_fraction = 0;  // (0,1): cap the CUDA allocator (emulate a smaller card)
   int64_t cuda_budget_bytes = 0;    // plan within this on CUDA; 0: the (capped) card
   // Shared libraries that register TorchScript custom ops (TORCH_LIBRARY),
@@ -82,13 +82,13 @@ struct RunnerOptions {
 // Counters of the ladder. Written by the executor thread, readable from any
 // thread (e.g. a metrics scrape).
 struct RunnerStats {
-  std::atomic<uint64_t> splits{0};          // a failed batch split in two
-  std::atomic<uint64_t> oom_events{0};      // OOMs caught on the primary device
+  std::atomic<uint64_t> splits{0};      // a failed batch split in two
+  std::atomic<uint64_t> oom_events{0};  // OOMs caught on the primary device
   std::atomic<uint64_t> cap_lowerings{0};
-  std::atomic<uint64_t> fallback_runs{0};   // jobs run on the fallback device
-  std::atomic<uint64_t> oom_failures{0};    // jobs failed with `oom`
-  std::atomic<uint64_t> model_errors{0};    // jobs failed alone with `model_error`
-  std::atomic<uint64_t> override_runs{0};   // jobs run on the CPU by a `device: cpu` override
+  std::atomic<uint64_t> fallback_runs{0};  // jobs run on the fallback device
+  std::atomic<uint64_t> oom_failures{0};   // jobs failed with `oom`
+  std::atomic<uint64_t> model_errors{0};   // jobs failed alone with `model_error`
+  std::atomic<uint64_t> override_runs{0};  // jobs run on the CPU by a `device: cpu` override
 };
 
 // Told when an OOM shows that a bucket's cap is too high.
@@ -123,8 +123,8 @@ class TorchModelRunner final : public ModelRunner {
   // when larger) on the primary device, without the ladder; one output row
   // per input row. For calibration, tests and benchmarks. An OOM comes back
   // as ResourceExhausted.
-  absl::StatusOr<std::vector<std::vector<float>>> Forward(
-      const std::vector<std::vector<int64_t>>& rows, int padded_length = 0);
+  absl::StatusOr<std::vector<std::vector<float>>> Forward(const std::vector<std::vector<int64_t>>& rows,
+                                                          int padded_length = 0);
 
   // Runs a synthetic [batch, length] input on the primary device and returns
   // the peak bytes it allocated (ResourceExhausted on OOM).
@@ -137,8 +137,8 @@ class TorchModelRunner final : public ModelRunner {
   void SetUnfitBuckets(std::set<int> bounds);
 
   const ModelManifest& manifest() const;
-  const std::string& device() const;      // as configured, e.g. cpu-budget:256MiB
-  const std::string& dtype() const;       // "float32", "bfloat16", "float16"
+  const std::string& device() const;  // as configured, e.g. cpu-budget:256MiB
+  const std::string& dtype() const;   // "float32", "bfloat16", "float16"
   DeviceMemory& memory();
   bool has_fallback() const;
   const RunnerStats& stats() const;

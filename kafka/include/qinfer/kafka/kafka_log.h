@@ -43,9 +43,8 @@ class KafkaLog {
   // `client` names the handle in every line (consumer, publisher, ...);
   // `properties` are those set on the handle (their secret values are
   // redacted). `log` and `clock` must outlive this.
-  KafkaLog(qinfer::Log log, std::string client,
-           const std::map<std::string, std::string>& properties, const Clock& clock,
-           std::chrono::seconds repeat_interval = kDefaultRepeatInterval);
+  KafkaLog(qinfer::Log log, std::string client, const std::map<std::string, std::string>& properties,
+           const Clock& clock, std::chrono::seconds repeat_interval = kDefaultRepeatInterval);
   KafkaLog(const KafkaLog&) = delete;
   KafkaLog& operator=(const KafkaLog&) = delete;
 

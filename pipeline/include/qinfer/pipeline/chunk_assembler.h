@@ -41,8 +41,8 @@ class ChunkAssembler {
  private:
   struct Partial {
     int received = 0;
-    Outcome pooled;              // the job's outcome as it builds up
-    std::vector<double> sum;     // weighted sum of outputs
+    Outcome pooled;           // the job's outcome as it builds up
+    std::vector<double> sum;  // weighted sum of outputs
     double weight = 0;
     std::optional<Outcome> failed;  // the first failed window's outcome
     int failed_window = -1;

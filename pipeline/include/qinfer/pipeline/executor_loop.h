@@ -112,9 +112,8 @@ class BatchObserver {
 // `observer` may be null (no crash isolation / no observer).
 class ExecutorLoop {
  public:
-  ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner, OutcomeRecorder& recorder,
-               AttemptLog* attempts, Health& health, const Clock& clock, LoopOptions options,
-               BatchObserver* observer = nullptr);
+  ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner, OutcomeRecorder& recorder, AttemptLog* attempts,
+               Health& health, const Clock& clock, LoopOptions options, BatchObserver* observer = nullptr);
   // Stops the recording thread, if any, leaving what it had not recorded
   // unacked.
   ~ExecutorLoop();
@@ -144,8 +143,8 @@ class ExecutorLoop {
   void RunAndRecord(Batch batch);
   // Window outcomes go to the assembler; what is left (and the jobs it
   // completes) is recorded, then counted in `summary` (none: crash records).
-  void Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes,
-              std::optional<RecordedBatch> summary, std::vector<SteadyTime> arrivals);
+  void Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes, std::optional<RecordedBatch> summary,
+              std::vector<SteadyTime> arrivals);
   // Records `pending` (store, publish, ack), then counts it.
   void Commit(Pending pending);
   // The recording thread (record_queue > 0).

@@ -61,8 +61,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
  private:
   // Sets the counter `labels` of `family` to `total` (a monotonic count kept
   // elsewhere).
-  void SetTotal(prometheus::Family<prometheus::Counter>& family, const prometheus::Labels& labels,
-                uint64_t total);
+  void SetTotal(prometheus::Family<prometheus::Counter>& family, const prometheus::Labels& labels, uint64_t total);
 
   // A bucket's series, looked up in their families once (Family::Add hashes
   // the labels and takes the family's lock) rather than for every batch.

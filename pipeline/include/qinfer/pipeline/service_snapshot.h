@@ -15,8 +15,8 @@
 namespace qinfer::pipeline {
 
 struct BucketSnapshot {
-  int bound = 0;  // tokens
-  int cap = 0;    // jobs per batch
+  int bound = 0;       // tokens
+  int cap = 0;         // jobs per batch
   bool unfit = false;  // its jobs run alone on the fallback device
   uint64_t queued_jobs = 0;
   uint64_t queued_bytes = 0;
@@ -25,9 +25,7 @@ struct BucketSnapshot {
   uint64_t real_tokens = 0;
   uint64_t padded_tokens = 0;
   // real / padded tokens; 0 before the first batch.
-  double padding_efficiency() const {
-    return padded_tokens ? double(real_tokens) / double(padded_tokens) : 0.0;
-  }
+  double padding_efficiency() const { return padded_tokens ? double(real_tokens) / double(padded_tokens) : 0.0; }
 };
 
 struct PartitionSnapshot {

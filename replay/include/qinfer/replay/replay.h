@@ -38,10 +38,10 @@ absl::Status CheckSelection(const Selection& selection);
 
 // What changes in the replayed job.
 struct Overrides {
-  std::string policy;     // "", truncate, chunk, long_lane or reject
-  int truncate_to = 0;    // 0: none
-  std::string device;     // "" or cpu
-  int max_tokens = 0;     // > 0: inputs up to this many tokens, in the long lane
+  std::string policy;   // "", truncate, chunk, long_lane or reject
+  int truncate_to = 0;  // 0: none
+  std::string device;   // "" or cpu
+  int max_tokens = 0;   // > 0: inputs up to this many tokens, in the long lane
 };
 
 // Checks the overrides for consistency; the error names the flag.
@@ -66,8 +66,7 @@ struct Limits {
 //    tokenized again by the service); it is longer than
 //    overrides.max_tokens (a text: its record's input_length).
 //  - InvalidArgument: failure is a result, not a failure record.
-absl::StatusOr<std::string> ReplayMessage(const Outcome& failure, const Overrides& overrides,
-                                          const Limits& limits);
+absl::StatusOr<std::string> ReplayMessage(const Outcome& failure, const Overrides& overrides, const Limits& limits);
 
 // Progress of a long selection: a line at most every `interval`, with the
 // count, rate and (when the total is known) percentage and ETA.

@@ -20,14 +20,12 @@ inline constexpr int kDefaultMinBucketBound = 16;
 //   10  -> {10}
 // Returns an empty vector when max_tokens <= 0 (ValidateBucketBounds then
 // reports the problem). REQUIRES: min_bound >= 1.
-std::vector<int> DefaultBucketBounds(int max_tokens,
-                                     int min_bound = kDefaultMinBucketBound);
+std::vector<int> DefaultBucketBounds(int max_tokens, int min_bound = kDefaultMinBucketBound);
 
 // OK when `bounds` is non-empty, every bound is positive, the bounds are
 // strictly increasing and the last one equals `max_tokens`. Otherwise an
 // InvalidArgumentError whose message names the offending bound.
-absl::Status ValidateBucketBounds(const std::vector<int>& bounds,
-                                  int max_tokens);
+absl::Status ValidateBucketBounds(const std::vector<int>& bounds, int max_tokens);
 
 // Index of the smallest bound >= `length`, or -1 when `length` exceeds the
 // last bound. A length of 0 maps to bucket 0.

@@ -69,8 +69,7 @@ struct BatchPolicy {
 // so every bucket's padded batch (cap x bound) stays within the budget,
 // except that a bucket always takes at least one job.
 // REQUIRES: every bound > 0.
-std::vector<int> CapsFromTokenBudget(const std::vector<int>& bounds,
-                                     int tokens_per_batch, int max_batch_size);
+std::vector<int> CapsFromTokenBudget(const std::vector<int>& bounds, int tokens_per_batch, int max_batch_size);
 
 // OK when `policy` is usable: bounds valid (ValidateBucketBounds against
 // their own last bound), one cap >= 1 per bucket, max_batch_delay >= 0, and

@@ -51,9 +51,9 @@ class AttemptTable {
 
    private:
     friend class AttemptTable;
-    std::vector<std::string> forget;                          // messages that go
-    std::string group;                                        // Begin: the new group
-    std::vector<std::pair<std::string, int>> begin;           // Begin: message, count
+    std::vector<std::string> forget;                                        // messages that go
+    std::string group;                                                      // Begin: the new group
+    std::vector<std::pair<std::string, int>> begin;                         // Begin: message, count
     std::vector<std::pair<std::string, std::vector<std::string>>> regroup;  // group, messages left
   };
 
@@ -68,8 +68,7 @@ class AttemptTable {
   // One more attempt for each of `messages`, all in one new group, and no
   // more for each of `finished` (as Forget), in one change. A message given
   // twice counts once; one both finished and begun starts again from 1.
-  Change Begin(std::span<const std::string> messages,
-               std::span<const std::string> finished = {});
+  Change Begin(std::span<const std::string> messages, std::span<const std::string> finished = {});
   // No more attempts for `messages` (those without any are ignored; writes
   // is empty when none had any).
   Change Forget(std::span<const std::string> messages);
@@ -92,8 +91,7 @@ class AttemptTable {
                  std::unordered_map<std::string_view, std::string_view>& gone) const;
   // The writes and regroup entries that take `gone` (message -> its group)
   // out of their groups.
-  void Leave(const std::unordered_map<std::string_view, std::string_view>& gone,
-             Change& change) const;
+  void Leave(const std::unordered_map<std::string_view, std::string_view>& gone, Change& change) const;
 
   std::unordered_map<std::string, Member> members_;
   std::unordered_map<std::string, std::vector<std::string>> groups_;  // group -> messages

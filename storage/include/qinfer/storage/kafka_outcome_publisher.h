@@ -47,8 +47,7 @@ class KafkaOutcomePublisher final : public OutcomePublisher {
   // Errors: InvalidArgument naming the librdkafka property that is unknown
   // or has a bad value, or the missing setting. Needs no broker: the
   // connection is made in the background.
-  static absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>> Create(
-      const PublisherConfig& config);
+  static absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>> Create(const PublisherConfig& config);
 
   // Waits up to close_timeout for outstanding deliveries, then cancels the
   // rest (their `done` gets Cancelled), stops the publisher thread and

@@ -59,8 +59,7 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // Opens (read-write: creating the directory and the column families when
   // missing) the store in `dir`. Errors carry RocksDB's message and `dir`;
   // a missing `dir` with read_only is NotFound.
-  static absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> Open(
-      const std::string& dir, Options options = {});
+  static absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> Open(const std::string& dir, Options options = {});
 
   // Closes the database. Read-write stores sync the write-ahead log first,
   // so a clean shutdown survives an OS crash even with sync = false.
@@ -95,8 +94,7 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // outcome with an empty id or a negative attempt, or when json.size() !=
   // outcomes.size() (nothing is written); DataLoss naming the id when X's
   // stored record does not parse; RocksDB errors otherwise.
-  absl::Status Put(std::span<const Outcome> outcomes,
-                   std::span<const std::string> json) override;
+  absl::Status Put(std::span<const Outcome> outcomes, std::span<const std::string> json) override;
   using OutcomeStore::Put;
 
   // AttemptLog. Origins without a topic are counted 0 and never written.
@@ -106,10 +104,8 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // writes one entry for all of `origins`, and deletes (or rewrites) the
   // entries `finished` leaves, in the same write.
   // Errors: FailedPrecondition when read-only; RocksDB errors otherwise.
-  absl::StatusOr<std::vector<int>> Attempts(
-      std::span<const Origin> origins) const override;
-  absl::Status BeginAttempts(std::span<const Origin> origins,
-                             std::span<const Origin> finished) override;
+  absl::StatusOr<std::vector<int>> Attempts(std::span<const Origin> origins) const override;
+  absl::Status BeginAttempts(std::span<const Origin> origins, std::span<const Origin> finished) override;
   using AttemptLog::BeginAttempts;
 
   // X's result if it has one, else its failure record, else nullopt.
@@ -136,14 +132,12 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // stops early, returning OK, when `fn` returns false. `fn` may call this
   // store (including Put); it does not see those writes. A record that does
   // not parse stops the iteration with DataLoss naming its id.
-  absl::Status ForEach(Kind kind,
-                       const std::function<bool(const Outcome&)>& fn) const;
+  absl::Status ForEach(Kind kind, const std::function<bool(const Outcome&)>& fn) const;
 
   // Small string values outside the outcome key space. PutMeta is durable
   // like Put; GetMeta returns nullopt for a missing key.
   absl::Status PutMeta(const std::string& key, const std::string& value) override;
-  absl::StatusOr<std::optional<std::string>> GetMeta(
-      const std::string& key) const override;
+  absl::StatusOr<std::optional<std::string>> GetMeta(const std::string& key) const override;
 
   // Read-only stores: catch up with what the writing process has written
   // since Open (a reader polling a running instance's store). Read-write stores: no-op, OK.

@@ -49,8 +49,7 @@ class Encoding {
   // each a proper sequence with its special tokens. One window when the text
   // fits. InvalidArgument when max_length leaves no room for content or the
   // stride is not below the content room (max_length - added tokens).
-  absl::StatusOr<std::vector<std::vector<int64_t>>> Windows(size_t max_length,
-                                                            size_t stride) const;
+  absl::StatusOr<std::vector<std::vector<int64_t>>> Windows(size_t max_length, size_t stride) const;
 
   struct Handle;  // the Rust side's encoding
 
