@@ -67,11 +67,6 @@ absl::StatusOr<std::vector<std::string>> CheckedTopics(const CollectOptions& o) 
   return topics;
 }
 
-collect::Message ToMessage(consumer::Record r) {
-  return {std::move(r.topic), r.partition,          r.offset,         std::move(r.key),
-          std::move(r.value), std::move(r.headers), r.oversized_bytes};
-}
-
 // One run of `qinfer collect`: reads the topics into the collector, writes
 // what it holds when collect::FlushDue says so, and stores the offsets past
 // each write for the reader's commit. Runs on one thread.
@@ -152,7 +147,7 @@ class CollectRun {
         return false;
       case consumer::Polled::Kind::kRecord:
         if (collector_.held() == 0) first_held_ = steady_clock::now();
-        collector_.Add(ToMessage(std::move(polled.record)));
+        collector_.Add(polled.record);
         break;
       case consumer::Polled::Kind::kFatal:
         consumer_fatal_ = true;

@@ -17,22 +17,12 @@
 #include "absl/status/statusor.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/job.h"
+#include "qinfer/core/kafka_record.h"
 
 namespace qinfer::collect {
 
 // A consumed Kafka message as plain data.
-struct Message {
-  std::string topic;
-  int32_t partition = -1;
-  int64_t offset = -1;
-  std::string key;
-  std::string value;
-  std::vector<std::pair<std::string, std::string>> headers;
-  // > 0 when the message (key, value and headers) was larger than the bound
-  // the reader applies: its size in bytes. Key, value and headers were then
-  // not copied.
-  size_t oversized_bytes = 0;
-};
+using Message = KafkaRecord;
 
 // The topics collected. At least one is set; they may be the same topic.
 struct Topics {

@@ -29,22 +29,13 @@
 
 #include "absl/status/statusor.h"
 #include "qinfer/consumer/offset_tracker.h"
+#include "qinfer/core/kafka_record.h"
 
 namespace qinfer::consumer {
 
-// A consumed Kafka message as plain data.
-struct Record {
-  std::string topic;
-  int32_t partition = -1;
-  int64_t offset = -1;
-  std::string key;
-  std::string value;
-  std::vector<std::pair<std::string, std::string>> headers;
-  // > 0 when the message (key, value and headers) was larger than
-  // ReaderConfig::max_message_bytes: its size in bytes. Key, value and
-  // headers were then not copied.
-  size_t oversized_bytes = 0;
-};
+// A consumed Kafka message as plain data (its size bound:
+// ReaderConfig::max_message_bytes).
+using Record = KafkaRecord;
 
 struct ReaderConfig {
   std::string brokers;  // bootstrap.servers
