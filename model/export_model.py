@@ -128,6 +128,17 @@ class TinyEncoder(nn.Module):
 #                      --op-library; whoever loads model.pt must load it first
 #                      (torch.ops.load_library, or RunnerOptions::op_libraries
 #                      in the executor).
+#   --bf16-drift       the output goes through a layer that reduced precision
+#                      destroys (DriftUnderReducedPrecision): float32 keeps the
+#                      outputs to about 1e-6, bf16 autocast leaves a cosine to
+#                      float32 far below 0.999 (fp16 too, less far): a model
+#                      for the precision checks (the export's and qinfer
+#                      serve's start-up probe) to refuse. The manifest says
+#                      "bf16_drift": true.
+# The self-check also runs rows of its lengths under CPU autocast (bfloat16,
+# float16) and records the smallest cosine to float32 per dtype in the
+# manifest's "precision_check"; below --min-cosine (default 0.999) a dtype is
+# recorded and printed as refused, and the export still succeeds.
 # The manifest names the markers that are set under "fault_markers". The
 # self-check's inputs never contain a marker; with --nan-marker it also checks
 # that a marked row gives NaN without touching its batch mates.
@@ -162,15 +173,44 @@ class AbortOnMarker(nn.Module):
         return self.encoder(checked, attention_mask)
 
 
+class DriftUnderReducedPrecision(nn.Module):
+    """Test model for precision checks: out @ (W + E) - out @ W, i.e. out @ E.
+
+    W is large and E small: in float32 the difference of the two nearly
+    equal products is out @ E to a relative 1e-6 or so; in bfloat16 (8
+    significant bits) the rounding of W + E and W is of E's own size, so the
+    result is mostly rounding noise. Linear in the pooled output, so the
+    contract (padding, row independence, zeros for an all-padding row) holds.
+    """
+
+    def __init__(self, encoder: nn.Module, dim: int, seed: int):
+        super().__init__()
+        self.encoder = encoder
+        gen = torch.Generator().manual_seed(seed + 7)
+        base = torch.randn(dim, dim, generator=gen)
+        self.register_buffer("base", base)
+        self.register_buffer("shifted", base + 0.005 * torch.randn(dim, dim, generator=gen))
+
+    def forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor:
+        out = self.encoder(input_ids, attention_mask)
+        return (torch.matmul(out, self.shifted) - torch.matmul(out, self.base)).float()
+
+
 # The contract checks shared with export_minilm.py and check_model.py; imported
 # here, below the model classes, so that their source lines (and so the plain
 # model's bytes and digest) stay as they were.
-from qinfer_model import ContractError, check_contract, write_manifest  # noqa: E402
+from qinfer_model import (ContractError, check_contract, check_precision, format_precision,  # noqa: E402
+                          pad_rows, write_manifest)
 
 
 def self_check(path: str, vocab: int, max_tokens: int, max_positions: int, dim: int, seed: int,
-               nan_marker: int | None = None, abort_marker: int | None = None) -> None:
-    """Reload the saved file and check the contract, plus what this model promises beyond it."""
+               nan_marker: int | None = None, abort_marker: int | None = None,
+               min_cosine: float = 0.999) -> dict:
+    """Reload the saved file and check the contract, plus what this model promises beyond it.
+
+    Returns the precision check (check_precision) of rows of the contract's
+    lengths up to max_tokens.
+    """
     model = torch.jit.load(path, map_location="cpu").eval()
     markers = {m for m in (nan_marker, abort_marker) if m is not None}
     free = next(t for t in range(vocab - 1, -1, -1) if t not in markers)
@@ -203,6 +243,14 @@ def self_check(path: str, vocab: int, max_tokens: int, max_positions: int, dim: 
                 fail("the NaN marker in one row changes the other rows")
     print(f"self-check ok: lengths {checked['lengths']} padded to {checked['width']}, "
           f"max diff {checked['max_padding_diff']:.2e}")
+    gen = torch.Generator().manual_seed(seed + 2)
+    rows = [torch.randint(0, vocab, (n,), generator=gen) for n in sorted({*lengths[:-1], max_tokens})]
+    for r in rows:
+        for m in markers:
+            r[r == m] = free
+    precision = check_precision(model, *pad_rows(rows, free), min_cosine)
+    print(format_precision(precision))
+    return precision
 
 
 def fail(msg: str) -> None:
@@ -227,6 +275,11 @@ def main() -> None:
     ap.add_argument("--abort-marker", type=int, metavar="ID",
                     help="fault injection: a batch holding token ID aborts the process "
                          "(needs --op-library)")
+    ap.add_argument("--bf16-drift", action="store_true",
+                    help="test model: outputs that bf16 autocast destroys (float32 keeps them)")
+    ap.add_argument("--min-cosine", type=float, default=0.999,
+                    help="the floor of the precision check: bf16/fp16 autocast outputs whose cosine to "
+                         "float32 falls below it are recorded as refused in the manifest (default 0.999)")
     ap.add_argument("--op-library", metavar="PATH",
                     help="shared library registering torch.ops.qinfer_test.abort_if "
                          "(target qinfer_test_ops)")
@@ -240,6 +293,8 @@ def main() -> None:
     for flag, marker in (("--nan-marker", a.nan_marker), ("--abort-marker", a.abort_marker)):
         if marker is not None and not 0 <= marker < a.vocab:
             ap.error(f"{flag} {marker}: must be a token id in [0, {a.vocab})")
+    if not 0 < a.min_cosine <= 1:
+        ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
     if (a.abort_marker is None) != (a.op_library is None):
         ap.error("--abort-marker and --op-library go together")
     if a.op_library is not None:
@@ -254,6 +309,8 @@ def main() -> None:
         model = NanOnMarker(model, a.nan_marker).eval()
     if a.abort_marker is not None:
         model = AbortOnMarker(model, a.abort_marker).eval()
+    if a.bf16_drift:
+        model = DriftUnderReducedPrecision(model, a.dim, a.seed).eval()
     scripted = torch.jit.script(model)
 
     os.makedirs(a.out, exist_ok=True)
@@ -262,8 +319,8 @@ def main() -> None:
     scripted.save(tmp)
     os.replace(tmp, path)  # readers never see a half-written model
 
-    self_check(path, a.vocab, a.max_tokens, a.max_positions, a.dim, a.seed, a.nan_marker,
-               a.abort_marker)
+    precision = self_check(path, a.vocab, a.max_tokens, a.max_positions, a.dim, a.seed, a.nan_marker,
+                           a.abort_marker, a.min_cosine)
 
     fields = {
         "name": NAME,
@@ -280,6 +337,9 @@ def main() -> None:
     fault_markers = {k: v for k, v in (("nan", a.nan_marker), ("abort", a.abort_marker)) if v is not None}
     if fault_markers:
         fields["fault_markers"] = fault_markers
+    if a.bf16_drift:
+        fields["bf16_drift"] = True
+    fields["precision_check"] = precision
     manifest = write_manifest(a.out, path, fields)
     mpath = os.path.join(a.out, "manifest.json")
     n_params = sum(p.numel() for p in model.parameters())

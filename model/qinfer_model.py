@@ -18,7 +18,9 @@ checks the executor relies on are written once:
   - finite outputs for valid inputs.
 
 check_contract() raises ContractError with a message naming the broken rule;
-write_manifest() writes manifest.json atomically with the file's digest.
+check_precision() measures how far the outputs under CPU autocast (bfloat16,
+float16) drift from float32; write_manifest() writes manifest.json atomically
+with the file's digest.
 """
 
 import hashlib
@@ -176,6 +178,60 @@ def check_contract(model, vocab_size: int, max_positions: int, seed: int = 0,
             raise ContractError("rows with different inputs give the same output")
     return {"dim": int(batched.shape[1]), "lengths": lengths, "width": width,
             "max_padding_diff": worst}
+
+
+def pad_rows(rows: list[torch.Tensor], pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pads 1-D int64 rows into (input_ids, attention_mask) [len(rows), longest]."""
+    width = max(len(r) for r in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.int64)
+    mask = torch.zeros(len(rows), width, dtype=torch.int64)
+    for i, r in enumerate(rows):
+        ids[i, : len(r)] = r
+        mask[i, : len(r)] = 1
+    return ids, mask
+
+
+PRECISIONS = {"bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+def check_precision(model, ids: torch.Tensor, mask: torch.Tensor, min_cosine: float) -> dict:
+    """The model under CPU autocast (bfloat16, float16) against float32 on one batch.
+
+    Returns {dtype: {"min_cosine", "inputs", "floor", "refused"}}: the smallest
+    cosine similarity of a row's reduced-precision output to its float32
+    output (a row with NaN/Inf counts as 0), and whether that is below the
+    floor `min_cosine`. A dtype that CPU autocast cannot run gets "error"
+    instead (and is refused).
+    """
+    with torch.inference_mode():
+        want = model(ids, mask).float()
+        report = {}
+        for name, dtype in PRECISIONS.items():
+            try:
+                with torch.autocast("cpu", dtype=dtype):
+                    got = model(ids, mask).float()
+            except Exception as e:  # noqa: BLE001  (recorded, not fatal: float32 is what is exported)
+                lines = str(e).strip().splitlines()
+                report[name] = {"error": lines[-1] if lines else type(e).__name__, "inputs": len(ids),
+                                "floor": min_cosine, "refused": True}
+                continue
+            cos = torch.nn.functional.cosine_similarity(got, want, dim=1)
+            cos = torch.where(torch.isfinite(got).all(dim=1), cos, torch.zeros_like(cos))
+            worst = min(1.0, cos.min().item())
+            report[name] = {"min_cosine": round(worst, 6), "inputs": len(ids), "floor": min_cosine,
+                            "refused": worst < min_cosine}
+    return report
+
+
+def format_precision(report: dict) -> str:
+    """One line per dtype of check_precision()'s report."""
+    lines = []
+    for name, r in report.items():
+        what = f"error {r['error']}" if "error" in r else f"min cosine {r['min_cosine']:.6f}"
+        verdict = "REFUSED (below the floor)" if r["refused"] else "ok"
+        lines.append(f"precision check: {name} autocast vs. float32 on {r['inputs']} inputs: {what} "
+                     f"(floor {r['floor']}): {verdict}")
+    return "\n".join(lines)
 
 
 def write_manifest(out_dir: str, model_path: str, fields: dict) -> dict:
