@@ -1,0 +1,113 @@
+#include "qinfer/executor/precision_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "qinfer/core/job.h"
+
+namespace qinfer::executor {
+namespace {
+
+constexpr size_t kMaxRows = 16;
+constexpr int kRowsPerLength = 2;
+
+// Lengths from a short sentence to a long document, clipped to max_tokens,
+// which itself is always one of them.
+std::vector<int> ProbeLengths(int max_tokens) {
+  std::set<int> lengths;
+  for (int n : {5, 12, 32, 64, 128, 256, 512}) lengths.insert(std::min(n, max_tokens));
+  lengths.insert(max_tokens);
+  return {lengths.begin(), lengths.end()};
+}
+
+// Deterministic ids spread over the vocabulary; the first and the last id
+// are left out where the vocabulary allows (padding ids, and the test
+// models' fault markers sit there).
+std::vector<std::vector<int64_t>> ProbeRows(int64_t vocab, int max_tokens) {
+  const int64_t low = vocab > 2 ? 1 : 0;
+  const int64_t span = vocab > 2 ? vocab - 2 : vocab;
+  std::vector<std::vector<int64_t>> rows;
+  for (int length : ProbeLengths(max_tokens)) {
+    for (int copy = 0; copy < kRowsPerLength && rows.size() < kMaxRows; ++copy) {
+      std::vector<int64_t> row(static_cast<size_t>(length));
+      const int64_t r = int64_t(rows.size());
+      for (int64_t p = 0; p < length; ++p) row[size_t(p)] = low + (r * 7919 + p * 104729 + 17) % span;
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+// Cosine similarity; a non-finite value gives 0, two zero vectors 1.
+double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
+  if (a.size() != b.size()) return 0;
+  double dot = 0, na = 0, nb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    dot += double(a[i]) * double(b[i]);
+    na += double(a[i]) * double(a[i]);
+    nb += double(b[i]) * double(b[i]);
+  }
+  if (!std::isfinite(dot) || !std::isfinite(na) || !std::isfinite(nb)) return 0;
+  if (na == 0 && nb == 0) return 1;
+  if (na == 0 || nb == 0) return 0;
+  return dot / (std::sqrt(na) * std::sqrt(nb));
+}
+
+// The rows on the plain float32 CPU model: jobs with the `device: cpu`
+// override, each run alone by Run.
+absl::StatusOr<std::vector<std::vector<float>>> Float32Outputs(TorchModelRunner& runner,
+                                                               const std::vector<std::vector<int64_t>>& rows) {
+  Batch batch;
+  batch.bucket_bound = runner.manifest().max_tokens;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    Job job;
+    job.id = absl::StrFormat("precision-probe-%d", i);
+    job.input_ids = rows[i];
+    job.device = "cpu";
+    batch.jobs.push_back(std::move(job));
+  }
+  absl::StatusOr<std::vector<Outcome>> outcomes = runner.Run(batch);
+  if (!outcomes.ok()) return outcomes.status();
+  std::vector<std::vector<float>> out;
+  for (size_t i = 0; i < outcomes->size(); ++i) {
+    const Outcome& o = (*outcomes)[i];
+    if (!o.ok) {
+      return absl::InternalError(absl::StrFormat("precision probe: the float32 CPU model failed on a row of %d tokens: %s",
+                                                 rows[i].size(), o.error));
+    }
+    out.push_back(o.output);
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double min_cosine) {
+  if (!(min_cosine > 0 && min_cosine <= 1)) {
+    return absl::InvalidArgumentError(absl::StrFormat("precision probe: floor %g is outside (0, 1]", min_cosine));
+  }
+  const ModelManifest& manifest = runner.manifest();
+  const std::vector<std::vector<int64_t>> rows = ProbeRows(manifest.vocab_size, manifest.max_tokens);
+  PrecisionReport report{.dtype = runner.dtype(), .rows = int(rows.size()), .floor = min_cosine};
+  absl::StatusOr<std::vector<std::vector<float>>> reference = Float32Outputs(runner, rows);
+  if (!reference.ok()) return reference.status();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    // One row at a time: no padding, so what is measured is the precision
+    // alone, at a cost of the rows' own tokens.
+    absl::StatusOr<std::vector<std::vector<float>>> reduced = runner.Forward({rows[i]});
+    if (!reduced.ok()) return reduced.status();
+    if (reduced->size() != 1) return absl::InternalError("precision probe: the model gave no row for one input");
+    const double cosine = Cosine((*reduced)[0], (*reference)[i]);
+    if (cosine < report.min_cosine) {
+      report.min_cosine = cosine;
+      report.worst_length = int(rows[i].size());
+    }
+  }
+  if (report.worst_length == 0 && !rows.empty()) report.worst_length = int(rows.back().size());
+  return report;
+}
+
+}  // namespace qinfer::executor

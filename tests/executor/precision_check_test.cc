@@ -1,0 +1,78 @@
+// The start-up precision probe: the generated test model keeps its outputs
+// under bf16 autocast, the drift model (export_model.py --bf16-drift) does
+// not, and the floor decides.
+#include "qinfer/executor/precision_check.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+namespace qinfer::executor {
+namespace {
+
+std::unique_ptr<TorchModelRunner> Load(const std::string& model_dir, const std::string& autocast) {
+  RunnerOptions options;
+  options.model_path = model_dir + "/model.pt";
+  options.autocast = autocast;
+  auto runner = TorchModelRunner::Load(options);
+  EXPECT_TRUE(runner.ok()) << runner.status();
+  return runner.ok() ? *std::move(runner) : nullptr;
+}
+
+TEST(PrecisionCheckTest, RefusesTheDriftModelUnderBf16) {
+  auto runner = Load(QINFER_TEST_MODEL_DRIFT_DIR, "bf16");
+  ASSERT_NE(runner, nullptr);
+  auto report = CheckPrecision(*runner, 0.999);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->dtype, "bfloat16");
+  EXPECT_LT(report->min_cosine, 0.999);
+  EXPECT_FALSE(report->accepted());
+  EXPECT_EQ(report->floor, 0.999);
+  EXPECT_GT(report->rows, 4);
+  EXPECT_LE(report->rows, 16);
+  EXPECT_GT(report->worst_length, 0);
+}
+
+TEST(PrecisionCheckTest, AcceptsTheTestModelUnderBf16) {
+  auto runner = Load(QINFER_TEST_MODEL_DIR, "bf16");
+  ASSERT_NE(runner, nullptr);
+  auto report = CheckPrecision(*runner, 0.999);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_GE(report->min_cosine, 0.999);
+  EXPECT_LE(report->min_cosine, 1.0 + 1e-9);
+  EXPECT_TRUE(report->accepted());
+}
+
+TEST(PrecisionCheckTest, ALowerFloorAcceptsTheDriftModel) {
+  auto runner = Load(QINFER_TEST_MODEL_DRIFT_DIR, "bf16");
+  ASSERT_NE(runner, nullptr);
+  auto report = CheckPrecision(*runner, 0.5);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_GE(report->min_cosine, 0.5);
+  EXPECT_TRUE(report->accepted());
+}
+
+// In float32 the drift model's difference of products is kept: the probe
+// compares the primary against the same float32 CPU model.
+TEST(PrecisionCheckTest, TheDriftModelInFloat32MatchesItself) {
+  auto runner = Load(QINFER_TEST_MODEL_DRIFT_DIR, "");
+  ASSERT_NE(runner, nullptr);
+  auto report = CheckPrecision(*runner, 0.999);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->dtype, "float32");
+  EXPECT_GE(report->min_cosine, 0.99999);
+}
+
+TEST(PrecisionCheckTest, AFloorOutsideZeroToOneIsRefused) {
+  auto runner = Load(QINFER_TEST_MODEL_DIR, "bf16");
+  ASSERT_NE(runner, nullptr);
+  for (double floor : {0.0, -0.5, 1.5}) {
+    auto report = CheckPrecision(*runner, floor);
+    EXPECT_FALSE(report.ok()) << floor;
+    EXPECT_TRUE(absl::IsInvalidArgument(report.status())) << report.status();
+  }
+}
+
+}  // namespace
+}  // namespace qinfer::executor
