@@ -69,7 +69,7 @@ enum class Kind {
   kText,      // a string: free, one of `choices`, or passing `check`
   kBool,      // true | false (also 1 | 0)
   kInteger,   // a whole number in [min, max]
-  kNumber,    // a finite number in [low, high] or [low, high)
+  kNumber,    // a finite number in [low, high], [low, high), (low, high] or (low, high)
   kTexts,     // a list of strings (a YAML list, or comma-separated)
   kIntegers,  // a list of whole numbers, each in [min, max]
   kMap,       // section.key.<property>: librdkafka properties, verbatim
@@ -95,6 +95,7 @@ struct Key {
   long long min = 0, max = 0;            // kInteger, kIntegers
   double low = 0, high = 0;              // kNumber
   bool high_open = false;                // kNumber: high itself is refused
+  bool low_open = false;                 // kNumber: low itself is refused
   std::array<const char*, 4> choices{};  // kText: the accepted values ("": empty), when they are a fixed set
   CheckFn check = nullptr;               // kText
   const char* accepts = nullptr;         // what is accepted, where kind, choices and bounds do not say it
@@ -106,6 +107,11 @@ struct Key {
   constexpr Key Note(const char* n) const {
     Key k = *this;
     k.note = n;
+    return k;
+  }
+  constexpr Key LowOpen() const {
+    Key k = *this;
+    k.low_open = true;
     return k;
   }
   constexpr Key Path() const {
@@ -230,7 +236,7 @@ std::string ChoiceList(const Key& k, bool markdown) {
 }
 
 std::string NumberRange(const Key& k) {
-  return "[" + Shortest(k.low) + ", " + Shortest(k.high) + (k.high_open ? ")" : "]");
+  return (k.low_open ? "(" : "[") + Shortest(k.low) + ", " + Shortest(k.high) + (k.high_open ? ")" : "]");
 }
 
 std::vector<std::string> SplitList(const std::string& v) { return absl::StrSplit(v, ',', absl::SkipEmpty()); }
@@ -272,7 +278,7 @@ absl::Status SetNumber(const Key& k, Config& c, const std::string& v) {
   const std::string expected = "a number in " + NumberRange(k);
   auto d = ParseDouble(k.name, v, expected);
   if (!d.ok()) return d.status();
-  if (!(*d >= k.low && (k.high_open ? *d < k.high : *d <= k.high))) {
+  if (!((k.low_open ? *d > k.low : *d >= k.low) && (k.high_open ? *d < k.high : *d <= k.high))) {
     return absl::InvalidArgumentError(std::string(k.name) + " = '" + v + "': expected " + expected);
   }
   Get<F>(c) = *d;
@@ -440,6 +446,11 @@ constexpr Key kKeys[] = {
                               "`bf16` or `fp16` autocast on the primary device (fallback runs float32); empty: "
                               "float32")
         .Choices({"bf16", "fp16", ""}),
+    Number<&C::Model::min_cosine>("model.min_cosine", 0, 1, false,
+                                  "with `model.autocast`: start-up runs a probe of synthetic rows in the "
+                                  "autocast dtype and in float32 and refuses to start (exit 2) when a row's "
+                                  "cosine similarity between the two falls below this")
+        .LowOpen(),
     Integer<&C::Model::threads>("model.threads", 0, 4096, "torch intra-op threads").Note("libtorch's default"),
     Texts<&C::Model::op_libraries>("model.op_libraries",
                                    "shared libraries registering TorchScript custom ops the "

@@ -26,6 +26,9 @@ struct Config {
     // unless the primary device is plain cpu), cpu, or none.
     std::string fallback_device = "auto";
     std::string autocast;  // "" (float32) | bf16 | fp16
+    // With autocast: the start-up precision probe's floor on the cosine of a
+    // row's autocast output to its float32 output, in (0, 1].
+    double min_cosine = 0.999;
     int threads = 0;       // intra-op threads; 0: libtorch default
     // Shared libraries registering TorchScript custom ops the model calls,
     // loaded before the model.

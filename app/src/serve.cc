@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "http_front_end.h"
 #include "plan.h"
@@ -20,6 +21,7 @@
 #include "qinfer/core/logging.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
+#include "qinfer/executor/precision_check.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/pipeline/executor_loop.h"
 #include "qinfer/pipeline/run_control.h"
@@ -148,6 +150,7 @@ struct Front {
 // the recorder before the tracker, publisher and store it uses.
 struct Service {
   std::unique_ptr<executor::TorchModelRunner> runner;
+  std::optional<executor::PrecisionReport> precision;  // set when model.autocast is
   std::vector<int> bounds;
   std::unique_ptr<tokenizer::Tokenizer> tokenizer;  // null: the model takes input_ids only
   std::unique_ptr<storage::RocksDbOutcomeStore> store;
@@ -194,6 +197,29 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
   auto text_tokenizer = LoadTokenizer(config, manifest, s.bounds.back());
   if (!text_tokenizer.ok()) return StartFailed(std::string(text_tokenizer.status().message()));
   s.tokenizer = *std::move(text_tokenizer);
+  return std::nullopt;
+}
+
+// Under model.autocast, the primary's outputs must stay within
+// model.min_cosine of float32 (executor/precision_check.h): checked once,
+// before any plan or job, and refused as a configuration error.
+std::optional<int> CheckPrecision(const Config& config, Service& s) {
+  if (config.model.autocast.empty()) return std::nullopt;
+  absl::StatusOr<executor::PrecisionReport> report = executor::CheckPrecision(*s.runner, config.model.min_cosine);
+  if (!report.ok()) return StartFailed("model.autocast " + config.model.autocast + ": " +
+                                       std::string(report.status().message()));
+  if (!report->accepted()) {
+    return StartFailed(absl::StrFormat(
+        "model.autocast %s: the precision probe's minimum cosine similarity to float32 is %.6f (a row of %d "
+        "tokens, %d rows probed), below model.min_cosine %g: the model's %s outputs drift from its float32 "
+        "outputs; run it in float32 (model.autocast: empty), or lower model.min_cosine if this drift is "
+        "acceptable",
+        config.model.autocast, report->min_cosine, report->worst_length, report->rows, report->floor,
+        report->dtype));
+  }
+  Logger("app").Info("event=precision_checked dtype=%v min_cosine=%.6f rows=%v floor=%v", report->dtype,
+                     report->min_cosine, report->rows, report->floor);
+  s.precision = *report;
   return std::nullopt;
 }
 
@@ -275,6 +301,8 @@ std::optional<int> BuildPipeline(const Config& config, const ServeOptions& optio
 // the signal flag.
 std::optional<int> Build(const Config& config, const ServeOptions& options, Front& f, Service& s) {
   if (auto code = LoadModel(config, s)) return code;
+  if (auto code = CheckPrecision(config, s)) return code;
+  if (g_stop_requested) return StartAbandoned("precision_checked");
   if (auto code = BuildScheduler(config, options.recalibrate, f.clock, s)) return code;
   if (auto code = CheckTopics(config)) return code;
   if (g_stop_requested) return StartAbandoned("topics_checked");
@@ -282,7 +310,8 @@ std::optional<int> Build(const Config& config, const ServeOptions& options, Fron
 }
 
 // Who and where, for /metrics and /status.
-pipeline::ServiceSnapshot Identity(const Config& config, const executor::TorchModelRunner& runner) {
+pipeline::ServiceSnapshot Identity(const Config& config, const Service& s) {
+  const executor::TorchModelRunner& runner = *s.runner;
   pipeline::ServiceSnapshot identity;
   identity.version = QINFER_VERSION;
   identity.libtorch = executor::TorchVersion();
@@ -290,6 +319,12 @@ pipeline::ServiceSnapshot Identity(const Config& config, const executor::TorchMo
   identity.model_digest = runner.manifest().digest;
   identity.device = config.model.device;
   identity.fallback_device = runner.has_fallback() ? "cpu" : "";
+  if (s.precision) {
+    identity.precision_dtype = s.precision->dtype;
+    identity.precision_min_cosine = s.precision->min_cosine;
+    identity.precision_rows = s.precision->rows;
+    identity.precision_floor = s.precision->floor;
+  }
   const executor::TorchThreads threads = executor::CurrentTorchThreads();
   identity.intra_op_threads = threads.intra_op;
   identity.inter_op_threads = threads.inter_op;
@@ -447,7 +482,7 @@ int Serve(const Config& config, const ServeOptions& options) {
 
   // ---- build
   if (auto code = Build(config, options, f, service)) return *code;
-  const pipeline::ServiceSnapshot identity = Identity(config, *service.runner);
+  const pipeline::ServiceSnapshot identity = Identity(config, service);
   f.metrics.SetIdentity(identity);
   f.view.SetSnapshot([&, identity] { return ReadSnapshot(identity, started, http.executor_stall, f, service); });
 

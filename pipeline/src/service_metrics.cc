@@ -136,6 +136,9 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
                         "1, labelled with the qinfer version, libtorch version, model, model digest "
                         "and device")),
       torch_threads_(Gauge(r, "qinfer_torch_threads", "libtorch threads by pool (intra_op, inter_op)")),
+      precision_(Gauge(r, "qinfer_precision_min_cosine",
+                       "Start-up precision probe under model.autocast: the smallest cosine similarity of a "
+                       "probe row's output to its float32 output, by dtype (no sample without autocast)")),
       process_cpu_(Counter(r, "process_cpu_seconds_total", "User and system CPU time, seconds")),
       process_rss_(Gauge(r, "process_resident_memory_bytes", "Resident memory, bytes")),
       process_start_(Gauge(r, "process_start_time_seconds", "Start time, seconds since the epoch")),
@@ -196,6 +199,7 @@ void ServiceMetrics::SetIdentity(const ServiceSnapshot& s) {
       .Set(1);
   torch_threads_.Add({{"kind", "intra_op"}}).Set(s.intra_op_threads);
   torch_threads_.Add({{"kind", "inter_op"}}).Set(s.inter_op_threads);
+  if (!s.precision_dtype.empty()) precision_.Add({{"dtype", s.precision_dtype}}).Set(s.precision_min_cosine);
 }
 
 prometheus::Counter& ServiceMetrics::OutcomeCounter(const std::string& what) {

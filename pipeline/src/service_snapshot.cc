@@ -40,6 +40,12 @@ std::string SnapshotToJson(const ServiceSnapshot& s) {
   j["device"] = s.device;
   j["fallback_device"] = s.fallback_device;
   j["threads"] = {{"intra_op", s.intra_op_threads}, {"inter_op", s.inter_op_threads}};
+  if (!s.precision_dtype.empty()) {
+    j["precision"] = {{"dtype", s.precision_dtype},
+                      {"min_cosine", s.precision_min_cosine},
+                      {"rows", s.precision_rows},
+                      {"floor", s.precision_floor}};
+  }
   j["uptime_seconds"] = s.uptime_seconds;
   j["ready"] = {{"ok", s.ready}, {"text", s.readiness}};
   j["live"] = {{"ok", s.live}, {"text", s.liveness}};
@@ -94,6 +100,13 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
     s.fallback_device = j.at("fallback_device").get<std::string>();
     s.intra_op_threads = j.at("threads").at("intra_op").get<int>();
     s.inter_op_threads = j.at("threads").at("inter_op").get<int>();
+    if (j.contains("precision")) {  // only when a probe ran
+      const json& p = j.at("precision");
+      s.precision_dtype = p.at("dtype").get<std::string>();
+      s.precision_min_cosine = p.at("min_cosine").get<double>();
+      s.precision_rows = p.at("rows").get<int>();
+      s.precision_floor = p.at("floor").get<double>();
+    }
     s.uptime_seconds = j.at("uptime_seconds").get<double>();
     s.ready = j.at("ready").at("ok").get<bool>();
     s.readiness = j.at("ready").at("text").get<std::string>();
@@ -150,6 +163,10 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
                          Duration(s.uptime_seconds), s.libtorch, s.intra_op_threads, s.inter_op_threads);
   out << absl::StrFormat("model   %s  digest %s\n", s.model, s.model_digest.substr(0, 16));
   out << absl::StrFormat("device  %s  fallback %s\n", s.device, s.fallback_device.empty() ? "none" : s.fallback_device);
+  if (!s.precision_dtype.empty()) {
+    out << absl::StrFormat("precision  %s  min cosine %.6f to float32 over %d probe rows (floor %g)\n",
+                           s.precision_dtype, s.precision_min_cosine, s.precision_rows, s.precision_floor);
+  }
   out << absl::StrFormat("health  %s; %s\n", s.liveness, s.readiness);
 
   out << "\nbuckets\n";

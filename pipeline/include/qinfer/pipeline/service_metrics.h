@@ -34,8 +34,9 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
  public:
   explicit ServiceMetrics(prometheus::Registry& registry);
 
-  // qinfer_build_info and qinfer_torch_threads, from the snapshot's
-  // identity fields. Call once the model is loaded.
+  // qinfer_build_info, qinfer_torch_threads and, when the precision probe
+  // ran, qinfer_precision_min_cosine, from the snapshot's identity fields.
+  // Call once the model is loaded.
   void SetIdentity(const ServiceSnapshot& identity);
 
   // Durable records by status and reason (every record: the consumer's
@@ -106,6 +107,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   prometheus::Family<prometheus::Gauge>& heartbeat_age_;
   prometheus::Family<prometheus::Gauge>& build_info_;
   prometheus::Family<prometheus::Gauge>& torch_threads_;
+  prometheus::Family<prometheus::Gauge>& precision_;
   prometheus::Family<prometheus::Counter>& process_cpu_;
   prometheus::Family<prometheus::Gauge>& process_rss_;
   prometheus::Family<prometheus::Gauge>& process_start_;

@@ -50,6 +50,14 @@ struct ServiceSnapshot {
   std::string fallback_device;  // "" = none
   int intra_op_threads = 0;
   int inter_op_threads = 0;
+  // The start-up precision probe (model.autocast): the primary's dtype and
+  // the smallest cosine of a probe row's output to float32, over
+  // precision_rows rows, against the floor model.min_cosine. Empty dtype:
+  // no probe ran (float32).
+  std::string precision_dtype;
+  double precision_min_cosine = 0;
+  int precision_rows = 0;
+  double precision_floor = 0;
   double uptime_seconds = 0;
   // Health.
   bool ready = false;
