@@ -163,6 +163,22 @@ TEST(ConfigTest, NumbersMustBeWholeNumbersInRange) {
   EXPECT_DOUBLE_EQ(ok->memory.cuda_memory_fraction, 1.0);
 }
 
+// (0, 1]: a floor of 0 would accept any drift, so it is refused like 1.5.
+TEST(ConfigTest, MinCosineIsAFloorInZeroExclusiveToOne) {
+  for (const std::string v : {"0", "-0.1", "1.5", "high"}) {
+    auto c = LoadConfig("", {"model.path=m.pt", "model.min_cosine=" + v});
+    ASSERT_FALSE(c.ok()) << v << " was accepted";
+    EXPECT_NE(ErrorOf(c).find("model.min_cosine = '" + v + "': expected a number in (0, 1]"), std::string::npos)
+        << ErrorOf(c);
+  }
+  auto defaults = LoadConfig("", {"model.path=m.pt"});
+  ASSERT_TRUE(defaults.ok()) << ErrorOf(defaults);
+  EXPECT_DOUBLE_EQ(defaults->model.min_cosine, 0.999);
+  auto one = LoadConfig("", {"model.path=m.pt", "model.min_cosine=1"});
+  ASSERT_TRUE(one.ok()) << ErrorOf(one);
+  EXPECT_DOUBLE_EQ(one->model.min_cosine, 1.0);
+}
+
 TEST(ConfigTest, BucketBoundsComeAsAYamlListOrCommaSeparated) {
   ConfigFile list("model:\n  path: m.pt\nscheduler:\n  bucket_bounds: [16, 64, 512]\n");
   auto from_list = LoadConfig(list.path(), {});
@@ -235,6 +251,7 @@ std::vector<std::string> EveryKeyChanged() {
           "model.device=cpu-budget:256MiB",
           "model.fallback_device=none",
           "model.autocast=bf16",
+          "model.min_cosine=0.99",
           "model.threads=3",
           "model.op_libraries=/lib/a.so,/lib/b.so",
           "memory.plan=false",

@@ -80,5 +80,34 @@ TEST_F(ServeStartUpRefusalTest, ABadHttpListenPortIsRefusedNamingTheKeyNotTheBro
   }
 }
 
+// model.autocast bf16 on a model whose bf16 outputs drift (export_model.py
+// --bf16-drift): the start-up probe refuses it, exit 2, naming the measured
+// cosine, the floor, the dtype and the fix; before any broker is asked.
+TEST_F(ServeStartUpRefusalTest, AModelThatDriftsUnderAutocastIsRefusedNamingTheCosineAndTheFix) {
+  auto [rc, out] = Serve("--set model.path=" + std::string(QINFER_TEST_MODEL_DRIFT_DIR) +
+                         "/model.pt --set model.autocast=bf16 --set kafka.startup_wait_s=30");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("event=start_failed"), std::string::npos) << out;
+  EXPECT_NE(out.find("precision probe's minimum cosine similarity to float32 is 0."), std::string::npos) << out;
+  EXPECT_NE(out.find("below model.min_cosine 0.999"), std::string::npos) << out;
+  EXPECT_NE(out.find("bfloat16"), std::string::npos) << out;
+  EXPECT_NE(out.find("model.autocast: empty"), std::string::npos) << out;
+  EXPECT_EQ(out.find("no broker answered"), std::string::npos) << out;
+  EXPECT_EQ(out.find("event=precision_checked"), std::string::npos) << out;
+}
+
+// The same model with a floor it meets, and the test model at the default
+// floor: the probe passes (logged), and start-up goes on to the brokers.
+TEST_F(ServeStartUpRefusalTest, APrecisionAtOrAboveTheFloorIsLoggedAndStartUpGoesOn) {
+  for (const std::string& sets :
+       {"--set model.path=" + std::string(QINFER_TEST_MODEL_DRIFT_DIR) + "/model.pt --set model.min_cosine=0.5",
+        "--set model.path=" + std::string(QINFER_TEST_MODEL_DIR) + "/model.pt"}) {
+    auto [rc, out] = Serve(sets + " --set model.autocast=bf16 --set kafka.startup_wait_s=1");
+    EXPECT_EQ(rc, 75) << sets << ":\n" << out;
+    EXPECT_NE(out.find("event=precision_checked dtype=bfloat16 min_cosine="), std::string::npos) << out;
+    EXPECT_NE(out.find("no broker answered"), std::string::npos) << out;
+  }
+}
+
 }  // namespace
 }  // namespace qinfer::app

@@ -155,3 +155,26 @@ def test_minilm_passes_and_gets_the_exports_limits(tmp_path):
     export = json.loads(open(os.path.join(model_dir, "manifest.json")).read())
     for key in ("vocab_size", "max_positions", "max_tokens", "dim", "digest"):
         assert ours[key] == export[key], key
+
+
+def test_the_minilm_export_records_its_precision_check():
+    model_dir = os.environ.get("QINFER_MINILM_DIR")
+    if not model_dir or not os.path.isfile(os.path.join(model_dir, "manifest.json")):
+        pytest.skip("no MiniLM export: QINFER_MINILM_DIR unset or without manifest.json")
+    export = json.loads(open(os.path.join(model_dir, "manifest.json")).read())
+    assert "precision_check" in export, "export_minilm.py writes precision_check into the manifest"
+    bf16 = export["precision_check"]["bfloat16"]
+    assert bf16["floor"] == 0.999 and bf16["inputs"] > 0
+    assert 0.999 <= bf16["min_cosine"] <= 1.0 and bf16["refused"] is False
+
+
+def test_the_drift_model_is_exported_with_bf16_refused(tmp_path):
+    done = subprocess.run([sys.executable, os.path.join(REPO, "model", "export_model.py"), "--out", str(tmp_path),
+                           "--bf16-drift", "--layers", "1", "--max-tokens", "64"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr  # float32 is what is exported, and it is fine
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["bf16_drift"] is True
+    bf16 = manifest["precision_check"]["bfloat16"]
+    assert bf16["refused"] is True and bf16["min_cosine"] < 0.999, bf16
+    assert "bfloat16 autocast vs. float32" in done.stdout and "REFUSED" in done.stdout

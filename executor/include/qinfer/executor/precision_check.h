@@ -3,8 +3,8 @@
 //
 // A fixed set of synthetic rows (deterministic ids spread over the
 // vocabulary, lengths from a few tokens up to the manifest's max_tokens) runs
-// once through the primary device (TorchModelRunner::Forward, one row at a
-// time, under the runner's autocast) and once through the plain float32 CPU
+// once through the primary device (TorchModelRunner::Forward, the rows of
+// one length as one batch, under the runner's autocast) and once through the plain float32 CPU
 // model (a batch of jobs with the override `device: "cpu"` through Run); the
 // report holds the smallest cosine similarity between the two outputs of a
 // row. A row whose reduced-precision output has a NaN or Inf counts as
