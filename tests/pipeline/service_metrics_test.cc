@@ -352,5 +352,34 @@ TEST(ServiceSnapshotTest, TheTableNamesEveryBucketTheMemoryLagAndFailures) {
   }
 }
 
+// The start-up precision probe's figures: a gauge by dtype, /status's
+// "precision" entry read back, a line of the table; none of them without a
+// probe (float32).
+TEST(ServiceSnapshotTest, ThePrecisionProbeIsExportedOnlyWhenItRan) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  ServiceSnapshot s = Snapshot();
+  metrics.SetIdentity(s);
+  EXPECT_EQ(Scrape(registry).find("qinfer_precision_min_cosine{"), std::string::npos);
+  EXPECT_EQ(SnapshotToJson(s).find("\"precision\""), std::string::npos);
+  EXPECT_EQ(FormatSnapshot(s).find("precision"), std::string::npos);
+
+  s.precision_dtype = "bfloat16";
+  s.precision_min_cosine = 0.99995;
+  s.precision_rows = 12;
+  s.precision_floor = 0.999;
+  metrics.SetIdentity(s);
+  EXPECT_DOUBLE_EQ(Sample(Scrape(registry), "qinfer_precision_min_cosine{dtype=\"bfloat16\"}"), 0.99995);
+  auto back = SnapshotFromJson(SnapshotToJson(s));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->precision_dtype, "bfloat16");
+  EXPECT_DOUBLE_EQ(back->precision_min_cosine, 0.99995);
+  EXPECT_EQ(back->precision_rows, 12);
+  EXPECT_DOUBLE_EQ(back->precision_floor, 0.999);
+  EXPECT_NE(FormatSnapshot(s).find("precision  bfloat16  min cosine 0.999950 to float32 over 12 probe rows (floor 0.999)"),
+            std::string::npos)
+      << FormatSnapshot(s);
+}
+
 }  // namespace
 }  // namespace qinfer::pipeline
