@@ -12,7 +12,8 @@
 //
 // The float32 side goes through Run's `device: cpu` path, so its rows count
 // in RunnerStats::override_runs (and a CPU copy of the model is loaded when
-// neither the fallback nor the primary is a plain CPU model).
+// neither the fallback nor the primary is a plain CPU model; it is then
+// kept, as for any `device: cpu` job).
 #pragma once
 
 #include <string>
