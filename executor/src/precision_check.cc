@@ -76,8 +76,8 @@ absl::StatusOr<std::vector<std::vector<float>>> Float32Outputs(TorchModelRunner&
   for (size_t i = 0; i < outcomes->size(); ++i) {
     const Outcome& o = (*outcomes)[i];
     if (!o.ok) {
-      return absl::InternalError(absl::StrFormat("precision probe: the float32 CPU model failed on a row of %d tokens: %s",
-                                                 rows[i].size(), o.error));
+      return absl::InternalError(absl::StrFormat(
+          "precision probe: the float32 CPU model failed on a row of %d tokens: %s", rows[i].size(), o.error));
     }
     out.push_back(o.output);
   }

@@ -376,9 +376,10 @@ TEST(ServiceSnapshotTest, ThePrecisionProbeIsExportedOnlyWhenItRan) {
   EXPECT_DOUBLE_EQ(back->precision_min_cosine, 0.99995);
   EXPECT_EQ(back->precision_rows, 12);
   EXPECT_DOUBLE_EQ(back->precision_floor, 0.999);
-  EXPECT_NE(FormatSnapshot(s).find("precision  bfloat16  min cosine 0.999950 to float32 over 12 probe rows (floor 0.999)"),
+  const std::string table = FormatSnapshot(s);
+  EXPECT_NE(table.find("precision  bfloat16  min cosine 0.999950 to float32 over 12 probe rows (floor 0.999)"),
             std::string::npos)
-      << FormatSnapshot(s);
+      << table;
 }
 
 }  // namespace
