@@ -217,8 +217,9 @@ std::optional<int> CheckPrecision(const Config& config, Service& s) {
         config.model.autocast, report->min_cosine, report->worst_length, report->rows, report->floor,
         report->dtype));
   }
-  Logger("app").Info("event=precision_checked dtype=%v min_cosine=%.6f rows=%v floor=%v", report->dtype,
-                     report->min_cosine, report->rows, report->floor);
+  Logger("app").Info("event=precision_checked dtype=%v min_cosine=%.6f rows=%v floor=%v%v", report->dtype,
+                     report->min_cosine, report->rows, report->floor,
+                     report->skipped ? absl::StrFormat(" skipped=%d (out of memory alone)", report->skipped) : "");
   s.precision = *report;
   return std::nullopt;
 }

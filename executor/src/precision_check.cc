@@ -92,28 +92,43 @@ absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double 
   }
   const ModelManifest& manifest = runner.manifest();
   const std::vector<std::vector<int64_t>> rows = ProbeRows(manifest.vocab_size, manifest.max_tokens);
-  PrecisionReport report{.dtype = runner.dtype(), .rows = int(rows.size()), .floor = min_cosine};
+  PrecisionReport report{.dtype = runner.dtype(), .floor = min_cosine};
   absl::StatusOr<std::vector<std::vector<float>>> reference = Float32Outputs(runner, rows);
   if (!reference.ok()) return reference.status();
+  auto compare = [&](size_t i, const std::vector<float>& reduced) {
+    const double cosine = Cosine(reduced, (*reference)[i]);
+    ++report.rows;
+    if (report.worst_length == 0 || cosine < report.min_cosine) {
+      report.min_cosine = std::min(report.min_cosine, cosine);
+      report.worst_length = int(rows[i].size());
+    }
+  };
   // The rows of one length together: no padding, so what is measured is
   // the precision alone, at the cost of the rows' own tokens.
   for (size_t begin = 0, end = 0; begin < rows.size(); begin = end) {
     while (end < rows.size() && rows[end].size() == rows[begin].size()) ++end;
     const std::vector<std::vector<int64_t>> group(rows.begin() + begin, rows.begin() + end);
     absl::StatusOr<std::vector<std::vector<float>>> reduced = runner.Forward(group);
-    if (!reduced.ok()) return reduced.status();
-    if (reduced->size() != group.size()) {
-      return absl::InternalError("precision probe: the model gave another number of rows than it was given");
+    if (reduced.ok() && reduced->size() == group.size()) {
+      for (size_t i = begin; i < end; ++i) compare(i, (*reduced)[i - begin]);
+      continue;
     }
+    if (reduced.ok()) return absl::InternalError("precision probe: the model gave another number of rows");
+    if (!absl::IsResourceExhausted(reduced.status())) return reduced.status();
+    // Out of memory (a budgeted primary): one row at a time, and a row that
+    // does not fit alone is left out, as the memory plan leaves its bucket
+    // to the fallback device.
     for (size_t i = begin; i < end; ++i) {
-      const double cosine = Cosine((*reduced)[i - begin], (*reference)[i]);
-      if (cosine < report.min_cosine) {
-        report.min_cosine = cosine;
-        report.worst_length = int(rows[i].size());
+      absl::StatusOr<std::vector<std::vector<float>>> one = runner.Forward({rows[i]});
+      if (one.ok() && one->size() == 1) {
+        compare(i, (*one)[0]);
+      } else if (!one.ok() && !absl::IsResourceExhausted(one.status())) {
+        return one.status();
+      } else {
+        ++report.skipped;
       }
     }
   }
-  if (report.worst_length == 0 && !rows.empty()) report.worst_length = int(rows.back().size());
   return report;
 }
 

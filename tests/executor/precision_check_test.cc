@@ -11,10 +11,12 @@
 namespace qinfer::executor {
 namespace {
 
-std::unique_ptr<TorchModelRunner> Load(const std::string& model_dir, const std::string& autocast) {
+std::unique_ptr<TorchModelRunner> Load(const std::string& model_dir, const std::string& autocast,
+                                       const std::string& device = "cpu") {
   RunnerOptions options;
   options.model_path = model_dir + "/model.pt";
   options.autocast = autocast;
+  options.device = device;
   auto runner = TorchModelRunner::Load(options);
   EXPECT_TRUE(runner.ok()) << runner.status();
   return runner.ok() ? *std::move(runner) : nullptr;
@@ -62,6 +64,18 @@ TEST(PrecisionCheckTest, TheDriftModelInFloat32MatchesItself) {
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->dtype, "float32");
   EXPECT_GE(report->min_cosine, 0.99999);
+}
+
+// A 512-token row does not fit 10 MiB (memory_ladder_test): the rows of
+// that length are left out, the others still compared, not an error.
+TEST(PrecisionCheckTest, RowsThatDoNotFitABudgetedPrimaryAloneAreLeftOut) {
+  auto runner = Load(QINFER_TEST_MODEL_DIR, "bf16", "cpu-budget:10MiB");
+  ASSERT_NE(runner, nullptr);
+  auto report = CheckPrecision(*runner, 0.999);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_GT(report->skipped, 0);
+  EXPECT_GT(report->rows, 0);
+  EXPECT_TRUE(report->accepted()) << report->min_cosine;
 }
 
 TEST(PrecisionCheckTest, AFloorOutsideZeroToOneIsRefused) {

@@ -8,7 +8,9 @@
 // model (a batch of jobs with the override `device: "cpu"` through Run); the
 // report holds the smallest cosine similarity between the two outputs of a
 // row. A row whose reduced-precision output has a NaN or Inf counts as
-// cosine 0.
+// cosine 0. On a primary with a memory budget, rows that run out of memory
+// together are retried one by one, and a row that does not fit alone is
+// left out (counted in `skipped`).
 //
 // The float32 side goes through Run's `device: cpu` path, so its rows count
 // in RunnerStats::override_runs (and a CPU copy of the model is loaded when
@@ -26,7 +28,8 @@ namespace qinfer::executor {
 struct PrecisionReport {
   std::string dtype;        // the primary's dtype, as TorchModelRunner::dtype() says it
   double min_cosine = 1.0;  // over every row; 1.0 when rows == 0
-  int rows = 0;             // rows probed
+  int rows = 0;             // rows compared
+  int skipped = 0;          // rows left out: they do not fit the primary device alone
   int worst_length = 0;     // the length of the row with min_cosine
   double floor = 0;         // the min_cosine asked for
   // The primary's outputs are close enough to float32.
