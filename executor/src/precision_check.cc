@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -84,6 +85,31 @@ absl::StatusOr<std::vector<std::vector<float>>> Float32Outputs(TorchModelRunner&
   return out;
 }
 
+// The primary's outputs of `group` (rows of one length, run as one batch:
+// no padding, so what is measured is the precision alone). On an OOM (a
+// budgeted primary) the rows run one at a time, and a row that does not fit
+// alone comes back as nullopt, as the memory plan leaves its bucket to the
+// fallback device.
+absl::StatusOr<std::vector<std::optional<std::vector<float>>>> ReducedOutputs(
+    TorchModelRunner& runner, const std::vector<std::vector<int64_t>>& group) {
+  absl::StatusOr<std::vector<std::vector<float>>> together = runner.Forward(group);
+  if (!together.ok() && !absl::IsResourceExhausted(together.status())) return together.status();
+  std::vector<std::optional<std::vector<float>>> out;
+  if (together.ok()) {
+    if (together->size() != group.size()) {
+      return absl::InternalError("precision probe: the model gave another number of rows than it was given");
+    }
+    for (std::vector<float>& row : *together) out.push_back(std::move(row));
+    return out;
+  }
+  for (const std::vector<int64_t>& row : group) {
+    absl::StatusOr<std::vector<std::vector<float>>> alone = runner.Forward({row});
+    if (!alone.ok() && !absl::IsResourceExhausted(alone.status())) return alone.status();
+    out.push_back(alone.ok() && alone->size() == 1 ? std::optional((*alone)[0]) : std::nullopt);
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double min_cosine) {
@@ -95,37 +121,20 @@ absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double 
   PrecisionReport report{.dtype = runner.dtype(), .floor = min_cosine};
   absl::StatusOr<std::vector<std::vector<float>>> reference = Float32Outputs(runner, rows);
   if (!reference.ok()) return reference.status();
-  auto compare = [&](size_t i, const std::vector<float>& reduced) {
-    const double cosine = Cosine(reduced, (*reference)[i]);
-    ++report.rows;
-    if (report.worst_length == 0 || cosine < report.min_cosine) {
-      report.min_cosine = std::min(report.min_cosine, cosine);
-      report.worst_length = int(rows[i].size());
-    }
-  };
-  // The rows of one length together: no padding, so what is measured is
-  // the precision alone, at the cost of the rows' own tokens.
   for (size_t begin = 0, end = 0; begin < rows.size(); begin = end) {
     while (end < rows.size() && rows[end].size() == rows[begin].size()) ++end;
-    const std::vector<std::vector<int64_t>> group(rows.begin() + begin, rows.begin() + end);
-    absl::StatusOr<std::vector<std::vector<float>>> reduced = runner.Forward(group);
-    if (reduced.ok() && reduced->size() == group.size()) {
-      for (size_t i = begin; i < end; ++i) compare(i, (*reduced)[i - begin]);
-      continue;
-    }
-    if (reduced.ok()) return absl::InternalError("precision probe: the model gave another number of rows");
-    if (!absl::IsResourceExhausted(reduced.status())) return reduced.status();
-    // Out of memory (a budgeted primary): one row at a time, and a row that
-    // does not fit alone is left out, as the memory plan leaves its bucket
-    // to the fallback device.
+    auto reduced = ReducedOutputs(runner, {rows.begin() + begin, rows.begin() + end});
+    if (!reduced.ok()) return reduced.status();
     for (size_t i = begin; i < end; ++i) {
-      absl::StatusOr<std::vector<std::vector<float>>> one = runner.Forward({rows[i]});
-      if (one.ok() && one->size() == 1) {
-        compare(i, (*one)[0]);
-      } else if (!one.ok() && !absl::IsResourceExhausted(one.status())) {
-        return one.status();
-      } else {
+      const std::optional<std::vector<float>>& got = (*reduced)[i - begin];
+      if (!got) {
         ++report.skipped;
+        continue;
+      }
+      const double cosine = Cosine(*got, (*reference)[i]);
+      if (report.rows++ == 0 || cosine < report.min_cosine) {
+        report.min_cosine = std::min(report.min_cosine, cosine);
+        report.worst_length = int(rows[i].size());
       }
     }
   }
