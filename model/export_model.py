@@ -210,6 +210,33 @@ def fail(msg: str) -> None:
     sys.exit(1)
 
 
+def export_aoti(model: nn.Module, a, ap) -> tuple[str, dict]:
+    """AOTInductor packages of `model` in a.out; returns model.path and the manifest's aoti fields."""
+    from aoti_export import export_packages, load_package, parse_targets
+
+    try:
+        entries = export_packages(model, a.out, a.max_batch, a.max_positions, parse_targets(a.devices, a.dtypes))
+    except ValueError as e:
+        ap.error(f"--devices/--dtypes: {e}")
+    path = os.path.join(a.out, entries["cpu/float32"]["file"])
+    package = load_package(path)
+    lengths = [1, min(7, a.max_tokens), min(33, a.max_tokens), a.max_tokens, a.max_positions]
+    try:
+        checked = check_contract(package, a.vocab, a.max_positions, seed=a.seed, dim=a.dim, lengths=lengths)
+    except ContractError as e:
+        fail(f"{path}: {e}")
+    with torch.inference_mode():
+        ids = torch.randint(0, a.vocab, (3, 40), generator=torch.Generator().manual_seed(a.seed))
+        mask = torch.ones_like(ids)
+        mask[1, 17:] = 0
+        diff = (package(ids, mask) - model(ids, mask)).abs().max().item()
+    if diff > 1e-5:
+        fail(f"{path} differs from the eager model by {diff:.3g} (> 1e-5)")
+    print(f"self-check ok: {path}: lengths {checked['lengths']} padded to {checked['width']}, "
+          f"max padding diff {checked['max_padding_diff']:.2e}, max diff vs eager {diff:.2e}")
+    return path, {"max_batch": a.max_batch, "packages": entries}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="output directory")
@@ -230,6 +257,17 @@ def main() -> None:
     ap.add_argument("--op-library", metavar="PATH",
                     help="shared library registering torch.ops.qinfer_test.abort_if "
                          "(target qinfer_test_ops)")
+    ap.add_argument("--format", choices=("torchscript", "aoti"), default="torchscript",
+                    help="torchscript (default): OUT/model.pt; aoti: AOTInductor packages "
+                         "OUT/model-<device>-<dtype>.pt2, model.path being model-cpu-float32.pt2 "
+                         "(model/aoti_export.py; compiled packages are cached)")
+    ap.add_argument("--max-batch", type=int, default=1024, metavar="N",
+                    help="aoti: the largest batch the packages take (default 1024)")
+    ap.add_argument("--devices", default="cpu",
+                    help="aoti: device kinds to compile for, comma-separated: cpu, cuda (default cpu)")
+    ap.add_argument("--dtypes", default="float32",
+                    help="aoti: precisions, comma-separated: float32, bfloat16, float16 (default "
+                         "float32); cpu/float32 is always exported")
     a = ap.parse_args()
     if a.vocab < 2 or a.max_tokens < 1 or a.layers < 1 or a.heads < 1 or a.dim % a.heads:
         ap.error("need vocab >= 2, max-tokens >= 1, layers >= 1, and dim divisible by heads")
@@ -242,6 +280,10 @@ def main() -> None:
             ap.error(f"{flag} {marker}: must be a token id in [0, {a.vocab})")
     if (a.abort_marker is None) != (a.op_library is None):
         ap.error("--abort-marker and --op-library go together")
+    if a.format == "aoti" and (a.nan_marker is not None or a.abort_marker is not None):
+        ap.error("--format aoti exports the plain model only (no fault markers)")
+    if a.format == "aoti" and a.max_batch < 1:
+        ap.error(f"--max-batch {a.max_batch}: must be at least 1")
     if a.op_library is not None:
         # Registers the op before scripting, so that the compiler can resolve it.
         torch.ops.load_library(a.op_library)
@@ -254,20 +296,22 @@ def main() -> None:
         model = NanOnMarker(model, a.nan_marker).eval()
     if a.abort_marker is not None:
         model = AbortOnMarker(model, a.abort_marker).eval()
-    scripted = torch.jit.script(model)
-
     os.makedirs(a.out, exist_ok=True)
-    path = os.path.join(a.out, "model.pt")
-    tmp = path + ".tmp"
-    scripted.save(tmp)
-    os.replace(tmp, path)  # readers never see a half-written model
-
-    self_check(path, a.vocab, a.max_tokens, a.max_positions, a.dim, a.seed, a.nan_marker,
-               a.abort_marker)
+    if a.format == "aoti":
+        path, extra = export_aoti(model, a, ap)
+    else:
+        scripted = torch.jit.script(model)
+        path = os.path.join(a.out, "model.pt")
+        tmp = path + ".tmp"
+        scripted.save(tmp)
+        os.replace(tmp, path)  # readers never see a half-written model
+        self_check(path, a.vocab, a.max_tokens, a.max_positions, a.dim, a.seed, a.nan_marker,
+                   a.abort_marker)
+        extra = {}
 
     fields = {
         "name": NAME,
-        "format": "torchscript",
+        "format": a.format,
         "vocab_size": a.vocab,
         "max_tokens": a.max_tokens,
         "max_positions": a.max_positions,
@@ -276,6 +320,7 @@ def main() -> None:
         "layers": a.layers,
         "heads": a.heads,
         "seed": a.seed,
+        **extra,
     }
     fault_markers = {k: v for k, v in (("nan", a.nan_marker), ("abort", a.abort_marker)) if v is not None}
     if fault_markers:
