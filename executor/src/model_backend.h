@@ -23,12 +23,17 @@ class ModelBackend {
   // as the model gives it (any float dtype, on its device). Throws what the
   // model throws (c10::Error, std::runtime_error); the caller classifies it.
   virtual torch::Tensor Forward(const torch::Tensor& ids, const torch::Tensor& mask) = 0;
+  // Drops what forward passes keep between calls on the calling thread (a
+  // TorchScript model under autocast: the cast weights). Default: nothing.
+  virtual void DropCaches() {}
 };
 
 // A TorchScript file (torch::jit::load onto `device`, eval mode). With
 // `autocast`, every forward runs under autocast to that dtype on the device's
 // type; autocast's cache of cast weights is kept across forwards (the weights
-// are cast once, not per batch) and cleared when the backend is destroyed.
+// are cast once, not per batch) until DropCaches or the backend's
+// destruction (either clears the calling thread's cache; the cache is
+// thread-local, another thread's goes with that thread).
 // InvalidArgument, naming the file, when it does not load.
 absl::StatusOr<std::unique_ptr<ModelBackend>> LoadTorchScriptBackend(const std::string& path, torch::Device device,
                                                                      std::optional<at::ScalarType> autocast);

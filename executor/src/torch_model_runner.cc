@@ -389,6 +389,9 @@ struct TorchModelRunner::Impl {
       std::vector<int64_t> row(8, 1);
       ForwardRows(m, {&row, &row}, 0);
       ForwardRows(m, {&row}, 0);
+      // The loading thread keeps no cast weights: the executor thread makes
+      // its own on its first batch.
+      m.backend->DropCaches();
     } catch (const std::exception& e) {
       return absl::InvalidArgumentError("model " + file.path +
                                         " failed its warm-up forward(input_ids, "
@@ -597,6 +600,14 @@ absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(const 
                                                                           int padded_length) {
   std::vector<const std::vector<int64_t>*> ptrs;
   for (const auto& r : rows) ptrs.push_back(&r);
+  // Calibration and tests call this (Run does not): what the pass cast is
+  // dropped after it, so the peak MeasurePeak reads includes the casts and
+  // the calling thread holds no second copy of the weights afterwards. Run
+  // keeps its casts across batches.
+  struct Drop {
+    ModelBackend& backend;
+    ~Drop() { backend.DropCaches(); }
+  } drop{*impl_->primary.backend};
   try {
     return impl_->ForwardRows(impl_->primary, ptrs, padded_length);
   } catch (const std::exception& e) {

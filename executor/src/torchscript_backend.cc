@@ -1,4 +1,5 @@
 #include <ATen/autocast_mode.h>
+#include <torch/csrc/jit/passes/autocast.h>
 #include <torch/script.h>
 
 #include "model_backend.h"
@@ -13,7 +14,9 @@ class TorchScriptBackend final : public ModelBackend {
 
   // The cast cache is thread-local and holds bf16/fp16 copies of this
   // model's weights; they go with the model.
-  ~TorchScriptBackend() override {
+  ~TorchScriptBackend() override { DropCaches(); }
+
+  void DropCaches() override {
     if (autocast_) at::autocast::clear_cache();
   }
 
@@ -42,6 +45,15 @@ class TorchScriptBackend final : public ModelBackend {
 
 absl::StatusOr<std::unique_ptr<ModelBackend>> LoadTorchScriptBackend(const std::string& path, torch::Device device,
                                                                      std::optional<at::ScalarType> autocast) {
+  if (autocast) {
+    // TorchScript's own autocast pass (on by default) rewrites the graph
+    // with explicit casts of every weight, run again in every forward and
+    // never cached. With it off, the ops go through eager autocast, which
+    // casts each weight once into its cache. A process-wide libtorch
+    // switch; it only matters while autocast is enabled, i.e. inside
+    // Forward below.
+    torch::jit::setAutocastMode(false);
+  }
   try {
     torch::jit::Module module = torch::jit::load(path, device);
     module.eval();

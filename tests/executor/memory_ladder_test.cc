@@ -424,5 +424,46 @@ TEST(AutocastTest, Bf16AutocastReallyChangesTheComputeDtype) {
   EXPECT_LT(diff, 0.1f) << "bf16 stays close to float32";
 }
 
+// Autocast's cast weights are made once and kept across Run's batches (they
+// are then resting memory of the budgeted device); calibration, through
+// MeasurePeak, measures a pass that casts them, and its plan holds for Run.
+TEST(AutocastTest, TheCastWeightsAreKeptAcrossBatchesAndThePlanStillHolds) {
+  if (ModelPath().size() > 4 && ModelPath().substr(ModelPath().size() - 4) == ".pt2") {
+    GTEST_SKIP() << "an aoti package's precision is fixed at export: no autocast, no cast weights";
+  }
+  RunnerOptions o;
+  o.model_path = ModelPath();
+  o.device = "cpu-budget:192MiB";
+  o.autocast = "bf16";
+  auto loaded = TorchModelRunner::Load(o);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  TorchModelRunner& runner = **loaded;
+  const int64_t after_load = runner.memory().allocated_bytes();
+  const Batch batch = MakeBatch(64, 4, 30, 64, 21, runner.manifest().vocab_size);
+  ASSERT_TRUE(runner.Run(batch).ok());
+  const int64_t after_run = runner.memory().allocated_bytes();
+  EXPECT_GT(after_run, after_load) << "Run keeps the bf16 copies of the weights";
+  ASSERT_TRUE(runner.Run(batch).ok());
+  EXPECT_EQ(runner.memory().allocated_bytes(), after_run) << "cast once, not again per batch";
+
+  CalibrationOptions options;
+  options.bounds = {64, 256};
+  options.max_batch_size = 64;
+  auto plan = Calibrate(runner, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(runner.memory().allocated_bytes(), after_load) << "calibration leaves no cast weights behind";
+  for (const PlanEntry& e : plan->entries) {
+    ASSERT_TRUE(e.fits()) << e.bound;
+    const Batch planned = MakeBatch(e.bound, e.batch_size, e.bound, e.bound, 22, runner.manifest().vocab_size);
+    runner.memory().ResetPeak();
+    auto out = runner.Run(planned);
+    ASSERT_TRUE(out.ok()) << out.status();
+    for (const Outcome& r : *out) ASSERT_TRUE(r.ok) << e.bound << ": " << r.error;
+    ASSERT_TRUE(runner.Run(planned).ok()) << "again, with the casts kept";
+    EXPECT_LE(runner.memory().peak_bytes(), plan->limit_bytes()) << e.bound;
+  }
+  EXPECT_EQ(runner.stats().oom_events, 0u) << "the planned batches fit";
+}
+
 }  // namespace
 }  // namespace qinfer::executor
