@@ -33,7 +33,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <iostream>
@@ -304,7 +303,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
   int threads = 2, rounds = 3, max_batch_size = 64, delay_ms = 50;
   double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
-  app.add_option("--model", model_dir, "directory with model.pt (or an aoti export's model-cpu-float32.pt2) and manifest.json")->required();
+  app.add_option("--model", model_dir, "directory with model.pt and manifest.json")->required();
   app.add_option("--jobs", jobs_path, "JSONL jobs ({\"id\", \"input_ids\"} per line)")->required();
   app.add_option("--workload", workload, "the workload's name, for the report");
   app.add_option("--out", out_path, "JSON report")->required();
@@ -324,9 +323,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   qinfer::executor::RunnerOptions options;
-  // An aoti export has no model.pt: its model.path is the cpu/float32 package.
   options.model_path = model_dir + "/model.pt";
-  if (!std::filesystem::exists(options.model_path)) options.model_path = model_dir + "/model-cpu-float32.pt2";
   options.device = device;
   options.intra_op_threads = threads;
   options.autocast = autocast;
