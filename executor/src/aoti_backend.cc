@@ -10,7 +10,10 @@ namespace {
 class AotiBackend final : public ModelBackend {
  public:
   AotiBackend(std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader, bool cpu) : loader_(std::move(loader)) {
-    if (!cpu) return;  // a CUDA package holds its weights on the card, in the device's figures
+    // A CUDA package puts its weights on the card itself; whether the
+    // caching allocator's figures include them is not checked here (CI has
+    // no GPU), so nothing is added for it.
+    if (!cpu) return;
     // A CPU package's weights sit in its library's mapped file, which no
     // allocator sees. So that the budgeted CPU device holds them as a GPU
     // would (and as it holds a TorchScript model's), the backend keeps an
