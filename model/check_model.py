@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Check your own TorchScript model against qinfer's model contract and write its manifest.
+"""Check your own TorchScript model or AOTInductor package against qinfer's model contract and write its manifest.
 
-    .venv/bin/python model/check_model.py MODEL.pt [--out DIR] [--name NAME]
-        [--vocab-size N] [--max-positions N] [--max-tokens N] [--probe-limit N]
+    .venv/bin/python model/check_model.py MODEL.pt|MODEL.pt2 [--out DIR] [--name NAME]
+        [--vocab-size N] [--max-positions N] [--max-tokens N] [--max-batch N] [--probe-limit N]
 
 The contract (model/qinfer_model.py, README "Bring your own model"):
 
@@ -14,7 +14,13 @@ row's output, the ids under attention_mask == 1 do; finite outputs for
 valid inputs.
 
 What it does:
-  1. loads MODEL.pt with torch.jit.load (CPU) and checks forward's signature;
+  1. loads MODEL.pt with torch.jit.load (CPU) and checks forward's signature,
+     or loads MODEL.pt2, an AOTInductor package compiled for the CPU in
+     float32, with torch._inductor.aoti_load_package (a package has no
+     signature to read: the checks below run it as forward(input_ids,
+     attention_mask)); --max-batch, the batch bound it was exported with,
+     is required for it (a package runs larger batches without complaint,
+     so the bound cannot be measured);
   2. measures the limits it does not get as options: vocab_size, the
      smallest token id the model refuses (doubling, then bisection, on
      [1, 2] inputs), and max_positions, the longest input it accepts (the
@@ -30,7 +36,9 @@ What it does:
      output "pooled", dim, the sha256 digest of the model file, torch
      version, and what was measured) and, when DIR is not MODEL.pt's own
      directory, copies the model there as DIR/model.pt, so that
-     `model.path: DIR/model.pt` finds its manifest beside it.
+     `model.path: DIR/model.pt` finds its manifest beside it. For a .pt2:
+     format "aoti", max_batch, and `packages` with the one cpu/float32
+     package (copied as DIR/model-cpu-float32.pt2, what model.path names).
 
 max_tokens (the longest input qinfer serves in its buckets; longer ones
 follow admission.too_long) defaults to max_positions. A model that breaks
@@ -47,7 +55,9 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qinfer_model import ContractError, check_contract, check_signature, write_manifest  # noqa: E402
+from qinfer_model import ContractError, check_contract, check_signature, sha256_file, write_manifest  # noqa: E402
+
+AOTI_FILE = "model-cpu-float32.pt2"  # an aoti export's model.path
 
 
 def _accepts(model, ids: torch.Tensor) -> bool:
@@ -112,24 +122,35 @@ def main() -> None:
     ap.add_argument("--vocab-size", type=int, help="do not measure: the model's vocabulary size")
     ap.add_argument("--max-positions", type=int, help="do not measure: the longest input the model takes")
     ap.add_argument("--max-tokens", type=int, help="the longest input qinfer serves (default: max-positions)")
+    ap.add_argument("--max-batch", type=int,
+                    help=".pt2 (required): the batch bound the package was exported with (torch.export's Dim max)")
     ap.add_argument("--probe-limit", type=int, default=2048,
                     help="longest input tried when measuring max-positions (default 2048)")
     a = ap.parse_args()
-    for flag in ("vocab_size", "max_positions", "max_tokens", "probe_limit"):
+    for flag in ("vocab_size", "max_positions", "max_tokens", "max_batch", "probe_limit"):
         v = getattr(a, flag)
         if v is not None and v < 1:
             ap.error(f"--{flag.replace('_', '-')} {v}: must be at least 1")
 
+    aoti = a.model.endswith(".pt2")
+    if aoti and a.max_batch is None:
+        ap.error("an AOTInductor package needs --max-batch: the batch bound it was exported with")
     try:
-        model = torch.jit.load(a.model, map_location="cpu").eval()
+        if aoti:
+            from aoti_export import load_package
+            model = load_package(a.model)
+        else:
+            model = torch.jit.load(a.model, map_location="cpu").eval()
     except Exception as e:  # noqa: BLE001
-        print(f"check_model.py: cannot load {a.model} as TorchScript: {str(e).strip().splitlines()[0]}",
+        kind = "an AOTInductor package (CPU)" if aoti else "TorchScript"
+        print(f"check_model.py: cannot load {a.model} as {kind}: {str(e).strip().splitlines()[0]}",
               file=sys.stderr)
         sys.exit(2)
 
     measured = {}
     try:
-        check_signature(model)
+        if not aoti:
+            check_signature(model)
         vocab = a.vocab_size
         if vocab is None:
             vocab = measure_vocab(model)
@@ -150,22 +171,26 @@ def main() -> None:
     out = a.out or os.path.dirname(os.path.abspath(a.model))
     os.makedirs(out, exist_ok=True)
     path = os.path.abspath(a.model)
-    if os.path.abspath(out) != os.path.dirname(path):
-        dest = os.path.join(out, "model.pt")
+    if os.path.abspath(out) != os.path.dirname(path) or (aoti and os.path.basename(path) != AOTI_FILE):
+        dest = os.path.join(out, AOTI_FILE if aoti else "model.pt")
         shutil.copyfile(path, dest + ".tmp")
         os.replace(dest + ".tmp", dest)
         path = dest
     name = a.name or os.path.basename(os.path.dirname(os.path.abspath(a.model))) or "model"
-    manifest = write_manifest(out, path, {
+    fields = {
         "name": name,
-        "format": "torchscript",
+        "format": "aoti" if aoti else "torchscript",
         "vocab_size": vocab,
         "max_tokens": max_tokens,
         "max_positions": positions,
         "output": "pooled",
         "dim": checked["dim"],
         "measured": measured,
-    })
+    }
+    if aoti:
+        fields["max_batch"] = a.max_batch
+        fields["packages"] = {"cpu/float32": {"file": AOTI_FILE, "digest": "sha256:" + sha256_file(path)}}
+    manifest = write_manifest(out, path, fields)
     print(f"contract ok: forward(input_ids, attention_mask) -> float32 [B, {checked['dim']}]; rows of "
           f"{checked['lengths']} padded to {checked['width']}: max padding diff "
           f"{checked['max_padding_diff']:.2e}")

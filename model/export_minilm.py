@@ -232,37 +232,10 @@ def fail(msg: str) -> None:
     sys.exit(1)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", required=True, help="output directory")
-    ap.add_argument("--model-dir", help=f"sentence-transformers directory of all-MiniLM-L6-v2 "
-                                        f"(default: the one inside the {TOKENIZER_PACKAGE} package)")
-    ap.add_argument("--max-tokens", type=int, default=256,
-                    help="the manifest's max_tokens (default 256, sentence-transformers' "
-                         "max_seq_length for this model; at most 512)")
-    ap.add_argument("--min-cosine", type=float, default=0.999,
-                    help="the floor of the precision check: bf16/fp16 autocast outputs whose cosine to "
-                         "float32 falls below it are recorded as refused in the manifest (default 0.999)")
-    a = ap.parse_args()
-    if not 0 < a.min_cosine <= 1:
-        ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
-
-    from sentence_transformers import SentenceTransformer
-
-    t0 = time.monotonic()
-    model_dir = a.model_dir or default_model_dir()
-    st_model = SentenceTransformer(model_dir, device="cpu")
-    bert = st_model[0].auto_model
-    cfg = bert.config
-    if not 1 <= a.max_tokens <= cfg.max_position_embeddings:
-        ap.error(f"--max-tokens {a.max_tokens}: must be in [1, {cfg.max_position_embeddings}]")
-    tokenizer = st_model.tokenizer
-    model = MiniLM(cfg.vocab_size, cfg.max_position_embeddings, cfg.hidden_size, cfg.num_hidden_layers,
-                   cfg.num_attention_heads, cfg.intermediate_size, cfg.layer_norm_eps).eval()
-    load_weights(model, bert.state_dict())
+def export_torchscript(model: MiniLM, a, st_model, tokenizer, cfg) -> tuple[str, dict]:
+    """OUT/model.pt, checked against the contract and encode(); returns its path and the
+    manifest's precision_check."""
     scripted = torch.jit.script(model)
-
-    os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "model.pt")
     scripted.save(path + ".tmp")
     os.replace(path + ".tmp", path)  # readers never see a half-written model
@@ -280,6 +253,89 @@ def main() -> None:
           f"encode() at max_seq_length {a.max_tokens}: min cosine {worst_cos:.6f}")
     precision = check_precision(loaded, *encode_sentences(tokenizer, a.max_tokens), a.min_cosine)
     print(format_precision(precision))
+    return path, {"precision_check": precision}
+
+
+def export_aoti(model: MiniLM, a, ap, st_model, tokenizer, cfg) -> tuple[str, dict]:
+    """AOTInductor packages of `model` in a.out, each checked; returns model.path and the aoti fields."""
+    from aoti_export import export_packages, load_package, parse_targets
+
+    try:
+        entries = export_packages(model, a.out, a.max_batch, cfg.max_position_embeddings,
+                                  parse_targets(a.devices, a.dtypes))
+    except ValueError as e:
+        ap.error(f"--devices/--dtypes: {e}")
+    path = os.path.join(a.out, entries["cpu/float32"]["file"])
+    f32 = load_package(path)
+    try:
+        check_contract(f32, cfg.vocab_size, cfg.max_position_embeddings, dim=cfg.hidden_size,
+                       lengths=[1, 7, 33, a.max_tokens, cfg.max_position_embeddings])
+    except ContractError as e:
+        fail(f"{path}: {e}")
+    enc = tokenizer(SENTENCES, truncation=True, max_length=a.max_tokens, padding=True, return_tensors="pt")
+    ids, mask = enc["input_ids"].to(torch.int64), enc["attention_mask"].to(torch.int64)
+    with torch.inference_mode():
+        reference = f32(ids, mask)
+    for key, entry in entries.items():
+        package = load_package(os.path.join(a.out, entry["file"]), key.split("/")[0])
+        worst_cos = compare_with_encode(package, st_model, tokenizer, a.max_tokens)
+        with torch.inference_mode():
+            vs_f32 = F.cosine_similarity(package(ids, mask), reference, dim=1).min().item()
+        if vs_f32 < a.min_cosine:
+            fail(f"package {key}: cosine vs. the cpu/float32 package {vs_f32:.6f} < --min-cosine {a.min_cosine}")
+        print(f"self-check ok: package {key}: min cosine vs. encode() {worst_cos:.6f}, "
+              f"vs. cpu/float32 {vs_f32:.6f}")
+    return path, {"max_batch": a.max_batch, "packages": entries}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--model-dir", help=f"sentence-transformers directory of all-MiniLM-L6-v2 "
+                                        f"(default: the one inside the {TOKENIZER_PACKAGE} package)")
+    ap.add_argument("--max-tokens", type=int, default=256,
+                    help="the manifest's max_tokens (default 256, sentence-transformers' "
+                         "max_seq_length for this model; at most 512)")
+    ap.add_argument("--format", choices=("torchscript", "aoti"), default="torchscript",
+                    help="torchscript (default): OUT/model.pt; aoti: AOTInductor packages "
+                         "OUT/model-<device>-<dtype>.pt2, model.path being model-cpu-float32.pt2 "
+                         "(model/aoti_export.py; about a minute per package on two cores, cached)")
+    ap.add_argument("--max-batch", type=int, default=1024, metavar="N",
+                    help="aoti: the largest batch the packages take (default 1024)")
+    ap.add_argument("--devices", default="cpu",
+                    help="aoti: device kinds, comma-separated: cpu, cuda (cuda needs a CUDA device here; "
+                         "default cpu)")
+    ap.add_argument("--dtypes", default="float32",
+                    help="aoti: precisions, comma-separated: float32, bfloat16, float16 (default float32); "
+                         "cpu/float32 is always exported")
+    ap.add_argument("--min-cosine", type=float, default=0.999,
+                    help="the floor of the reduced-precision checks: bf16/fp16 outputs whose cosine to "
+                         "float32 falls below it are recorded as refused in the manifest (torchscript: "
+                         "autocast), or fail the export (aoti: a bfloat16/float16 package) (default 0.999)")
+    a = ap.parse_args()
+    if a.max_batch < 1:
+        ap.error(f"--max-batch {a.max_batch}: must be at least 1")
+    if not 0 < a.min_cosine <= 1:
+        ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
+
+    from sentence_transformers import SentenceTransformer
+
+    t0 = time.monotonic()
+    model_dir = a.model_dir or default_model_dir()
+    st_model = SentenceTransformer(model_dir, device="cpu")
+    bert = st_model[0].auto_model
+    cfg = bert.config
+    if not 1 <= a.max_tokens <= cfg.max_position_embeddings:
+        ap.error(f"--max-tokens {a.max_tokens}: must be in [1, {cfg.max_position_embeddings}]")
+    tokenizer = st_model.tokenizer
+    model = MiniLM(cfg.vocab_size, cfg.max_position_embeddings, cfg.hidden_size, cfg.num_hidden_layers,
+                   cfg.num_attention_heads, cfg.intermediate_size, cfg.layer_norm_eps).eval()
+    load_weights(model, bert.state_dict())
+    os.makedirs(a.out, exist_ok=True)
+    if a.format == "aoti":
+        path, extra = export_aoti(model, a, ap, st_model, tokenizer, cfg)
+    else:
+        path, extra = export_torchscript(model, a, st_model, tokenizer, cfg)
 
     tokenizer_file = os.path.join(model_dir, "tokenizer.json")
     if not os.path.isfile(tokenizer_file):
@@ -288,7 +344,7 @@ def main() -> None:
     os.replace(os.path.join(a.out, "tokenizer.json.tmp"), os.path.join(a.out, "tokenizer.json"))
     manifest = write_manifest(a.out, path, {
         "name": NAME,
-        "format": "torchscript",
+        "format": a.format,
         "vocab_size": cfg.vocab_size,
         "max_tokens": a.max_tokens,
         "max_positions": cfg.max_position_embeddings,
@@ -301,7 +357,7 @@ def main() -> None:
         "tokenizer_source": TOKENIZER_PACKAGE,
         "end_token_id": tokenizer.sep_token_id,
         "source": "sentence-transformers/all-MiniLM-L6-v2",
-        "precision_check": precision,
+        **extra,
     })
     n_params = sum(p.numel() for p in model.parameters())
     print(f"wrote {path} ({n_params} parameters, {os.path.getsize(path)} bytes) and "

@@ -258,6 +258,42 @@ def fail(msg: str) -> None:
     sys.exit(1)
 
 
+def export_aoti(model: nn.Module, a, ap) -> tuple[str, dict]:
+    """AOTInductor packages of `model` in a.out; returns model.path and the manifest's aoti fields."""
+    from aoti_export import export_packages, load_package, parse_targets
+
+    try:
+        entries = export_packages(model, a.out, a.max_batch, a.max_positions, parse_targets(a.devices, a.dtypes))
+    except ValueError as e:
+        ap.error(f"--devices/--dtypes: {e}")
+    path = os.path.join(a.out, entries["cpu/float32"]["file"])
+    package = load_package(path)
+    lengths = [1, min(7, a.max_tokens), min(33, a.max_tokens), a.max_tokens, a.max_positions]
+    try:
+        checked = check_contract(package, a.vocab, a.max_positions, seed=a.seed, dim=a.dim, lengths=lengths)
+    except ContractError as e:
+        fail(f"{path}: {e}")
+    with torch.inference_mode():
+        ids = torch.randint(0, a.vocab, (3, 40), generator=torch.Generator().manual_seed(a.seed))
+        mask = torch.ones_like(ids)
+        mask[1, 17:] = 0
+        diff = (package(ids, mask) - model(ids, mask)).abs().max().item()
+    if diff > 1e-5:
+        fail(f"{path} differs from the eager model by {diff:.3g} (> 1e-5)")
+    print(f"self-check ok: {path}: lengths {checked['lengths']} padded to {checked['width']}, "
+          f"max padding diff {checked['max_padding_diff']:.2e}, max diff vs eager {diff:.2e}")
+    for key, entry in entries.items():
+        if key.startswith("cpu/") and key != "cpu/float32":
+            with torch.inference_mode():
+                reduced = load_package(os.path.join(a.out, entry["file"]))(ids, mask).float()
+                cos = torch.nn.functional.cosine_similarity(reduced, package(ids, mask), dim=1)
+            worst = cos.min().item()
+            if worst < a.min_cosine:
+                fail(f"package {key}: cosine vs. cpu/float32 {worst:.6f} < --min-cosine {a.min_cosine}")
+            print(f"self-check ok: package {key}: min cosine vs. cpu/float32 {worst:.6f}")
+    return path, {"max_batch": a.max_batch, "packages": entries}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="output directory")
@@ -283,6 +319,17 @@ def main() -> None:
     ap.add_argument("--op-library", metavar="PATH",
                     help="shared library registering torch.ops.qinfer_test.abort_if "
                          "(target qinfer_test_ops)")
+    ap.add_argument("--format", choices=("torchscript", "aoti"), default="torchscript",
+                    help="torchscript (default): OUT/model.pt; aoti: AOTInductor packages "
+                         "OUT/model-<device>-<dtype>.pt2, model.path being model-cpu-float32.pt2 "
+                         "(model/aoti_export.py; compiled packages are cached)")
+    ap.add_argument("--max-batch", type=int, default=1024, metavar="N",
+                    help="aoti: the largest batch the packages take (default 1024)")
+    ap.add_argument("--devices", default="cpu",
+                    help="aoti: device kinds to compile for, comma-separated: cpu, cuda (default cpu)")
+    ap.add_argument("--dtypes", default="float32",
+                    help="aoti: precisions, comma-separated: float32, bfloat16, float16 (default "
+                         "float32); cpu/float32 is always exported")
     a = ap.parse_args()
     if a.vocab < 2 or a.max_tokens < 1 or a.layers < 1 or a.heads < 1 or a.dim % a.heads:
         ap.error("need vocab >= 2, max-tokens >= 1, layers >= 1, and dim divisible by heads")
@@ -297,6 +344,10 @@ def main() -> None:
         ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
     if (a.abort_marker is None) != (a.op_library is None):
         ap.error("--abort-marker and --op-library go together")
+    if a.format == "aoti" and (a.nan_marker is not None or a.abort_marker is not None):
+        ap.error("--format aoti exports the plain model only (no fault markers)")
+    if a.format == "aoti" and a.max_batch < 1:
+        ap.error(f"--max-batch {a.max_batch}: must be at least 1")
     if a.op_library is not None:
         # Registers the op before scripting, so that the compiler can resolve it.
         torch.ops.load_library(a.op_library)
@@ -311,20 +362,21 @@ def main() -> None:
         model = AbortOnMarker(model, a.abort_marker).eval()
     if a.bf16_drift:
         model = DriftUnderReducedPrecision(model, a.dim, a.seed).eval()
-    scripted = torch.jit.script(model)
-
     os.makedirs(a.out, exist_ok=True)
-    path = os.path.join(a.out, "model.pt")
-    tmp = path + ".tmp"
-    scripted.save(tmp)
-    os.replace(tmp, path)  # readers never see a half-written model
-
-    precision = self_check(path, a.vocab, a.max_tokens, a.max_positions, a.dim, a.seed, a.nan_marker,
-                           a.abort_marker, a.min_cosine)
+    if a.format == "aoti":
+        path, extra = export_aoti(model, a, ap)
+    else:
+        scripted = torch.jit.script(model)
+        path = os.path.join(a.out, "model.pt")
+        tmp = path + ".tmp"
+        scripted.save(tmp)
+        os.replace(tmp, path)  # readers never see a half-written model
+        extra = {"precision_check": self_check(path, a.vocab, a.max_tokens, a.max_positions, a.dim, a.seed,
+                                               a.nan_marker, a.abort_marker, a.min_cosine)}
 
     fields = {
         "name": NAME,
-        "format": "torchscript",
+        "format": a.format,
         "vocab_size": a.vocab,
         "max_tokens": a.max_tokens,
         "max_positions": a.max_positions,
@@ -333,13 +385,13 @@ def main() -> None:
         "layers": a.layers,
         "heads": a.heads,
         "seed": a.seed,
+        **extra,
     }
     fault_markers = {k: v for k, v in (("nan", a.nan_marker), ("abort", a.abort_marker)) if v is not None}
     if fault_markers:
         fields["fault_markers"] = fault_markers
     if a.bf16_drift:
         fields["bf16_drift"] = True
-    fields["precision_check"] = precision
     manifest = write_manifest(a.out, path, fields)
     mpath = os.path.join(a.out, "manifest.json")
     n_params = sum(p.numel() for p in model.parameters())

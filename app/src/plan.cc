@@ -134,7 +134,7 @@ absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runne
     return choice;
   }
   MemoryPlan wanted;
-  wanted.model_digest = runner.manifest().digest;
+  wanted.model_digest = runner.primary_digest();
   wanted.device = runner.device();
   wanted.dtype = runner.dtype();
   wanted.torch_version = executor::TorchVersion();

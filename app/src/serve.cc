@@ -3,6 +3,7 @@
 #include <prometheus/registry.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -241,6 +242,10 @@ std::optional<int> BuildScheduler(const Config& config, bool recalibrate, const 
     }
   }
   s.derived = PolicyFrom(config, s.bounds, s.plan);
+  // An aoti export's packages take at most max_batch rows at once.
+  if (const int max_batch = s.runner->manifest().max_batch; max_batch > 0) {
+    for (int& cap : s.derived.policy.caps) cap = std::min(cap, max_batch);
+  }
   s.runner->SetUnfitBuckets(s.derived.unfit);
   const scheduler::BatchPolicy& policy = s.derived.policy;
   auto sched = scheduler::Scheduler::Create(policy);

@@ -1,5 +1,6 @@
 #include "qinfer/executor/calibrator.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "absl/strings/str_format.h"
@@ -42,7 +43,7 @@ absl::StatusOr<int> LargestFittingBatch(TorchModelRunner& runner, int length, in
 
 absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const CalibrationOptions& options) {
   MemoryPlan plan;
-  plan.model_digest = runner.manifest().digest;
+  plan.model_digest = runner.primary_digest();
   plan.device = runner.device();
   plan.dtype = runner.dtype();
   plan.torch_version = TorchVersion();
@@ -60,6 +61,10 @@ absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const Calibration
   }
   const int64_t limit = plan.limit_bytes();
   plan.entries.resize(options.bounds.size());
+  // An aoti package is compiled for batches up to the manifest's max_batch:
+  // the search never measures (and the plan never holds) a larger one.
+  const int max_batch = runner.manifest().max_batch > 0 ? std::min(options.max_batch_size, runner.manifest().max_batch)
+                                                        : options.max_batch_size;
 
   int previous = 1;  // B of the next longer bucket: a lower bound here
   for (int i = int(options.bounds.size()) - 1; i >= 0; --i) {
@@ -68,16 +73,16 @@ absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const Calibration
     int64_t good_peak = 0;
     auto fits = [&](int b, int64_t* peak) { return FitsWithin(runner, b, length, limit, peak); };
     // Invariant: `lo` fits (0: none known), `hi` does not (max+1: unknown).
-    int lo = 0, hi = options.max_batch_size + 1;
+    int lo = 0, hi = max_batch + 1;
     int64_t peak = 0;
-    const int first = std::clamp(previous, 1, options.max_batch_size);
+    const int first = std::clamp(previous, 1, max_batch);
     auto fit = fits(first, &peak);
     if (!fit.ok()) return fit.status();
     if (*fit) {
       lo = first;
       good_peak = peak;
-      while (lo < options.max_batch_size) {
-        const int next = std::min(lo * 2, options.max_batch_size);
+      while (lo < max_batch) {
+        const int next = std::min(lo * 2, max_batch);
         fit = fits(next, &peak);
         if (!fit.ok()) return fit.status();
         if (!*fit) {
@@ -100,7 +105,7 @@ absl::StatusOr<MemoryPlan> Calibrate(TorchModelRunner& runner, const Calibration
         good_peak = peak;
       }
     }
-    if (lo < options.max_batch_size) {
+    if (lo < max_batch) {
       int64_t bisected_peak = good_peak;
       absl::StatusOr<int> largest = LargestFittingBatch(runner, length, lo, hi, limit, &bisected_peak);
       if (!largest.ok()) return largest.status();

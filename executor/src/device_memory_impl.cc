@@ -86,6 +86,7 @@ class BudgetedCpuMemory final : public DeviceMemory {
   void ResetPeak() override { A().peak.store(A().live.load()); }
   int64_t budget_bytes() const override { return capacity_; }
   void ReleaseCache() override {}  // nothing is cached
+  uint64_t refused_allocations() const override { return A().refused.load(); }
 
  private:
   static BudgetedCpuAllocator& A() { return BudgetedCpuAllocator::Instance(); }
@@ -100,6 +101,7 @@ class UntrackedMemory final : public DeviceMemory {
   void ResetPeak() override {}
   int64_t budget_bytes() const override { return 0; }
   void ReleaseCache() override {}
+  uint64_t refused_allocations() const override { return 0; }
 };
 
 #ifdef QINFER_WITH_CUDA
@@ -112,6 +114,9 @@ class CudaMemory final : public DeviceMemory {
   void ResetPeak() override { c10::cuda::CUDACachingAllocator::resetPeakStats(device_); }
   int64_t budget_bytes() const override { return budget_; }
   void ReleaseCache() override { c10::cuda::CUDACachingAllocator::emptyCache(); }
+  uint64_t refused_allocations() const override {
+    return uint64_t(c10::cuda::CUDACachingAllocator::getDeviceStats(device_).num_ooms);
+  }
 
  private:
   c10::CachingDeviceAllocator::Stat Stat(bool allocated) const {

@@ -1,10 +1,55 @@
 #include "qinfer/executor/model_manifest.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 namespace qinfer::executor {
+namespace {
+
+constexpr const char* kPackageKeys[] = {"cpu/float32",  "cpu/bfloat16",  "cpu/float16",
+                                        "cuda/float32", "cuda/bfloat16", "cuda/float16"};
+
+// The aoti fields: `packages` (each key one of kPackageKeys, each value
+// {"file", "digest"}) and `max_batch`. Throws nlohmann::json::exception for a
+// field of the wrong type.
+absl::Status ReadPackages(const nlohmann::json& j, const std::string& path, ModelManifest& m) {
+  const std::string where = "model manifest " + path + ": ";
+  if (!j.contains("max_batch") || !j.at("max_batch").is_number_integer() || j.at("max_batch").get<int64_t>() < 1) {
+    return absl::InvalidArgumentError(where +
+                                      "an aoti export needs max_batch (a positive integer: the batch bound the "
+                                      "packages were compiled for)");
+  }
+  m.max_batch = j.at("max_batch").get<int>();
+  if (!j.contains("packages") || !j.at("packages").is_object() || j.at("packages").empty()) {
+    return absl::InvalidArgumentError(where + "an aoti export needs a packages object, e.g. {\"cpu/float32\": "
+                                      "{\"file\": \"model-cpu-float32.pt2\", \"digest\": \"sha256:...\"}}");
+  }
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  for (const auto& [key, entry] : j.at("packages").items()) {
+    if (std::find(std::begin(kPackageKeys), std::end(kPackageKeys), key) == std::end(kPackageKeys)) {
+      return absl::InvalidArgumentError(where + "packages key '" + key +
+                                        "': expected <device kind>/<dtype> with kind cpu or cuda and dtype "
+                                        "float32, bfloat16 or float16");
+    }
+    const std::string file = entry.at("file").get<std::string>();
+    const std::string digest = entry.at("digest").get<std::string>();
+    if (file.empty() || digest.rfind("sha256:", 0) != 0) {
+      return absl::InvalidArgumentError(where + "packages." + key + " needs a file name and a sha256: digest");
+    }
+    const std::filesystem::path f(file);
+    m.packages[key] = {f.is_absolute() ? file : (dir / f).string(), digest};
+  }
+  if (m.packages.count("cpu/float32") == 0) {
+    return absl::InvalidArgumentError(where +
+                                      "an aoti export needs a cpu/float32 package (model.path names it; the "
+                                      "fallback and device overrides run it)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
   std::ifstream in(path);
@@ -23,12 +68,16 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
     m.dim = j.value("dim", 0);
     m.output = j.value("output", std::string("pooled"));
     m.format = j.value("format", std::string("torchscript"));
+    m.torch_version = j.value("torch_version", std::string());
     m.normalized = j.value("normalized", false);
     m.end_token_id = j.value("end_token_id", int64_t{-1});
     const std::string tokenizer = j.value("tokenizer", std::string());
     if (!tokenizer.empty()) {
       const std::filesystem::path file(tokenizer);
       m.tokenizer_path = file.is_absolute() ? tokenizer : (std::filesystem::path(path).parent_path() / file).string();
+    }
+    if (m.format == "aoti") {
+      if (absl::Status s = ReadPackages(j, path, m); !s.ok()) return s;
     }
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError("model manifest " + path + ": " + e.what());
@@ -43,9 +92,9 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
         ": the model must accept every length it serves; set max_positions >= max_tokens, "
         "or drop it (default: max_tokens)");
   }
-  if (m.format != "torchscript") {
+  if (m.format != "torchscript" && m.format != "aoti") {
     return absl::UnimplementedError("model manifest " + path + ": format '" + m.format +
-                                    "' is not supported (only 'torchscript')");
+                                    "' is not supported (expected 'torchscript' or 'aoti')");
   }
   if (m.end_token_id >= m.vocab_size) {
     return absl::InvalidArgumentError("model manifest " + path + ": end_token_id " + std::to_string(m.end_token_id) +

@@ -1,7 +1,6 @@
 #include "qinfer/executor/torch_model_runner.h"
 
 #include <ATen/Parallel.h>
-#include <ATen/autocast_mode.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
 
@@ -14,6 +13,7 @@
 
 #include "absl/strings/str_format.h"
 #include "device_memory_impl.h"
+#include "model_backend.h"
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/model_digest.h"
 #include "qinfer/core/logging.h"
@@ -76,32 +76,55 @@ absl::Status LoadOpLibraries(const std::vector<std::string>& paths) {
 // A loaded model on one device.
 struct LoadedModel {
   std::string name;  // as configured: "cpu-budget:256MiB", "cuda:0", "cpu"
-  torch::jit::Module module;
+  std::unique_ptr<ModelBackend> backend;
   torch::Device device{torch::kCPU};
   bool charged = false;  // runs count against the budgeted CPU device
+  // The lower precision it runs in: autocast for TorchScript, the package's
+  // own dtype for aoti.
   std::optional<at::ScalarType> autocast;
 };
 
-// Autocast for the model's forward pass, on the model's device type.
-class AutocastScope {
- public:
-  AutocastScope(const LoadedModel& m) : type_(m.device.type()), on_(m.autocast.has_value()) {
-    if (!on_) return;
-    previous_ = at::autocast::is_autocast_enabled(type_);
-    at::autocast::set_autocast_enabled(type_, true);
-    at::autocast::set_autocast_dtype(type_, *m.autocast);
-  }
-  ~AutocastScope() {
-    if (!on_) return;
-    at::autocast::set_autocast_enabled(type_, previous_);
-    at::autocast::clear_cache();
-  }
-
- private:
-  at::DeviceType type_;
-  bool on_;
-  bool previous_ = false;
+// The file a LoadedModel runs: the TorchScript model.path, or the aoti
+// package chosen for a device kind and precision.
+struct ModelFile {
+  std::string path;
+  std::string digest;  // the manifest's digest for it; checked on load (aoti)
+  bool aoti = false;
 };
+
+std::string DtypeName(std::optional<at::ScalarType> precision) {
+  if (!precision) return "float32";
+  return *precision == at::kBFloat16 ? "bfloat16" : "float16";
+}
+
+// An aoti export runs one package per device kind and precision: the
+// primary's (kind of `torch_device`, `precision`: model.autocast) and the
+// plain CPU one (cpu/float32) of the fallback and the device overrides.
+absl::StatusOr<ModelFile> FileFor(const ModelManifest& m, const RunnerOptions& options,
+                                  const std::string& torch_device, std::optional<at::ScalarType> precision) {
+  if (m.format != "aoti") return ModelFile{options.model_path, "", false};
+  const std::string kind = torch_device.rfind("cuda", 0) == 0 ? "cuda" : "cpu";
+  const std::string key = kind + "/" + DtypeName(precision);
+  if (auto it = m.packages.find(key); it != m.packages.end()) return ModelFile{it->second.path, it->second.digest, true};
+  std::string have;
+  for (const auto& [k, p] : m.packages) have += (have.empty() ? "" : ", ") + k;
+  return absl::FailedPreconditionError(
+      "model.path " + options.model_path + " is an aoti export with the packages [" + have + "]; device " +
+      options.device + (options.autocast.empty() ? "" : " with model.autocast " + options.autocast) +
+      " needs the package " + key + " (an AOTInductor package's device and precision are fixed when it is " +
+      "compiled): export it with model/export_model.py --format aoti --devices " + kind + " --dtypes " +
+      DtypeName(precision) + (kind == "cuda" ? " on a machine with CUDA" : "") +
+      " (model/export_minilm.py for MiniLM), or run on a device and precision the export has");
+}
+
+// An AOTInductor package turns an exception inside its forward into an error
+// code, so the OOM that caused it may not be named in what arrives here; the
+// device's count of refused allocations says it was one.
+[[noreturn]] void ThrowOutOfMemory(const std::exception& e, uint64_t refused) {
+  TORCH_CHECK_WITH(OutOfMemoryError, false, "out of memory in the model's forward (", refused,
+                   " allocation(s) refused): ", FirstLine(e));
+  std::abort();  // not reached: TORCH_CHECK_WITH(.., false, ..) throws
+}
 
 }  // namespace
 
@@ -109,6 +132,8 @@ struct TorchModelRunner::Impl {
   RunnerOptions options;
   ModelManifest manifest;
   std::string dtype = "float32";
+  ModelFile primary_file;  // what the primary runs
+  ModelFile cpu_file;      // what the fallback and the device overrides run
   LoadedModel primary;
   std::optional<LoadedModel> fallback;
   // Serves `device: cpu` overrides when neither the fallback nor the primary
@@ -148,9 +173,13 @@ struct TorchModelRunner::Impl {
       mask = mask.to(model.device);
     }
     torch::Tensor out;
-    {
-      AutocastScope autocast(model);
-      out = model.module.forward({ids, mask}).toTensor();
+    const uint64_t refused = memory->refused_allocations();
+    try {
+      out = model.backend->Forward(ids, mask);
+    } catch (const std::exception& e) {
+      const uint64_t now = memory->refused_allocations();
+      if (now > refused && !IsOutOfMemory(e)) ThrowOutOfMemory(e, now - refused);
+      throw;
     }
     out = out.to(torch::kCPU, torch::kFloat32).contiguous();
     if (out.dim() != 2 || out.size(0) != batch) {
@@ -281,7 +310,7 @@ struct TorchModelRunner::Impl {
     if (plain_cpu(primary)) return &primary;
     if (!cpu_copy) {
       const auto start = Clock::now();
-      absl::StatusOr<LoadedModel> loaded = LoadModel("cpu", "cpu", /*charged=*/false, std::nullopt);
+      absl::StatusOr<LoadedModel> loaded = LoadModel(cpu_file, "cpu", "cpu", /*charged=*/false, std::nullopt);
       if (!loaded.ok()) return loaded.status();
       cpu_copy = *std::move(loaded);
       Logger("executor")
@@ -324,8 +353,8 @@ struct TorchModelRunner::Impl {
     out[i] = FailureFor(job, failure, error);
   }
 
-  absl::StatusOr<LoadedModel> LoadModel(const std::string& name, const std::string& device_text, bool charged,
-                                        std::optional<at::ScalarType> autocast) {
+  absl::StatusOr<LoadedModel> LoadModel(const ModelFile& file, const std::string& name, const std::string& device_text,
+                                        bool charged, std::optional<at::ScalarType> autocast) {
     LoadedModel m;
     m.name = name;
     try {
@@ -340,21 +369,31 @@ struct TorchModelRunner::Impl {
     }
     m.charged = charged;
     m.autocast = autocast;
-    ChargeScope charge(charged);
-    try {
-      m.module = torch::jit::load(options.model_path, m.device);
-      m.module.eval();
-    } catch (const std::exception& e) {
-      return absl::InvalidArgumentError("cannot load TorchScript model " + options.model_path + " on " + device_text +
-                                        ": " + FirstLine(e));
+    if (file.aoti) {
+      absl::StatusOr<std::string> digest = FileDigest(file.path);
+      if (!digest.ok()) return digest.status();
+      if (*digest != file.digest) {
+        return absl::FailedPreconditionError("aoti package " + file.path + " has digest " + *digest +
+                                             ", but the manifest " + options.manifest_path + " says " + file.digest +
+                                             ": the package was replaced without its manifest; export the model "
+                                             "again (--format aoti)");
+      }
     }
+    ChargeScope charge(charged);
+    absl::StatusOr<std::unique_ptr<ModelBackend>> backend =
+        file.aoti ? LoadAotiBackend(file.path, m.device) : LoadTorchScriptBackend(file.path, m.device, autocast);
+    if (!backend.ok()) return backend.status();
+    m.backend = *std::move(backend);
     // Warm-up: the first forward passes pay for graph optimisation.
     try {
       std::vector<int64_t> row(8, 1);
       ForwardRows(m, {&row, &row}, 0);
       ForwardRows(m, {&row}, 0);
+      // The loading thread keeps no cast weights: the executor thread makes
+      // its own on its first batch.
+      m.backend->DropCaches();
     } catch (const std::exception& e) {
-      return absl::InvalidArgumentError("model " + options.model_path +
+      return absl::InvalidArgumentError("model " + file.path +
                                         " failed its warm-up forward(input_ids, "
                                         "attention_mask) on " +
                                         device_text + ": " + FirstLine(e));
@@ -377,7 +416,8 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   std::error_code ec;
   if (!fs::is_regular_file(options.model_path, ec)) {
     return absl::NotFoundError("model.path " + options.model_path +
-                               ": no such file (a TorchScript model.pt; model/export_model.py writes one)");
+                               ": no such file (a TorchScript model.pt, or the cpu/float32 package of an aoti "
+                               "export; model/export_model.py writes either)");
   }
   if (options.manifest_path.empty()) {
     options.manifest_path = (fs::path(options.model_path).parent_path() / "manifest.json").string();
@@ -410,11 +450,27 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
     return absl::InvalidArgumentError("model.autocast '" + options.autocast + "': expected bf16, fp16 or empty");
   }
 
+  if (manifest->format == "aoti" && manifest->torch_version != TorchVersion()) {
+    return absl::FailedPreconditionError("model manifest " + options.manifest_path +
+                                         ": the aoti export was made by torch '" + manifest->torch_version +
+                                         "', but this qinfer runs libtorch " + TorchVersion() +
+                                         ": an AOTInductor package runs only on the torch that compiled it; "
+                                         "export it again with this torch (the project's .venv)");
+  }
+  // Chosen before any device is touched: a missing package is refused the
+  // same on a machine without the device.
+  absl::StatusOr<ModelFile> primary_file = FileFor(*manifest, options, spec->torch_device, autocast);
+  if (!primary_file.ok()) return primary_file.status();
+  absl::StatusOr<ModelFile> cpu_file = FileFor(*manifest, options, "cpu", std::nullopt);
+  if (!cpu_file.ok()) return cpu_file.status();
+
   if (absl::Status loaded = LoadOpLibraries(options.op_libraries); !loaded.ok()) return loaded;
 
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   impl->manifest = *std::move(manifest);
+  impl->primary_file = *std::move(primary_file);
+  impl->cpu_file = *std::move(cpu_file);
   if (autocast) impl->dtype = *autocast == at::kBFloat16 ? "bfloat16" : "float16";
   if (options.intra_op_threads > 0) at::set_num_threads(options.intra_op_threads);
 
@@ -430,7 +486,7 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   }
 
   const auto start = Clock::now();
-  auto primary = impl->LoadModel(options.device, spec->torch_device, spec->budgeted_cpu, autocast);
+  auto primary = impl->LoadModel(impl->primary_file, options.device, spec->torch_device, spec->budgeted_cpu, autocast);
   if (!primary.ok()) return primary.status();
   impl->primary = *std::move(primary);
   if (!options.fallback_device.empty()) {
@@ -440,7 +496,7 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
     }
     // The fallback is a separate instance, never charged to the budget, and
     // runs in float32.
-    auto fallback = impl->LoadModel("cpu", "cpu", /*charged=*/false, std::nullopt);
+    auto fallback = impl->LoadModel(impl->cpu_file, "cpu", "cpu", /*charged=*/false, std::nullopt);
     if (!fallback.ok()) return fallback.status();
     impl->fallback = *std::move(fallback);
   }
@@ -500,7 +556,12 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
   }
   s.batch_had_oom = false;
   s.largest_primary_ok = 0;
-  s.RunSpan(batch, configured, 0, configured.size(), batch_start, out);
+  // An aoti package takes at most max_batch rows; the plan never forms a
+  // larger batch, but a cap from elsewhere (tokens_per_batch) might.
+  const size_t piece = s.manifest.max_batch > 0 ? size_t(s.manifest.max_batch) : configured.size();
+  for (size_t begin = 0; begin < configured.size(); begin += piece) {
+    s.RunSpan(batch, configured, begin, std::min(configured.size(), begin + piece), batch_start, out);
+  }
   if (s.batch_had_oom) {
     const int failed = int(configured.size());
     const int new_cap = RefitCap(batch.bucket_bound, failed, int(std::max<size_t>(1, s.largest_primary_ok)));
@@ -519,7 +580,10 @@ int TorchModelRunner::RefitCap(int bound, int failed, int succeeded) {
   if (budget <= 0) return succeeded;  // nothing to measure against
   const int64_t limit = int64_t(double(budget) * (1.0 - impl_->options.cap_margin));
   const auto start = Clock::now();
-  absl::StatusOr<int> largest = LargestFittingBatch(*this, bound, 0, failed, limit);
+  // Nothing above an aoti package's max_batch is measured (it would not run).
+  const int max_batch = impl_->manifest.max_batch;
+  const int hi = max_batch > 0 ? std::min(failed, max_batch + 1) : failed;
+  absl::StatusOr<int> largest = LargestFittingBatch(*this, bound, 0, hi, limit);
   if (!largest.ok()) {
     Logger("executor")
         .Warn("event=cap_refit_failed bucket=%d error=\"%s\" (keeping %d)", bound, largest.status().message(),
@@ -536,6 +600,14 @@ absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(const 
                                                                           int padded_length) {
   std::vector<const std::vector<int64_t>*> ptrs;
   for (const auto& r : rows) ptrs.push_back(&r);
+  // Calibration and tests call this (Run does not): what the pass cast is
+  // dropped after it, so the peak MeasurePeak reads includes the casts and
+  // the calling thread holds no second copy of the weights afterwards. Run
+  // keeps its casts across batches.
+  struct Drop {
+    ModelBackend& backend;
+    ~Drop() { backend.DropCaches(); }
+  } drop{*impl_->primary.backend};
   try {
     return impl_->ForwardRows(impl_->primary, ptrs, padded_length);
   } catch (const std::exception& e) {
@@ -566,6 +638,9 @@ void TorchModelRunner::SetUnfitBuckets(std::set<int> bounds) { impl_->unfit = st
 const ModelManifest& TorchModelRunner::manifest() const { return impl_->manifest; }
 const std::string& TorchModelRunner::device() const { return impl_->options.device; }
 const std::string& TorchModelRunner::dtype() const { return impl_->dtype; }
+const std::string& TorchModelRunner::primary_digest() const {
+  return impl_->primary_file.aoti ? impl_->primary_file.digest : impl_->manifest.digest;
+}
 DeviceMemory& TorchModelRunner::memory() { return *impl_->memory; }
 bool TorchModelRunner::has_fallback() const { return impl_->fallback.has_value(); }
 const RunnerStats& TorchModelRunner::stats() const { return impl_->stats; }

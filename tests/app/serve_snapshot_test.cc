@@ -20,6 +20,7 @@ class FixedMemory final : public executor::DeviceMemory {
   void ResetPeak() override {}
   int64_t budget_bytes() const override { return 1000; }
   void ReleaseCache() override {}
+  uint64_t refused_allocations() const override { return 0; }
 };
 
 // The modules' figures, every one of them distinct so that a mix-up shows.

@@ -100,6 +100,47 @@ TEST_F(ServeIntegrationTest, FiveThousandJobsOverThreePartitionsGetExactlyFiveTh
   EXPECT_GT(batched, jobs.size() * 9 / 10) << "jobs that ran in a batch of more than one";
 }
 
+// The aoti export of the test model (the same weights, AOTInductor packages)
+// serves what the TorchScript export computes: each job's result equals the
+// TorchScript model's output for that job, padded as it ran.
+TEST_F(ServeIntegrationTest, TheAotiExportServesTheSameOutputsAsTheTorchScriptExport) {
+  CreateTopic(brokers_, topic_, 2);
+  auto jobs = MakeJobs(300, kVocab, kMaxTokens, 5, "a-");
+  Produce(brokers_, topic_, jobs);
+  std::string yaml = Yaml();
+  const std::string torchscript = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";
+  const std::string aoti = std::string(QINFER_TEST_MODEL_AOTI_DIR) + "/model-cpu-float32.pt2";
+  ASSERT_NE(yaml.find(torchscript), std::string::npos);
+  yaml.replace(yaml.find(torchscript), torchscript.size(), aoti);
+  ServeProcess serve(dir_.string(), yaml);
+  DrainAndStop(serve, 2);
+
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 300u);
+  executor::RunnerOptions options;
+  options.model_path = torchscript;
+  auto reference = executor::TorchModelRunner::Load(options);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  options.model_path = aoti;
+  auto served = executor::TorchModelRunner::Load(options);
+  ASSERT_TRUE(served.ok()) << served.status();
+  size_t batched = 0;
+  for (const auto& [id, value] : jobs) {
+    const Outcome& o = records.at(id);
+    ASSERT_TRUE(o.ok) << id << ": " << o.error;
+    EXPECT_EQ(o.model_digest, (*served)->manifest().digest) << id;
+    const auto input = nlohmann::json::parse(value).at("input_ids").get<std::vector<int64_t>>();
+    auto want = (*reference)->Forward({input}, o.padded_length);
+    ASSERT_TRUE(want.ok()) << want.status();
+    ASSERT_EQ(o.output.size(), (*want)[0].size()) << id;
+    for (size_t d = 0; d < o.output.size(); ++d) {
+      ASSERT_NEAR(o.output[d], (*want)[0][d], 1e-5) << id << " dim " << d << " (batch of " << o.batch_size << ")";
+    }
+    if (o.batch_size > 1) ++batched;
+  }
+  EXPECT_GT(batched, jobs.size() / 2) << "the aoti packages ran batches, not only single jobs";
+}
+
 TEST_F(ServeIntegrationTest, RepliesReadBackByKcatMatchTheStoredResults) {
   CreateTopic(brokers_, topic_, 3);
   const std::string replies = UniqueName("replies");

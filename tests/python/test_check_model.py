@@ -178,3 +178,21 @@ def test_the_drift_model_is_exported_with_bf16_refused(tmp_path):
     bf16 = manifest["precision_check"]["bfloat16"]
     assert bf16["refused"] is True and bf16["min_cosine"] < 0.999, bf16
     assert "bfloat16 autocast vs. float32" in done.stdout and "REFUSED" in done.stdout
+
+
+def test_an_aoti_package_passes_and_gets_an_aoti_manifest(tmp_path):
+    model_dir = os.environ.get("QINFER_TEST_MODEL_AOTI_DIR")
+    package = os.path.join(model_dir or "", "model-cpu-float32.pt2")
+    if not model_dir or not os.path.isfile(package):
+        pytest.skip("no aoti export: QINFER_TEST_MODEL_AOTI_DIR unset or without model-cpu-float32.pt2 (ctest "
+                    "sets it to build/test-model-aoti)")
+    refused = check(package, "--out", tmp_path)
+    assert refused.returncode == 2 and "needs --max-batch" in refused.stderr, refused.stderr
+    done = check(package, "--out", tmp_path, "--max-batch", 256)
+    assert done.returncode == 0, done.stderr
+    ours = json.loads((tmp_path / "manifest.json").read_text())
+    export = json.loads(open(os.path.join(model_dir, "manifest.json")).read())
+    for key in ("format", "vocab_size", "max_positions", "dim", "digest", "max_batch"):
+        assert ours[key] == export[key], key
+    assert ours["packages"] == {"cpu/float32": export["packages"]["cpu/float32"]}
+    assert set(ours["measured"]) == {"vocab_size", "max_positions"}

@@ -27,6 +27,12 @@ class DeviceMemory {
   virtual int64_t budget_bytes() const = 0;
   // Returns cached blocks to the system (CUDA: emptyCache). After an OOM.
   virtual void ReleaseCache() = 0;
+  // Allocations refused for want of memory since the process started (the
+  // budgeted CPU device: past its capacity; CUDA: the caching allocator's
+  // OOM count; 0 where nothing is tracked). A rise across a forward pass
+  // means it ran out of memory, whatever error the model's code turned that
+  // into (an AOTInductor package reports an error code, not the OOM).
+  virtual uint64_t refused_allocations() const = 0;
 };
 
 // What a device string names: "cpu", "cuda:0", "cpu-budget:512MiB".

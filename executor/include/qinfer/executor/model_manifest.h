@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -20,9 +21,27 @@ struct ModelManifest {
   int max_positions = 0;
   int dim = 0;
   std::string output = "pooled";
-  // The model file's format; only "torchscript" is served (another is
-  // refused by name at load).
+  // The model file's format: "torchscript" (model.path is a TorchScript
+  // file) or "aoti" (AOTInductor packages, see `packages`); another is
+  // refused by name at load.
   std::string format = "torchscript";
+  // One AOTInductor package of an aoti export.
+  struct Package {
+    std::string path;    // manifest field `file`, resolved against the manifest's directory
+    std::string digest;  // "sha256:<hex>" of that file
+  };
+  // aoti: the packages, keyed "<device kind>/<dtype>" (cpu or cuda;
+  // float32, bfloat16 or float16), manifest field `packages`. model.path
+  // names the cpu/float32 one, which every aoti export has. Empty for
+  // torchscript.
+  std::map<std::string, Package> packages;
+  // aoti: the largest batch the packages were compiled for (manifest field
+  // `max_batch`, required); 0 for torchscript: no bound.
+  int max_batch = 0;
+  // The torch version that exported the model (manifest field
+  // `torch_version`; empty when absent). An aoti export is served only by
+  // the same libtorch (TorchModelRunner::Load checks).
+  std::string torch_version;
   // The outputs are unit-length vectors (manifest field `normalized`): a
   // result pooled from chunk windows is scaled back to unit length.
   bool normalized = false;

@@ -1,7 +1,9 @@
-// TorchModelRunner: the libtorch side. Loads a TorchScript model that follows
-// the contract forward(input_ids int64 [B,L], attention_mask int64 [B,L]) ->
-// float [B,D], collates jobs into padded tensors, and runs them under
-// torch::InferenceMode on the primary device, with the OOM ladder:
+// TorchModelRunner: the libtorch side. Loads a model that follows the
+// contract forward(input_ids int64 [B,L], attention_mask int64 [B,L]) ->
+// float [B,D] (the manifest's `format`: a TorchScript file, or an aoti export
+// of AOTInductor packages, one per device kind and precision), collates jobs
+// into padded tensors, and runs them under torch::InferenceMode on the
+// primary device, with the OOM ladder:
 //
 //   1. on OOM, release cached memory, split the batch in two and retry each
 //      half on the primary device, recursively;
@@ -15,6 +17,16 @@
 //   4. otherwise (no fallback, or an OOM there too) it gets a failure record
 //      with reason `oom`; an error there that is not an OOM gives
 //      `model_error`.
+//
+// An OOM is an allocation the device refused during the forward pass,
+// whatever error the model's code reports for it (DeviceMemory's
+// refused_allocations), or an error that names one.
+//
+// An aoti export runs the package for the primary's device kind and
+// model.autocast (empty: float32, bf16: bfloat16, fp16: float16; the
+// package's precision was fixed at export, no autocast is applied to it),
+// and cpu/float32 for the fallback and the `device: cpu` overrides. A batch
+// never runs more than the manifest's max_batch rows at once.
 //
 // An error that is not an OOM never lowers a cap: the batch is bisected to
 // isolate the job that fails, which alone gets `model_error`.
@@ -57,7 +69,7 @@
 namespace qinfer::executor {
 
 struct RunnerOptions {
-  std::string model_path;           // model.pt
+  std::string model_path;           // model.pt, or an aoti export's cpu/float32 package
   std::string manifest_path;        // default: manifest.json beside model_path
   std::string device = "cpu";       // cpu | cuda:N | cpu-budget:<size>
   std::string fallback_device;      // "" (none) or "cpu": where single jobs that OOM run
@@ -109,7 +121,12 @@ class TorchModelRunner final : public ModelRunner {
   // Loads the model onto the primary device (and the fallback device, if
   // any) and warms it up with one small batch. The model file is hashed
   // first: FailedPrecondition, naming both digests, when the manifest states
-  // another one; manifest().digest is always the file's own.
+  // another one; manifest().digest is always the file's own. For an aoti
+  // export, FailedPrecondition also when the manifest's torch_version is not
+  // TorchVersion(), when it has no package for the primary's device kind and
+  // precision (checked before the device is: the message names the packages
+  // it has and how to export the missing one), and when a package's digest
+  // is not the manifest's.
   static absl::StatusOr<std::unique_ptr<TorchModelRunner>> Load(RunnerOptions options);
   ~TorchModelRunner() override;
 
@@ -139,6 +156,10 @@ class TorchModelRunner final : public ModelRunner {
   const ModelManifest& manifest() const;
   const std::string& device() const;  // as configured, e.g. cpu-budget:256MiB
   const std::string& dtype() const;   // "float32", "bfloat16", "float16"
+  // The digest of the file the primary device runs: manifest().digest for
+  // TorchScript, the chosen package's for aoti. What memory plans are keyed
+  // by (an aoti export's packages differ in memory use).
+  const std::string& primary_digest() const;
   DeviceMemory& memory();
   bool has_fallback() const;
   const RunnerStats& stats() const;

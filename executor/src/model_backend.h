@@ -1,0 +1,47 @@
+// The backend seam: one loaded model file that runs the model contract
+// forward(input_ids int64 [B, L], attention_mask int64 [B, L]) -> [B, D].
+// TorchModelRunner holds one backend per device it runs on and keeps
+// everything else (collation, the OOM ladder, NaN check, calibration) above
+// it, so every model format gets the same runner. Private to executor/.
+#pragma once
+
+#include <torch/types.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace qinfer::executor {
+
+// Not thread-safe: the runner's thread calls Forward.
+class ModelBackend {
+ public:
+  virtual ~ModelBackend() = default;
+  // `ids` and `mask` are on the backend's device; returns the output tensor
+  // as the model gives it (any float dtype, on its device). Throws what the
+  // model throws (c10::Error, std::runtime_error); the caller classifies it.
+  virtual torch::Tensor Forward(const torch::Tensor& ids, const torch::Tensor& mask) = 0;
+  // Drops what forward passes keep between calls on the calling thread (a
+  // TorchScript model under autocast: the cast weights). Default: nothing.
+  virtual void DropCaches() {}
+};
+
+// A TorchScript file (torch::jit::load onto `device`, eval mode). With
+// `autocast`, every forward runs under autocast to that dtype on the device's
+// type; autocast's cache of cast weights is kept across forwards (the weights
+// are cast once, not per batch) until DropCaches or the backend's
+// destruction (either clears the calling thread's cache; the cache is
+// thread-local, another thread's goes with that thread).
+// InvalidArgument, naming the file, when it does not load.
+absl::StatusOr<std::unique_ptr<ModelBackend>> LoadTorchScriptBackend(const std::string& path, torch::Device device,
+                                                                     std::optional<at::ScalarType> autocast);
+
+// An AOTInductor package (.pt2, torch._inductor.aoti_compile_and_package)
+// compiled for `device`'s kind; its precision was fixed at export, so no
+// autocast is applied. InvalidArgument, naming the file, when it does not
+// load.
+absl::StatusOr<std::unique_ptr<ModelBackend>> LoadAotiBackend(const std::string& path, torch::Device device);
+
+}  // namespace qinfer::executor

@@ -1,0 +1,68 @@
+#include <ATen/autocast_mode.h>
+#include <torch/csrc/jit/passes/autocast.h>
+#include <torch/script.h>
+
+#include "model_backend.h"
+
+namespace qinfer::executor {
+namespace {
+
+class TorchScriptBackend final : public ModelBackend {
+ public:
+  TorchScriptBackend(torch::jit::Module module, torch::Device device, std::optional<at::ScalarType> autocast)
+      : module_(std::move(module)), type_(device.type()), autocast_(autocast) {}
+
+  // The cast cache is thread-local and holds bf16/fp16 copies of this
+  // model's weights; they go with the model.
+  ~TorchScriptBackend() override { DropCaches(); }
+
+  void DropCaches() override {
+    if (autocast_) at::autocast::clear_cache();
+  }
+
+  torch::Tensor Forward(const torch::Tensor& ids, const torch::Tensor& mask) override {
+    if (!autocast_) return module_.forward({ids, mask}).toTensor();
+    const bool previous = at::autocast::is_autocast_enabled(type_);
+    at::autocast::set_autocast_enabled(type_, true);
+    at::autocast::set_autocast_dtype(type_, *autocast_);
+    // Restored on the way out, an exception included; the cache is not
+    // cleared here, so the weights are cast once for all batches.
+    struct Restore {
+      at::DeviceType type;
+      bool previous;
+      ~Restore() { at::autocast::set_autocast_enabled(type, previous); }
+    } restore{type_, previous};
+    return module_.forward({ids, mask}).toTensor();
+  }
+
+ private:
+  torch::jit::Module module_;
+  at::DeviceType type_;
+  std::optional<at::ScalarType> autocast_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ModelBackend>> LoadTorchScriptBackend(const std::string& path, torch::Device device,
+                                                                     std::optional<at::ScalarType> autocast) {
+  if (autocast) {
+    // TorchScript's own autocast pass (on by default) rewrites the graph
+    // with explicit casts of every weight, run again in every forward and
+    // never cached. With it off, the ops go through eager autocast, which
+    // casts each weight once into its cache. A process-wide libtorch
+    // switch; it only matters while autocast is enabled, i.e. inside
+    // Forward below.
+    torch::jit::setAutocastMode(false);
+  }
+  try {
+    torch::jit::Module module = torch::jit::load(path, device);
+    module.eval();
+    return std::unique_ptr<ModelBackend>(std::make_unique<TorchScriptBackend>(std::move(module), device, autocast));
+  } catch (const std::exception& e) {
+    std::string_view what = e.what();
+    return absl::InvalidArgumentError("cannot load TorchScript model " + path + " on " + device.str() + ": " +
+                                      std::string(what.substr(0, what.find('\n'))));
+  }
+}
+
+}  // namespace qinfer::executor

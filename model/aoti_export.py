@@ -1,0 +1,155 @@
+"""AOTInductor (.pt2) packages of a model that follows qinfer's contract.
+
+One helper for model/export_model.py and model/export_minilm.py:
+
+    entries = export_packages(module, out_dir, max_batch=..., max_positions=...,
+                              targets=[("cpu", "float32"), ("cuda", "bfloat16")])
+
+exports `module` once per target with torch.export (dynamic batch 1..max_batch,
+dynamic tokens 1..max_positions), compiles and packages it with
+torch._inductor.aoti_compile_and_package, writes OUT/model-<device>-<dtype>.pt2
+and returns the manifest's `packages` object:
+
+    {"cpu/float32": {"file": "model-cpu-float32.pt2", "digest": "sha256:..."}, ...}
+
+A package's precision is fixed here: a bfloat16/float16 target runs the
+module under torch.autocast while it is exported (matmuls in the low
+precision, what autocast keeps in float32 stays there); the output is cast
+to float32 as the contract wants. The executor applies no autocast to a
+package.
+
+Compiling takes long (a minute for MiniLM on two cores), so packages are
+cached under ${QINFER_AOTI_CACHE:-~/.cache/qinfer/aoti}, keyed by the sha256
+of the module's state_dict bytes, the exported graph's code, the torch
+version, the device kind, the dtype and the bounds: a second export of the
+same module copies the cached package ("aoti: cache hit KEY") instead of
+compiling ("aoti: compiled KEY in N s").
+"""
+
+import hashlib
+import os
+import shutil
+import time
+
+import torch
+
+DTYPES = {"float32": None, "bfloat16": torch.bfloat16, "float16": torch.float16}
+DEVICES = ("cpu", "cuda")
+
+
+class _Precision(torch.nn.Module):
+    """Runs `inner` under autocast to `dtype` on `device`, with a float32 output."""
+
+    def __init__(self, inner: torch.nn.Module, device: str, dtype: torch.dtype):
+        super().__init__()
+        self.inner = inner
+        self.device_type = device
+        self.dtype = dtype
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        with torch.autocast(self.device_type, dtype=self.dtype):
+            out = self.inner(input_ids, attention_mask)
+        return out.float()
+
+
+def cache_dir() -> str:
+    return os.environ.get("QINFER_AOTI_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "qinfer", "aoti")
+
+
+def _state_digest(module: torch.nn.Module) -> str:
+    h = hashlib.sha256()
+    for name, t in sorted(module.state_dict().items()):
+        h.update(name.encode())
+        h.update(str(t.dtype).encode())
+        h.update(str(tuple(t.shape)).encode())
+        h.update(t.detach().cpu().contiguous().view(-1).view(torch.uint8).numpy().tobytes())
+    return h.hexdigest()
+
+
+def sha256_file(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return "sha256:" + h.hexdigest()
+
+
+def check_targets(targets: list[tuple[str, str]]) -> None:
+    """Raises ValueError for a device or dtype the export cannot make here."""
+    for device, dtype in targets:
+        if device not in DEVICES:
+            raise ValueError(f"device '{device}': expected one of {', '.join(DEVICES)}")
+        if dtype not in DTYPES:
+            raise ValueError(f"dtype '{dtype}': expected one of {', '.join(DTYPES)}")
+        if device == "cuda" and not torch.cuda.is_available():
+            raise ValueError("device 'cuda': this machine (or this torch build) has no CUDA device to compile for")
+
+
+def _export(module: torch.nn.Module, device: str, dtype: str, max_batch: int, max_positions: int):
+    from torch.export import Dim
+
+    inner = module.to(device)
+    if DTYPES[dtype] is not None:
+        inner = _Precision(inner, device, DTYPES[dtype])
+    batch = Dim("batch", min=1, max=max_batch)
+    tokens = Dim("tokens", min=1, max=max_positions)
+    # The example must not be 1 on a dynamic dimension (export would
+    # specialise it); 2 x 8 stays inside every bound above 1.
+    b, t = min(2, max_batch), min(8, max_positions)
+    ids = torch.ones(b, t, dtype=torch.int64, device=device)
+    mask = torch.ones(b, t, dtype=torch.int64, device=device)
+    shapes = {"input_ids": {0: batch if max_batch > 1 else None, 1: tokens if max_positions > 1 else None},
+              "attention_mask": {0: batch if max_batch > 1 else None, 1: tokens if max_positions > 1 else None}}
+    with torch.no_grad():
+        return torch.export.export(inner.eval(), (ids, mask), dynamic_shapes=shapes)
+
+
+def export_packages(module: torch.nn.Module, out_dir: str, max_batch: int, max_positions: int,
+                    targets: list[tuple[str, str]], log=print) -> dict:
+    """Writes one package per (device, dtype) target into out_dir; returns the `packages` object."""
+    check_targets(targets)
+    module = module.eval()
+    state = _state_digest(module)
+    entries = {}
+    for device, dtype in targets:
+        ep = _export(module, device, dtype, max_batch, max_positions)
+        key = hashlib.sha256("\n".join([
+            state, ep.graph_module.code, torch.__version__, device, dtype, str(max_batch), str(max_positions),
+        ]).encode()).hexdigest()[:32]
+        cached = os.path.join(cache_dir(), f"{key}.pt2")
+        name = f"model-{device}-{dtype}.pt2"
+        dest = os.path.join(out_dir, name)
+        if os.path.isfile(cached):
+            log(f"aoti: cache hit {key} ({device}/{dtype})")
+        else:
+            start = time.monotonic()
+            os.makedirs(cache_dir(), exist_ok=True)
+            tmp = f"{cached}.{os.getpid()}.tmp.pt2"
+            torch._inductor.aoti_compile_and_package(ep, package_path=tmp)
+            os.replace(tmp, cached)  # concurrent exports never see half a package
+            log(f"aoti: compiled {key} ({device}/{dtype}) in {time.monotonic() - start:.1f} s")
+        shutil.copyfile(cached, dest + ".tmp")
+        os.replace(dest + ".tmp", dest)
+        entries[f"{device}/{dtype}"] = {"file": name, "digest": sha256_file(dest)}
+    module.to("cpu")
+    return entries
+
+
+def parse_targets(devices: str, dtypes: str) -> list[tuple[str, str]]:
+    """"cpu,cuda" x "float32,bfloat16" -> every pair, cpu/float32 always first (model.path names it)."""
+    pairs = [("cpu", "float32")]
+    for device in [d for d in devices.split(",") if d]:
+        for dtype in [t for t in dtypes.split(",") if t]:
+            if (device, dtype) not in pairs:
+                pairs.append((device, dtype))
+    return pairs
+
+
+def load_package(path: str, device: str = "cpu"):
+    """The package as a callable (input_ids, attention_mask) -> output, like a TorchScript module."""
+    runner = torch._inductor.aoti_load_package(path, device_index=0 if device == "cuda" else -1)
+
+    def call(ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return runner(ids.to(device), mask.to(device)).cpu()
+
+    return call
