@@ -23,11 +23,12 @@
 // and the JSON holds every round and each policy's medians. Timed: admitting,
 // forming and running batches; not model loading or calibration.
 //
-//   policy_bench --model DIR --jobs FILE.jsonl --workload NAME --out FILE.json
+//   policy_bench --model DIR [--model-file model.pt] --jobs FILE.jsonl --workload NAME --out FILE.json
 //                [--device cpu-budget:256MiB] [--threads 2] [--rounds 3]
 //                [--policies arrival8,shared,qinfer,ideal,qinfer_arrival,sorted64]
 //                [--max-batch-size 64] [--max-batch-delay-ms 50]
 //                [--margin 0.1] [--autocast bf16] [--cuda-memory-fraction F]
+//                [--outputs FILE.jsonl]   (every job's output, last round of the first policy)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -100,6 +101,12 @@ double Percentile(std::vector<double> values, double p) {
 
 double Median(std::vector<double> values) { return Percentile(std::move(values), 0.5); }
 
+void WriteOutputs(const std::string& path, const std::map<std::string, std::vector<float>>& outputs) {
+  std::ofstream out(path);
+  if (!out) Fail("cannot write " + path);
+  for (const auto& [id, output] : outputs) out << json{{"id", id}, {"output", output}}.dump() << "\n";
+}
+
 struct RoundResult {
   double wall_s = 0;
   uint64_t jobs = 0, ok = 0, failed = 0, lost = 0, batches = 0;
@@ -107,6 +114,8 @@ struct RoundResult {
   uint64_t oom_events = 0, cap_lowerings = 0, fallback_runs = 0;
   int64_t peak_bytes = 0;
   double p50_ms = 0, p99_ms = 0;
+  // Each job's output, kept only in a round asked to keep them (--outputs).
+  std::map<std::string, std::vector<float>> outputs;
 
   json ToJson(int64_t budget) const {
     return {{"wall_s", wall_s},
@@ -133,7 +142,7 @@ struct RoundResult {
 
 // Runs `batch` and adds its outcomes to `r`; latency counts from `admitted`.
 void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::string, Clock::time_point>& admitted,
-              std::vector<double>& latencies_ms, std::map<std::string, int>& seen, RoundResult& r) {
+              std::vector<double>& latencies_ms, std::map<std::string, int>& seen, bool keep_outputs, RoundResult& r) {
   absl::StatusOr<std::vector<Outcome>> outcomes = runner.Run(batch);
   const Clock::time_point done = Clock::now();
   if (!outcomes.ok())
@@ -149,6 +158,7 @@ void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::
     }
     r.ok++;
     r.real_tokens += o.input_length;
+    if (keep_outputs) r.outputs[o.id] = o.output;
     pieces[{o.batch_size, o.padded_length}]++;
     latencies_ms.push_back(1000.0 * Seconds(done - admitted.at(o.id)));
   }
@@ -158,9 +168,10 @@ void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::
 // One round of one policy: the bookkeeping every policy shares.
 class Round {
  public:
-  Round(TorchModelRunner& runner, const std::vector<Job>& jobs)
+  Round(TorchModelRunner& runner, const std::vector<Job>& jobs, bool keep_outputs)
       : runner_(runner),
         jobs_(jobs),
+        keep_outputs_(keep_outputs),
         ooms0_(runner.stats().oom_events),
         caps0_(runner.stats().cap_lowerings),
         fallback0_(runner.stats().fallback_runs) {
@@ -170,7 +181,7 @@ class Round {
   }
   void Admitted(const std::string& id, Clock::time_point at) { admitted_[id] = at; }
   Clock::time_point start() const { return start_; }
-  void Run(const Batch& batch) { RunBatch(runner_, batch, admitted_, latencies_ms_, seen_, r_); }
+  void Run(const Batch& batch) { RunBatch(runner_, batch, admitted_, latencies_ms_, seen_, keep_outputs_, r_); }
   RoundResult Finish() {
     r_.wall_s = Seconds(Clock::now() - start_);
     r_.peak_bytes = runner_.memory().peak_bytes();
@@ -186,6 +197,7 @@ class Round {
  private:
   TorchModelRunner& runner_;
   const std::vector<Job>& jobs_;
+  const bool keep_outputs_;
   const uint64_t ooms0_, caps0_, fallback0_;
   Clock::time_point start_;
   RoundResult r_;
@@ -201,11 +213,12 @@ struct Setup {
 };
 
 // (a), (b), (c) and the ablation go through the real Scheduler.
-RoundResult RunScheduled(TorchModelRunner& runner, const std::vector<Job>& jobs, BatchPolicy policy) {
+RoundResult RunScheduled(TorchModelRunner& runner, const std::vector<Job>& jobs, BatchPolicy policy,
+                         bool keep_outputs) {
   absl::StatusOr<Scheduler> created = Scheduler::Create(policy);
   if (!created.ok()) Fail(std::string(created.status().message()));
   Scheduler scheduler = *std::move(created);
-  Round round(runner, jobs);
+  Round round(runner, jobs, keep_outputs);
   size_t next = 0;
   while (true) {
     // The consumer: admits while the queue has room.
@@ -238,7 +251,8 @@ RoundResult RunScheduled(TorchModelRunner& runner, const std::vector<Job>& jobs,
 //       map_batches with batch_size 64 on a sorted dataset), emulated here on
 //       the same runner: only the model's compute, none of Ray's overhead.
 //       It knows nothing of the memory plan; an OOM goes down the ladder.
-RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, const Setup& setup, bool ideal) {
+RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, const Setup& setup, bool ideal,
+                      bool keep_outputs) {
   std::vector<const Job*> sorted;
   for (const Job& job : jobs) sorted.push_back(&job);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Job* a, const Job* b) { return a->length() < b->length(); });
@@ -263,7 +277,7 @@ RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, co
     }
     batches.push_back(std::move(batch));
   }
-  Round round(runner, jobs);
+  Round round(runner, jobs, keep_outputs);
   for (const Job& job : jobs) round.Admitted(job.id, round.start());
   for (const Batch& batch : batches) round.Run(batch);
   return round.Finish();
@@ -299,11 +313,12 @@ BatchPolicy PolicyFor(const std::string& name, const Setup& setup) {
 
 int main(int argc, char** argv) {
   CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
-  std::string model_dir, jobs_path, workload = "jobs", out_path, device = "cpu-budget:256MiB", autocast, plan_cache;
+  std::string model_dir, model_file = "model.pt", jobs_path, workload = "jobs", out_path, outputs_path, device = "cpu-budget:256MiB", autocast, plan_cache;
   std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
   int threads = 2, rounds = 3, max_batch_size = 64, delay_ms = 50;
   double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
   app.add_option("--model", model_dir, "directory with model.pt and manifest.json")->required();
+  app.add_option("--model-file", model_file, "the model file inside --model");
   app.add_option("--jobs", jobs_path, "JSONL jobs ({\"id\", \"input_ids\"} per line)")->required();
   app.add_option("--workload", workload, "the workload's name, for the report");
   app.add_option("--out", out_path, "JSON report")->required();
@@ -320,10 +335,12 @@ int main(int argc, char** argv) {
                  "calibrated and written");
   app.add_option("--autocast", autocast, "bf16 | fp16 | empty");
   app.add_option("--cuda-memory-fraction", cuda_fraction, "cap the CUDA allocator (emulate a smaller card)");
+  app.add_option("--outputs", outputs_path,
+                 "JSONL of every job's output ({\"id\", \"output\"}) from the last round of the first policy");
   CLI11_PARSE(app, argc, argv);
 
   qinfer::executor::RunnerOptions options;
-  options.model_path = model_dir + "/model.pt";
+  options.model_path = model_dir + "/" + model_file;
   options.device = device;
   options.intra_op_threads = threads;
   options.autocast = autocast;
@@ -377,8 +394,12 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<RoundResult>> results;
   for (int round = 0; round < rounds; ++round) {
     for (const std::string& name : policies) {
-      RoundResult r = name == "ideal" || name == "sorted64" ? RunSorted(runner, jobs, setup, name == "ideal")
-                                                            : RunScheduled(runner, jobs, PolicyFor(name, setup));
+      // (ideal changes the jobs' rows, so its outputs are not the jobs' own.)
+      const bool keep = !outputs_path.empty() && round == rounds - 1 && name == policies.front();
+      RoundResult r = name == "ideal" || name == "sorted64"
+                          ? RunSorted(runner, jobs, setup, name == "ideal", keep)
+                          : RunScheduled(runner, jobs, PolicyFor(name, setup), keep);
+      if (keep) WriteOutputs(outputs_path, r.outputs);
       std::fprintf(stderr, "policy_bench: %s round %d %-14s %8.0f tok/s  %7.1f jobs/s  padding %.3f  ooms %llu\n",
                    workload.c_str(), round + 1, name.c_str(), r.wall_s > 0 ? double(r.real_tokens) / r.wall_s : 0,
                    r.wall_s > 0 ? double(r.ok) / r.wall_s : 0,
