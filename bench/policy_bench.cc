@@ -309,6 +309,67 @@ BatchPolicy PolicyFor(const std::string& name, const Setup& setup) {
   return p;
 }
 
+// The plan in `path` when its key matches this runner and calibration; else an error.
+absl::StatusOr<MemoryPlan> ReadCachedPlan(const std::string& path, TorchModelRunner& runner,
+                                          const qinfer::executor::CalibrationOptions& calibration) {
+  std::ifstream cached(path);
+  const std::string text((std::istreambuf_iterator<char>(cached)), std::istreambuf_iterator<char>());
+  absl::StatusOr<MemoryPlan> plan = qinfer::PlanFromJson(text);
+  MemoryPlan wanted;
+  wanted.model_digest = runner.manifest().digest;
+  wanted.device = runner.device();
+  wanted.dtype = runner.dtype();
+  wanted.torch_version = qinfer::executor::TorchVersion();
+  wanted.budget_bytes = runner.memory().budget_bytes();
+  wanted.margin = calibration.margin;
+  wanted.max_batch_size = calibration.max_batch_size;
+  wanted.bounds = calibration.bounds;
+  if (plan.ok() && plan->Key() != wanted.Key()) return absl::NotFoundError("the cached plan is for another setup");
+  return plan;
+}
+
+// Every policy's rounds and their medians.
+json PoliciesJson(const std::map<std::string, std::vector<RoundResult>>& results, int64_t budget) {
+  json by_policy = json::object();
+  for (const auto& [name, rs] : results) {
+    json p;
+    p["rounds"] = json::array();
+    for (const RoundResult& r : rs) p["rounds"].push_back(r.ToJson(budget));
+    json median = json::object();
+    for (const auto& [key, value] : p["rounds"][0].items()) {
+      std::vector<double> values;
+      for (const json& round : p["rounds"]) values.push_back(round[key].get<double>());
+      median[key] = Median(values);
+    }
+    // Counts that must hold in every round, not only in the median one.
+    uint64_t lost = 0, ooms = 0;
+    for (const RoundResult& r : rs) {
+      lost = std::max(lost, r.lost);
+      ooms = std::max(ooms, r.oom_events);
+    }
+    median["lost_max"] = lost;
+    median["oom_events_max"] = ooms;
+    p["median"] = median;
+    by_policy[name] = p;
+  }
+  return by_policy;
+}
+
+// qinfer's median real tokens/s over each other policy's (null where one did not run).
+json RatiosJson(const json& by_policy) {
+  auto ratio = [&](const std::string& a, const std::string& b) -> json {
+    if (!by_policy.contains(a) || !by_policy.contains(b)) return nullptr;
+    const double denominator = by_policy[b]["median"]["real_tokens_per_s"].get<double>();
+    return denominator > 0 ? json(by_policy[a]["median"]["real_tokens_per_s"].get<double>() / denominator)
+                           : json(nullptr);
+  };
+  return {{"qinfer_over_arrival8", ratio("qinfer", "arrival8")},
+          {"qinfer_over_shared", ratio("qinfer", "shared")},
+          {"qinfer_over_ideal", ratio("qinfer", "ideal")},
+          {"qinfer_over_qinfer_arrival", ratio("qinfer", "qinfer_arrival")},
+          {"qinfer_over_sorted64", ratio("qinfer", "sorted64")}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -360,21 +421,7 @@ int main(int argc, char** argv) {
   calibration.margin = margin;
   const Clock::time_point calibration_start = Clock::now();
   absl::StatusOr<MemoryPlan> plan = absl::NotFoundError("no cached plan");
-  if (!plan_cache.empty()) {
-    std::ifstream cached(plan_cache);
-    const std::string text((std::istreambuf_iterator<char>(cached)), std::istreambuf_iterator<char>());
-    plan = qinfer::PlanFromJson(text);
-    MemoryPlan wanted;
-    wanted.model_digest = runner.manifest().digest;
-    wanted.device = runner.device();
-    wanted.dtype = runner.dtype();
-    wanted.torch_version = qinfer::executor::TorchVersion();
-    wanted.budget_bytes = runner.memory().budget_bytes();
-    wanted.margin = margin;
-    wanted.max_batch_size = max_batch_size;
-    wanted.bounds = setup.bounds;
-    if (plan.ok() && plan->Key() != wanted.Key()) plan = absl::NotFoundError("the cached plan is for another setup");
-  }
+  if (!plan_cache.empty()) plan = ReadCachedPlan(plan_cache, runner, calibration);
   const bool reused = plan.ok();
   if (!reused) {
     plan = qinfer::executor::Calibrate(runner, calibration);
@@ -429,40 +476,8 @@ int main(int argc, char** argv) {
   for (const qinfer::PlanEntry& e : plan->entries) {
     report["plan"].push_back({{"bound", e.bound}, {"batch_size", e.batch_size}, {"peak_bytes", e.peak_bytes}});
   }
-  json by_policy = json::object();
-  for (const auto& [name, rs] : results) {
-    json p;
-    p["rounds"] = json::array();
-    for (const RoundResult& r : rs) p["rounds"].push_back(r.ToJson(budget));
-    json median = json::object();
-    for (const auto& [key, value] : p["rounds"][0].items()) {
-      std::vector<double> values;
-      for (const json& round : p["rounds"]) values.push_back(round[key].get<double>());
-      median[key] = Median(values);
-    }
-    // Counts that must hold in every round, not only in the median one.
-    uint64_t lost = 0, ooms = 0;
-    for (const RoundResult& r : rs) {
-      lost = std::max(lost, r.lost);
-      ooms = std::max(ooms, r.oom_events);
-    }
-    median["lost_max"] = lost;
-    median["oom_events_max"] = ooms;
-    p["median"] = median;
-    by_policy[name] = p;
-  }
-  report["policies"] = by_policy;
-  auto ratio = [&](const std::string& a, const std::string& b) -> json {
-    if (!by_policy.contains(a) || !by_policy.contains(b)) return nullptr;
-    const double denominator = by_policy[b]["median"]["real_tokens_per_s"].get<double>();
-    return denominator > 0 ? json(by_policy[a]["median"]["real_tokens_per_s"].get<double>() / denominator)
-                           : json(nullptr);
-  };
-  report["ratios"] = {{"qinfer_over_arrival8", ratio("qinfer", "arrival8")},
-                      {"qinfer_over_shared", ratio("qinfer", "shared")},
-                      {"qinfer_over_ideal", ratio("qinfer", "ideal")},
-                      {"qinfer_over_qinfer_arrival", ratio("qinfer", "qinfer_arrival")},
-                      {"qinfer_over_sorted64", ratio("qinfer", "sorted64")}};
+  report["policies"] = PoliciesJson(results, budget);
+  report["ratios"] = RatiosJson(report["policies"]);
   std::ofstream out(out_path);
   if (!out) Fail("cannot write " + out_path);
   out << report.dump(2) << "\n";
