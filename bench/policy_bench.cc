@@ -29,6 +29,7 @@
 //                [--max-batch-size 64] [--max-batch-delay-ms 50]
 //                [--margin 0.1] [--autocast bf16] [--cuda-memory-fraction F]
 //                [--outputs FILE.jsonl]   (every job's output, last round of the first policy)
+//                [--warmup-rounds N]      (untimed rounds first; default 0)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -309,6 +310,13 @@ BatchPolicy PolicyFor(const std::string& name, const Setup& setup) {
   return p;
 }
 
+// One round of the policy `name`.
+RoundResult RunPolicy(const std::string& name, TorchModelRunner& runner, const std::vector<Job>& jobs,
+                      const Setup& setup, bool keep_outputs) {
+  if (name == "ideal" || name == "sorted64") return RunSorted(runner, jobs, setup, name == "ideal", keep_outputs);
+  return RunScheduled(runner, jobs, PolicyFor(name, setup), keep_outputs);
+}
+
 // The plan in `path` when its key matches this runner and calibration; else an error.
 absl::StatusOr<MemoryPlan> ReadCachedPlan(const std::string& path, TorchModelRunner& runner,
                                           const qinfer::executor::CalibrationOptions& calibration) {
@@ -374,9 +382,10 @@ json RatiosJson(const json& by_policy) {
 
 int main(int argc, char** argv) {
   CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
-  std::string model_dir, model_file = "model.pt", jobs_path, workload = "jobs", out_path, outputs_path, device = "cpu-budget:256MiB", autocast, plan_cache;
+  std::string model_dir, model_file = "model.pt", jobs_path, workload = "jobs", out_path, outputs_path;
+  std::string device = "cpu-budget:256MiB", autocast, plan_cache;
   std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
-  int threads = 2, rounds = 3, max_batch_size = 64, delay_ms = 50;
+  int threads = 2, rounds = 3, warmup_rounds = 0, max_batch_size = 64, delay_ms = 50;
   double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
   app.add_option("--model", model_dir, "directory with model.pt and manifest.json")->required();
   app.add_option("--model-file", model_file, "the model file inside --model");
@@ -386,6 +395,7 @@ int main(int argc, char** argv) {
   app.add_option("--device", device, "primary device (cpu-budget:<size>, cuda:N)");
   app.add_option("--threads", threads, "torch intra-op threads (0: libtorch's default)");
   app.add_option("--rounds", rounds, "rounds; each runs every policy once")->check(CLI::PositiveNumber);
+  app.add_option("--warmup-rounds", warmup_rounds, "untimed rounds of every policy before the timed ones");
   app.add_option("--policies", policies, "arrival8 shared qinfer ideal qinfer_arrival sorted64")->delimiter(',');
   app.add_option("--max-batch-size", max_batch_size, "largest batch the plan may choose");
   app.add_option("--max-batch-delay-ms", delay_ms, "age bound of a partial batch");
@@ -438,14 +448,17 @@ int main(int argc, char** argv) {
     if (jobs[i].length() > size_t(setup.bounds.back())) Fail("job " + jobs[i].id + " is longer than max_tokens");
   }
 
+  // TorchScript's profiling executor specialises a graph on its first runs
+  // of each input shape, so the first rounds of a shape are slower.
+  for (int round = 0; round < warmup_rounds; ++round) {
+    for (const std::string& name : policies) RunPolicy(name, runner, jobs, setup, false);
+  }
   std::map<std::string, std::vector<RoundResult>> results;
   for (int round = 0; round < rounds; ++round) {
     for (const std::string& name : policies) {
       // (ideal changes the jobs' rows, so its outputs are not the jobs' own.)
       const bool keep = !outputs_path.empty() && round == rounds - 1 && name == policies.front();
-      RoundResult r = name == "ideal" || name == "sorted64"
-                          ? RunSorted(runner, jobs, setup, name == "ideal", keep)
-                          : RunScheduled(runner, jobs, PolicyFor(name, setup), keep);
+      RoundResult r = RunPolicy(name, runner, jobs, setup, keep);
       if (keep) WriteOutputs(outputs_path, r.outputs);
       std::fprintf(stderr, "policy_bench: %s round %d %-14s %8.0f tok/s  %7.1f jobs/s  padding %.3f  ooms %llu\n",
                    workload.c_str(), round + 1, name.c_str(), r.wall_s > 0 ? double(r.real_tokens) / r.wall_s : 0,
@@ -468,6 +481,7 @@ int main(int argc, char** argv) {
   report["budget_bytes"] = budget;
   report["threads"] = {{"intra_op", threads_now.intra_op}, {"inter_op", threads_now.inter_op}};
   report["rounds"] = rounds;
+  report["warmup_rounds"] = warmup_rounds;
   report["max_batch_delay_ms"] = delay_ms;
   report["max_padding"] = max_padding;
   report["calibration_s"] = calibration_s;

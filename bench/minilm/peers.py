@@ -103,7 +103,9 @@ def precision(system):
         import openvino
 
         hint = str(openvino.Core().get_property("CPU", "INFERENCE_PRECISION_HINT")).lower()
-        return "bf16" if "bf16" in hint or "bfloat16" in hint else "fp16" if "f16" in hint or "float16" in hint else "f32"
+        if "bf16" in hint or "bfloat16" in hint:
+            return "bf16"
+        return "fp16" if "f16" in hint or "float16" in hint else "f32"
     return "bf16" if system == "torch-bf16" else "f32"
 
 
@@ -135,7 +137,8 @@ def run_profile(system, model, texts, tokens, a):
         t0 = time.perf_counter()
         emb = encode(model, texts, a.batch_size)
         walls.append(time.perf_counter() - t0)
-        print(f"peers.py: {system} {len(texts)} texts, round {r + 1}/{a.rounds}: {len(texts) / walls[-1]:.1f} embeddings/s",
+        print(f"peers.py: {system} {len(texts)} texts, round {r + 1}/{a.rounds}: "
+              f"{len(texts) / walls[-1]:.1f} embeddings/s",
               file=sys.stderr)
     wall = statistics.median(walls)
     return emb, {"texts": len(texts), "ok": int(emb.shape[0]), "real_tokens": sum(tokens), "wall_s": wall,

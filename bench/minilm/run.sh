@@ -64,7 +64,7 @@ GEMM_ARGS=()
 if (( SMOKE )); then
   TEXTS=8
   ROUNDS=1
-  GEMM_ARGS=(--sizes 512,1024 --reps 3)
+  GEMM_ARGS=(--sizes "512,1024" --reps 3)
   OUT=${OUT:-$(mktemp -d /tmp/qinfer-minilm-smoke.XXXXXX)}
 fi
 OUT=${OUT:-bench/results/minilm-latest}
@@ -131,6 +131,8 @@ model_and_texts() {
 }
 
 # qinfer, one model directory and one precision: executor only, then serve.
+# The executor's two untimed rounds first: TorchScript specialises its graph
+# on the first runs of each shape, and executor-only is the warm upper bound.
 qinfer_rows() {
   local tag=$1 model=$2 autocast=$3 file=$4 profile jobs
   local executor=qinfer-executor-$tag serve=qinfer-serve-$tag
@@ -138,11 +140,12 @@ qinfer_rows() {
     jobs=$OUT/texts/$profile.jobs.jsonl
     log "$executor: $profile"
     if ! "$BIN/bench/policy_bench" --model "$model" --model-file "$file" --jobs "$jobs" --workload "$profile" \
-        --policies qinfer \
+        --policies qinfer --warmup-rounds 2 \
         --out "$OUT/runs/$executor-$profile.json" --outputs "$OUT/emb/$executor-$profile.jsonl" \
         --device "$DEVICE" --threads "$THREADS" --rounds "$ROUNDS" ${autocast:+--autocast "$autocast"} \
         --plan-cache "$CACHE/plan-$tag.json" 2>"$OUT/runs/$executor-$profile.log"; then
-      not_run "$executor" "policy_bench failed on $profile: $(grep -v ' info ' "$OUT/runs/$executor-$profile.log" | tail -n 3)"
+      not_run "$executor" \
+        "policy_bench failed on $profile: $(grep -v ' info ' "$OUT/runs/$executor-$profile.log" | tail -n 3)"
     fi
     log "$serve: $profile"
     if ! "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$model" \

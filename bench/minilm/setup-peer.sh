@@ -38,9 +38,11 @@ case $peer in
   # sentence-transformers 6 (transformers >= 5) refuses: this venv has the
   # newest sentence-transformers 5 and the transformers they agree on.
   onnx) REQS=("sentence-transformers>=5,<6" "optimum-onnx[onnxruntime]==0.1.0" "onnxruntime==1.31.1")
-        CHECK='import onnxruntime; from importlib.metadata import version as v; print("onnxruntime", onnxruntime.__version__, "optimum-onnx", v("optimum-onnx"))' ;;
+        CHECK='import onnxruntime as m; from importlib.metadata import version as v
+print("onnxruntime", m.__version__, "optimum-onnx", v("optimum-onnx"))' ;;
   openvino) REQS=("sentence-transformers==6.2.0" "optimum-intel[openvino]==2.2.0" "openvino==2026.4.1")
-        CHECK='import openvino; from importlib.metadata import version as v; print("openvino", openvino.__version__, "optimum-intel", v("optimum-intel"))' ;;
+        CHECK='import openvino as m; from importlib.metadata import version as v
+print("openvino", m.__version__, "optimum-intel", v("optimum-intel"))' ;;
   *) die "usage: setup-peer.sh onnx|openvino" ;;
 esac
 
@@ -48,7 +50,8 @@ esac
 . "$REPO/bench/torchserve/project-venv.sh"
 read -r torch_version project_site py base_python < <("$PROJECT_VENV/bin/python" -c '
 import sys, sysconfig, torch
-print(torch.__version__.split("+")[0], sysconfig.get_paths()["purelib"], f"cp{sys.version_info[0]}{sys.version_info[1]}", sys._base_executable)') ||
+v = sys.version_info
+print(torch.__version__.split("+")[0], sysconfig.get_paths()["purelib"], f"cp{v[0]}{v[1]}", sys._base_executable)') ||
   die "torch is not importable from $PROJECT_VENV (run deploy/setup.sh --no-build)"
 key=$(printf '%s\n' "${REQS[@]}" "torch==$torch_version" "$py" | sha256sum | cut -c1-12)
 venv=$QINFER_CACHE/bench-venv-$peer-$key
