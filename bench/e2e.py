@@ -6,7 +6,7 @@ executor-only figures on the same jobs, model, device and threads.
     bench/e2e.py --qinfer build/qinfer --brokers HOST:PORT --kafka-dir DIR \
         --model DIR --jobs FILE.jsonl --workload NAME --out FILE.json \
         [--device cpu-budget:256MiB] [--threads 2] [--max-padding 0.08] [--replies]
-        [--rounds R] [--store DIR]
+        [--rounds R] [--store DIR] [--autocast bf16] [--model-file model.pt] [--embeddings FILE.jsonl]
 
 The jobs are published first (a backlog, as offline work has), then
 `qinfer serve` runs until every job has its record (--idle-exit). Timed from
@@ -52,6 +52,10 @@ def main() -> None:
     ap.add_argument("--max-padding", type=float, default=0.08)
     ap.add_argument("--rounds", type=int, default=1, help="serve runs over the same jobs; the median is reported")
     ap.add_argument("--replies", action="store_true", help="also publish every result to a reply topic")
+    ap.add_argument("--autocast", default="", help="model.autocast (bf16 | fp16; default: none, float32)")
+    ap.add_argument("--model-file", default="model.pt", help="the model file inside --model (model.path)")
+    ap.add_argument("--embeddings", help="write every job's output of the last round here, one "
+                                         "{\"id\", \"output\"} per line")
     ap.add_argument("--store", help="the result store to use and keep (its memory plan is reused by the next "
                                     "run); default: a temporary one")
     a = ap.parse_args()
@@ -88,7 +92,8 @@ def one_round(a, jobs, store, work, index):
     run([kafka_local, "create-topic", a.kafka_dir, topic, "3", replies, "3"], stdout=subprocess.DEVNULL)
     run([a.qinfer, "submit", "--brokers", a.brokers, "--topic", topic, a.jobs], stdout=subprocess.DEVNULL)
     started_ms = time.time() * 1000
-    sets = {"model.path": os.path.join(os.path.abspath(a.model), "model.pt"), "model.device": a.device,
+    sets = {"model.path": os.path.join(os.path.abspath(a.model), a.model_file), "model.device": a.device,
+            "model.autocast": a.autocast,
             "model.threads": str(a.threads), "kafka.brokers": a.brokers, "kafka.group_id": f"bench-{tag}",
             "kafka.jobs_topic": topic, "kafka.reply_topic": replies if a.replies else "",
             "kafka.dead_letter_topic": "", "storage.path": store, "http.listen": "",
@@ -111,6 +116,10 @@ def one_round(a, jobs, store, work, index):
     records = [r for r in (json.loads(line) for line in export.splitlines() if line.strip())
                if r["id"] in jobs and r["completed_at_ms"] >= started_ms]
     ok = [r for r in records if r.get("status") == "ok"]
+    if a.embeddings and index == a.rounds - 1:
+        with open(a.embeddings, "w") as f:
+            for r in ok:
+                f.write(json.dumps({"id": r["id"], "output": r["output"]}) + "\n")
     if not ok:
         sys.exit(f"e2e.py: {a.workload}: round {index + 1} stored no result")
     first = min(r["completed_at_ms"] - 1000 * r["timings"]["run_seconds"] for r in ok)
@@ -122,6 +131,7 @@ def one_round(a, jobs, store, work, index):
     seen = {r["id"] for r in records}
     report = {
         "workload": a.workload, "system": "qinfer serve", "replies": a.replies, "device": a.device,
+        "autocast": a.autocast,
         "threads": a.threads, "jobs": len(jobs), "ok": len(ok), "failed": len(records) - len(ok),
         "lost": sum(1 for j in jobs if j not in seen), "wall_s": wall, "serve_process_s": serve_s,
         "real_tokens": real, "padded_tokens": padded,

@@ -23,11 +23,13 @@
 // and the JSON holds every round and each policy's medians. Timed: admitting,
 // forming and running batches; not model loading or calibration.
 //
-//   policy_bench --model DIR --jobs FILE.jsonl --workload NAME --out FILE.json
+//   policy_bench --model DIR [--model-file model.pt] --jobs FILE.jsonl --workload NAME --out FILE.json
 //                [--device cpu-budget:256MiB] [--threads 2] [--rounds 3]
 //                [--policies arrival8,shared,qinfer,ideal,qinfer_arrival,sorted64]
 //                [--max-batch-size 64] [--max-batch-delay-ms 50]
 //                [--margin 0.1] [--autocast bf16] [--cuda-memory-fraction F]
+//                [--outputs FILE.jsonl]   (every job's output, last round of the first policy)
+//                [--warmup-rounds N]      (untimed rounds first; default 0)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -100,6 +102,12 @@ double Percentile(std::vector<double> values, double p) {
 
 double Median(std::vector<double> values) { return Percentile(std::move(values), 0.5); }
 
+void WriteOutputs(const std::string& path, const std::map<std::string, std::vector<float>>& outputs) {
+  std::ofstream out(path);
+  if (!out) Fail("cannot write " + path);
+  for (const auto& [id, output] : outputs) out << json{{"id", id}, {"output", output}}.dump() << "\n";
+}
+
 struct RoundResult {
   double wall_s = 0;
   uint64_t jobs = 0, ok = 0, failed = 0, lost = 0, batches = 0;
@@ -107,6 +115,8 @@ struct RoundResult {
   uint64_t oom_events = 0, cap_lowerings = 0, fallback_runs = 0;
   int64_t peak_bytes = 0;
   double p50_ms = 0, p99_ms = 0;
+  // Each job's output, kept only in a round asked to keep them (--outputs).
+  std::map<std::string, std::vector<float>> outputs;
 
   json ToJson(int64_t budget) const {
     return {{"wall_s", wall_s},
@@ -133,7 +143,7 @@ struct RoundResult {
 
 // Runs `batch` and adds its outcomes to `r`; latency counts from `admitted`.
 void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::string, Clock::time_point>& admitted,
-              std::vector<double>& latencies_ms, std::map<std::string, int>& seen, RoundResult& r) {
+              std::vector<double>& latencies_ms, std::map<std::string, int>& seen, bool keep_outputs, RoundResult& r) {
   absl::StatusOr<std::vector<Outcome>> outcomes = runner.Run(batch);
   const Clock::time_point done = Clock::now();
   if (!outcomes.ok())
@@ -149,6 +159,7 @@ void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::
     }
     r.ok++;
     r.real_tokens += o.input_length;
+    if (keep_outputs) r.outputs[o.id] = o.output;
     pieces[{o.batch_size, o.padded_length}]++;
     latencies_ms.push_back(1000.0 * Seconds(done - admitted.at(o.id)));
   }
@@ -158,9 +169,10 @@ void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::
 // One round of one policy: the bookkeeping every policy shares.
 class Round {
  public:
-  Round(TorchModelRunner& runner, const std::vector<Job>& jobs)
+  Round(TorchModelRunner& runner, const std::vector<Job>& jobs, bool keep_outputs)
       : runner_(runner),
         jobs_(jobs),
+        keep_outputs_(keep_outputs),
         ooms0_(runner.stats().oom_events),
         caps0_(runner.stats().cap_lowerings),
         fallback0_(runner.stats().fallback_runs) {
@@ -170,7 +182,7 @@ class Round {
   }
   void Admitted(const std::string& id, Clock::time_point at) { admitted_[id] = at; }
   Clock::time_point start() const { return start_; }
-  void Run(const Batch& batch) { RunBatch(runner_, batch, admitted_, latencies_ms_, seen_, r_); }
+  void Run(const Batch& batch) { RunBatch(runner_, batch, admitted_, latencies_ms_, seen_, keep_outputs_, r_); }
   RoundResult Finish() {
     r_.wall_s = Seconds(Clock::now() - start_);
     r_.peak_bytes = runner_.memory().peak_bytes();
@@ -186,6 +198,7 @@ class Round {
  private:
   TorchModelRunner& runner_;
   const std::vector<Job>& jobs_;
+  const bool keep_outputs_;
   const uint64_t ooms0_, caps0_, fallback0_;
   Clock::time_point start_;
   RoundResult r_;
@@ -201,11 +214,12 @@ struct Setup {
 };
 
 // (a), (b), (c) and the ablation go through the real Scheduler.
-RoundResult RunScheduled(TorchModelRunner& runner, const std::vector<Job>& jobs, BatchPolicy policy) {
+RoundResult RunScheduled(TorchModelRunner& runner, const std::vector<Job>& jobs, BatchPolicy policy,
+                         bool keep_outputs) {
   absl::StatusOr<Scheduler> created = Scheduler::Create(policy);
   if (!created.ok()) Fail(std::string(created.status().message()));
   Scheduler scheduler = *std::move(created);
-  Round round(runner, jobs);
+  Round round(runner, jobs, keep_outputs);
   size_t next = 0;
   while (true) {
     // The consumer: admits while the queue has room.
@@ -238,7 +252,8 @@ RoundResult RunScheduled(TorchModelRunner& runner, const std::vector<Job>& jobs,
 //       map_batches with batch_size 64 on a sorted dataset), emulated here on
 //       the same runner: only the model's compute, none of Ray's overhead.
 //       It knows nothing of the memory plan; an OOM goes down the ladder.
-RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, const Setup& setup, bool ideal) {
+RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, const Setup& setup, bool ideal,
+                      bool keep_outputs) {
   std::vector<const Job*> sorted;
   for (const Job& job : jobs) sorted.push_back(&job);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Job* a, const Job* b) { return a->length() < b->length(); });
@@ -263,7 +278,7 @@ RoundResult RunSorted(TorchModelRunner& runner, const std::vector<Job>& jobs, co
     }
     batches.push_back(std::move(batch));
   }
-  Round round(runner, jobs);
+  Round round(runner, jobs, keep_outputs);
   for (const Job& job : jobs) round.Admitted(job.id, round.start());
   for (const Batch& batch : batches) round.Run(batch);
   return round.Finish();
@@ -295,119 +310,34 @@ BatchPolicy PolicyFor(const std::string& name, const Setup& setup) {
   return p;
 }
 
-}  // namespace
+// One round of the policy `name`.
+RoundResult RunPolicy(const std::string& name, TorchModelRunner& runner, const std::vector<Job>& jobs,
+                      const Setup& setup, bool keep_outputs) {
+  if (name == "ideal" || name == "sorted64") return RunSorted(runner, jobs, setup, name == "ideal", keep_outputs);
+  return RunScheduled(runner, jobs, PolicyFor(name, setup), keep_outputs);
+}
 
-int main(int argc, char** argv) {
-  CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
-  std::string model_dir, jobs_path, workload = "jobs", out_path, device = "cpu-budget:256MiB", autocast, plan_cache;
-  std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
-  int threads = 2, rounds = 3, max_batch_size = 64, delay_ms = 50;
-  double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
-  app.add_option("--model", model_dir, "directory with model.pt and manifest.json")->required();
-  app.add_option("--jobs", jobs_path, "JSONL jobs ({\"id\", \"input_ids\"} per line)")->required();
-  app.add_option("--workload", workload, "the workload's name, for the report");
-  app.add_option("--out", out_path, "JSON report")->required();
-  app.add_option("--device", device, "primary device (cpu-budget:<size>, cuda:N)");
-  app.add_option("--threads", threads, "torch intra-op threads (0: libtorch's default)");
-  app.add_option("--rounds", rounds, "rounds; each runs every policy once")->check(CLI::PositiveNumber);
-  app.add_option("--policies", policies, "arrival8 shared qinfer ideal qinfer_arrival sorted64")->delimiter(',');
-  app.add_option("--max-batch-size", max_batch_size, "largest batch the plan may choose");
-  app.add_option("--max-batch-delay-ms", delay_ms, "age bound of a partial batch");
-  app.add_option("--margin", margin, "memory plan margin");
-  app.add_option("--max-padding", max_padding, "qinfer's scheduler.max_padding");
-  app.add_option("--plan-cache", plan_cache,
-                 "a memory plan file: reused when its key (model, device, budget, buckets...) matches, else "
-                 "calibrated and written");
-  app.add_option("--autocast", autocast, "bf16 | fp16 | empty");
-  app.add_option("--cuda-memory-fraction", cuda_fraction, "cap the CUDA allocator (emulate a smaller card)");
-  CLI11_PARSE(app, argc, argv);
+// The plan in `path` when its key matches this runner and calibration; else an error.
+absl::StatusOr<MemoryPlan> ReadCachedPlan(const std::string& path, TorchModelRunner& runner,
+                                          const qinfer::executor::CalibrationOptions& calibration) {
+  std::ifstream cached(path);
+  const std::string text((std::istreambuf_iterator<char>(cached)), std::istreambuf_iterator<char>());
+  absl::StatusOr<MemoryPlan> plan = qinfer::PlanFromJson(text);
+  MemoryPlan wanted;
+  wanted.model_digest = runner.manifest().digest;
+  wanted.device = runner.device();
+  wanted.dtype = runner.dtype();
+  wanted.torch_version = qinfer::executor::TorchVersion();
+  wanted.budget_bytes = runner.memory().budget_bytes();
+  wanted.margin = calibration.margin;
+  wanted.max_batch_size = calibration.max_batch_size;
+  wanted.bounds = calibration.bounds;
+  if (plan.ok() && plan->Key() != wanted.Key()) return absl::NotFoundError("the cached plan is for another setup");
+  return plan;
+}
 
-  qinfer::executor::RunnerOptions options;
-  options.model_path = model_dir + "/model.pt";
-  options.device = device;
-  options.intra_op_threads = threads;
-  options.autocast = autocast;
-  options.cuda_memory_fraction = cuda_fraction;
-  options.cap_margin = margin;
-  absl::StatusOr<std::unique_ptr<TorchModelRunner>> loaded = TorchModelRunner::Load(options);
-  if (!loaded.ok()) Fail(std::string(loaded.status().message()));
-  TorchModelRunner& runner = **loaded;
-  const auto threads_now = qinfer::executor::CurrentTorchThreads();
-  std::vector<Job> jobs = ReadJobs(jobs_path, runner.manifest().vocab_size);
-
-  Setup setup;
-  setup.bounds = qinfer::scheduler::DefaultBucketBounds(runner.manifest().max_tokens);
-  qinfer::executor::CalibrationOptions calibration;
-  calibration.bounds = setup.bounds;
-  calibration.max_batch_size = max_batch_size;
-  calibration.margin = margin;
-  const Clock::time_point calibration_start = Clock::now();
-  absl::StatusOr<MemoryPlan> plan = absl::NotFoundError("no cached plan");
-  if (!plan_cache.empty()) {
-    std::ifstream cached(plan_cache);
-    const std::string text((std::istreambuf_iterator<char>(cached)), std::istreambuf_iterator<char>());
-    plan = qinfer::PlanFromJson(text);
-    MemoryPlan wanted;
-    wanted.model_digest = runner.manifest().digest;
-    wanted.device = runner.device();
-    wanted.dtype = runner.dtype();
-    wanted.torch_version = qinfer::executor::TorchVersion();
-    wanted.budget_bytes = runner.memory().budget_bytes();
-    wanted.margin = margin;
-    wanted.max_batch_size = max_batch_size;
-    wanted.bounds = setup.bounds;
-    if (plan.ok() && plan->Key() != wanted.Key()) plan = absl::NotFoundError("the cached plan is for another setup");
-  }
-  const bool reused = plan.ok();
-  if (!reused) {
-    plan = qinfer::executor::Calibrate(runner, calibration);
-    if (!plan.ok()) Fail("calibration: " + std::string(plan.status().message()));
-    if (!plan_cache.empty()) std::ofstream(plan_cache) << qinfer::PlanToJson(*plan);
-  }
-  const double calibration_s = Seconds(Clock::now() - calibration_start);
-  for (const qinfer::PlanEntry& e : plan->entries) setup.plan_caps.push_back(e.batch_size);
-  setup.defaults.max_batch_delay = std::chrono::milliseconds(delay_ms);
-  setup.defaults.max_queued_jobs = 20000;  // the service's defaults
-  setup.defaults.max_queued_tokens = 2000000;
-  setup.defaults.max_padding = max_padding;
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (jobs[i].length() > size_t(setup.bounds.back())) Fail("job " + jobs[i].id + " is longer than max_tokens");
-  }
-
-  std::map<std::string, std::vector<RoundResult>> results;
-  for (int round = 0; round < rounds; ++round) {
-    for (const std::string& name : policies) {
-      RoundResult r = name == "ideal" || name == "sorted64" ? RunSorted(runner, jobs, setup, name == "ideal")
-                                                            : RunScheduled(runner, jobs, PolicyFor(name, setup));
-      std::fprintf(stderr, "policy_bench: %s round %d %-14s %8.0f tok/s  %7.1f jobs/s  padding %.3f  ooms %llu\n",
-                   workload.c_str(), round + 1, name.c_str(), r.wall_s > 0 ? double(r.real_tokens) / r.wall_s : 0,
-                   r.wall_s > 0 ? double(r.ok) / r.wall_s : 0,
-                   r.padded_tokens ? double(r.real_tokens) / double(r.padded_tokens) : 0,
-                   static_cast<unsigned long long>(r.oom_events));
-      results[name].push_back(r);
-    }
-  }
-
-  const int64_t budget = runner.memory().budget_bytes();
-  json report;
-  report["workload"] = workload;
-  report["jobs"] = jobs.size();
-  uint64_t tokens = 0;
-  for (const Job& job : jobs) tokens += job.length();
-  report["real_tokens"] = tokens;
-  report["device"] = device;
-  report["dtype"] = runner.dtype();
-  report["budget_bytes"] = budget;
-  report["threads"] = {{"intra_op", threads_now.intra_op}, {"inter_op", threads_now.inter_op}};
-  report["rounds"] = rounds;
-  report["max_batch_delay_ms"] = delay_ms;
-  report["max_padding"] = max_padding;
-  report["calibration_s"] = calibration_s;
-  report["plan_reused"] = reused;
-  report["plan"] = json::array();
-  for (const qinfer::PlanEntry& e : plan->entries) {
-    report["plan"].push_back({{"bound", e.bound}, {"batch_size", e.batch_size}, {"peak_bytes", e.peak_bytes}});
-  }
+// Every policy's rounds and their medians.
+json PoliciesJson(const std::map<std::string, std::vector<RoundResult>>& results, int64_t budget) {
   json by_policy = json::object();
   for (const auto& [name, rs] : results) {
     json p;
@@ -430,18 +360,138 @@ int main(int argc, char** argv) {
     p["median"] = median;
     by_policy[name] = p;
   }
-  report["policies"] = by_policy;
+  return by_policy;
+}
+
+// qinfer's median real tokens/s over each other policy's (null where one did not run).
+json RatiosJson(const json& by_policy) {
   auto ratio = [&](const std::string& a, const std::string& b) -> json {
     if (!by_policy.contains(a) || !by_policy.contains(b)) return nullptr;
     const double denominator = by_policy[b]["median"]["real_tokens_per_s"].get<double>();
     return denominator > 0 ? json(by_policy[a]["median"]["real_tokens_per_s"].get<double>() / denominator)
                            : json(nullptr);
   };
-  report["ratios"] = {{"qinfer_over_arrival8", ratio("qinfer", "arrival8")},
-                      {"qinfer_over_shared", ratio("qinfer", "shared")},
-                      {"qinfer_over_ideal", ratio("qinfer", "ideal")},
-                      {"qinfer_over_qinfer_arrival", ratio("qinfer", "qinfer_arrival")},
-                      {"qinfer_over_sorted64", ratio("qinfer", "sorted64")}};
+  return {{"qinfer_over_arrival8", ratio("qinfer", "arrival8")},
+          {"qinfer_over_shared", ratio("qinfer", "shared")},
+          {"qinfer_over_ideal", ratio("qinfer", "ideal")},
+          {"qinfer_over_qinfer_arrival", ratio("qinfer", "qinfer_arrival")},
+          {"qinfer_over_sorted64", ratio("qinfer", "sorted64")}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
+  std::string model_dir, model_file = "model.pt", jobs_path, workload = "jobs", out_path, outputs_path;
+  std::string device = "cpu-budget:256MiB", autocast, plan_cache;
+  std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
+  int threads = 2, rounds = 3, warmup_rounds = 0, max_batch_size = 64, delay_ms = 50;
+  double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
+  app.add_option("--model", model_dir, "directory with model.pt and manifest.json")->required();
+  app.add_option("--model-file", model_file, "the model file inside --model");
+  app.add_option("--jobs", jobs_path, "JSONL jobs ({\"id\", \"input_ids\"} per line)")->required();
+  app.add_option("--workload", workload, "the workload's name, for the report");
+  app.add_option("--out", out_path, "JSON report")->required();
+  app.add_option("--device", device, "primary device (cpu-budget:<size>, cuda:N)");
+  app.add_option("--threads", threads, "torch intra-op threads (0: libtorch's default)");
+  app.add_option("--rounds", rounds, "rounds; each runs every policy once")->check(CLI::PositiveNumber);
+  app.add_option("--warmup-rounds", warmup_rounds, "untimed rounds of every policy before the timed ones");
+  app.add_option("--policies", policies, "arrival8 shared qinfer ideal qinfer_arrival sorted64")->delimiter(',');
+  app.add_option("--max-batch-size", max_batch_size, "largest batch the plan may choose");
+  app.add_option("--max-batch-delay-ms", delay_ms, "age bound of a partial batch");
+  app.add_option("--margin", margin, "memory plan margin");
+  app.add_option("--max-padding", max_padding, "qinfer's scheduler.max_padding");
+  app.add_option("--plan-cache", plan_cache,
+                 "a memory plan file: reused when its key (model, device, budget, buckets...) matches, else "
+                 "calibrated and written");
+  app.add_option("--autocast", autocast, "bf16 | fp16 | empty");
+  app.add_option("--cuda-memory-fraction", cuda_fraction, "cap the CUDA allocator (emulate a smaller card)");
+  app.add_option("--outputs", outputs_path,
+                 "JSONL of every job's output ({\"id\", \"output\"}) from the last round of the first policy");
+  CLI11_PARSE(app, argc, argv);
+
+  qinfer::executor::RunnerOptions options;
+  options.model_path = model_dir + "/" + model_file;
+  options.device = device;
+  options.intra_op_threads = threads;
+  options.autocast = autocast;
+  options.cuda_memory_fraction = cuda_fraction;
+  options.cap_margin = margin;
+  absl::StatusOr<std::unique_ptr<TorchModelRunner>> loaded = TorchModelRunner::Load(options);
+  if (!loaded.ok()) Fail(std::string(loaded.status().message()));
+  TorchModelRunner& runner = **loaded;
+  const auto threads_now = qinfer::executor::CurrentTorchThreads();
+  std::vector<Job> jobs = ReadJobs(jobs_path, runner.manifest().vocab_size);
+
+  Setup setup;
+  setup.bounds = qinfer::scheduler::DefaultBucketBounds(runner.manifest().max_tokens);
+  qinfer::executor::CalibrationOptions calibration;
+  calibration.bounds = setup.bounds;
+  calibration.max_batch_size = max_batch_size;
+  calibration.margin = margin;
+  const Clock::time_point calibration_start = Clock::now();
+  absl::StatusOr<MemoryPlan> plan = absl::NotFoundError("no cached plan");
+  if (!plan_cache.empty()) plan = ReadCachedPlan(plan_cache, runner, calibration);
+  const bool reused = plan.ok();
+  if (!reused) {
+    plan = qinfer::executor::Calibrate(runner, calibration);
+    if (!plan.ok()) Fail("calibration: " + std::string(plan.status().message()));
+    if (!plan_cache.empty()) std::ofstream(plan_cache) << qinfer::PlanToJson(*plan);
+  }
+  const double calibration_s = Seconds(Clock::now() - calibration_start);
+  for (const qinfer::PlanEntry& e : plan->entries) setup.plan_caps.push_back(e.batch_size);
+  setup.defaults.max_batch_delay = std::chrono::milliseconds(delay_ms);
+  setup.defaults.max_queued_jobs = 20000;  // the service's defaults
+  setup.defaults.max_queued_tokens = 2000000;
+  setup.defaults.max_padding = max_padding;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].length() > size_t(setup.bounds.back())) Fail("job " + jobs[i].id + " is longer than max_tokens");
+  }
+
+  // TorchScript's profiling executor specialises a graph on its first runs
+  // of each input shape, so the first rounds of a shape are slower.
+  for (int round = 0; round < warmup_rounds; ++round) {
+    for (const std::string& name : policies) RunPolicy(name, runner, jobs, setup, false);
+  }
+  std::map<std::string, std::vector<RoundResult>> results;
+  for (int round = 0; round < rounds; ++round) {
+    for (const std::string& name : policies) {
+      // (ideal changes the jobs' rows, so its outputs are not the jobs' own.)
+      const bool keep = !outputs_path.empty() && round == rounds - 1 && name == policies.front();
+      RoundResult r = RunPolicy(name, runner, jobs, setup, keep);
+      if (keep) WriteOutputs(outputs_path, r.outputs);
+      std::fprintf(stderr, "policy_bench: %s round %d %-14s %8.0f tok/s  %7.1f jobs/s  padding %.3f  ooms %llu\n",
+                   workload.c_str(), round + 1, name.c_str(), r.wall_s > 0 ? double(r.real_tokens) / r.wall_s : 0,
+                   r.wall_s > 0 ? double(r.ok) / r.wall_s : 0,
+                   r.padded_tokens ? double(r.real_tokens) / double(r.padded_tokens) : 0,
+                   static_cast<unsigned long long>(r.oom_events));
+      results[name].push_back(r);
+    }
+  }
+
+  const int64_t budget = runner.memory().budget_bytes();
+  json report;
+  report["workload"] = workload;
+  report["jobs"] = jobs.size();
+  uint64_t tokens = 0;
+  for (const Job& job : jobs) tokens += job.length();
+  report["real_tokens"] = tokens;
+  report["device"] = device;
+  report["dtype"] = runner.dtype();
+  report["budget_bytes"] = budget;
+  report["threads"] = {{"intra_op", threads_now.intra_op}, {"inter_op", threads_now.inter_op}};
+  report["rounds"] = rounds;
+  report["warmup_rounds"] = warmup_rounds;
+  report["max_batch_delay_ms"] = delay_ms;
+  report["max_padding"] = max_padding;
+  report["calibration_s"] = calibration_s;
+  report["plan_reused"] = reused;
+  report["plan"] = json::array();
+  for (const qinfer::PlanEntry& e : plan->entries) {
+    report["plan"].push_back({{"bound", e.bound}, {"batch_size", e.batch_size}, {"peak_bytes", e.peak_bytes}});
+  }
+  report["policies"] = PoliciesJson(results, budget);
+  report["ratios"] = RatiosJson(report["policies"]);
   std::ofstream out(out_path);
   if (!out) Fail("cannot write " + out_path);
   out << report.dump(2) << "\n";

@@ -32,6 +32,9 @@ POLICY_LABELS = {
 }
 FIELDS = ["real_tokens_per_s", "jobs_per_s", "padding_efficiency", "peak_over_budget", "oom_events", "lost",
           "p50_ms", "p99_ms"]
+MINILM_LINK = ("A real model (all-MiniLM-L6-v2 on real text, beside sentence-transformers' torch, ONNX Runtime and "
+               "OpenVINO backends and real TorchServe) has a report of its own, made by `bench/minilm/run.sh`: "
+               "[BENCHMARKS-minilm.md](BENCHMARKS-minilm.md).")
 SERVICE_FIELDS = ["real_tokens_per_s", "jobs_per_s", "padding_efficiency", "lost", "p50_ms", "p99_ms"]
 
 
@@ -173,6 +176,8 @@ def markdown(summary, command):
         "with the same torch and 2 intra-op threads, on the same jobs. Executor policies run on the budgeted "
         "CPU device (`cpu-budget`, whose allocations really fail past the budget) with the calibrated memory "
         "plan; the policies alternate round by round and each figure is the median of the rounds.",
+        "",
+        MINILM_LINK,
         "",
     ]
     any_policy = next((e["policy"] for e in s["workloads"].values() if e["policy"]), None)

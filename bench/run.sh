@@ -3,6 +3,12 @@
 # other executor policies, on four seeded workloads, on this machine's CPU.
 #
 #   bench/run.sh [--jobs N] [--rounds R] [--out DIR] [--smoke]
+#   bench/run.sh --model minilm [bench/minilm/run.sh's options]
+#
+# --model minilm (first) runs the real-model benchmark instead: it is
+# bench/minilm/run.sh (all-MiniLM-L6-v2 on real text beside
+# sentence-transformers' torch, ONNX Runtime and OpenVINO backends and real
+# TorchServe; see its --help). The rest of this header is the toy model's.
 #
 # What it does (bench/README.md says more):
 #   1. deploy/setup.sh (packages, venv, build; skipped parts that exist) and
@@ -30,6 +36,13 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 cd "$REPO"
+if [[ ${1:-} == --model ]]; then
+  case ${2:-} in
+    minilm) shift 2; exec bench/minilm/run.sh "$@" ;;
+    *) echo "bench/run.sh: --model ${2:-}: the one real model is minilm (without --model: the toy model)" >&2
+       exit 2 ;;
+  esac
+fi
 JOBS=1000
 ROUNDS=3
 OUT=

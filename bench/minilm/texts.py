@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The texts of the MiniLM benchmark: three length profiles of real English
+from the Python standard library's docstrings (model/make_texts.py's
+paragraphs), tokenized by the model's own tokenizer.
+
+    .venv/bin/python bench/minilm/texts.py --tokenizer DIR/tokenizer.json --count N --out DIR [--seed 1]
+
+Profiles (token counts include [CLS] and [SEP]; every text has at most 256,
+the model's max_seq_length, so no system truncates anything):
+  short       short queries: paragraphs of at most 16 words (one-line
+              docstring summaries, mostly);
+  paragraphs  natural paragraphs: paragraphs of 12 words or more, as written;
+  long        long passages of 128-256 tokens: consecutive paragraphs of one
+              source file joined with a space until the passage has 128
+              tokens or more (a passage that then has more than 256 is
+              dropped).
+N of each are drawn with a fixed seed. Writes, per profile P,
+DIR/P.texts.jsonl ({"id", "text", "tokens"}) and DIR/P.jobs.jsonl
+({"id", "input_ids"}: the same texts as qinfer jobs), and DIR/profiles.json
+(counts and token statistics).
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import sysconfig
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "model"))
+import make_texts  # noqa: E402
+
+MAX_TOKENS = 256
+LONG_MIN = 128
+PROFILES = ["short", "paragraphs", "long"]
+
+
+def long_passages(pool, count_tokens):
+    """Consecutive paragraphs (the pool is in source-file order) joined until
+    LONG_MIN tokens; passages over MAX_TOKENS are dropped."""
+    out, current = [], []
+    for para in pool:
+        current.append(para)
+        text = " ".join(current)
+        n = count_tokens(text)
+        if n >= LONG_MIN:
+            if n <= MAX_TOKENS:
+                out.append(text)
+            current = []
+    return out
+
+
+def candidates(profile, pool, count_tokens):
+    if profile == "short":
+        return [p for p in pool if len(p.split()) <= 16]
+    if profile == "paragraphs":
+        return [p for p in pool if len(p.split()) >= 12 and count_tokens(p) <= MAX_TOKENS]
+    return long_passages(pool, count_tokens)
+
+
+def stats(lengths):
+    s = sorted(lengths)
+    pick = lambda q: s[min(len(s) - 1, int(q * (len(s) - 1) + 0.5))]  # noqa: E731
+    return {"texts": len(s), "tokens": sum(s), "min": s[0], "p50": pick(0.5), "p90": pick(0.9), "max": s[-1]}
+
+
+def write_profile(out_dir, profile, texts, encode):
+    lengths = []
+    with open(os.path.join(out_dir, f"{profile}.texts.jsonl"), "w") as t, \
+            open(os.path.join(out_dir, f"{profile}.jobs.jsonl"), "w") as j:
+        for i, text in enumerate(texts, 1):
+            ids = encode(text)
+            job_id = f"{profile}-{i:05d}"
+            lengths.append(len(ids))
+            t.write(json.dumps({"id": job_id, "text": text, "tokens": len(ids)}, ensure_ascii=False) + "\n")
+            j.write(json.dumps({"id": job_id, "input_ids": ids}) + "\n")
+    return stats(lengths)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tokenizer", required=True, help="the model's tokenizer.json")
+    ap.add_argument("--count", type=int, required=True, help="texts per profile")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(a.tokenizer)
+    tok.no_truncation()
+    tok.no_padding()
+    encode = lambda text: tok.encode(text).ids  # noqa: E731
+    pool = make_texts.paragraphs(sysconfig.get_paths()["stdlib"], 180)
+    os.makedirs(a.out, exist_ok=True)
+    report = {"source": "paragraphs of the Python standard library's docstrings (model/make_texts.py), "
+                        f"Python {sys.version.split()[0]}", "seed": a.seed, "profiles": {}}
+    for profile in PROFILES:
+        pool_p = candidates(profile, pool, lambda t: len(encode(t)))
+        if len(pool_p) < a.count:
+            sys.exit(f"texts.py: only {len(pool_p)} {profile} texts in the standard library, {a.count} wanted")
+        texts = random.Random(a.seed).sample(pool_p, a.count)
+        report["profiles"][profile] = write_profile(a.out, profile, texts, encode)
+        print(f"texts.py: {profile}: {report['profiles'][profile]}", file=sys.stderr)
+    with open(os.path.join(a.out, "profiles.json"), "w") as f:
+        json.dump(report, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
