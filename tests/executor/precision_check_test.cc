@@ -66,10 +66,11 @@ TEST(PrecisionCheckTest, TheDriftModelInFloat32MatchesItself) {
   EXPECT_GE(report->min_cosine, 0.99999);
 }
 
-// A 512-token row does not fit 10 MiB (memory_ladder_test): the rows of
+// Under bf16 a 512-token row of the test model does not fit 7 MiB (the
+// weights cast once, about 4 MB, plus the row's activations): the rows of
 // that length are left out, the others still compared, not an error.
 TEST(PrecisionCheckTest, RowsThatDoNotFitABudgetedPrimaryAloneAreLeftOut) {
-  auto runner = Load(QINFER_TEST_MODEL_DIR, "bf16", "cpu-budget:10MiB");
+  auto runner = Load(QINFER_TEST_MODEL_DIR, "bf16", "cpu-budget:7MiB");
   ASSERT_NE(runner, nullptr);
   auto report = CheckPrecision(*runner, 0.999);
   ASSERT_TRUE(report.ok()) << report.status();
