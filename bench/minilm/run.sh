@@ -32,7 +32,7 @@
 # step failed) is reported as not run, with the reason, and the rest goes on.
 #
 # --smoke: seconds-long once set up (8 texts per profile, 1 round, small
-# GEMMs) into a temporary DIR (or --out); its report stays there, and it fails
+# GEMMs, a 256 MiB budget instead of 4 GiB) into a temporary DIR (or --out); its report stays there, and it fails
 # unless every system ran every text and every field is written (AOTI rows
 # may be skipped). --no-peer-setup: the ONNX and OpenVINO peers run only when
 # their venvs are already cached (otherwise: not run, "not set up").
@@ -72,8 +72,10 @@ BIN=${QINFER_BIN_DIR:-build}
 PY=$REPO/.venv/bin/python
 THREADS=2
 # The same budgeted device for serve and policy_bench, so that both run the
-# same memory plan (plain `cpu` has no budget to plan in).
+# same memory plan (plain `cpu` has no budget to plan in). The smoke's budget
+# is small, so that its plans (calibrated once per machine) take seconds.
 DEVICE=cpu-budget:4GiB
+(( SMOKE )) && DEVICE=cpu-budget:256MiB
 # Kept between runs: the peers' exports, and the memory plans (policy_bench's
 # plan file, serve's store), each keyed by model digest, device and dtype, so
 # only the first run calibrates. One run at a time (serve's store is locked).
