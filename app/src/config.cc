@@ -424,8 +424,9 @@ using C = Config;
 // Every key, in the order of the dump and of README's table.
 constexpr Key kKeys[] = {
     Text<&C::Model::path>("model.path",
-                          "TorchScript `model.pt`; `forward(input_ids int64 [B,L], attention_mask "
-                          "int64 [B,L]) -> float [B,D]` (`model/export_model.py` writes one)")
+                          "TorchScript `model.pt`, or an aoti export's `model-cpu-float32.pt2` (see \"Bring "
+                          "your own model\"); `forward(input_ids int64 [B,L], attention_mask int64 [B,L]) -> "
+                          "float [B,D]` (`model/export_model.py` writes either)")
         .Path()
         .Required()
         .Accepts("a path"),
@@ -444,7 +445,8 @@ constexpr Key kKeys[] = {
         .Choices({"auto", "cpu", "none"}),
     Text<&C::Model::autocast>("model.autocast",
                               "`bf16` or `fp16` autocast on the primary device (fallback runs float32); empty: "
-                              "float32")
+                              "float32. For an aoti export it picks the primary's package (`bfloat16`, "
+                              "`float16`, `float32`) instead: a package's precision is fixed when it is exported")
         .Choices({"bf16", "fp16", ""}),
     Number<&C::Model::min_cosine>("model.min_cosine", 0, 1, false,
                                   "with `model.autocast`: start-up runs a probe of synthetic rows in the "
