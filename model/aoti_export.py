@@ -52,6 +52,34 @@ class _Precision(torch.nn.Module):
         return out.float()
 
 
+def add_export_arguments(ap) -> None:
+    """The options both export scripts take: the format, the aoti targets and the precision floor."""
+    ap.add_argument("--format", choices=("torchscript", "aoti"), default="torchscript",
+                    help="torchscript (default): OUT/model.pt; aoti: AOTInductor packages "
+                         "OUT/model-<device>-<dtype>.pt2, model.path being model-cpu-float32.pt2 "
+                         "(model/aoti_export.py; compiled packages are cached)")
+    ap.add_argument("--max-batch", type=int, default=1024, metavar="N",
+                    help="aoti: the largest batch the packages take (default 1024)")
+    ap.add_argument("--devices", default="cpu",
+                    help="aoti: device kinds, comma-separated: cpu, cuda (cuda needs a CUDA device here; "
+                         "default cpu)")
+    ap.add_argument("--dtypes", default="float32",
+                    help="aoti: precisions, comma-separated: float32, bfloat16, float16 (default float32); "
+                         "cpu/float32 is always exported")
+    ap.add_argument("--min-cosine", type=float, default=0.999,
+                    help="the floor of the reduced-precision checks: bf16/fp16 outputs whose cosine to "
+                         "float32 falls below it are recorded as refused in the manifest (torchscript: "
+                         "autocast), or fail the export (aoti: a bfloat16/float16 package) (default 0.999)")
+
+
+def check_export_arguments(ap, a) -> None:
+    """Refuses (ap.error) values of add_export_arguments' options that cannot be exported."""
+    if a.max_batch < 1:
+        ap.error(f"--max-batch {a.max_batch}: must be at least 1")
+    if not 0 < a.min_cosine <= 1:
+        ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
+
+
 def cache_dir() -> str:
     return os.environ.get("QINFER_AOTI_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "qinfer", "aoti")
 

@@ -79,6 +79,8 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from torch import Tensor, nn  # noqa: E402
 
+from aoti_export import (add_export_arguments, check_export_arguments, export_packages, load_package,  # noqa: E402
+                         parse_targets)
 from qinfer_model import (ContractError, check_contract, check_precision, format_precision,  # noqa: E402
                           write_manifest)
 
@@ -258,8 +260,6 @@ def export_torchscript(model: MiniLM, a, st_model, tokenizer, cfg) -> tuple[str,
 
 def export_aoti(model: MiniLM, a, ap, st_model, tokenizer, cfg) -> tuple[str, dict]:
     """AOTInductor packages of `model` in a.out, each checked; returns model.path and the aoti fields."""
-    from aoti_export import export_packages, load_package, parse_targets
-
     try:
         entries = export_packages(model, a.out, a.max_batch, cfg.max_position_embeddings,
                                   parse_targets(a.devices, a.dtypes))
@@ -296,27 +296,9 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=256,
                     help="the manifest's max_tokens (default 256, sentence-transformers' "
                          "max_seq_length for this model; at most 512)")
-    ap.add_argument("--format", choices=("torchscript", "aoti"), default="torchscript",
-                    help="torchscript (default): OUT/model.pt; aoti: AOTInductor packages "
-                         "OUT/model-<device>-<dtype>.pt2, model.path being model-cpu-float32.pt2 "
-                         "(model/aoti_export.py; about a minute per package on two cores, cached)")
-    ap.add_argument("--max-batch", type=int, default=1024, metavar="N",
-                    help="aoti: the largest batch the packages take (default 1024)")
-    ap.add_argument("--devices", default="cpu",
-                    help="aoti: device kinds, comma-separated: cpu, cuda (cuda needs a CUDA device here; "
-                         "default cpu)")
-    ap.add_argument("--dtypes", default="float32",
-                    help="aoti: precisions, comma-separated: float32, bfloat16, float16 (default float32); "
-                         "cpu/float32 is always exported")
-    ap.add_argument("--min-cosine", type=float, default=0.999,
-                    help="the floor of the reduced-precision checks: bf16/fp16 outputs whose cosine to "
-                         "float32 falls below it are recorded as refused in the manifest (torchscript: "
-                         "autocast), or fail the export (aoti: a bfloat16/float16 package) (default 0.999)")
+    add_export_arguments(ap)
     a = ap.parse_args()
-    if a.max_batch < 1:
-        ap.error(f"--max-batch {a.max_batch}: must be at least 1")
-    if not 0 < a.min_cosine <= 1:
-        ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
+    check_export_arguments(ap, a)
 
     from sentence_transformers import SentenceTransformer
 

@@ -199,6 +199,8 @@ class DriftUnderReducedPrecision(nn.Module):
 # The contract checks shared with export_minilm.py and check_model.py; imported
 # here, below the model classes, so that their source lines (and so the plain
 # model's bytes and digest) stay as they were.
+from aoti_export import (add_export_arguments, check_export_arguments, export_packages, load_package,  # noqa: E402
+                         parse_targets)
 from qinfer_model import (ContractError, check_contract, check_precision, format_precision,  # noqa: E402
                           pad_rows, write_manifest)
 
@@ -260,8 +262,6 @@ def fail(msg: str) -> None:
 
 def export_aoti(model: nn.Module, a, ap) -> tuple[str, dict]:
     """AOTInductor packages of `model` in a.out; returns model.path and the manifest's aoti fields."""
-    from aoti_export import export_packages, load_package, parse_targets
-
     try:
         entries = export_packages(model, a.out, a.max_batch, a.max_positions, parse_targets(a.devices, a.dtypes))
     except ValueError as e:
@@ -313,23 +313,10 @@ def main() -> None:
                          "(needs --op-library)")
     ap.add_argument("--bf16-drift", action="store_true",
                     help="test model: outputs that bf16 autocast destroys (float32 keeps them)")
-    ap.add_argument("--min-cosine", type=float, default=0.999,
-                    help="the floor of the precision check: bf16/fp16 autocast outputs whose cosine to "
-                         "float32 falls below it are recorded as refused in the manifest (default 0.999)")
     ap.add_argument("--op-library", metavar="PATH",
                     help="shared library registering torch.ops.qinfer_test.abort_if "
                          "(target qinfer_test_ops)")
-    ap.add_argument("--format", choices=("torchscript", "aoti"), default="torchscript",
-                    help="torchscript (default): OUT/model.pt; aoti: AOTInductor packages "
-                         "OUT/model-<device>-<dtype>.pt2, model.path being model-cpu-float32.pt2 "
-                         "(model/aoti_export.py; compiled packages are cached)")
-    ap.add_argument("--max-batch", type=int, default=1024, metavar="N",
-                    help="aoti: the largest batch the packages take (default 1024)")
-    ap.add_argument("--devices", default="cpu",
-                    help="aoti: device kinds to compile for, comma-separated: cpu, cuda (default cpu)")
-    ap.add_argument("--dtypes", default="float32",
-                    help="aoti: precisions, comma-separated: float32, bfloat16, float16 (default "
-                         "float32); cpu/float32 is always exported")
+    add_export_arguments(ap)
     a = ap.parse_args()
     if a.vocab < 2 or a.max_tokens < 1 or a.layers < 1 or a.heads < 1 or a.dim % a.heads:
         ap.error("need vocab >= 2, max-tokens >= 1, layers >= 1, and dim divisible by heads")
@@ -340,14 +327,11 @@ def main() -> None:
     for flag, marker in (("--nan-marker", a.nan_marker), ("--abort-marker", a.abort_marker)):
         if marker is not None and not 0 <= marker < a.vocab:
             ap.error(f"{flag} {marker}: must be a token id in [0, {a.vocab})")
-    if not 0 < a.min_cosine <= 1:
-        ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
     if (a.abort_marker is None) != (a.op_library is None):
         ap.error("--abort-marker and --op-library go together")
+    check_export_arguments(ap, a)
     if a.format == "aoti" and (a.nan_marker is not None or a.abort_marker is not None):
         ap.error("--format aoti exports the plain model only (no fault markers)")
-    if a.format == "aoti" and a.max_batch < 1:
-        ap.error(f"--max-batch {a.max_batch}: must be at least 1")
     if a.op_library is not None:
         # Registers the op before scripting, so that the compiler can resolve it.
         torch.ops.load_library(a.op_library)
