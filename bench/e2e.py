@@ -56,6 +56,9 @@ def main() -> None:
     ap.add_argument("--model-file", default="model.pt", help="the model file inside --model (model.path)")
     ap.add_argument("--embeddings", help="write every job's output of the last round here, one "
                                          "{\"id\", \"output\"} per line")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="one more config key for serve (repeatable), after the bench's own")
+    ap.add_argument("--logs", help="keep every round's serve log in this directory (serve-ROUND.log)")
     ap.add_argument("--store", help="the result store to use and keep (its memory plan is reused by the next "
                                     "run); default: a temporary one")
     a = ap.parse_args()
@@ -101,11 +104,16 @@ def one_round(a, jobs, store, work, index):
     cmd = [a.qinfer, "serve", "--idle-exit", "3"]
     for k, v in sets.items():
         cmd += ["--set", f"{k}={v}"]
+    for kv in a.set:
+        cmd += ["--set", kv]
     log_path = os.path.join(work, f"serve-{index}.log")
     with open(log_path, "w") as log:
         started = time.time()
         rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
         serve_s = time.time() - started
+    if a.logs:
+        os.makedirs(a.logs, exist_ok=True)
+        shutil.copy(log_path, os.path.join(a.logs, f"serve-{a.workload}-{index + 1}.log"))
     if rc != 0:
         sys.stderr.write(open(log_path).read()[-4000:])
         sys.exit(f"e2e.py: qinfer serve exited {rc}")

@@ -401,6 +401,16 @@ absl::Status CheckSize(const std::string& key, const std::string& v) {
   return absl::OkStatus();
 }
 
+absl::Status CheckSizeOrZero(const std::string& key, const std::string& v) {
+  if (v == "0") return absl::OkStatus();
+  absl::StatusOr<int64_t> bytes = executor::ParseBytes(v);
+  if (!bytes.ok() || *bytes < 0) {
+    return absl::InvalidArgumentError(key + " = '" + v + "': expected a size (e.g. 512MiB), or 0 for none" +
+                                      (bytes.ok() ? "" : ": " + std::string(bytes.status().message())));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckListen(const std::string&, const std::string& v) {
   if (v.empty()) return absl::OkStatus();
   return ParseListenAddress(v).status();
@@ -470,6 +480,12 @@ constexpr Key kKeys[] = {
     Text<&C::Memory::cuda_budget>("memory.cuda_budget", "plan within this on CUDA, e.g. `20GiB`")
         .Check(CheckSize, "a size above 0 (`20GiB`) or empty")
         .Note("the (capped) card"),
+    Text<&C::Memory::cpu_block_cache>("memory.cpu_block_cache",
+                                      "the CPU allocator keeps freed blocks of 1 MiB and more for the next batch, "
+                                      "up to this many bytes of them live and free together (without it every "
+                                      "batch page-faults its tensors in again: 0.6 of the speed on MiniLM in bf16); "
+                                      "past it they go back to the system. A term of the pod's memory sum")
+        .Check(CheckSizeOrZero, "a size (`512MiB`), or `0` for none"),
     Text<&C::Kafka::brokers>("kafka.brokers", "bootstrap servers").Accepts("host:port[,host:port...]"),
     Text<&C::Kafka::group_id>("kafka.group_id", "consumer group; run more instances in the group to scale out"),
     Text<&C::Kafka::jobs_topic>("kafka.jobs_topic", "where jobs are read"),

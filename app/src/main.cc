@@ -314,8 +314,11 @@ int main(int argc, char** argv) {
   // every batch shape, end up in the arenas and their freed memory is kept:
   // under a long backlog serve's RSS reached 2.2 GB with at most 380 MB live
   // (bench/soak/run.sh, heaptrack). A fixed 1 MiB threshold returns every
-  // large tensor to the system when it is freed: 0.4 GB in the same run
-  // (bench/results/soak-mmap-threshold.json). Set before any thread starts.
+  // block past it to the system when it is freed: 0.4 GB in the same run
+  // (bench/results/soak-mmap-threshold.json). The tensors a forward pass
+  // frees and needs again are kept, within memory.cpu_block_cache, by the
+  // executor's CPU allocator (executor/cpu_block_cache.h), not by malloc.
+  // Set before any thread starts.
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
   CLI::App app{"qinfer: batch/offline inference from Kafka with length-bucketed batches"};
   app.require_subcommand(1);

@@ -22,6 +22,7 @@
 #include "qinfer/core/logging.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
+#include "qinfer/executor/cpu_block_cache.h"
 #include "qinfer/executor/precision_check.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/pipeline/executor_loop.h"
@@ -355,6 +356,7 @@ pipeline::ServiceSnapshot ReadSnapshot(const pipeline::ServiceSnapshot& identity
                         .records = f.metrics.records(),
                         .memory = s.runner->memory(),
                         .runner = s.runner->stats(),
+                        .cpu_block_cache = executor::ProcessCpuBlockCacheStats(),
                         .recorder = s.recorder->stats(),
                         .loop = s.loop->stats()});
 }
@@ -456,6 +458,9 @@ void LogSummary(steady_clock::time_point started, const Service& s) {
       "oom_failures=%v model_errors=%v device_override_runs=%v",
       ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(), ladder.fallback_runs.load(),
       ladder.oom_failures.load(), ladder.model_errors.load(), ladder.override_runs.load());
+  const executor::BlockCacheStats cache = executor::ProcessCpuBlockCacheStats();
+  log.Info("event=cpu_block_cache_summary hits=%v misses=%v released=%v held_bytes=%v limit_bytes=%v", cache.hits,
+           cache.misses, cache.released, cache.held_bytes, cache.limit_bytes);
 }
 
 }  // namespace

@@ -71,6 +71,10 @@ pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& in) {
   s.memory_reserved = in.memory.reserved_bytes();
   s.memory_peak = in.memory.peak_bytes();
   s.memory_budget = in.memory.budget_bytes();
+  const executor::BlockCacheStats& cache = in.cpu_block_cache;
+  s.cpu_block_cache = {{"held_bytes", uint64_t(cache.held_bytes)},   {"free_bytes", uint64_t(cache.free_bytes)},
+                       {"limit_bytes", uint64_t(cache.limit_bytes)}, {"hits", cache.hits},
+                       {"misses", cache.misses},                     {"released", cache.released}};
   s.ladder = Ladder(in.runner);
   s.degraded = Degraded(in.recorder, in.loop);
   return s;

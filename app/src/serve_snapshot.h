@@ -16,6 +16,7 @@
 #include "qinfer/core/clock.h"
 #include "qinfer/core/health.h"
 #include "qinfer/core/recorder.h"
+#include "qinfer/executor/cpu_block_cache.h"
 #include "qinfer/executor/device_memory.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/pipeline/executor_loop.h"
@@ -47,6 +48,7 @@ struct SnapshotSources {
   // The executor: device memory and the OOM ladder.
   const executor::DeviceMemory& memory;
   const executor::RunnerStats& runner;
+  executor::BlockCacheStats cpu_block_cache;
   // Degraded modes: the recorder's and the loop's.
   const RecorderStats& recorder;
   const pipeline::LoopStats& loop;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "qinfer/executor/cpu_block_cache.h"
 #include "qinfer/executor/device_memory.h"
 
 #ifdef QINFER_WITH_CUDA
@@ -18,15 +19,19 @@
 namespace qinfer::executor {
 namespace {
 
-// Each block carries a header before the data, so the deleter knows the size
-// and whether the block was charged. 64 bytes keep c10's 64-byte alignment.
+// Each block carries a header before the data, so the deleter knows the size,
+// whether the block was charged, and the block cache's class it came from (0:
+// a small block, straight from c10). 64 bytes keep c10's 64-byte alignment.
 struct alignas(64) BlockHeader {
   size_t size;
+  size_t block;
   bool charged;
 };
 static_assert(sizeof(BlockHeader) == 64);
 
-class BudgetedCpuAllocator final : public c10::Allocator {
+// Serve's CPU allocator: large blocks from the block cache (cpu_block_cache.h)
+// and, for the budgeted device, a count of what the primary model holds.
+class CpuAllocator final : public c10::Allocator {
  public:
   c10::DataPtr allocate(size_t n) override {
     const bool charge = charging.load(std::memory_order_relaxed);
@@ -44,9 +49,16 @@ class BudgetedCpuAllocator final : public c10::Allocator {
       while (now > seen && !peak.compare_exchange_weak(seen, now)) {
       }
     }
-    void* base = c10::alloc_cpu(n + sizeof(BlockHeader));
+    const size_t total = n + sizeof(BlockHeader);
+    size_t block = 0;
+    void* base = total >= CpuBlockCache::kMinBlock ? cache.Take(total, &block) : c10::alloc_cpu(total);
+    if (base == nullptr) {
+      if (charge) live.fetch_sub(int64_t(n));
+      TORCH_CHECK_WITH(OutOfMemoryError, false, "CPU out of memory: the system refused ", FormatBytes(int64_t(total)));
+    }
     auto* header = static_cast<BlockHeader*>(base);
     header->size = n;
+    header->block = block;
     header->charged = charge;
     void* data = static_cast<char*>(base) + sizeof(BlockHeader);
     return {data, data, &Delete, c10::Device(c10::DeviceType::CPU)};
@@ -59,14 +71,28 @@ class BudgetedCpuAllocator final : public c10::Allocator {
   static void Delete(void* data) {
     if (data == nullptr) return;
     auto* header = reinterpret_cast<BlockHeader*>(static_cast<char*>(data) - sizeof(BlockHeader));
-    if (header->charged) Instance().live.fetch_sub(int64_t(header->size));
-    c10::free_cpu(header);
+    CpuAllocator& a = Instance();
+    if (header->charged) a.live.fetch_sub(int64_t(header->size));
+    if (header->block != 0) {
+      a.cache.Give(header, header->block);
+    } else {
+      c10::free_cpu(header);
+    }
   }
 
-  static BudgetedCpuAllocator& Instance() {
+  static CpuAllocator& Instance() {
     // The CPU allocator hook is process-wide and must outlive every tensor.
-    static BudgetedCpuAllocator* instance = new BudgetedCpuAllocator();
+    static CpuAllocator* instance = new CpuAllocator();
     return *instance;
+  }
+
+  // c10::alloc_cpu without its size check's exception: Take reports null.
+  static void* RawAlloc(size_t n) {
+    try {
+      return c10::alloc_cpu(n);
+    } catch (const c10::Error&) {
+      return nullptr;
+    }
   }
 
   std::atomic<bool> installed{false};
@@ -75,7 +101,15 @@ class BudgetedCpuAllocator final : public c10::Allocator {
   std::atomic<int64_t> peak{0};
   std::atomic<int64_t> capacity{INT64_MAX};
   std::atomic<uint64_t> refused{0};
+  CpuBlockCache cache{0, &RawAlloc, &c10::free_cpu};
 };
+
+void Install(CpuAllocator& a) {
+  if (!a.installed.exchange(true)) {
+    // Priority above the default allocator's, so the hook sticks.
+    c10::SetCPUAllocator(&a, /*priority=*/1);
+  }
+}
 
 class BudgetedCpuMemory final : public DeviceMemory {
  public:
@@ -85,11 +119,11 @@ class BudgetedCpuMemory final : public DeviceMemory {
   int64_t reserved_bytes() const override { return A().live.load(); }
   void ResetPeak() override { A().peak.store(A().live.load()); }
   int64_t budget_bytes() const override { return capacity_; }
-  void ReleaseCache() override {}  // nothing is cached
+  void ReleaseCache() override { A().cache.Release(); }
   uint64_t refused_allocations() const override { return A().refused.load(); }
 
  private:
-  static BudgetedCpuAllocator& A() { return BudgetedCpuAllocator::Instance(); }
+  static CpuAllocator& A() { return CpuAllocator::Instance(); }
   int64_t capacity_;
 };
 
@@ -100,7 +134,7 @@ class UntrackedMemory final : public DeviceMemory {
   int64_t reserved_bytes() const override { return 0; }
   void ResetPeak() override {}
   int64_t budget_bytes() const override { return 0; }
-  void ReleaseCache() override {}
+  void ReleaseCache() override { CpuAllocator::Instance().cache.Release(); }
   uint64_t refused_allocations() const override { return 0; }
 };
 
@@ -132,18 +166,23 @@ class CudaMemory final : public DeviceMemory {
 }  // namespace
 
 std::unique_ptr<DeviceMemory> InstallBudgetedCpuMemory(int64_t capacity_bytes) {
-  BudgetedCpuAllocator& a = BudgetedCpuAllocator::Instance();
+  CpuAllocator& a = CpuAllocator::Instance();
   a.capacity.store(capacity_bytes);
-  if (!a.installed.exchange(true)) {
-    // Priority above the default allocator's, so the hook sticks.
-    c10::SetCPUAllocator(&a, /*priority=*/1);
-  }
+  Install(a);
   return std::make_unique<BudgetedCpuMemory>(capacity_bytes);
 }
 
-ChargeScope::ChargeScope(bool charge) : previous_(BudgetedCpuAllocator::Instance().charging.exchange(charge)) {}
+ChargeScope::ChargeScope(bool charge) : previous_(CpuAllocator::Instance().charging.exchange(charge)) {}
 
-ChargeScope::~ChargeScope() { BudgetedCpuAllocator::Instance().charging.store(previous_); }
+ChargeScope::~ChargeScope() { CpuAllocator::Instance().charging.store(previous_); }
+
+void InstallCpuAllocator(int64_t block_cache_bytes) {
+  CpuAllocator& a = CpuAllocator::Instance();
+  a.cache.SetLimit(block_cache_bytes);
+  Install(a);
+}
+
+BlockCacheStats ProcessCpuBlockCacheStats() { return CpuAllocator::Instance().cache.stats(); }
 
 std::unique_ptr<DeviceMemory> CreateUntrackedMemory() { return std::make_unique<UntrackedMemory>(); }
 

@@ -8,8 +8,11 @@
 
 namespace qinfer::executor {
 
-// The budgeted CPU device: a counting wrapper around libtorch's CPU
-// allocator, installed through c10::SetCPUAllocator. While charging is on
+// Installs serve's CPU allocator (c10::SetCPUAllocator) if it is not yet, and
+// sets the bound of its large-block cache (cpu_block_cache.h; 0: none kept).
+void InstallCpuAllocator(int64_t block_cache_bytes);
+
+// The budgeted CPU device: serve's CPU allocator, counting. While charging is on
 // (the primary model's load, warm-up and forward passes), every allocation is
 // counted against `capacity_bytes`, and one past it throws
 // c10::OutOfMemoryError inside the operator that asked, exactly where a CUDA
@@ -21,8 +24,8 @@ namespace qinfer::executor {
 // first. Counters are atomics: intra-op worker threads allocate too.
 std::unique_ptr<DeviceMemory> InstallBudgetedCpuMemory(int64_t capacity_bytes);
 
-// Turns charging on for the primary device while it lives (a no-op when no
-// budgeted device is installed). Not reentrant across threads: the executor
+// Turns charging on (`charge`) or off while it lives; the primary model of
+// a budgeted device is the only one charged. Not reentrant across threads: the executor
 // thread is the only user.
 class ChargeScope {
  public:

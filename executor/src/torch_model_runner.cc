@@ -474,6 +474,7 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   if (autocast) impl->dtype = *autocast == at::kBFloat16 ? "bfloat16" : "float16";
   if (options.intra_op_threads > 0) at::set_num_threads(options.intra_op_threads);
 
+  InstallCpuAllocator(options.cpu_block_cache_bytes);
   if (spec->budgeted_cpu) {
     impl->memory = InstallBudgetedCpuMemory(spec->budget_bytes);
   } else if (spec->torch_device.rfind("cuda", 0) == 0 && torch::cuda::is_available()) {

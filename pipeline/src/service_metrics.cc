@@ -119,6 +119,12 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
           Gauge(r, "qinfer_padding_efficiency", "Real / padded tokens of the batches run so far, by bucket bound")),
       device_bytes_(
           Gauge(r, "qinfer_device_memory_bytes", "Primary device memory: allocated, reserved, peak, budget (0: none)")),
+      cpu_cache_bytes_(Gauge(r, "qinfer_cpu_block_cache_bytes",
+                             "The CPU allocator's large blocks: held (live and free), free, limit "
+                             "(memory.cpu_block_cache)")),
+      cpu_cache_blocks_(Counter(r, "qinfer_cpu_block_cache_blocks_total",
+                                "Large CPU blocks: hit (a freed one handed out again), miss (taken from the "
+                                "system), released (given back to the system)")),
       lag_(Gauge(r, "qinfer_consumer_lag",
                  "Messages after the committed offset, by assigned partition of the jobs topic")),
       committed_(Gauge(r, "qinfer_committed_offset",
@@ -318,6 +324,11 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
   device_bytes_.Add({{"kind", "reserved"}}).Set(double(s.memory_reserved));
   device_bytes_.Add({{"kind", "peak"}}).Set(double(s.memory_peak));
   device_bytes_.Add({{"kind", "budget"}}).Set(double(s.memory_budget));
+  for (const auto& [kind, key] : {std::pair{"held", "held_bytes"}, {"free", "free_bytes"}, {"limit", "limit_bytes"}}) {
+    if (auto it = s.cpu_block_cache.find(key); it != s.cpu_block_cache.end()) {
+      cpu_cache_bytes_.Add({{"kind", kind}}).Set(double(it->second));
+    }
+  }
 
   SetTotal(messages_, {}, s.messages);
   SetTotal(replays_, {}, s.replays);
@@ -330,6 +341,9 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
   };
   for (const char* stage : kStages) sync(ladder_, {{"stage", stage}}, s.ladder, stage);
   sync(override_runs_, {}, s.ladder, "device_override");
+  sync(cpu_cache_blocks_, {{"result", "hit"}}, s.cpu_block_cache, "hits");
+  sync(cpu_cache_blocks_, {{"result", "miss"}}, s.cpu_block_cache, "misses");
+  sync(cpu_cache_blocks_, {{"result", "released"}}, s.cpu_block_cache, "released");
   sync(store_errors_, {}, s.degraded, "store_errors");
   sync(publish_retries_, {}, s.degraded, "publish_retries");
   sync(undeliverable_, {{"class", "permanent"}}, s.degraded, "undeliverable_permanent");

@@ -82,6 +82,7 @@ std::string SnapshotToJson(const ServiceSnapshot& s) {
                  {"reserved", s.memory_reserved},
                  {"peak", s.memory_peak},
                  {"budget", s.memory_budget}};
+  j["cpu_block_cache"] = s.cpu_block_cache;
   j["ladder"] = s.ladder;
   j["degraded"] = s.degraded;
   return j.dump();
@@ -149,6 +150,9 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
     s.memory_reserved = m.at("reserved").get<uint64_t>();
     s.memory_peak = m.at("peak").get<uint64_t>();
     s.memory_budget = m.at("budget").get<uint64_t>();
+    if (j.contains("cpu_block_cache")) {  // absent from the JSON of an older instance
+      s.cpu_block_cache = j.at("cpu_block_cache").get<std::map<std::string, uint64_t>>();
+    }
     s.ladder = j.at("ladder").get<std::map<std::string, uint64_t>>();
     s.degraded = j.at("degraded").get<std::map<std::string, uint64_t>>();
   } catch (const json::exception& e) {
@@ -186,6 +190,15 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
   } else {
     out << absl::StrFormat("  allocated %s  reserved %s  peak %s  (no budget on this device)\n",
                            Bytes(s.memory_allocated), Bytes(s.memory_reserved), Bytes(s.memory_peak));
+  }
+  if (!s.cpu_block_cache.empty()) {
+    auto at = [&s](const char* key) {
+      auto it = s.cpu_block_cache.find(key);
+      return it == s.cpu_block_cache.end() ? uint64_t{0} : it->second;
+    };
+    out << absl::StrFormat("  cpu block cache  held %s (free %s) of %s  hits %d  misses %d  released %d\n",
+                           Bytes(at("held_bytes")), Bytes(at("free_bytes")), Bytes(at("limit_bytes")), at("hits"),
+                           at("misses"), at("released"));
   }
 
   out << absl::StrFormat("\nconsumer  assigned %d  %s  messages %d  replays %d  rejected %d  pauses %d\n",

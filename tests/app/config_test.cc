@@ -258,6 +258,7 @@ std::vector<std::string> EveryKeyChanged() {
           "memory.margin=0.2",
           "memory.cuda_memory_fraction=0.5",
           "memory.cuda_budget=20GiB",
+          "memory.cpu_block_cache=1GiB",
           "kafka.brokers=broker-1:9092,broker-2:9092",
           "kafka.group_id=g",
           "kafka.jobs_topic=in",
@@ -568,6 +569,16 @@ TEST(ConfigTest, DeviceAndSizeErrorsNameTheKey) {
   ASSERT_FALSE(budget.ok());
   EXPECT_NE(ErrorOf(budget).find("memory.cuda_budget = '20 gigs'"), std::string::npos) << ErrorOf(budget);
   EXPECT_TRUE(LoadConfig("", {"model.path=m.pt", "model.device=cpu-budget:512MiB", "memory.cuda_budget=20GiB"}).ok());
+  for (const std::string bad : {"-1MiB", "lots", ""}) {
+    auto cache = LoadConfig("", {"model.path=m.pt", "memory.cpu_block_cache=" + bad});
+    ASSERT_FALSE(cache.ok()) << "memory.cpu_block_cache=" << bad << " was accepted";
+    EXPECT_NE(ErrorOf(cache).find("memory.cpu_block_cache = '" + bad + "': expected a size (e.g. 512MiB), or 0"),
+              std::string::npos)
+        << ErrorOf(cache);
+  }
+  for (const std::string good : {"0", "256MiB", "2GiB"}) {
+    EXPECT_TRUE(LoadConfig("", {"model.path=m.pt", "memory.cpu_block_cache=" + good}).ok()) << good;
+  }
 }
 
 TEST(ConfigBinaryTest, ConfigPrintConfigShowsTheEffectiveConfigurationWithSecretsRedacted) {

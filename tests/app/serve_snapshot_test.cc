@@ -73,6 +73,8 @@ class ServeSnapshotTest : public ::testing::Test {
                           .records = {{"ok", 7}, {"too_long", 2}},
                           .memory = memory_,
                           .runner = runner_,
+                          .cpu_block_cache = {.hits = 9, .misses = 3, .released = 1, .held_bytes = 5 << 20,
+                                              .free_bytes = 2 << 20, .limit_bytes = 512 << 20},
                           .recorder = recorder_,
                           .loop = loop_});
   }
@@ -166,6 +168,12 @@ TEST_F(ServeSnapshotTest, MemoryTheLadderAndTheDegradedModesAreReportedByName) {
                                                          {"dead_letter_notices", 35},
                                                          {"crash_isolated", 41},
                                                          {"abandoned", 42}}));
+  EXPECT_EQ(s.cpu_block_cache, (std::map<std::string, uint64_t>{{"held_bytes", 5 << 20},
+                                                                {"free_bytes", 2 << 20},
+                                                                {"limit_bytes", 512 << 20},
+                                                                {"hits", 9},
+                                                                {"misses", 3},
+                                                                {"released", 1}}));
 }
 
 TEST_F(ServeSnapshotTest, ReadinessFollowsStartUpAndTheAssignedPartitions) {

@@ -382,5 +382,28 @@ TEST(ServiceSnapshotTest, ThePrecisionProbeIsExportedOnlyWhenItRan) {
       << table;
 }
 
+// The CPU allocator's large-block cache: bytes by kind and blocks by
+// result, /status's "cpu_block_cache" read back, a line of the table.
+TEST(ServiceSnapshotTest, TheCpuBlockCacheIsExportedReadBackAndShown) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry);
+  ServiceSnapshot s = Snapshot();
+  s.cpu_block_cache = {{"held_bytes", 5 << 20}, {"free_bytes", 2 << 20}, {"limit_bytes", 512 << 20},
+                       {"hits", 9},             {"misses", 3},           {"released", 1}};
+  metrics.Update(s);
+  const std::string text = Scrape(registry);
+  EXPECT_DOUBLE_EQ(Sample(text, "qinfer_cpu_block_cache_bytes{kind=\"held\"}"), double(5 << 20)) << text;
+  EXPECT_DOUBLE_EQ(Sample(text, "qinfer_cpu_block_cache_bytes{kind=\"limit\"}"), double(512 << 20)) << text;
+  EXPECT_DOUBLE_EQ(Sample(text, "qinfer_cpu_block_cache_blocks_total{result=\"hit\"}"), 9) << text;
+  EXPECT_DOUBLE_EQ(Sample(text, "qinfer_cpu_block_cache_blocks_total{result=\"released\"}"), 1) << text;
+  auto back = SnapshotFromJson(SnapshotToJson(s));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->cpu_block_cache, s.cpu_block_cache);
+  const std::string table = FormatSnapshot(s);
+  EXPECT_NE(table.find("cpu block cache  held 5.0 MiB (free 2.0 MiB) of 512.0 MiB  hits 9  misses 3  released 1"),
+            std::string::npos)
+      << table;
+}
+
 }  // namespace
 }  // namespace qinfer::pipeline

@@ -77,6 +77,10 @@ struct RunnerOptions {
   std::string autocast;             // "" (float32) | "bf16" | "fp16"
   double cuda_memory_fraction = 0;  // (0,1): cap the CUDA allocator (emulate a smaller card)
   int64_t cuda_budget_bytes = 0;    // plan within this on CUDA; 0: the (capped) card
+  // The bound of the CPU allocator's large-block cache (cpu_block_cache.h),
+  // process-wide: the last Load sets it. 0: every large block goes back to
+  // the system when freed.
+  int64_t cpu_block_cache_bytes = int64_t(512) << 20;
   // Shared libraries that register TorchScript custom ops (TORCH_LIBRARY),
   // for models whose code calls torch.ops.<ns>.<op>: without them such a
   // model does not load. Loaded in order with dlopen(RTLD_NOW | RTLD_GLOBAL)

@@ -97,6 +97,8 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   prometheus::Family<prometheus::Gauge>& batch_cap_;
   prometheus::Family<prometheus::Gauge>& padding_;
   prometheus::Family<prometheus::Gauge>& device_bytes_;
+  prometheus::Family<prometheus::Gauge>& cpu_cache_bytes_;
+  prometheus::Family<prometheus::Counter>& cpu_cache_blocks_;
   prometheus::Family<prometheus::Gauge>& lag_;
   prometheus::Family<prometheus::Gauge>& committed_;
   prometheus::Family<prometheus::Gauge>& has_commit_;

@@ -82,6 +82,9 @@ struct ServiceSnapshot {
   uint64_t memory_reserved = 0;
   uint64_t memory_peak = 0;
   uint64_t memory_budget = 0;
+  // The CPU allocator's large-block cache (executor/cpu_block_cache.h):
+  // held_bytes, free_bytes, limit_bytes, hits, misses, released.
+  std::map<std::string, uint64_t> cpu_block_cache;
   // The OOM ladder: oom, split, cap_lowered, fallback, failed, device_override.
   std::map<std::string, uint64_t> ladder;
   // Degraded modes: store_errors, publish_retries, undeliverable_permanent,

@@ -1,0 +1,98 @@
+#include "qinfer/executor/cpu_block_cache.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace qinfer::executor {
+
+CpuBlockCache::CpuBlockCache(int64_t limit_bytes, RawAlloc raw_alloc, RawFree raw_free)
+    : raw_alloc_(raw_alloc), raw_free_(raw_free) {
+  stats_.limit_bytes = limit_bytes;
+}
+
+CpuBlockCache::~CpuBlockCache() { Release(); }
+
+size_t CpuBlockCache::ClassSize(size_t n) {
+  const size_t step = std::max<size_t>(std::bit_floor(n) / 4, 4096);
+  return (n + step - 1) / step * step;
+}
+
+void* CpuBlockCache::Take(size_t n, size_t* block_size) {
+  const size_t size = ClassSize(n);
+  *block_size = size;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // The smallest free block of this class or of one up to half as large
+    // again: batch shapes vary, and its pages are resident already.
+    for (auto it = free_.lower_bound(size); it != free_.end() && it->first <= size + size / 2; ++it) {
+      if (it->second.empty()) continue;
+      void* block = it->second.back();
+      it->second.pop_back();
+      *block_size = it->first;
+      stats_.free_bytes -= int64_t(it->first);
+      stats_.hits++;
+      return block;
+    }
+    EvictFor(size);
+    stats_.misses++;
+    stats_.held_bytes += int64_t(size);
+  }
+  void* block = raw_alloc_(size);
+  if (block == nullptr) {
+    std::lock_guard<std::mutex> lock(mu_);
+    stats_.held_bytes -= int64_t(size);
+  }
+  return block;
+}
+
+void CpuBlockCache::Give(void* block, size_t block_size) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stats_.held_bytes <= stats_.limit_bytes) {
+      free_[block_size].push_back(block);
+      stats_.free_bytes += int64_t(block_size);
+      return;
+    }
+    stats_.held_bytes -= int64_t(block_size);
+    stats_.released++;
+  }
+  raw_free_(block);
+}
+
+void CpuBlockCache::EvictFor(size_t incoming) {
+  for (auto it = free_.rbegin(); it != free_.rend() && stats_.held_bytes + int64_t(incoming) > stats_.limit_bytes;) {
+    std::vector<void*>& blocks = it->second;
+    while (!blocks.empty() && stats_.held_bytes + int64_t(incoming) > stats_.limit_bytes) {
+      raw_free_(blocks.back());
+      blocks.pop_back();
+      stats_.held_bytes -= int64_t(it->first);
+      stats_.free_bytes -= int64_t(it->first);
+      stats_.released++;
+    }
+    ++it;
+  }
+}
+
+void CpuBlockCache::Release() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [size, blocks] : free_) {
+    for (void* block : blocks) raw_free_(block);
+    stats_.held_bytes -= int64_t(size * blocks.size());
+    stats_.free_bytes -= int64_t(size * blocks.size());
+    stats_.released += blocks.size();
+    blocks.clear();
+  }
+}
+
+void CpuBlockCache::SetLimit(int64_t limit_bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  stats_.limit_bytes = limit_bytes;
+  EvictFor(0);
+}
+
+BlockCacheStats CpuBlockCache::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+}  // namespace qinfer::executor
