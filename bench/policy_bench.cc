@@ -21,7 +21,11 @@
 // run on the real TorchScript model through TorchModelRunner (OOM ladder
 // included) on the configured device. Policies alternate, --rounds times,
 // and the JSON holds every round and each policy's medians. Timed: admitting,
-// forming and running batches; not model loading or calibration.
+// forming and running batches; not model loading or calibration. As in
+// serve, the model loads on the main thread and the rounds run on a thread of
+// their own, after the main thread's intra-op workers are released
+// (ReleaseIntraOpWorkersOfThisThread): the executor-only figure is the
+// service's own arrangement, less the service.
 //
 //   policy_bench --model DIR [--model-file model.pt] --jobs FILE.jsonl --workload NAME --out FILE.json
 //                [--device cpu-budget:256MiB] [--threads 2] [--rounds 3]
@@ -33,6 +37,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -115,8 +120,16 @@ struct RoundResult {
   uint64_t oom_events = 0, cap_lowerings = 0, fallback_runs = 0;
   int64_t peak_bytes = 0;
   double p50_ms = 0, p99_ms = 0;
+  // Each batch as it ran: jobs, padded length of its first piece, seconds in Run.
+  std::vector<std::array<double, 3>> batch_runs;
   // Each job's output, kept only in a round asked to keep them (--outputs).
   std::map<std::string, std::vector<float>> outputs;
+
+  double RunSeconds() const {
+    double s = 0;
+    for (const auto& b : batch_runs) s += b[2];
+    return s;
+  }
 
   json ToJson(int64_t budget) const {
     return {{"wall_s", wall_s},
@@ -133,6 +146,8 @@ struct RoundResult {
             {"jobs_per_s", wall_s > 0 ? double(ok) / wall_s : 0.0},
             {"p50_ms", p50_ms},
             {"p99_ms", p99_ms},
+            {"run_s", RunSeconds()},
+            {"batch_runs", batch_runs},
             {"peak_bytes", peak_bytes},
             {"peak_over_budget", budget > 0 ? double(peak_bytes) / double(budget) : 0.0},
             {"oom_events", oom_events},
@@ -144,6 +159,7 @@ struct RoundResult {
 // Runs `batch` and adds its outcomes to `r`; latency counts from `admitted`.
 void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::string, Clock::time_point>& admitted,
               std::vector<double>& latencies_ms, std::map<std::string, int>& seen, bool keep_outputs, RoundResult& r) {
+  const Clock::time_point begin = Clock::now();
   absl::StatusOr<std::vector<Outcome>> outcomes = runner.Run(batch);
   const Clock::time_point done = Clock::now();
   if (!outcomes.ok())
@@ -164,6 +180,8 @@ void RunBatch(TorchModelRunner& runner, const Batch& batch, const std::map<std::
     latencies_ms.push_back(1000.0 * Seconds(done - admitted.at(o.id)));
   }
   for (const auto& [shape, jobs] : pieces) r.padded_tokens += uint64_t(jobs) * uint64_t(shape.second);
+  r.batch_runs.push_back({double(batch.jobs.size()), pieces.empty() ? 0.0 : double(pieces.begin()->first.second),
+                          Seconds(done - begin)});
 }
 
 // One round of one policy: the bookkeeping every policy shares.
@@ -345,6 +363,7 @@ json PoliciesJson(const std::map<std::string, std::vector<RoundResult>>& results
     for (const RoundResult& r : rs) p["rounds"].push_back(r.ToJson(budget));
     json median = json::object();
     for (const auto& [key, value] : p["rounds"][0].items()) {
+      if (!value.is_number()) continue;  // batch_runs: per round only
       std::vector<double> values;
       for (const json& round : p["rounds"]) values.push_back(round[key].get<double>());
       median[key] = Median(values);
@@ -450,24 +469,28 @@ int main(int argc, char** argv) {
 
   // TorchScript's profiling executor specialises a graph on its first runs
   // of each input shape, so the first rounds of a shape are slower.
-  for (int round = 0; round < warmup_rounds; ++round) {
-    for (const std::string& name : policies) RunPolicy(name, runner, jobs, setup, false);
-  }
   std::map<std::string, std::vector<RoundResult>> results;
-  for (int round = 0; round < rounds; ++round) {
-    for (const std::string& name : policies) {
-      // (ideal changes the jobs' rows, so its outputs are not the jobs' own.)
-      const bool keep = !outputs_path.empty() && round == rounds - 1 && name == policies.front();
-      RoundResult r = RunPolicy(name, runner, jobs, setup, keep);
-      if (keep) WriteOutputs(outputs_path, r.outputs);
-      std::fprintf(stderr, "policy_bench: %s round %d %-14s %8.0f tok/s  %7.1f jobs/s  padding %.3f  ooms %llu\n",
-                   workload.c_str(), round + 1, name.c_str(), r.wall_s > 0 ? double(r.real_tokens) / r.wall_s : 0,
-                   r.wall_s > 0 ? double(r.ok) / r.wall_s : 0,
-                   r.padded_tokens ? double(r.real_tokens) / double(r.padded_tokens) : 0,
-                   static_cast<unsigned long long>(r.oom_events));
-      results[name].push_back(r);
+  qinfer::executor::ReleaseIntraOpWorkersOfThisThread();
+  std::thread executor([&] {
+    for (int round = 0; round < warmup_rounds; ++round) {
+      for (const std::string& name : policies) RunPolicy(name, runner, jobs, setup, false);
     }
-  }
+    for (int round = 0; round < rounds; ++round) {
+      for (const std::string& name : policies) {
+        // (ideal changes the jobs' rows, so its outputs are not the jobs' own.)
+        const bool keep = !outputs_path.empty() && round == rounds - 1 && name == policies.front();
+        RoundResult r = RunPolicy(name, runner, jobs, setup, keep);
+        if (keep) WriteOutputs(outputs_path, r.outputs);
+        std::fprintf(stderr, "policy_bench: %s round %d %-14s %8.0f tok/s  %7.1f jobs/s  padding %.3f  ooms %llu\n",
+                     workload.c_str(), round + 1, name.c_str(), r.wall_s > 0 ? double(r.real_tokens) / r.wall_s : 0,
+                     r.wall_s > 0 ? double(r.ok) / r.wall_s : 0,
+                     r.padded_tokens ? double(r.real_tokens) / double(r.padded_tokens) : 0,
+                     static_cast<unsigned long long>(r.oom_events));
+        results[name].push_back(r);
+      }
+    }
+  });
+  executor.join();
 
   const int64_t budget = runner.memory().budget_bytes();
   json report;

@@ -498,6 +498,11 @@ int Serve(const Config& config, const ServeOptions& options) {
   f.view.SetSnapshot([&, identity] { return ReadSnapshot(identity, started, http.executor_stall, f, service); });
 
   // ---- start: from here a signal is a drain, bounded by the loop.
+  // The model's forward passes from now on are the executor thread's: the
+  // workers this thread's start-up passes left would double OpenMP's count.
+  if (!executor::ReleaseIntraOpWorkersOfThisThread()) {
+    Logger("app").Warn("event=intra_op_workers_kept reason=\"the OpenMP runtime has no omp_pause_resource_all\"");
+  }
   guard.Done();
   f.health.SetStarted();
   Threads threads;

@@ -82,8 +82,11 @@ def run_figures(results, name, profile):
     runs = os.path.join(results, "runs")
     if name.startswith("qinfer-serve"):
         r = load(os.path.join(runs, f"{name}-{profile}.json"))
-        return r and {"embeddings_per_s": r["jobs_per_s"], "real_tokens_per_s": r["real_tokens_per_s"],
-                      "ok": r["ok"], "texts": r["jobs"], "lost": r["lost"], "p50_ms": r["p50_ms"]}
+        out = r and {"embeddings_per_s": r["jobs_per_s"], "real_tokens_per_s": r["real_tokens_per_s"],
+                     "ok": r["ok"], "texts": r["jobs"], "lost": r["lost"], "p50_ms": r["p50_ms"]}
+        if out and r.get("cold"):  # its first pass, a fresh process (bench/e2e.py --warm-rounds)
+            out["cold_embeddings_per_s"] = r["cold"]["jobs_per_s"]
+        return out
     if name.startswith("qinfer-executor"):
         r = load(os.path.join(runs, f"{name}-{profile}.json"))
         m = r and r["policies"]["qinfer"]["median"]
@@ -160,10 +163,10 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
-def eps(entry, profile):
+def eps(entry, profile, key="embeddings_per_s"):
     if not entry or not entry.get("ran") or not entry["profiles"].get(profile):
         return None
-    return entry["profiles"][profile]["embeddings_per_s"]
+    return entry["profiles"][profile].get(key)
 
 
 def ratios(systems):
@@ -173,6 +176,9 @@ def ratios(systems):
         for tag in ("fp32", "bf16", "aoti-fp32", "aoti-bf16"):
             r[f"serve_over_executor_{tag}"] = ratio(eps(systems.get(f"qinfer-serve-{tag}"), profile),
                                                     eps(systems.get(f"qinfer-executor-{tag}"), profile))
+            r[f"cold_serve_over_executor_{tag}"] = ratio(
+                eps(systems.get(f"qinfer-serve-{tag}"), profile, "cold_embeddings_per_s"),
+                eps(systems.get(f"qinfer-executor-{tag}"), profile))
         peers = [(eps(systems.get(p), profile), p) for p in PEERS]
         peers = [p for p in peers if p[0] is not None]
         best_peer = max(peers) if peers else (None, None)
@@ -262,6 +268,10 @@ def ratio_rows(summary):
             ("serve_over_executor_bf16", "serve ÷ executor, bf16"),
             ("serve_over_executor_aoti-fp32", "serve ÷ executor, AOTI float32"),
             ("serve_over_executor_aoti-bf16", "serve ÷ executor, AOTI bf16"),
+            ("cold_serve_over_executor_fp32", "serve's first pass (a fresh process) ÷ executor, float32"),
+            ("cold_serve_over_executor_bf16", "serve's first pass ÷ executor, bf16"),
+            ("cold_serve_over_executor_aoti-fp32", "serve's first pass ÷ executor, AOTI float32"),
+            ("cold_serve_over_executor_aoti-bf16", "serve's first pass ÷ executor, AOTI bf16"),
             ("best_serve_over_fastest_peer", "best qinfer serve ÷ fastest in-process peer"),
             ("best_serve_over_torchserve_b8", "best qinfer serve ÷ TorchServe b8")]
     r = summary["ratios"]

@@ -16,7 +16,8 @@
 #      standard library's docstrings, tokenized by the model's tokenizer;
 #   3. the GEMM peak of this machine, fp32 and bf16 (bench/minilm/gemm.py);
 #   4. side by side, R rounds each (default 3), medians: qinfer serve end to
-#      end (bench/e2e.py on the tokenized jobs) and executor only
+#      end (bench/e2e.py on the tokenized jobs: one serve process, two warm
+#      passes, then R; the first pass is reported as cold) and executor only
 #      (build/bench/policy_bench, policy qinfer), each float32 and
 #      model.autocast bf16, on the MiniLM export (build/minilm); the same on
 #      an AOTInductor package with --aoti-model DIR (a model directory whose
@@ -133,8 +134,11 @@ model_and_texts() {
 }
 
 # qinfer, one model directory and one precision: executor only, then serve.
-# The executor's two untimed rounds first: TorchScript specialises its graph
-# on the first runs of each shape, and executor-only is the warm upper bound.
+# Both warm: the executor's two untimed rounds first (TorchScript specialises
+# its graph on the first runs of each shape, oneDNN builds its kernels per
+# shape), and serve's two untimed passes in the same process before its R
+# (bench/e2e.py --warm-rounds); serve's first pass, a fresh process, is kept
+# as its "cold" figure.
 qinfer_rows() {
   local tag=$1 model=$2 autocast=$3 file=$4 profile jobs
   local executor=qinfer-executor-$tag serve=qinfer-serve-$tag
@@ -152,7 +156,7 @@ qinfer_rows() {
     log "$serve: $profile"
     if ! "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$model" \
         --model-file "$file" --jobs "$jobs" --workload "$profile" --device "$DEVICE" --threads "$THREADS" \
-        --store "$CACHE/store-$tag" --rounds "$ROUNDS" --autocast "$autocast" \
+        --store "$CACHE/store-$tag" --rounds "$ROUNDS" --warm-rounds 2 --autocast "$autocast" \
         --out "$OUT/runs/$serve-$profile.json" --embeddings "$OUT/emb/$serve-$profile.jsonl" \
         2>"$OUT/runs/$serve-$profile.log"; then
       not_run "$serve" "bench/e2e.py failed on $profile: $(tail -n 3 "$OUT/runs/$serve-$profile.log")"

@@ -411,6 +411,14 @@ std::string TorchVersion() { return QINFER_TORCH_VERSION; }
 
 TorchThreads CurrentTorchThreads() { return {int(at::get_num_threads()), int(at::get_num_interop_threads())}; }
 
+bool ReleaseIntraOpWorkersOfThisThread() {
+  // libtorch's OpenMP runtime (the wheel's libgomp), found at run time: this
+  // module is not built with -fopenmp. omp_pause_soft is 1.
+  using PauseAll = int (*)(int);
+  static const auto pause = reinterpret_cast<PauseAll>(dlsym(RTLD_DEFAULT, "omp_pause_resource_all"));
+  return pause != nullptr && pause(1) == 0;
+}
+
 absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerOptions options) {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <thread>
 
 #include "qinfer/executor/model_digest.h"
 #include "qinfer/executor/model_manifest.h"
@@ -174,6 +176,38 @@ TEST_F(TorchModelRunnerTest, AJobThatMakesTheModelFailFailsAloneAndItsBatchMates
   EXPECT_GE(runner_->stats().splits, 3u) << "bisection isolates the failing job";
   EXPECT_EQ(runner_->stats().model_errors, 1u);
   EXPECT_EQ(runner_->stats().oom_events, 0u) << "a model error is not an OOM";
+}
+
+// serve loads the model on its main thread and runs it on the executor
+// thread: the main thread's OpenMP workers must end first (see
+// ReleaseIntraOpWorkersOfThisThread), and its later forward passes still
+// work, with a new pool.
+int ThreadsOfThisProcess() {
+  return int(std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                           std::filesystem::directory_iterator()));
+}
+
+TEST(IntraOpWorkersTest, TheLoadingThreadsWorkersEndWhenReleasedAndItsForwardPassesStillWork) {
+  RunnerOptions options;
+  options.model_path = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt";
+  options.intra_op_threads = 3;
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  std::vector<std::vector<int64_t>> rows(16, std::vector<int64_t>(256, 7));
+  for (size_t b = 0; b < rows.size(); ++b) rows[b][b] = int64_t(b) + 1;
+  auto before = (*runner)->Forward(rows);
+  ASSERT_TRUE(before.ok()) << before.status();
+  const int with_workers = ThreadsOfThisProcess();
+  ASSERT_TRUE(ReleaseIntraOpWorkersOfThisThread()) << "libtorch's OpenMP runtime has omp_pause_resource_all";
+  int now = ThreadsOfThisProcess();
+  for (int i = 0; i < 100 && now > with_workers - 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    now = ThreadsOfThisProcess();
+  }
+  EXPECT_LE(now, with_workers - 2) << "a pool of 3 has 2 workers besides this thread";
+  auto after = (*runner)->Forward(rows);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(*after, *before);
 }
 
 TEST(TorchModelRunnerLoadTest, MissingModelFileIsAClearError) {
