@@ -21,7 +21,7 @@ Without --warm-rounds each round is a fresh `serve` process (a restarted
 service: its first batches of every shape pay for graph optimisation and
 kernel set-up). With --warm-rounds W one `serve` process takes W + R passes
 over the jobs, each published once the last is durable (polled on /status),
-with ids suffixed ~pK, and the R passes after the W warm ones are reported:
+with ids suffixed ~TAGpK, and the R passes after the W warm ones are reported:
 a service that has been running, measured as policy_bench measures the
 executor (--warmup-rounds). The first pass is kept as "cold".
 """
@@ -90,7 +90,7 @@ def main() -> None:
             passes = one_process(a, lines, jobs, store, work)
             cold, rounds = passes[0], passes[a.warm_rounds:]
         else:
-            rounds = [one_round(a, jobs, store, work, index) for index in range(a.rounds)]
+            rounds = [one_round(a, lines, jobs, store, work, index) for index in range(a.rounds)]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     ranked = sorted(rounds, key=lambda r: r["real_tokens_per_s"])
@@ -149,12 +149,26 @@ def stored_records(a, store):
     return [json.loads(line) for line in export.splitlines() if line.strip()]
 
 
-def one_round(a, jobs, store, work, index):
+def renamed(lines, suffix):
+    """The jobs of `lines` with `suffix` on every id, as JSONL."""
+    out = []
+    for line in lines:
+        job = json.loads(line)
+        job["id"] += suffix
+        out.append(json.dumps(job) + "\n")
+    return "".join(out)
+
+
+def one_round(a, lines, jobs, store, work, index):
     """Publishes the jobs to a fresh topic and serves them with a fresh group
     into `store`; returns the figures of this round's records."""
     tag, topic, replies = fresh_topics(a)
-    run([a.qinfer, "submit", "--brokers", a.brokers, "--topic", topic, a.jobs], stdout=subprocess.DEVNULL)
-    started_ms = time.time() * 1000
+    # Ids of this round only (~TAG): a reused store holds earlier rounds'
+    # records, and a job whose id has one costs serve a read and parse of it.
+    path = os.path.join(work, f"round-{index}.jsonl")
+    with open(path, "w") as f:
+        f.write(renamed(lines, f"~{tag}"))
+    run([a.qinfer, "submit", "--brokers", a.brokers, "--topic", topic, path], stdout=subprocess.DEVNULL)
     log_path = os.path.join(work, f"serve-{index}.log")
     with open(log_path, "w") as log:
         rc = subprocess.run(serve_command(a, tag, topic, replies, store), stdout=log,
@@ -163,9 +177,12 @@ def one_round(a, jobs, store, work, index):
     if rc != 0:
         sys.stderr.write(open(log_path).read()[-4000:])
         sys.exit(f"e2e.py: qinfer serve exited {rc}")
-    # A reused store holds earlier rounds' records of the same ids: only
-    # this round's (completed after it started) count.
-    records = [r for r in stored_records(a, store) if r["id"] in jobs and r["completed_at_ms"] >= started_ms]
+    records = []
+    for r in stored_records(a, store):
+        base, _, suffix = r["id"].rpartition("~")
+        if suffix == tag and base in jobs:
+            r["id"] = base
+            records.append(r)
     report = figures(a, jobs, records, f"round {index + 1}/{a.rounds}")
     if a.embeddings and index == a.rounds - 1:
         write_embeddings(a.embeddings, records, lambda i: i)
@@ -189,19 +206,12 @@ def durable_records(port):
 
 def one_process(a, lines, jobs, store, work):
     """W + R passes over the jobs through one serve process: pass K's jobs
-    (ids suffixed ~pK) are published once every earlier pass is durable, by
+    (ids suffixed ~TAGpK, this run's alone) are published once every earlier pass is durable, by
     one `qinfer submit -` started before serve (so that its own start-up,
     0.4 s of CPU, is in no pass's window). Returns each pass's figures."""
     passes = a.warm_rounds + a.rounds
     tag, topic, replies = fresh_topics(a)
-
-    def pass_lines(k):
-        out = []
-        for line in lines:
-            job = json.loads(line)
-            job["id"] = f"{job['id']}~p{k}"
-            out.append(json.dumps(job) + "\n")
-        return "".join(out)
+    pass_lines = lambda k: renamed(lines, f"~{tag}p{k}")
 
     submit = subprocess.Popen([a.qinfer, "submit", "--no-progress", "--brokers", a.brokers, "--topic", topic, "-"],
                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
@@ -236,10 +246,10 @@ def one_process(a, lines, jobs, store, work):
         sys.exit(f"e2e.py: qinfer serve exited {rc}")
     by_pass = [[] for _ in range(passes)]
     for r in stored_records(a, store):
-        base, _, k = r["id"].rpartition("~p")
-        if base in jobs and k.isdigit() and int(k) < passes:
+        base, _, suffix = r["id"].rpartition(f"~{tag}p")
+        if base in jobs and suffix.isdigit() and int(suffix) < passes:
             r["id"] = base
-            by_pass[int(k)].append(r)
+            by_pass[int(suffix)].append(r)
     reports = []
     for k, records in enumerate(by_pass):
         name = f"pass {k + 1}/{passes} ({'warm-up' if k < a.warm_rounds else 'reported'})"
