@@ -163,11 +163,11 @@ def one_round(a, lines, jobs, store, work, index):
     """Publishes the jobs to a fresh topic and serves them with a fresh group
     into `store`; returns the figures of this round's records."""
     tag, topic, replies = fresh_topics(a)
-    # Ids of this round only (~TAG): a reused store holds earlier rounds'
+    # Ids of this round only (~TAGp0): a reused store holds earlier rounds'
     # records, and a job whose id has one costs serve a read and parse of it.
     path = os.path.join(work, f"round-{index}.jsonl")
     with open(path, "w") as f:
-        f.write(renamed(lines, f"~{tag}"))
+        f.write(renamed(lines, f"~{tag}p0"))
     run([a.qinfer, "submit", "--brokers", a.brokers, "--topic", topic, path], stdout=subprocess.DEVNULL)
     log_path = os.path.join(work, f"serve-{index}.log")
     with open(log_path, "w") as log:
@@ -177,16 +177,23 @@ def one_round(a, lines, jobs, store, work, index):
     if rc != 0:
         sys.stderr.write(open(log_path).read()[-4000:])
         sys.exit(f"e2e.py: qinfer serve exited {rc}")
-    records = []
-    for r in stored_records(a, store):
-        base, _, suffix = r["id"].rpartition("~")
-        if suffix == tag and base in jobs:
-            r["id"] = base
-            records.append(r)
+    records = records_by_pass(a, store, jobs, tag, 1)[0]
     report = figures(a, jobs, records, f"round {index + 1}/{a.rounds}")
     if a.embeddings and index == a.rounds - 1:
-        write_embeddings(a.embeddings, records, lambda i: i)
+        write_embeddings(a.embeddings, records)
     return report
+
+
+def records_by_pass(a, store, jobs, tag, passes):
+    """The store's records of this run's passes 0..passes-1 (ids ~TAGpK), one
+    list per pass, each record under its job's own id."""
+    by_pass = [[] for _ in range(passes)]
+    for r in stored_records(a, store):
+        base, _, k = r["id"].rpartition(f"~{tag}p")
+        if base in jobs and k.isdigit() and int(k) < passes:
+            r["id"] = base
+            by_pass[int(k)].append(r)
+    return by_pass
 
 
 def free_port():
@@ -244,26 +251,21 @@ def one_process(a, lines, jobs, store, work):
     if rc != 0:
         sys.stderr.write(open(log_path).read()[-4000:])
         sys.exit(f"e2e.py: qinfer serve exited {rc}")
-    by_pass = [[] for _ in range(passes)]
-    for r in stored_records(a, store):
-        base, _, suffix = r["id"].rpartition(f"~{tag}p")
-        if base in jobs and suffix.isdigit() and int(suffix) < passes:
-            r["id"] = base
-            by_pass[int(suffix)].append(r)
+    by_pass = records_by_pass(a, store, jobs, tag, passes)
     reports = []
     for k, records in enumerate(by_pass):
         name = f"pass {k + 1}/{passes} ({'warm-up' if k < a.warm_rounds else 'reported'})"
         reports.append(figures(a, jobs, records, name))
     if a.embeddings:
-        write_embeddings(a.embeddings, by_pass[-1], lambda i: i)
+        write_embeddings(a.embeddings, by_pass[-1])
     return reports
 
 
-def write_embeddings(path, records, name):
+def write_embeddings(path, records):
     with open(path, "w") as f:
         for r in records:
             if r.get("status") == "ok":
-                f.write(json.dumps({"id": name(r["id"]), "output": r["output"]}) + "\n")
+                f.write(json.dumps({"id": r["id"], "output": r["output"]}) + "\n")
 
 
 def figures(a, jobs, records, name):

@@ -467,11 +467,11 @@ int main(int argc, char** argv) {
     if (jobs[i].length() > size_t(setup.bounds.back())) Fail("job " + jobs[i].id + " is longer than max_tokens");
   }
 
-  // TorchScript's profiling executor specialises a graph on its first runs
-  // of each input shape, so the first rounds of a shape are slower.
   std::map<std::string, std::vector<RoundResult>> results;
   qinfer::executor::ReleaseIntraOpWorkersOfThisThread();
   std::thread executor([&] {
+    // TorchScript's profiling executor specialises a graph on its first runs
+    // of each input shape, so the first rounds of a shape are slower.
     for (int round = 0; round < warmup_rounds; ++round) {
       for (const std::string& name : policies) RunPolicy(name, runner, jobs, setup, false);
     }

@@ -402,11 +402,10 @@ absl::Status CheckSize(const std::string& key, const std::string& v) {
 }
 
 absl::Status CheckSizeOrZero(const std::string& key, const std::string& v) {
-  if (v == "0") return absl::OkStatus();
-  absl::StatusOr<int64_t> bytes = executor::ParseBytes(v);
-  if (!bytes.ok() || *bytes < 0) {
-    return absl::InvalidArgumentError(key + " = '" + v + "': expected a size (e.g. 512MiB), or 0 for none" +
-                                      (bytes.ok() ? "" : ": " + std::string(bytes.status().message())));
+  absl::StatusOr<int64_t> bytes = ParseSizeOrZero(v);
+  if (!bytes.ok()) {
+    return absl::InvalidArgumentError(key + " = '" + v + "': expected a size (e.g. 512MiB), or 0 for none: " +
+                                      std::string(bytes.status().message()));
   }
   return absl::OkStatus();
 }
@@ -727,6 +726,11 @@ absl::Status ApplyEnvironment(Config& c) {
 }
 
 }  // namespace
+
+absl::StatusOr<int64_t> ParseSizeOrZero(const std::string& text) {
+  if (text == "0") return int64_t{0};
+  return executor::ParseBytes(text);
+}
 
 absl::StatusOr<ListenAddress> ParseListenAddress(const std::string& text) {
   const std::string expected =

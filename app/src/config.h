@@ -140,6 +140,10 @@ struct ListenAddress {
 // "94OO" are refused, not read as 0 and 94); errors name http.listen.
 absl::StatusOr<ListenAddress> ParseListenAddress(const std::string& text);
 
+// A size as executor::ParseBytes reads it ("512MiB"), or "0" (none): the
+// form of memory.cpu_block_cache.
+absl::StatusOr<int64_t> ParseSizeOrZero(const std::string& text);
+
 // Every scalar key LoadConfig accepts ("section.key"), besides the
 // pass-through kafka.consumer.* and kafka.producer.* properties.
 std::vector<std::string> ConfigKeys();

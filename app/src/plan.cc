@@ -31,8 +31,7 @@ absl::StatusOr<executor::RunnerOptions> RunnerOptionsFrom(const Config& config) 
     }
     o.cuda_budget_bytes = *bytes;
   }
-  absl::StatusOr<int64_t> cache =
-      config.memory.cpu_block_cache == "0" ? int64_t{0} : executor::ParseBytes(config.memory.cpu_block_cache);
+  absl::StatusOr<int64_t> cache = ParseSizeOrZero(config.memory.cpu_block_cache);
   if (!cache.ok()) {
     return absl::InvalidArgumentError("memory.cpu_block_cache: " + std::string(cache.status().message()));
   }
