@@ -1,10 +1,12 @@
 #include "qinfer/consumer/job_decoder.h"
 
+#include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "qinfer/core/utf8.h"
 #include "qinfer/tokenizer/tokenizer.h"
@@ -240,6 +242,21 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, 
     return FailureForMessage(m, id, reason::kInvalid, "message is not a JSON object", 0);
   }
   return std::nullopt;
+}
+
+// The fields a job may carry (DESIGN.md, "Messages"). Any other is refused
+// by name: a field the service ignored would be a wrong answer reported as
+// `ok` (a `text_pair` sent to a model that embeds `text` alone, say).
+constexpr const char* kJobFields[] = {"id",     "input_ids", "text",      "reply_to",   "meta",
+                                           "attempt", "policy",   "device",    "replay_of", "truncate_to"};
+
+// The fields of `doc` that are not job fields, in the document's order.
+std::vector<std::string> UnknownFields(const json& doc) {
+  std::vector<std::string> unknown;
+  for (const auto& [key, value] : doc.items()) {
+    if (std::find(std::begin(kJobFields), std::end(kJobFields), key) == std::end(kJobFields)) unknown.push_back(key);
+  }
+  return unknown;
 }
 
 // Step 1, continued: every field but the input. `length` is the input's
@@ -513,6 +530,19 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
     job.id = it->get<std::string>();
   }
   const std::string& id = job.id;
+  if (std::vector<std::string> unknown = UnknownFields(doc); !unknown.empty()) {
+    // Named, each cut to 64 bytes and at most 8 of them: the error is bounded
+    // whatever the message holds.
+    const size_t named = std::min<size_t>(unknown.size(), 8);
+    std::string error = unknown.size() == 1 ? "unknown field " : "unknown fields ";
+    error += absl::StrJoin(unknown.begin(), unknown.begin() + ptrdiff_t(named), ", ",
+                           [](std::string* out, const std::string& key) {
+                             out->append("`").append(Utf8Prefix(key, 64)).append("`");
+                           });
+    if (named < unknown.size()) absl::StrAppend(&error, " and ", unknown.size() - named, " more");
+    absl::StrAppend(&error, " (a job has ", absl::StrJoin(kJobFields, ", "), ")");
+    return FailureForMessage(m, id, reason::kInvalid, std::move(error), 0);
+  }
 
   // Step 2 (its presence first, so that the envelope's errors carry the
   // input's length): exactly one of input_ids and text.

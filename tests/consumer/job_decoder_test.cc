@@ -206,6 +206,40 @@ TEST(JobDecoderTest, RejectsBadOptionalFields) {
   ExpectFailure(DecodeValue(R"({"input_ids":[1],"attempt":-1})"), reason::kInvalid, "attempt");
 }
 
+// A field the service ignored would be a wrong answer reported as `ok` (a
+// pair's second text dropped, say): every field it does not know is refused
+// by name, by the fast path (which leaves such a message to the document
+// path) and by the document path alike; only `meta`'s contents are free.
+TEST(JobDecoderTest, RefusesAFieldItDoesNotKnowByNameInBothPaths) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"id":"q","text":"q","text_pair":"p"})", "unknown field `text_pair` (a job has id, input_ids, text,"},
+      {R"({"id":"q","input_ids":[1,2],"token_type_ids":[0,0]})", "unknown field `token_type_ids`"},
+      {R"({"input_ids":[1],"Id":"x"})", "unknown field `Id`"},
+      {R"({"input_ids":[1],"reply_to":"r","replyTo":"s"})", "unknown field `replyTo`"},
+      {R"({"input_ids":[1],"a":1,"b":2})", "unknown fields `a`, `b` ("},
+      {R"({"input_ids":[1],"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10})",
+       "unknown fields `a`, `b`, `c`, `d`, `e`, `f`, `g`, `h` and 2 more ("},
+  };
+  for (const auto& [value, error] : cases) {
+    RawMessage m;
+    m.value = value;
+    m.origin = {"jobs", 2, 41, 7};
+    ExpectFailure(DecodeJob(m, kLimits), reason::kInvalid, error);
+    ExpectFailure(DecodeJobDocument(m, kLimits), reason::kInvalid, error);
+    ExpectPathsAgree(value);
+  }
+  // An unknown field's name is cut in the error, which stays bounded.
+  const std::string long_key = R"({"input_ids":[1],")" + std::string(5000, 'k') + R"(":1})";
+  const Decoded d = DecodeValue(long_key);
+  ExpectFailure(d, reason::kInvalid, "unknown field `" + std::string(64, 'k') + "` (");
+  EXPECT_LT(std::get<Outcome>(d).error.size(), 300u);
+  // The refusal carries the message's own id, and `meta` may hold anything.
+  EXPECT_EQ(std::get<Outcome>(DecodeValue(R"({"id":"doc-9","input_ids":[1],"pair":"p"})")).id, "doc-9");
+  const Decoded with_meta = DecodeValue(R"({"input_ids":[1],"meta":{"text_pair":"p","token_type_ids":[0]}})");
+  ASSERT_TRUE(IsJob(with_meta));
+  EXPECT_EQ(OneJob(with_meta).meta_json, R"({"text_pair":"p","token_type_ids":[0]})");
+}
+
 TEST(JobDecoderTest, RejectsTooLongWithItsLength) {
   Decoded d = DecodeValue(R"({"id":"long","input_ids":[1,1,1,1,1,1,1,1,1]})");
   ExpectFailure(d, reason::kTooLong, "exceeds max_tokens 8");

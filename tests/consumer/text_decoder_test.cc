@@ -147,6 +147,14 @@ TEST_F(TextDecoderTest, AwkwardTextsGetTheirDocumentedRecords) {
   EXPECT_EQ(emoji[0].input_ids, (std::vector<int64_t>{kCls, Word(1), kUnk, kSep}));
 }
 
+TEST_F(TextDecoderTest, APairIsRefusedByNameNotAnsweredForItsFirstTextAlone) {
+  ExpectFailure(Decode(R"({"id":"q","text":"one two","text_pair":"three"})"), reason::kInvalid,
+                "unknown field `text_pair`");
+  ExpectFailure(Decode(R"({"id":"q","input_ids":[2,6,3,7,3],"token_type_ids":[0,0,0,1,1]})"), reason::kInvalid,
+                "unknown field `token_type_ids`");
+  EXPECT_EQ(Jobs(Decode(R"({"id":"q","text":"one two"})")).size(), 1u);
+}
+
 TEST_F(TextDecoderTest, ATextOverTheByteBoundIsTooLongBeforeItIsTokenized) {
   limits_.max_text_bytes = 10;
   ExpectFailure(Decode(R"({"text":"one two three"})"), reason::kTooLong, "more than limits.max_text_bytes 10");

@@ -98,6 +98,8 @@ using Decoded = std::variant<std::vector<Job>, Outcome>;
 //  1. the envelope: the bounds that hold before parsing (bytes, NUL, depth),
 //     the parse, and every field but the input (id, reply_to, meta, attempt,
 //     policy, device, replay_of, truncate_to);
+//     A field that is not a job field (DESIGN.md, "Messages") is refused
+//     by name: ignoring it could answer `ok` with a wrong result;
 //  2. the input: exactly one of `input_ids` (its length) and `text`
 //     (bounded by max_text_bytes, then tokenized with the special tokens);
 //  3. admission by length (Admit): an input longer than limits.max_tokens
