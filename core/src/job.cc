@@ -10,7 +10,7 @@ int64_t WallMillis() {
 }
 
 size_t Job::footprint_bytes() const {
-  return sizeof(Job) + input_ids.capacity() * sizeof(int64_t) + id.capacity() + reply_to.capacity() +
+  return sizeof(Job) + (input_ids.capacity() + type_ids.capacity()) * sizeof(int64_t) + id.capacity() + reply_to.capacity() +
          meta_json.capacity() + payload.capacity() + origin.topic.capacity() + policy.capacity() + device.capacity() +
          replay_of.topic.capacity();
 }

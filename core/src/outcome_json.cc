@@ -170,6 +170,7 @@ void AppendResult(std::string& out, const Outcome& o) {
   w.String("device", o.device);
   w.String("id", o.id);
   w.Int("input_length", o.input_length);
+  if (!o.label.empty()) w.String("label", o.label);
   if (!o.meta_json.empty()) AppendMeta(w.Key("meta"), o.meta_json);
   {
     ObjectWriter model(w.Key("model"));
@@ -188,6 +189,18 @@ void AppendResult(std::string& out, const Outcome& o) {
   if (!o.policy.empty()) w.String("policy", o.policy);
   if (!o.replay_of.topic.empty()) AppendOrigin(w.Key("replay_of"), o.replay_of);
   if (!o.reply_to.empty()) w.String("reply_to", o.reply_to);
+  if (o.score) AppendFloat(w.Key("score"), *o.score);
+  if (!o.scores.empty()) {
+    std::string& scores = w.Key("scores");
+    scores += '[';
+    for (size_t i = 0; i < o.scores.size(); ++i) {
+      if (i > 0) scores += ',';
+      ObjectWriter entry(scores);
+      entry.String("label", o.scores[i].label);
+      AppendFloat(entry.Key("score"), o.scores[i].score);
+    }
+    scores += ']';
+  }
   w.String("status", "ok");
   {
     ObjectWriter timings(w.Key("timings"));
@@ -229,7 +242,9 @@ void AppendFailure(std::string& out, const Outcome& o) {
 std::string OutcomeToJson(const Outcome& o) {
   std::string out;
   // Room for the whole record, so that it is built without a reallocation.
-  out.reserve(320 + 16 * o.output.size() + o.id.size() + o.device.size() + o.model_name.size() + o.model_digest.size() +
+  size_t labels = o.label.size();
+  for (const LabelScore& s : o.scores) labels += 32 + s.label.size();
+  out.reserve(320 + 16 * o.output.size() + labels + o.id.size() + o.device.size() + o.model_name.size() + o.model_digest.size() +
               o.reply_to.size() + o.delivery_error.size() + o.policy.size() + o.origin.topic.size() +
               o.replay_of.topic.size() + o.error.size() + o.meta_json.size() + (o.payload.size() * 4) / 3 + 4);
   if (o.ok) {
@@ -275,6 +290,11 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
     if (j.contains("meta")) o.meta_json = j["meta"].dump();
     if (o.ok) {
       o.output = j.at("output").get<std::vector<float>>();
+      o.label = j.value("label", std::string());
+      if (j.contains("score")) o.score = j["score"].get<float>();
+      if (j.contains("scores")) {
+        for (const json& s : j["scores"]) o.scores.push_back({s.at("label").get<std::string>(), s.at("score").get<float>()});
+      }
       o.device = j.value("device", std::string());
       o.bucket = j.value("bucket", 0);
       o.batch_size = j.value("batch_size", 0);

@@ -190,7 +190,15 @@ TEST(OutcomeJsonTest, WritesWhatADocumentDumpWritesMembersInKeyOrder) {
   Outcome bare;
   bare.id = "x";
   bare.ok = true;
-  for (const Outcome& o : {FullResult(), failure, bare}) {
+  // The task fields: classify's label and scores, rerank's score.
+  Outcome classified = FullResult();
+  classified.output = {0.5f, -1.0f};
+  classified.label = "POS";
+  classified.scores = {{"POS", 0.8175745f}, {"NEG \"x\"", 0.1824255f}};
+  Outcome reranked = bare;
+  reranked.output = {2.0f};
+  reranked.score = 0.880797f;
+  for (const Outcome& o : {FullResult(), failure, bare, classified, reranked}) {
     const std::string line = OutcomeToJson(o);
     EXPECT_EQ(nlohmann::json::parse(line).dump(), line);
     auto back = OutcomeFromJson(line);

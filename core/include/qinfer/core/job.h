@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct Origin {
 struct Job {
   std::string id;
   std::vector<int64_t> input_ids;
+  // A pair's segment of each input id (the model's token_type_ids: 0 for
+  // the first text, 1 for the second); empty: every token is of segment 0.
+  // When set, as long as input_ids.
+  std::vector<int64_t> type_ids;
   std::string reply_to;   // empty: the configured default reply topic, if any
   std::string meta_json;  // the job's `meta` serialised; empty when absent
   int attempt = 0;        // set by `replay`
@@ -79,12 +84,26 @@ inline constexpr const char* kCrash = "crash";
 inline constexpr const char* kUndeliverable = "undeliverable";
 }  // namespace reason
 
+// One label's score in a classify result.
+struct LabelScore {
+  std::string label;
+  float score = 0;
+  friend bool operator==(const LabelScore&, const LabelScore&) = default;
+};
+
 // What became of one job: either `ok` with an output, or a failure record.
 struct Outcome {
   std::string id;
   bool ok = false;
-  // ok: the model output for this job (the pooled vector).
+  // ok: the model output for this job (embed: the pooled vector; classify
+  // and rerank: the logits).
   std::vector<float> output;
+  // ok, by the model's task (see task.h, FinishOutcome): classify's top
+  // `label` and every label's `scores`, by score descending; rerank's
+  // `score`. Empty for embed.
+  std::string label;
+  std::vector<LabelScore> scores;
+  std::optional<float> score;
   std::string device;     // e.g. "cpu", "cuda:0"
   int bucket = 0;         // bucket bound, tokens
   int batch_size = 0;     // jobs in the batch that ran it

@@ -14,7 +14,9 @@ namespace qinfer {
 
 // Result: {"id","status":"ok","output":[...],"device","bucket","batch_size",
 //          "padded_length","model":{"name","digest"},"timings":{...},
-//          "completed_at_ms","meta"?}
+//          "completed_at_ms","meta"?}, and by the model's task (task.h):
+//          classify "label" and "scores":[{"label","score"}] by score
+//          descending, rerank "score"
 // Failure: {"id","status":"failed","reason","error","input_length",
 //           "payload" (or "payload_base64"),"attempt","completed_at_ms",
 //           "source":{"topic","partition","offset"}}
