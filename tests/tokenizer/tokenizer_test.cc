@@ -185,6 +185,30 @@ TEST_F(TokenizerTest, TruncatesKeepingTheSpecialTokens) {
   EXPECT_EQ(encoding.length(), 8u);
 }
 
+// A pair as the library encodes it: [CLS] text [SEP] pair [SEP], type ids 0
+// then 1; truncated longest first (values from Python `tokenizers` on the same
+// tokenizer.json: encode("a b c d e f", "a b") with enable_truncation(7), (5)).
+TEST_F(TokenizerTest, APairIsEncodedAndTruncatedAsTheLibraryDoes) {
+  auto tokenizer = Tiny();
+  ASSERT_NE(tokenizer, nullptr);
+  EXPECT_EQ(tokenizer->added_tokens(/*pair=*/true), 3u);
+  auto encoded = tokenizer->Encode("a b c d e f", "a b");
+  ASSERT_TRUE(encoded.ok()) << encoded.status();
+  EXPECT_EQ(encoded->Ids(), (Ids{2, 7, 8, 9, 10, 11, 12, 3, 7, 8, 3}));
+  EXPECT_EQ(encoded->TypeIds(), (Ids{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1}));
+  Ids types;
+  EXPECT_EQ(*encoded->Truncated(7, &types), (Ids{2, 7, 8, 3, 7, 8, 3}));
+  EXPECT_EQ(types, (Ids{0, 0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(*encoded->Truncated(5, &types), (Ids{2, 7, 3, 7, 3}));
+  EXPECT_EQ(types, (Ids{0, 0, 0, 1, 1}));
+  EXPECT_FALSE(encoded->Truncated(3).ok()) << "no room beside a pair's 3 special tokens";
+  // A pair is truncated, never windowed.
+  EXPECT_EQ(encoded->Windows(7, 1).status().code(), absl::StatusCode::kInvalidArgument);
+  // One text: every type id 0.
+  EXPECT_EQ(Encode(*tokenizer, "a b").TypeIds(), (Ids{0, 0, 0, 0}));
+  EXPECT_FALSE(tokenizer->Encode("a", "\xff").ok()) << "a pair's second text must be UTF-8 too";
+}
+
 TEST_F(TokenizerTest, WindowsOverlapByTheStrideEachWithItsSpecialTokens) {
   auto tokenizer = Tiny();
   ASSERT_NE(tokenizer, nullptr);

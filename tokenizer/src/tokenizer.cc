@@ -96,11 +96,18 @@ std::vector<std::string> Encoding::Tokens() const {
   return tokens;
 }
 
-absl::StatusOr<std::vector<int64_t>> Encoding::Truncated(size_t max_length) const {
+std::vector<int64_t> Encoding::TypeIds() const {
+  std::vector<uint32_t> type_ids(length());
+  ffi::qinfer_tok_encoding_type_ids(handle_, type_ids.data());
+  return {type_ids.begin(), type_ids.end()};
+}
+
+absl::StatusOr<std::vector<int64_t>> Encoding::Truncated(size_t max_length, std::vector<int64_t>* type_ids) const {
   ffi::QinferTokIdLists lists;
   ErrorMessage error;
   const int32_t code = ffi::qinfer_tok_encoding_truncated(handle_, max_length, &lists, error.out());
   if (code != ffi::kQinferTokOk) return ToStatus(code, error);
+  if (type_ids != nullptr) type_ids->assign(lists.type_ids, lists.type_ids + lists.ids_len);
   auto sequences = TakeIdLists(lists);
   if (sequences.size() != 1) {
     return absl::InternalError(absl::StrCat("tokenizer returned ", sequences.size(), " truncated sequences, not 1"));
@@ -132,12 +139,23 @@ absl::StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Load(const std::string& pa
 
 size_t Tokenizer::vocab_size() const { return ffi::qinfer_tok_vocab_size(handle_); }
 
-size_t Tokenizer::added_tokens() const { return ffi::qinfer_tok_added_tokens(handle_); }
+size_t Tokenizer::added_tokens(bool pair) const {
+  return pair ? ffi::qinfer_tok_added_tokens_pair(handle_) : ffi::qinfer_tok_added_tokens(handle_);
+}
 
 absl::StatusOr<Encoding> Tokenizer::Encode(std::string_view text) const {
   Encoding::Handle* handle = nullptr;
   ErrorMessage error;
   const int32_t code = ffi::qinfer_tok_encode(handle_, Bytes(text), text.size(), &handle, error.out());
+  if (code != ffi::kQinferTokOk) return ToStatus(code, error);
+  return Encoding(handle);
+}
+
+absl::StatusOr<Encoding> Tokenizer::Encode(std::string_view text, std::string_view pair) const {
+  Encoding::Handle* handle = nullptr;
+  ErrorMessage error;
+  const int32_t code = ffi::qinfer_tok_encode_pair(handle_, Bytes(text), text.size(), Bytes(pair), pair.size(),
+                                                   /*is_pair=*/true, &handle, error.out());
   if (code != ffi::kQinferTokOk) return ToStatus(code, error);
   return Encoding(handle);
 }

@@ -35,9 +35,11 @@ struct QinferTokString {
 };
 
 // Id sequences owned by Rust; release with qinfer_tok_id_lists_free.
-// Sequence i is ids[ends[i - 1], ends[i]) with ends[-1] taken as 0.
+// Sequence i is ids[ends[i - 1], ends[i]) with ends[-1] taken as 0;
+// type_ids[k] is the type id (a pair's segment) of ids[k].
 struct QinferTokIdLists {
   uint32_t* ids = nullptr;
+  uint32_t* type_ids = nullptr;
   size_t ids_len = 0;
   size_t* ends = nullptr;
   size_t count = 0;
@@ -55,12 +57,17 @@ int32_t qinfer_tok_load(const uint8_t* path, size_t path_len, TokenizerHandle** 
 void qinfer_tok_free(TokenizerHandle* tokenizer);
 // The vocabulary plus the added tokens.
 size_t qinfer_tok_vocab_size(const TokenizerHandle* tokenizer);
-// Special tokens the post-processor adds to a single sequence.
+// Special tokens the post-processor adds to a single sequence, and to a pair.
 size_t qinfer_tok_added_tokens(const TokenizerHandle* tokenizer);
+size_t qinfer_tok_added_tokens_pair(const TokenizerHandle* tokenizer);
 // Tokenizes text[0, text_len) with special tokens. kQinferTokInvalidArgument
 // when it is not UTF-8, kQinferTokInternal when the library fails.
 int32_t qinfer_tok_encode(const TokenizerHandle* tokenizer, const uint8_t* text, size_t text_len, EncodingHandle** out,
                           QinferTokString* error);
+// The same for the pair (text, pair) when is_pair, else for text alone.
+int32_t qinfer_tok_encode_pair(const TokenizerHandle* tokenizer, const uint8_t* text, size_t text_len,
+                               const uint8_t* pair, size_t pair_len, bool is_pair, EncodingHandle** out,
+                               QinferTokString* error);
 
 void qinfer_tok_encoding_free(EncodingHandle* encoding);
 // Tokens of the whole sequence, special tokens included.
@@ -68,19 +75,21 @@ size_t qinfer_tok_encoding_len(const EncodingHandle* encoding);
 bool qinfer_tok_encoding_special_only(const EncodingHandle* encoding);
 // Writes qinfer_tok_encoding_len() ids to out.
 void qinfer_tok_encoding_ids(const EncodingHandle* encoding, uint32_t* out);
+// Writes qinfer_tok_encoding_len() type ids to out.
+void qinfer_tok_encoding_type_ids(const EncodingHandle* encoding, uint32_t* out);
 // Total UTF-8 bytes of the token strings.
 size_t qinfer_tok_encoding_tokens_bytes(const EncodingHandle* encoding);
 // Writes the token strings back to back to out_bytes
 // (qinfer_tok_encoding_tokens_bytes() bytes) and their lengths to out_lens
 // (qinfer_tok_encoding_len() entries).
 void qinfer_tok_encoding_tokens(const EncodingHandle* encoding, uint8_t* out_bytes, size_t* out_lens);
-// One sequence: encode(text) truncated to max_length. kQinferTokInvalidArgument
-// when max_length <= qinfer_tok_added_tokens().
+// One sequence: encode(text) (or the pair) truncated to max_length, longest
+// first. kQinferTokInvalidArgument when max_length <= the added tokens.
 int32_t qinfer_tok_encoding_truncated(const EncodingHandle* encoding, size_t max_length, QinferTokIdLists* out,
                                       QinferTokString* error);
 // The truncated sequence and every overflowing window at (max_length,
 // stride). kQinferTokInvalidArgument when max_length <= added tokens or
-// stride >= max_length - added tokens.
+// stride >= max_length - added tokens, and for a pair when stride > 0.
 int32_t qinfer_tok_encoding_windows(const EncodingHandle* encoding, size_t max_length, size_t stride,
                                     QinferTokIdLists* out, QinferTokString* error);
 

@@ -43,10 +43,11 @@ pub struct QinferTokString {
 
 /// Token id sequences owned by this library; free with
 /// `qinfer_tok_id_lists_free`. Sequence i is `ids[ends[i-1] .. ends[i]]`
-/// (`ends[-1]` = 0).
+/// (`ends[-1]` = 0); `type_ids` holds the type id of each of `ids`.
 #[repr(C)]
 pub struct QinferTokIdLists {
     pub ids: *mut u32,
+    pub type_ids: *mut u32,
     pub ids_len: usize,
     pub ends: *mut usize,
     pub count: usize,
@@ -54,8 +55,9 @@ pub struct QinferTokIdLists {
 
 struct Loaded {
     tokenizer: Tokenizer,
-    // Special tokens the post-processor adds to one sequence.
+    // Special tokens the post-processor adds to one sequence, and to a pair.
     added_tokens: usize,
+    added_tokens_pair: usize,
 }
 
 /// The C++ side's `Tokenizer::Handle`. Encodings share the loaded tokenizer,
@@ -70,6 +72,8 @@ pub struct QinferEncoding {
     // encode(text, add_special_tokens = false): the input of every
     // truncation, which the library performs before post-processing.
     raw: Encoding,
+    // The same of the pair's second text, for a pair.
+    raw_pair: Option<Encoding>,
     // The whole sequence, special tokens included.
     whole: Encoding,
     special_only: bool,
@@ -146,32 +150,52 @@ fn load(path: &[u8]) -> Result<Loaded, Failure> {
     tokenizer
         .with_truncation(None)
         .map_err(|e| internal(format!("{}: cannot disable truncation: {}", path.display(), e)))?;
-    let added_tokens = tokenizer
-        .get_post_processor()
-        .map(|p| p.added_tokens(false))
-        .unwrap_or(0);
-    Ok(Loaded { tokenizer, added_tokens })
+    let added = |pair: bool| {
+        tokenizer
+            .get_post_processor()
+            .map(|p| p.added_tokens(pair))
+            .unwrap_or(0)
+    };
+    let (added_tokens, added_tokens_pair) = (added(false), added(true));
+    Ok(Loaded {
+        tokenizer,
+        added_tokens,
+        added_tokens_pair,
+    })
 }
 
-fn encode(loaded: &Arc<Loaded>, text: &[u8]) -> Result<QinferEncoding, Failure> {
-    let text = std::str::from_utf8(text).map_err(|e| {
+fn utf8<'a>(text: &'a [u8], what: &str) -> Result<&'a str, Failure> {
+    std::str::from_utf8(text).map_err(|e| {
         invalid(format!(
-            "text is not valid UTF-8 (invalid byte at offset {})",
+            "{} is not valid UTF-8 (invalid byte at offset {})",
+            what,
             e.valid_up_to()
         ))
-    })?;
+    })
+}
+
+/// encode(text, pair) with the special tokens, kept with its raw parts.
+fn encode(loaded: &Arc<Loaded>, text: &[u8], pair: Option<&[u8]>) -> Result<QinferEncoding, Failure> {
     let tokenizer = &loaded.tokenizer;
-    let raw = tokenizer
-        .encode(text, false)
-        .map_err(|e| internal(format!("tokenizers failed to encode: {}", e)))?;
+    let raw_of = |bytes: &[u8], what: &str| -> Result<Encoding, Failure> {
+        tokenizer
+            .encode(utf8(bytes, what)?, false)
+            .map_err(|e| internal(format!("tokenizers failed to encode: {}", e)))
+    };
+    let raw = raw_of(text, "text")?;
+    let raw_pair = match pair {
+        Some(p) => Some(raw_of(p, "text_pair")?),
+        None => None,
+    };
     let whole = tokenizer
-        .post_process(raw.clone(), None, true)
+        .post_process(raw.clone(), raw_pair.clone(), true)
         .map_err(|e| internal(format!("tokenizers failed to post-process: {}", e)))?;
     let added = tokenizer.get_added_vocabulary();
     let special_only = whole.get_tokens().iter().all(|t| added.is_special_token(t));
     Ok(QinferEncoding {
         loaded: Arc::clone(loaded),
         raw,
+        raw_pair,
         whole,
         special_only,
     })
@@ -182,7 +206,17 @@ fn encode(loaded: &Arc<Loaded>, text: &[u8]) -> Result<QinferEncoding, Failure> 
 /// (TokenizerImpl::post_process with TruncationParams set), on the raw
 /// encoding kept from encode().
 fn truncate(enc: &QinferEncoding, max_length: usize, stride: usize) -> Result<Encoding, Failure> {
-    let added = enc.loaded.added_tokens;
+    let pair = enc.raw_pair.is_some();
+    if pair && stride > 0 {
+        return Err(invalid(
+            "a pair has no overflow windows here: truncate it instead".to_string(),
+        ));
+    }
+    let added = if pair {
+        enc.loaded.added_tokens_pair
+    } else {
+        enc.loaded.added_tokens
+    };
     if max_length <= added {
         return Err(invalid(format!(
             "max_length {} leaves no room for content: the post-processor adds {} special tokens",
@@ -202,26 +236,31 @@ fn truncate(enc: &QinferEncoding, max_length: usize, stride: usize) -> Result<En
         strategy: TruncationStrategy::LongestFirst,
         stride,
     };
-    let (truncated, _) = truncate_encodings(enc.raw.clone(), None, &params)
-        .map_err(|e| internal(format!("tokenizers failed to truncate: {}", e)))?;
+    let (truncated, truncated_pair) =
+        truncate_encodings(enc.raw.clone(), enc.raw_pair.clone(), &params)
+            .map_err(|e| internal(format!("tokenizers failed to truncate: {}", e)))?;
     enc.loaded
         .tokenizer
-        .post_process(truncated, None, true)
+        .post_process(truncated, truncated_pair, true)
         .map_err(|e| internal(format!("tokenizers failed to post-process: {}", e)))
 }
 
-fn id_lists<'a, I: Iterator<Item = &'a [u32]>>(lists: I) -> QinferTokIdLists {
+fn id_lists<'a, I: Iterator<Item = &'a Encoding>>(sequences: I) -> QinferTokIdLists {
     let mut ids = Vec::new();
+    let mut type_ids = Vec::new();
     let mut ends = Vec::new();
-    for list in lists {
-        ids.extend_from_slice(list);
+    for sequence in sequences {
+        ids.extend_from_slice(sequence.get_ids());
+        type_ids.extend_from_slice(sequence.get_type_ids());
         ends.push(ids.len());
     }
     let ids = ids.into_boxed_slice();
+    let type_ids = type_ids.into_boxed_slice();
     let ends = ends.into_boxed_slice();
     let (ids_len, count) = (ids.len(), ends.len());
     QinferTokIdLists {
         ids: Box::into_raw(ids) as *mut u32,
+        type_ids: Box::into_raw(type_ids) as *mut u32,
         ids_len,
         ends: Box::into_raw(ends) as *mut usize,
         count,
@@ -269,10 +308,30 @@ pub unsafe extern "C" fn qinfer_tok_added_tokens(tokenizer: *const QinferTokeniz
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_added_tokens_pair(tokenizer: *const QinferTokenizer) -> usize {
+    tokenizer.as_ref().map_or(0, |t| t.loaded.added_tokens_pair)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn qinfer_tok_encode(
     tokenizer: *const QinferTokenizer,
     text: *const u8,
     text_len: usize,
+    out: *mut *mut QinferEncoding,
+    error: *mut QinferTokString,
+) -> i32 {
+    qinfer_tok_encode_pair(tokenizer, text, text_len, std::ptr::null(), 0, false, out, error)
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn qinfer_tok_encode_pair(
+    tokenizer: *const QinferTokenizer,
+    text: *const u8,
+    text_len: usize,
+    pair: *const u8,
+    pair_len: usize,
+    is_pair: bool,
     out: *mut *mut QinferEncoding,
     error: *mut QinferTokString,
 ) -> i32 {
@@ -283,7 +342,12 @@ pub unsafe extern "C" fn qinfer_tok_encode(
         if out.is_null() {
             return Err(invalid("qinfer_tok_encode: out is null".to_string()));
         }
-        let encoding = encode(&tokenizer.loaded, bytes(text, text_len))?;
+        let pair = if is_pair {
+            Some(bytes(pair, pair_len))
+        } else {
+            None
+        };
+        let encoding = encode(&tokenizer.loaded, bytes(text, text_len), pair)?;
         out.write(Box::into_raw(Box::new(encoding)));
         Ok(())
     })
@@ -315,6 +379,18 @@ pub unsafe extern "C" fn qinfer_tok_encoding_ids(encoding: *const QinferEncoding
             value_or((), || {
                 let ids = e.whole.get_ids();
                 std::ptr::copy_nonoverlapping(ids.as_ptr(), out, ids.len());
+            });
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_type_ids(encoding: *const QinferEncoding, out: *mut u32) {
+    if let Some(e) = encoding.as_ref() {
+        if !out.is_null() {
+            value_or((), || {
+                let type_ids = e.whole.get_type_ids();
+                std::ptr::copy_nonoverlapping(type_ids.as_ptr(), out, type_ids.len());
             });
         }
     }
@@ -365,7 +441,7 @@ pub unsafe extern "C" fn qinfer_tok_encoding_truncated(
             return Err(invalid("qinfer_tok_encoding_truncated: out is null".to_string()));
         }
         let truncated = truncate(e, max_length, 0)?;
-        out.write(id_lists(std::iter::once(truncated.get_ids())));
+        out.write(id_lists(std::iter::once(&truncated)));
         Ok(())
     })
 }
@@ -386,8 +462,7 @@ pub unsafe extern "C" fn qinfer_tok_encoding_windows(
             return Err(invalid("qinfer_tok_encoding_windows: out is null".to_string()));
         }
         let first = truncate(e, max_length, stride)?;
-        let windows = std::iter::once(first.get_ids())
-            .chain(first.get_overflowing().iter().map(Encoding::get_ids));
+        let windows = std::iter::once(&first).chain(first.get_overflowing().iter());
         out.write(id_lists(windows));
         Ok(())
     })
@@ -413,12 +488,18 @@ pub unsafe extern "C" fn qinfer_tok_id_lists_free(lists: *mut QinferTokIdLists) 
         if !l.ids.is_null() {
             drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(l.ids, l.ids_len)));
         }
+        if !l.type_ids.is_null() {
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                l.type_ids, l.ids_len,
+            )));
+        }
         if !l.ends.is_null() {
             drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(l.ends, l.count)));
         }
     });
     *l = QinferTokIdLists {
         ids: std::ptr::null_mut(),
+        type_ids: std::ptr::null_mut(),
         ids_len: 0,
         ends: std::ptr::null_mut(),
         count: 0,

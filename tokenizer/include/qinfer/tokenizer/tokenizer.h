@@ -37,18 +37,25 @@ class Encoding {
   bool special_tokens_only() const;
   // The whole sequence's ids.
   std::vector<int64_t> Ids() const;
+  // The whole sequence's type ids (a pair's segment of each token: 0 for
+  // the first text and its special tokens, 1 for the second, as the
+  // post-processor assigns them; all 0 for one text).
+  std::vector<int64_t> TypeIds() const;
   // The whole sequence's token strings (for messages).
   std::vector<std::string> Tokens() const;
-  // What encode(text) returns with truncation to `max_length` tokens, special
-  // tokens included (the library's longest-first truncation, right side).
+  // What encode(text) (or encode(text, pair)) returns with truncation to
+  // `max_length` tokens, special tokens included (the library's longest-first
+  // truncation, right side: a pair loses tokens from its longer text first).
+  // `type_ids`, when not null, receives the truncated sequence's type ids.
   // InvalidArgument when max_length leaves no room for content
   // (max_length <= the number of special tokens the post-processor adds).
-  absl::StatusOr<std::vector<int64_t>> Truncated(size_t max_length) const;
+  absl::StatusOr<std::vector<int64_t>> Truncated(size_t max_length, std::vector<int64_t>* type_ids = nullptr) const;
   // The library's overflowing windows at `max_length` with `stride` tokens
   // of overlap: the truncated sequence first, then every overflowing one,
   // each a proper sequence with its special tokens. One window when the text
   // fits. InvalidArgument when max_length leaves no room for content or the
-  // stride is not below the content room (max_length - added tokens).
+  // stride is not below the content room (max_length - added tokens), and
+  // for a pair (which is truncated, never windowed) when stride > 0.
   absl::StatusOr<std::vector<std::vector<int64_t>>> Windows(size_t max_length, size_t stride) const;
 
   struct Handle;  // the Rust side's encoding
@@ -72,13 +79,18 @@ class Tokenizer {
 
   // Ids the tokenizer can produce: its vocabulary plus its added tokens.
   size_t vocab_size() const;
-  // Special tokens its post-processor adds to one sequence (2 for BERT).
-  size_t added_tokens() const;
+  // Special tokens its post-processor adds to one sequence (2 for BERT), or
+  // with `pair` to a pair (3 for BERT, 4 for RoBERTa).
+  size_t added_tokens(bool pair = false) const;
 
   // Tokenizes UTF-8 `text` with the special tokens. InvalidArgument when the
   // text is not UTF-8; Internal when the library fails (the message says
   // why). Never throws, never aborts.
   absl::StatusOr<Encoding> Encode(std::string_view text) const;
+  // Tokenizes the pair (text, pair) as the library's encode(text, pair)
+  // does: both texts, with the pair's special tokens and type ids. Errors as
+  // above.
+  absl::StatusOr<Encoding> Encode(std::string_view text, std::string_view pair) const;
 
   struct Handle;
 
