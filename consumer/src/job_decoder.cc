@@ -247,8 +247,9 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, 
 // The fields a job may carry (DESIGN.md, "Messages"). Any other is refused
 // by name: a field the service ignored would be a wrong answer reported as
 // `ok` (a `text_pair` sent to a model that embeds `text` alone, say).
-constexpr const char* kJobFields[] = {"id",     "input_ids", "text",      "reply_to",   "meta",
-                                           "attempt", "policy",   "device",    "replay_of", "truncate_to"};
+constexpr const char* kJobFields[] = {"id",        "input_ids", "token_type_ids", "text",
+                                           "text_pair", "reply_to",  "meta",           "attempt",
+                                           "policy",    "device",    "replay_of",      "truncate_to"};
 
 // The fields of `doc` that are not job fields, in the document's order.
 std::vector<std::string> UnknownFields(const json& doc) {
@@ -383,8 +384,8 @@ Admission Admit(size_t length, size_t special, size_t truncate_to, std::string_v
     a.kept = limits.max_tokens;
   } else if (applied == policy::kChunk) {
     if (!limits.chunk_allowed) {
-      a.error = over + " exceeds max_tokens " + std::to_string(limits.max_tokens) +
-                " and policy chunk needs a model with pooled output";
+      a.error = over + " exceeds max_tokens " + std::to_string(limits.max_tokens) + "; policy chunk is not defined for " +
+                "task " + limits.task + " (no library pools its windows): replay it with --policy truncate or long_lane";
       return a;
     }
     // A window of a text holds max_tokens - special tokens of its own.
@@ -441,21 +442,26 @@ class JobFailure {
   Origin replay_of_;
 };
 
-// Step 2 for a text: the tokenizer's encoding of `t`, after the byte bound.
-std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const DecoderLimits& limits,
-                                                      const JobFailure& fail) {
+// Step 2 for a text: the tokenizer's encoding of `t` (and of the pair's
+// second text `pair`, when not null), after the byte bound.
+std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const std::string* pair,
+                                                      const DecoderLimits& limits, const JobFailure& fail) {
   if (limits.tokenizer == nullptr) {
     return fail(reason::kInvalid,
                 "this model has no tokenizer (its manifest names no `tokenizer` file): send `input_ids`", 0);
   }
   if (t.empty()) return fail(reason::kInvalid, "`text` is empty", 0);
-  if (t.size() > limits.max_text_bytes) {
+  if (pair != nullptr && pair->empty()) return fail(reason::kInvalid, "`text_pair` is empty", 0);
+  const size_t bytes = t.size() + (pair != nullptr ? pair->size() : 0);
+  if (bytes > limits.max_text_bytes) {
     return fail(reason::kTooLong,
-                "`text` is " + std::to_string(t.size()) + " bytes, more than limits.max_text_bytes " +
+                (pair != nullptr ? "`text` and `text_pair` are " : "`text` is ") + std::to_string(bytes) +
+                    " bytes" + (pair != nullptr ? " together" : "") + ", more than limits.max_text_bytes " +
                     std::to_string(limits.max_text_bytes) + " (checked before tokenizing; raise it for longer texts)",
                 0);
   }
-  absl::StatusOr<tokenizer::Encoding> encoded = limits.tokenizer->Encode(t);
+  absl::StatusOr<tokenizer::Encoding> encoded =
+      pair != nullptr ? limits.tokenizer->Encode(t, *pair) : limits.tokenizer->Encode(t);
   if (!encoded.ok()) {
     return fail(reason::kInvalid, "`text` cannot be tokenized: " + std::string(encoded.status().message()), 0);
   }
@@ -468,16 +474,38 @@ std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, cons
   return *std::move(encoded);
 }
 
+// token_type_ids[0, count) into `out` (when not null): each 0 or 1, only 0
+// for a model that takes no token types; the error says which is wrong.
+std::optional<std::string> ReadTypeIds(const json& types, size_t count, const DecoderLimits& limits,
+                                       std::vector<int64_t>* out) {
+  const int64_t segments = limits.type_ids ? 2 : 1;
+  for (size_t i = 0; i < count; ++i) {
+    const json& v = types[i];
+    if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= segments) {
+      return "`token_type_ids[" + std::to_string(i) + "]` = " + v.dump() +
+             (limits.type_ids ? " is not 0 or 1" : " is not 0: this model takes no token types");
+    }
+    if (out != nullptr) out->push_back(v.get<int64_t>());
+  }
+  return std::nullopt;
+}
+
 // Step 3 for input_ids: the ids the admitted job keeps (all of them for a
-// chunked one, which becomes its windows).
-Decoded KeepIds(Job job, const json& ids, const Admission& a, size_t length, const DecoderLimits& limits,
-                const JobFailure& fail) {
+// chunked one, which becomes its windows), and their token types when the
+// job has them and the model takes them.
+Decoded KeepIds(Job job, const json& ids, const json* types, const Admission& a, size_t length,
+                const DecoderLimits& limits, const JobFailure& fail) {
   // A truncated input that ends with the model's end token keeps it there,
   // where the tokenizer's own truncation puts it.
   const bool keep_end = a.kind == Admission::Kind::kTruncate && limits.end_token_id >= 0 && a.kept >= 2 &&
                         ids.back().is_number_integer() && ids.back() == limits.end_token_id;
   const size_t read = a.kind == Admission::Kind::kChunk ? length : a.kept - (keep_end ? 1 : 0);
   if (auto bad = ReadIds(ids, read, limits, job.input_ids)) return fail(reason::kInvalid, *bad, length);
+  if (types != nullptr) {
+    std::vector<int64_t>* kept = limits.type_ids ? &job.type_ids : nullptr;
+    if (auto bad = ReadTypeIds(*types, read, limits, kept)) return fail(reason::kInvalid, *bad, length);
+    if (kept != nullptr && keep_end) kept->push_back(types->back().get<int64_t>());
+  }
   if (keep_end) job.input_ids.push_back(limits.end_token_id);
   if (a.kind == Admission::Kind::kChunk)
     return SplitIntoWindows(std::move(job), limits.max_tokens, limits.chunk_overlap);
@@ -487,9 +515,10 @@ Decoded KeepIds(Job job, const json& ids, const Admission& a, size_t length, con
 }
 
 // Step 3 for a text: the tokens of its encoding the admitted job keeps, or
-// its windows.
-Decoded KeepText(Job job, const tokenizer::Encoding& encoding, const Admission& a, size_t length,
+// its windows; a pair's token types when the model takes them.
+Decoded KeepText(Job job, const tokenizer::Encoding& encoding, bool pair, const Admission& a, size_t length,
                  const DecoderLimits& limits, const JobFailure& fail) {
+  const bool keep_types = pair && limits.type_ids;
   if (a.kind == Admission::Kind::kChunk) {
     absl::StatusOr<std::vector<std::vector<int64_t>>> windows =
         encoding.Windows(limits.max_tokens, limits.chunk_overlap);
@@ -500,16 +529,38 @@ Decoded KeepText(Job job, const tokenizer::Encoding& encoding, const Admission& 
     return WindowJobs(std::move(job), std::move(*windows), length);
   }
   if (a.kind == Admission::Kind::kTruncate) {
-    absl::StatusOr<std::vector<int64_t>> cut = encoding.Truncated(a.kept);
+    absl::StatusOr<std::vector<int64_t>> cut = encoding.Truncated(a.kept, keep_types ? &job.type_ids : nullptr);
     if (!cut.ok()) return fail(reason::kInvalid, "`truncate_to` " + std::string(cut.status().message()), length);
     job.input_ids = std::move(*cut);
   } else {
     job.input_ids = encoding.Ids();
+    if (keep_types) job.type_ids = encoding.TypeIds();
   }
   if (auto bad = CheckTokenIds(job.input_ids, limits)) return fail(reason::kInvalid, *bad, length);
   std::vector<Job> jobs;
   jobs.push_back(std::move(job));
   return jobs;
+}
+
+// Step 2 for a pair: its second part goes with its first, the model takes
+// pairs, and the part has the right type and length. Messages name the
+// field.
+std::optional<std::string> CheckPair(bool has_ids, bool has_pair, bool has_types, json::const_iterator ids,
+                                     json::const_iterator pair, json::const_iterator types,
+                                     const DecoderLimits& limits) {
+  if (!has_pair && !has_types) return std::nullopt;
+  const char* field = has_pair ? "`text_pair`" : "`token_type_ids`";
+  if (has_pair && has_ids) return "`text_pair` goes with `text` (with `input_ids`, send `token_type_ids`)";
+  if (has_types && !has_ids) return "`token_type_ids` goes with `input_ids` (with `text`, send `text_pair`)";
+  if (!limits.pairs) {
+    return std::string(field) + ": this model's task is " + limits.task +
+           ", which takes one text per job, not a pair (pairs are for classify and rerank models)";
+  }
+  if (has_pair && !pair->is_string()) return "`text_pair` must be a string";
+  if (has_types && (!types->is_array() || types->size() != ids->size())) {
+    return "`token_type_ids` must be an array as long as `input_ids` (" + std::to_string(ids->size()) + ")";
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -548,7 +599,10 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   // input's length): exactly one of input_ids and text.
   auto ids = doc.find("input_ids");
   auto text = doc.find("text");
+  auto pair = doc.find("text_pair");
+  auto types = doc.find("token_type_ids");
   const bool has_ids = ids != doc.end(), has_text = text != doc.end() && !text->is_null();
+  const bool has_pair = pair != doc.end() && !pair->is_null(), has_types = types != doc.end() && !types->is_null();
   if (has_ids && has_text) {
     return FailureForMessage(m, id, reason::kInvalid, "set exactly one of `input_ids` and `text`, not both", 0);
   }
@@ -563,6 +617,9 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   }
   if (has_text && !text->is_string()) {
     return FailureForMessage(m, id, reason::kInvalid, "`text` must be a string", 0);
+  }
+  if (std::optional<std::string> bad = CheckPair(has_ids, has_pair, has_types, ids, pair, types, limits)) {
+    return FailureForMessage(m, id, reason::kInvalid, *std::move(bad), 0);
   }
   job.origin = m.origin;
   job.payload = std::string(m.value);
@@ -579,11 +636,12 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   if (has_ids) {
     length = ids->size();
   } else {
-    auto encoded = EncodeText(text->get_ref<const std::string&>(), limits, fail);
+    auto encoded = EncodeText(text->get_ref<const std::string&>(),
+                              has_pair ? &pair->get_ref<const std::string&>() : nullptr, limits, fail);
     if (auto* failure = std::get_if<Outcome>(&encoded)) return std::move(*failure);
     encoding = std::get<tokenizer::Encoding>(std::move(encoded));
     length = encoding->length();
-    special = limits.tokenizer->added_tokens();
+    special = limits.tokenizer->added_tokens(has_pair);
   }
 
   // Step 3: admission by length, then the tokens the job keeps.
@@ -593,6 +651,9 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
     std::vector<int64_t> scratch;
     if (has_ids) {
       if (auto bad = ReadIds(*ids, a.kept, limits, scratch)) return fail(reason::kInvalid, *bad, length);
+      if (has_types) {
+        if (auto bad = ReadTypeIds(*types, a.kept, limits, nullptr)) return fail(reason::kInvalid, *bad, length);
+      }
     }
     return fail(reason::kTooLong, a.error, a.kept);
   }
@@ -604,8 +665,8 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   } else if (a.kind == Admission::Kind::kLongLane) {
     job.policy = policy::kLongLane;
   }
-  if (has_ids) return KeepIds(std::move(job), *ids, a, length, limits, fail);
-  return KeepText(std::move(job), *encoding, a, length, limits, fail);
+  if (has_ids) return KeepIds(std::move(job), *ids, has_types ? &*types : nullptr, a, length, limits, fail);
+  return KeepText(std::move(job), *encoding, has_pair, a, length, limits, fail);
 }
 
 bool IsTooLongPolicy(std::string_view name) {

@@ -212,8 +212,8 @@ TEST(JobDecoderTest, RejectsBadOptionalFields) {
 // path) and by the document path alike; only `meta`'s contents are free.
 TEST(JobDecoderTest, RefusesAFieldItDoesNotKnowByNameInBothPaths) {
   const std::pair<const char*, const char*> cases[] = {
-      {R"({"id":"q","text":"q","text_pair":"p"})", "unknown field `text_pair` (a job has id, input_ids, text,"},
-      {R"({"id":"q","input_ids":[1,2],"token_type_ids":[0,0]})", "unknown field `token_type_ids`"},
+      {R"({"id":"q","text":"q","textPair":"p"})", "unknown field `textPair` (a job has id, input_ids, token_type_ids,"},
+      {R"({"id":"q","input_ids":[1,2],"segment_ids":[0,0]})", "unknown field `segment_ids`"},
       {R"({"input_ids":[1],"Id":"x"})", "unknown field `Id`"},
       {R"({"input_ids":[1],"reply_to":"r","replyTo":"s"})", "unknown field `replyTo`"},
       {R"({"input_ids":[1],"a":1,"b":2})", "unknown fields `a`, `b` ("},
@@ -431,7 +431,7 @@ TEST(JobDecoderPolicyTest, ChunkKeepsTheWholeInputWithinMaxChunks) {
   }
   ExpectFailure(DecodeWith(limits, LongJob(25)), reason::kTooLong, "needs 4 windows of 8, more than max_chunks 3");
   limits.chunk_allowed = false;
-  ExpectFailure(DecodeWith(limits, LongJob(9)), reason::kTooLong, "needs a model with pooled output");
+  ExpectFailure(DecodeWith(limits, LongJob(9)), reason::kTooLong, "policy chunk is not defined for task embed");
 }
 
 TEST(JobDecoderPolicyTest, LongLaneAdmitsUpToItsOwnBound) {

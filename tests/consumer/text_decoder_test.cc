@@ -147,12 +147,105 @@ TEST_F(TextDecoderTest, AwkwardTextsGetTheirDocumentedRecords) {
   EXPECT_EQ(emoji[0].input_ids, (std::vector<int64_t>{kCls, Word(1), kUnk, kSep}));
 }
 
-TEST_F(TextDecoderTest, APairIsRefusedByNameNotAnsweredForItsFirstTextAlone) {
+TEST_F(TextDecoderTest, APairToAModelWithoutPairsIsRefusedByNameNotAnsweredForItsFirstTextAlone) {
   ExpectFailure(Decode(R"({"id":"q","text":"one two","text_pair":"three"})"), reason::kInvalid,
-                "unknown field `text_pair`");
+                "`text_pair`: this model's task is embed, which takes one text per job, not a pair");
   ExpectFailure(Decode(R"({"id":"q","input_ids":[2,6,3,7,3],"token_type_ids":[0,0,0,1,1]})"), reason::kInvalid,
-                "unknown field `token_type_ids`");
+                "`token_type_ids`: this model's task is embed");
   EXPECT_EQ(Jobs(Decode(R"({"id":"q","text":"one two"})")).size(), 1u);
+}
+
+// A pair model (a BERT cross-encoder): the tokenizer's pair encoding, with
+// its type ids, as the library's encode(text, pair) gives them (checked
+// against Python `tokenizers` on this tokenizer.json).
+class PairDecoderTest : public TextDecoderTest {
+ protected:
+  void SetUp() override {
+    TextDecoderTest::SetUp();
+    limits_.task = "rerank";
+    limits_.pairs = true;
+    limits_.type_ids = true;
+    limits_.chunk_allowed = false;
+    limits_.max_tokens = 12;
+  }
+};
+
+TEST_F(PairDecoderTest, APairIsTokenizedAsTheLibraryTokenizesAPair) {
+  const std::vector<Job> jobs = Jobs(Decode(R"({"id":"q","text":"one two three four five","text_pair":"six seven"})"));
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].input_ids, (std::vector<int64_t>{kCls, Word(1), Word(2), Word(3), Word(4), Word(5), kSep, Word(6),
+                                                     Word(7), kSep}));
+  EXPECT_EQ(jobs[0].type_ids, (std::vector<int64_t>{0, 0, 0, 0, 0, 0, 0, 1, 1, 1}));
+  // One text to a pair model: segment 0 throughout, no type ids kept.
+  const std::vector<Job> one = Jobs(Decode(R"({"id":"q","text":"one two"})"));
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_TRUE(one[0].type_ids.empty());
+}
+
+TEST_F(PairDecoderTest, TruncateCutsAPairLongestFirstAsTheLibraryDoes) {
+  limits_.max_tokens = 8;
+  const std::vector<Job> jobs =
+      Jobs(Decode(R"({"id":"q","text":"one two three four five","text_pair":"six seven","policy":"truncate"})"));
+  ASSERT_EQ(jobs.size(), 1u);
+  // Python: Tokenizer.from_file(...).enable_truncation(8); encode(text, pair).
+  EXPECT_EQ(jobs[0].input_ids, (std::vector<int64_t>{kCls, Word(1), Word(2), Word(3), kSep, Word(6), Word(7), kSep}));
+  EXPECT_EQ(jobs[0].type_ids, (std::vector<int64_t>{0, 0, 0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(jobs[0].original_length, 10u);
+  EXPECT_EQ(jobs[0].policy, "truncate");
+}
+
+TEST_F(PairDecoderTest, AwkwardPairsGetTheirDocumentedRecords) {
+  ExpectFailure(Decode(R"({"text":"one","text_pair":""})"), reason::kInvalid, "`text_pair` is empty");
+  ExpectFailure(Decode(R"({"text":"one","text_pair":7})"), reason::kInvalid, "`text_pair` must be a string");
+  ExpectFailure(Decode(R"({"text":"one","text_pair":["two"]})"), reason::kInvalid, "`text_pair` must be a string");
+  ExpectFailure(Decode(R"({"text_pair":"two"})"), reason::kInvalid, "`input_ids` is missing (or send `text`)");
+  ExpectFailure(Decode(R"({"input_ids":[2,6,3],"text_pair":"two"})"), reason::kInvalid,
+                "`text_pair` goes with `text` (with `input_ids`, send `token_type_ids`)");
+  ExpectFailure(Decode(R"({"text":"one","token_type_ids":[0,0,0]})"), reason::kInvalid,
+                "`token_type_ids` goes with `input_ids`");
+  // The byte bound holds for the two texts together.
+  limits_.max_text_bytes = 10;
+  ExpectFailure(Decode(R"({"text":"one two","text_pair":"three"})"), reason::kTooLong,
+                "`text` and `text_pair` are 12 bytes together, more than limits.max_text_bytes 10");
+  EXPECT_EQ(Jobs(Decode(R"({"text":"one two","text_pair":"six"})")).size(), 1u);
+  // chunk is not defined for a pair model's task.
+  limits_.max_text_bytes = 1000;
+  limits_.max_tokens = 6;
+  ExpectFailure(Decode(R"({"text":"one two three four five","text_pair":"six","policy":"chunk"})"), reason::kTooLong,
+                "policy chunk is not defined for task rerank");
+}
+
+TEST_F(PairDecoderTest, TokenTypeIdsGoWithInputIdsAndAreCheckedAndCut) {
+  const std::vector<Job> jobs = Jobs(Decode(R"({"input_ids":[2,6,3,7,3],"token_type_ids":[0,0,0,1,1]})"));
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].type_ids, (std::vector<int64_t>{0, 0, 0, 1, 1}));
+  ExpectFailure(Decode(R"({"input_ids":[2,6,3],"token_type_ids":[0,0]})"), reason::kInvalid,
+                "`token_type_ids` must be an array as long as `input_ids` (3)");
+  ExpectFailure(Decode(R"({"input_ids":[2,6,3],"token_type_ids":"0"})"), reason::kInvalid, "as long as");
+  ExpectFailure(Decode(R"({"input_ids":[2,6,3],"token_type_ids":[0,2,0]})"), reason::kInvalid,
+                "`token_type_ids[1]` = 2 is not 0 or 1");
+  // Truncated as the ids are, the end token keeping its own type.
+  limits_.end_token_id = kSep;
+  limits_.max_tokens = 4;
+  const std::vector<Job> cut =
+      Jobs(Decode(R"({"input_ids":[2,6,3,7,8,3],"token_type_ids":[0,0,0,1,1,1],"policy":"truncate"})"));
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].input_ids, (std::vector<int64_t>{2, 6, 3, 3}));
+  EXPECT_EQ(cut[0].type_ids, (std::vector<int64_t>{0, 0, 0, 1}));
+  // A bad type id says more than the length: `invalid` wins over `too_long`.
+  ExpectFailure(Decode(R"({"input_ids":[2,6,3,7,8,3],"token_type_ids":[0,0,0,1,5,1]})"), reason::kInvalid,
+                "`token_type_ids[4]` = 5");
+  // A pair model without token types (RoBERTa-like): only 0, and none kept.
+  limits_.type_ids = false;
+  limits_.max_tokens = 12;
+  ExpectFailure(Decode(R"({"input_ids":[2,6,3],"token_type_ids":[0,1,0]})"), reason::kInvalid,
+                "`token_type_ids[1]` = 1 is not 0: this model takes no token types");
+  const std::vector<Job> zeros = Jobs(Decode(R"({"input_ids":[2,6,3],"token_type_ids":[0,0,0]})"));
+  ASSERT_EQ(zeros.size(), 1u);
+  EXPECT_TRUE(zeros[0].type_ids.empty());
+  const std::vector<Job> text = Jobs(Decode(R"({"text":"one","text_pair":"two"})"));
+  ASSERT_EQ(text.size(), 1u);
+  EXPECT_TRUE(text[0].type_ids.empty());
 }
 
 TEST_F(TextDecoderTest, ATextOverTheByteBoundIsTooLongBeforeItIsTokenized) {

@@ -44,15 +44,24 @@ struct DecoderLimits {
   std::string too_long_policy = "reject";
   size_t chunk_overlap = 0;
   size_t max_chunks = 64;
-  bool chunk_allowed = true;        // false: the model's output cannot be pooled
+  bool chunk_allowed = true;        // false: the model's task defines no chunk (classify, rerank)
   size_t long_lane_max_tokens = 0;  // 0: there is no long lane
   // The model's tokenizer, for jobs that carry `text`; not owned, and must
   // outlive every call. nullptr: the model has none, and a `text` job gets
   // an `invalid` record saying so.
   const tokenizer::Tokenizer* tokenizer = nullptr;
-  // Longest `text`, in bytes, checked before it is tokenized; a longer one
-  // is `too_long`. Default: 256 KiB.
+  // Longest `text` (with its `text_pair`, together), in bytes, checked
+  // before it is tokenized; a longer one is `too_long`. Default: 256 KiB.
   size_t max_text_bytes = size_t{256} << 10;
+  // The model's task (TaskSpec::task, named in errors) and its inputs. With
+  // `pairs` a job may carry a pair: `text_pair` beside `text` (tokenized as
+  // the library tokenizes a pair), or `token_type_ids` beside `input_ids`;
+  // without, either is `invalid`, naming the field. `type_ids`: the model
+  // takes token types, so a pair's jobs keep theirs (Job::type_ids); without
+  // (RoBERTa-like pair models), `token_type_ids` may hold only 0.
+  std::string task = "embed";
+  bool pairs = false;
+  bool type_ids = false;
   // The token that ends every sequence of the model's tokenizer (the
   // manifest's `end_token_id`, [SEP] for BERT); -1: none named. An
   // `input_ids` job that ends with it keeps it when truncated, as the
@@ -98,17 +107,18 @@ using Decoded = std::variant<std::vector<Job>, Outcome>;
 //  1. the envelope: the bounds that hold before parsing (bytes, NUL, depth),
 //     the parse, and every field but the input (id, reply_to, meta, attempt,
 //     policy, device, replay_of, truncate_to);
-//     A field that is not a job field (DESIGN.md, "Messages") is refused
-//     by name: ignoring it could answer `ok` with a wrong result;
-//  2. the input: exactly one of `input_ids` (its length) and `text`
-//     (bounded by max_text_bytes, then tokenized with the special tokens);
+//  2. the input: exactly one of `input_ids` (its length; with `pairs`,
+//     optionally `token_type_ids` of the same length) and `text` (with
+//     `pairs`, optionally `text_pair`; bounded by max_text_bytes together,
+//     then tokenized with the special tokens); any other field is refused
+//     by name;
 //  3. admission by length (Admit): an input longer than limits.max_tokens
 //     comes back only under a policy that admits it, with `policy` set to
 //     the one applied: truncated (original_length set), as windows (chunk)
 //     or whole (long_lane). A text is cut by its tokenizer (the library's
-//     truncation and overflow windows, special tokens kept); input_ids are
-//     cut as they stand, keeping end_token_id at the end when they end with
-//     it.
+//     truncation and overflow windows, special tokens kept; a pair longest
+//     first); input_ids (and their token_type_ids) are cut as they stand,
+//     keeping end_token_id at the end when they end with it.
 // The common message, {"id": "...", "input_ids": [...]} with at most a
 // "reply_to" besides, of plain ASCII strings and plain non-negative integers
 // within the limits, is read without building a JSON document; everything
