@@ -26,8 +26,10 @@ class AotiBackend final : public ModelBackend {
     weights_ = at::empty({bytes}, at::kByte);
   }
 
-  torch::Tensor Forward(const torch::Tensor& ids, const torch::Tensor& mask) override {
-    std::vector<at::Tensor> outputs = loader_->run({ids, mask});
+  torch::Tensor Forward(const BatchTensors& batch) override {
+    std::vector<at::Tensor> inputs{batch.ids, batch.mask};
+    if (batch.type_ids.defined()) inputs.push_back(batch.type_ids);
+    std::vector<at::Tensor> outputs = loader_->run(inputs);
     if (outputs.size() != 1) {
       throw std::runtime_error("AOTInductor package returned " + std::to_string(outputs.size()) +
                                " outputs, expected one [B, D] tensor");

@@ -1,5 +1,7 @@
 // The backend seam: one loaded model file that runs the model contract
-// forward(input_ids int64 [B, L], attention_mask int64 [B, L]) -> [B, D].
+// forward(input_ids int64 [B, L], attention_mask int64 [B, L]
+//         [, token_type_ids int64 [B, L]]) -> [B, D]
+// (the third input only for a model whose manifest lists it in `inputs`).
 // TorchModelRunner holds one backend per device it runs on and keeps
 // everything else (collation, the OOM ladder, NaN check, calibration) above
 // it, so every model format gets the same runner. Private to executor/.
@@ -16,13 +18,20 @@
 namespace qinfer::executor {
 
 // Not thread-safe: the runner's thread calls Forward.
+// One collated batch, on the backend's device.
+struct BatchTensors {
+  torch::Tensor ids;
+  torch::Tensor mask;
+  torch::Tensor type_ids;  // undefined: the model takes no token_type_ids
+};
+
 class ModelBackend {
  public:
   virtual ~ModelBackend() = default;
-  // `ids` and `mask` are on the backend's device; returns the output tensor
-  // as the model gives it (any float dtype, on its device). Throws what the
-  // model throws (c10::Error, std::runtime_error); the caller classifies it.
-  virtual torch::Tensor Forward(const torch::Tensor& ids, const torch::Tensor& mask) = 0;
+  // Returns the output tensor as the model gives it (any float dtype, on its
+  // device). Throws what the model throws (c10::Error, std::runtime_error);
+  // the caller classifies it.
+  virtual torch::Tensor Forward(const BatchTensors& batch) = 0;
   // Drops what forward passes keep between calls on the calling thread (a
   // TorchScript model under autocast: the cast weights). Default: nothing.
   virtual void DropCaches() {}

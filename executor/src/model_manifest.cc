@@ -49,6 +49,42 @@ absl::Status ReadPackages(const nlohmann::json& j, const std::string& path, Mode
   return absl::OkStatus();
 }
 
+// The task fields (see ModelManifest::task). Throws nlohmann::json::exception
+// for a field of the wrong type.
+absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelManifest& m) {
+  const std::string where = "model manifest " + path + ": ";
+  TaskSpec& t = m.task;
+  t.task = j.value("task", std::string(task::kEmbed));
+  if (!IsTask(t.task)) {
+    return absl::InvalidArgumentError(where + "task '" + t.task + "' is not one of embed, classify, rerank, tokens");
+  }
+  if (t.task == task::kTokens) {
+    return absl::UnimplementedError(where + "task tokens (per-token outputs) is not served by this qinfer; it serves " +
+                                    "embed, classify and rerank");
+  }
+  t.labels = j.value("labels", std::vector<std::string>());
+  t.activation = j.value("activation", std::string(t.task == task::kEmbed    ? activation::kNone
+                                                   : t.task == task::kRerank ? activation::kSigmoid
+                                                                             : activation::kSoftmax));
+  t.pairs = j.value("pairs", t.task == task::kClassify || t.task == task::kRerank);
+  const auto inputs = j.value("inputs", std::vector<std::string>{"input_ids", "attention_mask"});
+  const std::vector<std::string> two{"input_ids", "attention_mask"};
+  const std::vector<std::string> three{"input_ids", "attention_mask", "token_type_ids"};
+  if (inputs != two && inputs != three) {
+    return absl::InvalidArgumentError(where +
+                                      "inputs must be [input_ids, attention_mask] or [input_ids, attention_mask, "
+                                      "token_type_ids] (the model's forward arguments, in order)");
+  }
+  t.type_ids = inputs == three;
+  const std::string expected_output = t.task == task::kEmbed ? "pooled" : "logits";
+  if (m.output != expected_output) {
+    return absl::InvalidArgumentError(where + "output '" + m.output + "' does not fit task " + t.task +
+                                      " (expected '" + expected_output + "')");
+  }
+  if (absl::Status s = t.Check(m.dim); !s.ok()) return absl::InvalidArgumentError(where + std::string(s.message()));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
@@ -79,6 +115,7 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
     if (m.format == "aoti") {
       if (absl::Status s = ReadPackages(j, path, m); !s.ok()) return s;
     }
+    if (absl::Status s = ReadTask(j, path, m); !s.ok()) return s;
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError("model manifest " + path + ": " + e.what());
   }
@@ -99,10 +136,6 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
   if (m.end_token_id >= m.vocab_size) {
     return absl::InvalidArgumentError("model manifest " + path + ": end_token_id " + std::to_string(m.end_token_id) +
                                       " is outside the vocabulary [0, " + std::to_string(m.vocab_size) + ")");
-  }
-  if (m.output != "pooled") {
-    return absl::UnimplementedError("model manifest " + path + ": output '" + m.output +
-                                    "' is not supported (only 'pooled')");
   }
   return m;
 }

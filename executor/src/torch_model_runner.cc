@@ -73,6 +73,14 @@ absl::Status LoadOpLibraries(const std::vector<std::string>& paths) {
   return absl::OkStatus();
 }
 
+// One row of a batch: its ids and, for a pair, their token types (null:
+// every token of segment 0). Views: the row outlives the forward pass.
+struct TokenRow {
+  const std::vector<int64_t>* ids = nullptr;
+  const std::vector<int64_t>* type_ids = nullptr;
+  static TokenRow Of(const Job& job) { return {&job.input_ids, job.type_ids.empty() ? nullptr : &job.type_ids}; }
+};
+
 // A loaded model on one device.
 struct LoadedModel {
   std::string name;  // as configured: "cpu-budget:256MiB", "cuda:0", "cpu"
@@ -149,33 +157,42 @@ struct TorchModelRunner::Impl {
 
   // Throws c10::Error (or what the interpreter wraps it in) on failure.
   // `ran_length` (optional) receives the padded length that really ran.
-  std::vector<std::vector<float>> ForwardRows(LoadedModel& model, const std::vector<const std::vector<int64_t>*>& rows,
+  std::vector<std::vector<float>> ForwardRows(LoadedModel& model, const std::vector<TokenRow>& rows,
                                               int64_t padded_length, int64_t* ran_length = nullptr) {
     const int64_t batch = int64_t(rows.size());
     int64_t length = padded_length;
-    for (const auto* row : rows) length = std::max<int64_t>(length, int64_t(row->size()));
+    for (const TokenRow& row : rows) length = std::max<int64_t>(length, int64_t(row.ids->size()));
     if (ran_length != nullptr) *ran_length = length;
 
     ChargeScope charge(model.charged);
     torch::InferenceMode guard;
-    // Collate on the CPU, then one copy to the device.
-    torch::Tensor ids = torch::zeros({batch, length}, torch::kInt64);
-    torch::Tensor mask = torch::zeros({batch, length}, torch::kInt64);
-    int64_t* ids_data = ids.data_ptr<int64_t>();
-    int64_t* mask_data = mask.data_ptr<int64_t>();
+    // Collate on the CPU, then one copy to the device. A model that takes
+    // token types gets them for every row (0 where a row has none).
+    BatchTensors in;
+    in.ids = torch::zeros({batch, length}, torch::kInt64);
+    in.mask = torch::zeros({batch, length}, torch::kInt64);
+    if (manifest.task.type_ids) in.type_ids = torch::zeros({batch, length}, torch::kInt64);
+    int64_t* ids_data = in.ids.data_ptr<int64_t>();
+    int64_t* mask_data = in.mask.data_ptr<int64_t>();
+    int64_t* types_data = in.type_ids.defined() ? in.type_ids.data_ptr<int64_t>() : nullptr;
     for (int64_t b = 0; b < batch; ++b) {
-      const std::vector<int64_t>& row = *rows[b];
+      const std::vector<int64_t>& row = *rows[b].ids;
       std::copy(row.begin(), row.end(), ids_data + b * length);
       std::fill_n(mask_data + b * length, row.size(), int64_t{1});
+      const std::vector<int64_t>* types = rows[b].type_ids;
+      if (types_data != nullptr && types != nullptr && types->size() == row.size()) {
+        std::copy(types->begin(), types->end(), types_data + b * length);
+      }
     }
     if (model.device != torch::kCPU) {
-      ids = ids.to(model.device);
-      mask = mask.to(model.device);
+      in.ids = in.ids.to(model.device);
+      in.mask = in.mask.to(model.device);
+      if (in.type_ids.defined()) in.type_ids = in.type_ids.to(model.device);
     }
     torch::Tensor out;
     const uint64_t refused = memory->refused_allocations();
     try {
-      out = model.backend->Forward(ids, mask);
+      out = model.backend->Forward(in);
     } catch (const std::exception& e) {
       const uint64_t now = memory->refused_allocations();
       if (now > refused && !IsOutOfMemory(e)) ThrowOutOfMemory(e, now - refused);
@@ -230,7 +247,7 @@ struct TorchModelRunner::Impl {
     if (fallback) {
       const auto start = Clock::now();
       try {
-        auto outputs = ForwardRows(*fallback, {&job.input_ids}, 0);
+        auto outputs = ForwardRows(*fallback, {TokenRow::Of(job)}, 0);
         stats.fallback_runs++;
         Logger("executor")
             .Info("event=fallback_run job=%s bucket=%d length=%d device=%s", job.id, batch.bucket_bound, job.length(),
@@ -255,8 +272,8 @@ struct TorchModelRunner::Impl {
   // primary device; on failure splits and retries each half (ladder step 1).
   void RunSpan(const Batch& batch, const std::vector<size_t>& jobs, size_t begin, size_t end,
                Clock::time_point batch_start, std::vector<Outcome>& out) {
-    std::vector<const std::vector<int64_t>*> rows;
-    for (size_t k = begin; k < end; ++k) rows.push_back(&batch.jobs[jobs[k]].input_ids);
+    std::vector<TokenRow> rows;
+    for (size_t k = begin; k < end; ++k) rows.push_back(TokenRow::Of(batch.jobs[jobs[k]]));
     const auto start = Clock::now();
     std::string error;
     bool oom = false;
@@ -333,7 +350,7 @@ struct TorchModelRunner::Impl {
     } else {
       const auto start = Clock::now();
       try {
-        auto outputs = ForwardRows(**model, {&job.input_ids}, 0);
+        auto outputs = ForwardRows(**model, {TokenRow::Of(job)}, 0);
         stats.override_runs++;
         Logger("executor")
             .Info("event=device_override_run job=%s bucket=%d length=%d device=cpu", job.id, batch.bucket_bound,
@@ -386,9 +403,9 @@ struct TorchModelRunner::Impl {
     m.backend = *std::move(backend);
     // Warm-up: the first forward passes pay for graph optimisation.
     try {
-      std::vector<int64_t> row(8, 1);
-      ForwardRows(m, {&row, &row}, 0);
-      ForwardRows(m, {&row}, 0);
+      const std::vector<int64_t> row(8, 1);
+      ForwardRows(m, {{&row}, {&row}}, 0);
+      ForwardRows(m, {{&row}}, 0);
       // The loading thread keeps no cast weights: the executor thread makes
       // its own on its first batch.
       m.backend->DropCaches();
@@ -607,8 +624,8 @@ int TorchModelRunner::RefitCap(int bound, int failed, int succeeded) {
 
 absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(const std::vector<std::vector<int64_t>>& rows,
                                                                           int padded_length) {
-  std::vector<const std::vector<int64_t>*> ptrs;
-  for (const auto& r : rows) ptrs.push_back(&r);
+  std::vector<TokenRow> ptrs;
+  for (const auto& r : rows) ptrs.push_back({&r});
   // Calibration and tests call this (Run does not): what the pass cast is
   // dropped after it, so the peak MeasurePeak reads includes the casts and
   // the calling thread holds no second copy of the weights afterwards. Run

@@ -20,8 +20,10 @@ class TorchScriptBackend final : public ModelBackend {
     if (autocast_) at::autocast::clear_cache();
   }
 
-  torch::Tensor Forward(const torch::Tensor& ids, const torch::Tensor& mask) override {
-    if (!autocast_) return module_.forward({ids, mask}).toTensor();
+  torch::Tensor Forward(const BatchTensors& batch) override {
+    std::vector<torch::jit::IValue> inputs{batch.ids, batch.mask};
+    if (batch.type_ids.defined()) inputs.emplace_back(batch.type_ids);
+    if (!autocast_) return module_.forward(std::move(inputs)).toTensor();
     const bool previous = at::autocast::is_autocast_enabled(type_);
     at::autocast::set_autocast_enabled(type_, true);
     at::autocast::set_autocast_dtype(type_, *autocast_);
@@ -32,7 +34,7 @@ class TorchScriptBackend final : public ModelBackend {
       bool previous;
       ~Restore() { at::autocast::set_autocast_enabled(type, previous); }
     } restore{type_, previous};
-    return module_.forward({ids, mask}).toTensor();
+    return module_.forward(std::move(inputs)).toTensor();
   }
 
  private:

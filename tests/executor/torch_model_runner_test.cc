@@ -467,6 +467,56 @@ TEST(ModelManifestTest, MaxPositionsBelowMaxTokensIsRefusedNamingTheFileAndTheFi
       << manifest.status();
 }
 
+TEST(ModelManifestTest, AnOldManifestIsAnEmbedModelOfTwoInputs) {
+  ManifestFile file(R"({"vocab_size": 100, "max_tokens": 64, "dim": 8})");
+  auto manifest = ModelManifest::Load(file.path());
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(manifest->task, TaskSpec{});
+  EXPECT_EQ(manifest->output, "pooled");
+}
+
+TEST(ModelManifestTest, TheTaskFieldsAreReadWithTheirDefaults) {
+  ManifestFile classify(R"({"vocab_size": 100, "max_tokens": 64, "dim": 3, "task": "classify", "output": "logits",
+                            "labels": ["NEG", "NEU", "POS"], "inputs": ["input_ids", "attention_mask",
+                            "token_type_ids"]})");
+  auto c = ModelManifest::Load(classify.path());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->task.task, "classify");
+  EXPECT_EQ(c->task.labels, (std::vector<std::string>{"NEG", "NEU", "POS"}));
+  EXPECT_EQ(c->task.activation, "softmax") << "a single-label classifier's default";
+  EXPECT_TRUE(c->task.pairs);
+  EXPECT_TRUE(c->task.type_ids);
+  ManifestFile rerank(R"({"vocab_size": 100, "max_tokens": 64, "dim": 1, "task": "rerank", "output": "logits",
+                          "pairs": true})");
+  auto r = ModelManifest::Load(rerank.path());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->task.activation, "sigmoid");
+  EXPECT_FALSE(r->task.type_ids) << "two inputs: a RoBERTa-like cross-encoder";
+}
+
+TEST(ModelManifestTest, ATaskThatDoesNotFitIsRefusedNamingTheField) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"("task": "summarize")", "task 'summarize' is not one of embed, classify, rerank, tokens"},
+      {R"("task": "tokens", "output": "token_logits", "labels": ["O"], "dim": 1)",
+       "task tokens (per-token outputs) is not served by this qinfer"},
+      {R"("task": "classify", "output": "logits", "labels": ["a", "b"], "dim": 3)", "labels: 2 labels for 3 outputs"},
+      {R"("task": "classify", "output": "pooled", "labels": ["a", "b"], "dim": 2)",
+       "output 'pooled' does not fit task classify (expected 'logits')"},
+      {R"("task": "rerank", "output": "logits", "dim": 2)", "dim: task rerank has one output"},
+      {R"("task": "embed", "dim": 8, "pairs": true)", "pairs: task embed takes one text per job"},
+      {R"("dim": 8, "inputs": ["input_ids"])", "inputs must be [input_ids, attention_mask] or"},
+      {R"("task": "rerank", "output": "logits", "dim": 1, "activation": "softmax")",
+       "activation 'softmax' does not fit task rerank"},
+  };
+  for (const auto& [fields, error] : cases) {
+    ManifestFile file(std::string(R"({"vocab_size": 100, "max_tokens": 64, )") + fields + "}");
+    auto manifest = ModelManifest::Load(file.path());
+    ASSERT_FALSE(manifest.ok()) << fields;
+    EXPECT_NE(manifest.status().message().find(error), std::string::npos) << manifest.status();
+    EXPECT_NE(manifest.status().message().find(file.path()), std::string::npos) << manifest.status();
+  }
+}
+
 // A batch of one bucket above max_tokens: the long lane.
 Batch LongLaneBatch(std::mt19937& rng, const std::vector<size_t>& lengths, int64_t vocab) {
   Batch batch;
