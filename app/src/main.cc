@@ -135,13 +135,18 @@ CLI::App* AddSubmit(CLI::App& app, SubmitCli& s) {
   s.topic = submit->add_option("--topic,-t", s.options.topic, "Jobs topic");
   submit->add_option("file", s.options.file, "JSONL file, one job per line ('-': stdin)")->required();
   submit->add_option("-X", s.props, "librdkafka property key=value (repeatable; over the configuration's)");
-  submit->add_flag("--text", s.options.text,
+  CLI::Option* text = submit->add_flag("--text", s.options.text,
                    "Lines are texts ({\"id\", \"text\"}), tokenized by the service with the model's tokenizer; "
                    "a line without a string text is reported and skipped");
   submit
       ->add_option("--text-field", s.options.text_field,
                    "With --text: the field that holds each line's text, sent as `text`")
       ->capture_default_str();
+  submit->add_option("--text-pair-field", s.options.text_pair_field,
+                     "With --text: the field that holds each line's second text of a pair, sent as `text_pair` "
+                     "(classify and rerank models take pairs); a line without a string there is reported and "
+                     "skipped")
+      ->needs(text);
   submit->add_flag("--no-progress", s.no_progress, "Do not draw progress on the terminal");
   return submit;
 }

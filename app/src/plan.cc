@@ -90,9 +90,10 @@ absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config
 
 absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest, int max_tokens) {
   const std::string& too_long = config.admission.too_long;
-  if (too_long == "chunk" && manifest.output != "pooled") {
-    return absl::InvalidArgumentError("admission.too_long=chunk pools window outputs, but the model's output is '" +
-                                      manifest.output + "', not 'pooled': choose reject, truncate or long_lane");
+  if (too_long == "chunk" && !manifest.task.is_embed()) {
+    return absl::InvalidArgumentError("admission.too_long=chunk pools the windows' pooled vectors, which only task "
+                                      "embed has; this model's task is " + manifest.task.task +
+                                      " (no library defines chunk for it): choose reject, truncate or long_lane");
   }
   if (config.admission.chunk_overlap >= max_tokens) {
     return absl::InvalidArgumentError("admission.chunk_overlap=" + std::to_string(config.admission.chunk_overlap) +

@@ -29,7 +29,7 @@ absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Con
 absl::StatusOr<std::vector<int>> BucketBounds(const Config& config, const executor::ModelManifest& manifest);
 
 // The over-long input settings (admission.*, long_lane.*) against the model
-// and the longest bucket: chunk needs pooled output and an overlap below
+// and the longest bucket: chunk needs task embed and an overlap below
 // max_tokens; a long lane needs a fallback device and a model whose
 // positions reach long_lane.max_tokens. Errors say which key to change.
 absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest, int max_tokens);

@@ -80,6 +80,7 @@ int Results(const ResultsOptions& o) {
     };
     std::map<int, Bucket> buckets;
     std::map<std::string, uint64_t> reasons;
+    std::map<std::string, uint64_t> labels;  // classify: results per top label
     uint64_t results = 0, failures = 0, tokens = 0;
     int64_t first_ms = INT64_MAX, last_ms = 0;
     absl::Status s = (*store)->ForEach(RocksDbOutcomeStore::Kind::kAll, [&](const Outcome& r) {
@@ -89,6 +90,7 @@ int Results(const ResultsOptions& o) {
         return true;
       }
       ++results;
+      if (!r.label.empty()) labels[r.label]++;
       tokens += r.input_length;
       first_ms = std::min(first_ms, r.completed_at_ms - int64_t(r.run_seconds * 1000));
       last_ms = std::max(last_ms, r.completed_at_ms);
@@ -116,6 +118,12 @@ int Results(const ResultsOptions& o) {
       for (const auto& [bound, b] : buckets) {
         std::printf("%8d %8llu %10.0f %10.1f %10.3f\n", bound, (unsigned long long)b.jobs, b.batches,
                     b.jobs / b.batches, b.padded ? double(b.real) / b.padded : 0.0);
+      }
+    }
+    if (!labels.empty()) {
+      std::printf("%-24s %8s %8s\n", "label", "results", "share");
+      for (const auto& [label, n] : labels) {
+        std::printf("%-24s %8llu %8.3f\n", label.c_str(), (unsigned long long)n, double(n) / double(results));
       }
     }
     return 0;

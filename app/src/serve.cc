@@ -207,6 +207,12 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
 // before any plan or job, and refused as a configuration error.
 std::optional<int> CheckPrecision(const Config& config, Service& s) {
   if (config.model.autocast.empty()) return std::nullopt;
+  if (const TaskSpec& task = s.runner->manifest().task; !task.is_embed()) {
+    return StartFailed("model.autocast " + config.model.autocast +
+                       ": the precision probe checks reduced precision by the cosine of pooled vectors, and this "
+                       "model's task is " + task.task + " (logits), which it cannot check: run it in float32 "
+                       "(model.autocast: empty)");
+  }
   absl::StatusOr<executor::PrecisionReport> report = executor::CheckPrecision(*s.runner, config.model.min_cosine);
   if (!report.ok()) return StartFailed("model.autocast " + config.model.autocast + ": " +
                                        std::string(report.status().message()));

@@ -31,7 +31,10 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   limits.too_long_policy = config.admission.too_long;
   limits.chunk_overlap = size_t(config.admission.chunk_overlap);
   limits.max_chunks = size_t(config.admission.max_chunks);
-  limits.chunk_allowed = manifest.output == "pooled";
+  limits.chunk_allowed = manifest.task.is_embed();
+  limits.task = manifest.task.task;
+  limits.pairs = manifest.task.pairs;
+  limits.type_ids = manifest.task.type_ids;
   limits.long_lane_max_tokens = size_t(config.long_lane.max_tokens);
   limits.tokenizer = tokenizer;
   limits.max_text_bytes = config.limits.max_text_bytes;
@@ -91,6 +94,7 @@ pipeline::LoopOptions LoopOptionsFrom(const Config& config, const executor::Mode
   options.drain_timeout = config.shutdown.drain_timeout;
   options.max_attempts = config.recovery.max_attempts;
   options.normalize_pooled = manifest.normalized;
+  options.task = manifest.task;
   options.record_queue = 2;
   return options;
 }

@@ -7,10 +7,42 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "qinfer/storage/kafka_job_producer.h"
 
 namespace qinfer::app {
+namespace {
+
+// Moves the string in `from` to `to` (the job's own field name); what is
+// wrong when there is none, or when `to` is taken by another field.
+std::optional<std::string> MoveStringField(nlohmann::json& doc, const std::string& from, const char* to) {
+  auto field = doc.find(from);
+  if (field == doc.end() || !field->is_string()) return "no string `" + from + "`";
+  if (from == to) return std::nullopt;
+  if (doc.contains(to)) return "has both `" + from + "` and `" + to + "`";
+  nlohmann::json value = std::move(*field);
+  doc.erase(from);
+  doc[to] = std::move(value);
+  return std::nullopt;
+}
+
+// A text line as the text job it stands for: its text under `text`, and with
+// --text-pair-field its second text under `text_pair` (`line` re-encoded
+// when a field moved); what is wrong with it otherwise.
+std::optional<std::string> AsTextJob(const SubmitOptions& o, nlohmann::json& doc, std::string& line) {
+  if (doc.contains("input_ids")) return "has `input_ids` beside its text";
+  if (auto why = MoveStringField(doc, o.text_field, "text")) return why;
+  if (!o.text_pair_field.empty()) {
+    if (auto why = MoveStringField(doc, o.text_pair_field, "text_pair")) return why;
+  }
+  if (o.text_field != "text" || (!o.text_pair_field.empty() && o.text_pair_field != "text_pair")) {
+    line = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 int Submit(const SubmitOptions& o) {
   std::ifstream file;
@@ -48,26 +80,10 @@ int Submit(const SubmitOptions& o) {
       continue;
     }
     if (o.text) {
-      auto field = doc.find(o.text_field);
-      if (field == doc.end() || !field->is_string()) {
-        std::cerr << "submit: line " << line_no << ": no string `" << o.text_field << "`, skipped\n";
+      if (std::optional<std::string> why = AsTextJob(o, doc, line)) {
+        std::cerr << "submit: line " << line_no << ": " << *why << ", skipped\n";
         ++bad;
         continue;
-      }
-      if (doc.contains("input_ids")) {
-        std::cerr << "submit: line " << line_no << ": has `input_ids` beside its text, skipped\n";
-        ++bad;
-        continue;
-      }
-      if (o.text_field != "text") {
-        if (doc.contains("text")) {
-          std::cerr << "submit: line " << line_no << ": has both `" << o.text_field << "` and `text`, skipped\n";
-          ++bad;
-          continue;
-        }
-        doc["text"] = std::move(*field);
-        doc.erase(o.text_field);
-        line = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       }
     }
     std::string key;

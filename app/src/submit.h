@@ -17,6 +17,11 @@ struct SubmitOptions {
   // With `text`: the field that holds each line's text, sent as `text`
   // (e.g. "content" for {"id", "content"} lines). Default "text".
   std::string text_field = "text";
+  // With `text`: the field that holds each line's second text of a pair,
+  // sent as `text_pair` (for classify and rerank models); a line without a
+  // string there is reported and skipped. Empty (default): lines are single
+  // texts, sent as they are.
+  std::string text_pair_field;
 };
 
 // Publishes every JSON-object line of the file as one job message (key: its

@@ -263,6 +263,7 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
     }
     records.push_back(std::move(outcomes[i]));
   }
+  for (Outcome& o : records) FinishOutcome(options_.task, o);
   for (const Outcome& o : records) {
     begun_.erase(KeyOf(o.origin));
     if (!pending.summary) continue;

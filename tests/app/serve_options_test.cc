@@ -92,13 +92,25 @@ TEST(ServeOptionsTest, TheConsumerReadsTheJobsTopicWithTheMessageBoundsAgainstTh
   EXPECT_EQ(l.end_token_id, 102);
 }
 
-TEST(ServeOptionsTest, AModelWhoseOutputIsNotPooledAllowsNoChunks) {
+TEST(ServeOptionsTest, AModelWhoseTaskIsNotEmbedAllowsNoChunksAndItsPairsReachTheDecoder) {
   executor::ModelManifest m = Manifest();
-  m.output = "tokens";
+  const consumer::SourceConfig embed = SourceConfigFrom(Config{}, m, 512, nullptr);
+  EXPECT_TRUE(embed.limits.chunk_allowed);
+  EXPECT_FALSE(embed.limits.pairs);
+  EXPECT_EQ(embed.limits.task, "embed");
+  m.output = "logits";
+  m.task.task = task::kRerank;
+  m.task.activation = activation::kSigmoid;
+  m.task.pairs = true;
+  m.task.type_ids = true;
   const consumer::SourceConfig s = SourceConfigFrom(Config{}, m, 512, nullptr);
   EXPECT_FALSE(s.limits.chunk_allowed);
+  EXPECT_TRUE(s.limits.pairs);
+  EXPECT_TRUE(s.limits.type_ids);
+  EXPECT_EQ(s.limits.task, "rerank");
   EXPECT_EQ(s.limits.tokenizer, nullptr);
   EXPECT_EQ(s.limits.long_lane_max_tokens, 0u);
+  EXPECT_EQ(LoopOptionsFrom(Config{}, m).task, m.task) << "the executor loop finishes results by the task";
 }
 
 TEST(ServeOptionsTest, TheStoreSyncsOnlyWhenConfigured) {

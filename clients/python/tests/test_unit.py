@@ -99,11 +99,23 @@ def test_unreachable_broker_raises_naming_the_brokers_within_the_timeout():
     ([[1, 2], [3]], {"ids": ["same", "same"]}, ValueError),
     ([[1, 2], [3]], {"meta": [{"a": 1}]}, ValueError),
     ([[1, 2]], {"policy": "drop"}, ValueError),
+    ([[1, 2]], {"pairs": ["a passage"]}, TypeError),
+    (["q1", "q2"], {"pairs": ["only one"]}, ValueError),
+    (["q1"], {"pairs": [7]}, ValueError),
 ])
 def test_bad_submit_arguments_are_refused_before_any_connection(inputs, kwargs, error):
     # The broker address is unreachable: an argument error must come first.
     with pytest.raises(error):
         qc.Client("127.0.0.1:1", connect_timeout=1).submit(inputs, **kwargs)
+
+
+def test_task_fields_of_a_result_are_read():
+    classified = qc.parse_result_message(json.dumps({
+        "id": "c", "status": "ok", "output": [0.5, -1.0], "label": "POS",
+        "scores": [{"label": "POS", "score": 0.8}, {"label": "NEG", "score": 0.2}]}))
+    assert (classified.label, classified.scores[1], classified.score) == ("POS", {"label": "NEG", "score": 0.2}, None)
+    reranked = qc.parse_result_message(json.dumps({"id": "r", "status": "ok", "output": [2.0], "score": 0.88}))
+    assert (reranked.label, reranked.scores, reranked.score) == (None, None, 0.88)
 
 
 def test_results_refuses_an_unknown_failure_mode():

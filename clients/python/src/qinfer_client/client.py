@@ -2,9 +2,11 @@
 
 The message formats are qinfer's (DESIGN.md, "Messages"):
 
-  job       {"id": ..., "input_ids": [...] or "text": "...", "reply_to"?: topic, "meta"?: {...},
+  job       {"id": ..., "input_ids": [...] or "text": "..." (with "text_pair"?: "..." for a
+             classify or rerank model), "reply_to"?: topic, "meta"?: {...},
              "policy"?: "reject|truncate|chunk|long_lane"}; key = the id
-  result    the reply-topic message value: {"id", "status": "ok", "output", ...}
+  result    the reply-topic message value: {"id", "status": "ok", "output", ...}, and by the
+            model's task: classify "label" and "scores" [{"label", "score"}], rerank "score"
   failure   the dead-letter message: key = the id, value = the original job,
             headers __qinfer.errors.{reason,message,attempt,id,input_length,...};
             in a store export (`qinfer results --export`): {"status": "failed",
@@ -54,11 +56,17 @@ class QinferTimeout(QinferError):
 
 @dataclass
 class Result:
-    """A job's result: output is the model's output for it (a pooled vector)."""
+    """A job's result: output is the model's output for it (embed: the pooled vector;
+    classify and rerank: the logits). By the model's task: label (classify's top label),
+    scores (classify: [{"label", "score"}] by score, descending) and score (rerank: the
+    sigmoid of the logit); None where the task has none."""
 
     id: str
     output: list[float]
     record: dict = field(repr=False)
+    label: str | None = None
+    scores: list[dict] | None = None
+    score: float | None = None
 
 
 @dataclass
@@ -97,7 +105,8 @@ def parse_result_message(value: bytes | str | None, key: bytes | str | None = No
     if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
         raise QinferError(f"result message without a string id (key {key!r})")
     if rec.get("status") == "ok":
-        return Result(id=rec["id"], output=rec.get("output"), record=rec)
+        return Result(id=rec["id"], output=rec.get("output"), record=rec, label=rec.get("label"),
+                      scores=rec.get("scores"), score=rec.get("score"))
     return Failure(id=rec["id"], reason=str(rec.get("reason", "unknown")),
                    error=str(rec.get("error", "")), attempt=int(rec.get("attempt", 0)),
                    input_length=int(rec.get("input_length", 0)), record=rec)
@@ -272,14 +281,16 @@ class Client:
             self._tokenizer = load_tokenizer(self._tokenizer_path)
         return [e.ids for e in self._tokenizer.encode_batch(list(texts))]
 
-    def submit(self, inputs: Sequence[str] | Sequence[Sequence[int]], ids: Sequence[str] | None = None,
-               reply_to: str | None = None, meta: dict | Sequence[dict] | None = None,
-               policy: str | None = None) -> list[str]:
+    def submit(self, inputs: Sequence[str] | Sequence[Sequence[int]], pairs: Sequence[str] | None = None,
+               ids: Sequence[str] | None = None, reply_to: str | None = None,
+               meta: dict | Sequence[dict] | None = None, policy: str | None = None) -> list[str]:
         """Publishes one job per input and returns the job ids, in input order.
 
         inputs: texts (sent as `text` for the service to tokenize, or tokenized
         here with Client(tokenize="local")) or token-id lists (sent as they
-        are; qinfer checks them against the model's vocabulary). ids: one unique string per
+        are; qinfer checks them against the model's vocabulary). pairs: for a classify or
+        rerank model, each text's second text (a query's passage), sent as `text_pair`
+        and tokenized by the service as a pair; texts only. ids: one unique string per
         input (default: a random prefix + the index). reply_to: the topic for
         the results (default: the service's reply topic). meta: one dict for
         every job, or one per input; passed through into the results. policy:
@@ -302,6 +313,13 @@ class Client:
             raise TypeError("submit(): inputs mix texts and token-id lists")
         else:
             token_ids = [_check_ids(x, i) for i, x in enumerate(inputs)]
+        if pairs is not None:
+            pairs = list(pairs)
+            if texts is None:
+                raise TypeError("submit(): pairs go with texts tokenized by the service (not with token-id "
+                                "lists, nor with tokenize='local')")
+            if len(pairs) != len(inputs) or not all(isinstance(p, str) for p in pairs):
+                raise ValueError(f"submit(): pairs must be {len(inputs)} strings, one per text")
         if ids is None:
             prefix = uuid.uuid4().hex[:12]
             ids = [f"{prefix}-{i:07d}" for i in range(len(inputs))]
@@ -333,6 +351,8 @@ class Client:
             job: dict[str, Any] = {"id": job_id}
             if texts is not None:
                 job["text"] = texts[i]
+                if pairs is not None:
+                    job["text_pair"] = pairs[i]
             else:
                 job["input_ids"] = token_ids[i]
             if reply_to:

@@ -38,6 +38,7 @@
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
+#include "qinfer/core/task.h"
 #include "qinfer/pipeline/chunk_assembler.h"
 #include "qinfer/scheduler/batch_queue.h"
 
@@ -67,6 +68,10 @@ struct LoopOptions {
   // Chunked inputs: scale each pooled output to unit length (the model's
   // outputs are normalised; see ChunkAssembler). Default false.
   bool normalize_pooled = false;
+  // The model's task: each result gets its task's fields from its output
+  // (FinishOutcome: classify's label and scores, rerank's score) before it
+  // is recorded. Default: embed (nothing added).
+  TaskSpec task;
 };
 
 // Per-bucket figures for the run summary and /metrics.
