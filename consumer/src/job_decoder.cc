@@ -442,9 +442,27 @@ class JobFailure {
   Origin replay_of_;
 };
 
+// The longest prefix of `t` within `max_bytes` that ends before a space, tab
+// or newline (so that no word is cut and the prefix's tokens are the first
+// tokens of the whole text); where the bound holds no such break, the longest
+// prefix that ends on a character boundary.
+std::string_view WordPrefix(std::string_view t, size_t max_bytes) {
+  const std::string_view within = Utf8Prefix(t, max_bytes);
+  if (within.size() < t.size() && (t[within.size()] == ' ' || t[within.size()] == '\n' || t[within.size()] == '\t')) {
+    return within;
+  }
+  const size_t space = within.find_last_of(" \t\n");
+  return space == std::string_view::npos || space == 0 ? within : within.substr(0, space);
+}
+
 // Step 2 for a text: the tokenizer's encoding of `t` (and of the pair's
-// second text `pair`, when not null), after the byte bound.
-std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const std::string* pair,
+// second text `pair`, when not null), after the byte bound. With
+// `truncating` (the job's policy is truncate), a single text over the bound
+// is cut at it (WordPrefix) and tokenized: what truncate keeps of it is what
+// the library keeps of the whole text, as long as the part tokenized still
+// has more than max_tokens tokens (else it is `too_long`, as a text over the
+// bound is under every other policy).
+std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const std::string* pair, bool truncating,
                                                       const DecoderLimits& limits, const JobFailure& fail) {
   if (limits.tokenizer == nullptr) {
     return fail(reason::kInvalid,
@@ -453,11 +471,29 @@ std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, cons
   if (t.empty()) return fail(reason::kInvalid, "`text` is empty", 0);
   if (pair != nullptr && pair->empty()) return fail(reason::kInvalid, "`text_pair` is empty", 0);
   const size_t bytes = t.size() + (pair != nullptr ? pair->size() : 0);
+  if (bytes > limits.max_text_bytes && truncating && pair == nullptr) {
+    const std::string_view part = WordPrefix(t, limits.max_text_bytes);
+    absl::StatusOr<tokenizer::Encoding> encoded = limits.tokenizer->Encode(part);
+    if (!encoded.ok()) {
+      return fail(reason::kInvalid, "`text` cannot be tokenized: " + std::string(encoded.status().message()), 0);
+    }
+    if (encoded->length() > limits.max_tokens) return *std::move(encoded);
+    return fail(reason::kTooLong,
+                "`text` is " + std::to_string(t.size()) + " bytes, more than limits.max_text_bytes " +
+                    std::to_string(limits.max_text_bytes) + ", and its first " + std::to_string(part.size()) +
+                    " bytes give only " + std::to_string(encoded->length()) + " tokens, not more than max_tokens " +
+                    std::to_string(limits.max_tokens) +
+                    ": truncating that part could keep other tokens than the whole text's; raise "
+                    "limits.max_text_bytes",
+                encoded->length());
+  }
   if (bytes > limits.max_text_bytes) {
     return fail(reason::kTooLong,
                 (pair != nullptr ? "`text` and `text_pair` are " : "`text` is ") + std::to_string(bytes) +
                     " bytes" + (pair != nullptr ? " together" : "") + ", more than limits.max_text_bytes " +
-                    std::to_string(limits.max_text_bytes) + " (checked before tokenizing; raise it for longer texts)",
+                    std::to_string(limits.max_text_bytes) + " (checked before tokenizing; " +
+                    (pair != nullptr ? "raise it for longer pairs)"
+                                     : "replay it with --policy truncate, which cuts it there, or raise the bound)"),
                 0);
   }
   absl::StatusOr<tokenizer::Encoding> encoded =
@@ -636,8 +672,9 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   if (has_ids) {
     length = ids->size();
   } else {
+    const bool truncating = (requested.empty() ? limits.too_long_policy : requested) == policy::kTruncate;
     auto encoded = EncodeText(text->get_ref<const std::string&>(),
-                              has_pair ? &pair->get_ref<const std::string&>() : nullptr, limits, fail);
+                              has_pair ? &pair->get_ref<const std::string&>() : nullptr, truncating, limits, fail);
     if (auto* failure = std::get_if<Outcome>(&encoded)) return std::move(*failure);
     encoding = std::get<tokenizer::Encoding>(std::move(encoded));
     length = encoding->length();

@@ -240,6 +240,20 @@ TEST(JobDecoderTest, RefusesAFieldItDoesNotKnowByNameInBothPaths) {
   EXPECT_EQ(OneJob(with_meta).meta_json, R"({"text_pair":"p","token_type_ids":[0]})");
 }
 
+TEST(JobDecoderTest, ABadIdWinsOverTooLongInBothPaths) {
+  // Ten ids (max_tokens is 8), the last outside the vocabulary of 100.
+  const char* value = R"({"id":"j","input_ids":[1,2,3,4,5,6,7,8,9,100]})";
+  RawMessage m;
+  m.value = value;
+  m.origin = {"jobs", 2, 41, 7};
+  for (const Decoded& d : {DecodeJob(m, kLimits), DecodeJobDocument(m, kLimits)}) {
+    ExpectFailure(d, reason::kInvalid, "`input_ids[9]` = 100 is outside [0, 100)");
+  }
+  ExpectPathsAgree(value);
+  // The same ids, all in the vocabulary: too_long.
+  ExpectFailure(DecodeValue(R"({"id":"j","input_ids":[1,2,3,4,5,6,7,8,9,99]})"), reason::kTooLong, "exceeds");
+}
+
 TEST(JobDecoderTest, RejectsTooLongWithItsLength) {
   Decoded d = DecodeValue(R"({"id":"long","input_ids":[1,1,1,1,1,1,1,1,1]})");
   ExpectFailure(d, reason::kTooLong, "exceeds max_tokens 8");

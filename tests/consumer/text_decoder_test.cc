@@ -254,6 +254,37 @@ TEST_F(TextDecoderTest, ATextOverTheByteBoundIsTooLongBeforeItIsTokenized) {
   EXPECT_TRUE(std::holds_alternative<std::vector<Job>>(Decode(R"({"text":"one two"})")));
 }
 
+TEST_F(TextDecoderTest, TheByteBoundHoldsAtItsExactEdge) {
+  limits_.max_text_bytes = 13;
+  EXPECT_EQ(Jobs(Decode(R"({"text":"one two three"})")).size(), 1u) << "13 bytes: at the bound";
+  ExpectFailure(Decode(R"({"text":"one two threes"})"), reason::kTooLong,
+                "`text` is 14 bytes, more than limits.max_text_bytes 13");
+}
+
+// Under truncate, a text over the byte bound is cut there (before a word)
+// and tokenized: what the job keeps is what truncating the whole text keeps.
+TEST_F(TextDecoderTest, TruncateCutsATextOverTheByteBoundAndKeepsWhatTheWholeTextWouldKeep) {
+  limits_.max_tokens = 4;
+  const std::string text = R"({"id":"t","text":"one two three four five six seven","policy":"truncate"})";
+  const std::vector<Job> whole = Jobs(Decode(text));
+  ASSERT_EQ(whole.size(), 1u);
+  limits_.max_text_bytes = 20;  // "one two three four f|ive ..."
+  const std::vector<Job> cut = Jobs(Decode(text));
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].input_ids, whole[0].input_ids);
+  EXPECT_EQ(cut[0].input_ids, (std::vector<int64_t>{kCls, Word(1), Word(2), kSep}));
+  EXPECT_EQ(cut[0].policy, "truncate");
+  // Without truncate it stays too_long, and says how to replay it.
+  ExpectFailure(Decode(R"({"text":"one two three four five six seven"})"), reason::kTooLong,
+                "replay it with --policy truncate");
+  // A cut part of max_tokens tokens or fewer could be kept otherwise: too_long.
+  limits_.max_tokens = 8;
+  limits_.max_text_bytes = 10;  // "one two th|ree ..." -> "one two": 4 tokens
+  const Decoded short_part = Decode(R"({"text":"one two three four five","policy":"truncate"})");
+  ExpectFailure(short_part, reason::kTooLong, "its first 7 bytes give only 4 tokens, not more than max_tokens 8");
+  EXPECT_EQ(std::get<Outcome>(short_part).input_length, 4u);
+}
+
 TEST_F(TextDecoderTest, AModelWithoutATokenizerRefusesText) {
   limits_.tokenizer = nullptr;
   ExpectFailure(Decode(R"({"text":"one"})"), reason::kInvalid, "this model has no tokenizer");
