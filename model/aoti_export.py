@@ -5,7 +5,8 @@ One helper for model/export_model.py and model/export_minilm.py:
     entries = export_packages(module, out_dir, max_batch=..., max_positions=...,
                               targets=[("cpu", "float32"), ("cuda", "bfloat16")])
 
-exports `module` once per target with torch.export (dynamic batch 1..max_batch,
+exports `module` (forward(input_ids, attention_mask[, token_type_ids]), all
+int64 [B, T]) once per target with torch.export (dynamic batch 1..max_batch,
 dynamic tokens 1..max_positions), compiles and packages it with
 torch._inductor.aoti_compile_and_package, writes OUT/model-<device>-<dtype>.pt2
 and returns the manifest's `packages` object:
@@ -50,6 +51,27 @@ class _Precision(torch.nn.Module):
         with torch.autocast(self.device_type, dtype=self.dtype):
             out = self.inner(input_ids, attention_mask)
         return out.float()
+
+
+class _Precision3(_Precision):
+    """_Precision of a model that takes token_type_ids as a third input (a pair model)."""
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                token_type_ids: torch.Tensor) -> torch.Tensor:
+        with torch.autocast(self.device_type, dtype=self.dtype):
+            out = self.inner(input_ids, attention_mask, token_type_ids)
+        return out.float()
+
+
+def input_names(module: torch.nn.Module) -> list[str]:
+    """forward's argument names: input_ids, attention_mask[, token_type_ids]."""
+    import inspect
+
+    names = list(inspect.signature(module.forward).parameters)
+    if names not in (["input_ids", "attention_mask"], ["input_ids", "attention_mask", "token_type_ids"]):
+        raise ValueError(f"forward({', '.join(names)}): expected forward(input_ids, attention_mask"
+                         "[, token_type_ids])")
+    return names
 
 
 def add_export_arguments(ap) -> None:
@@ -116,9 +138,10 @@ def check_targets(targets: list[tuple[str, str]]) -> None:
 def _export(module: torch.nn.Module, device: str, dtype: str, max_batch: int, max_positions: int):
     from torch.export import Dim
 
+    names = input_names(module)
     inner = module.to(device)
     if DTYPES[dtype] is not None:
-        inner = _Precision(inner, device, DTYPES[dtype])
+        inner = (_Precision3 if len(names) == 3 else _Precision)(inner, device, DTYPES[dtype])
     batch = Dim("batch", min=1, max=max_batch)
     tokens = Dim("tokens", min=1, max=max_positions)
     # The example must not be 1 on a dynamic dimension (export would
@@ -126,10 +149,11 @@ def _export(module: torch.nn.Module, device: str, dtype: str, max_batch: int, ma
     b, t = min(2, max_batch), min(8, max_positions)
     ids = torch.ones(b, t, dtype=torch.int64, device=device)
     mask = torch.ones(b, t, dtype=torch.int64, device=device)
-    shapes = {"input_ids": {0: batch if max_batch > 1 else None, 1: tokens if max_positions > 1 else None},
-              "attention_mask": {0: batch if max_batch > 1 else None, 1: tokens if max_positions > 1 else None}}
+    types = torch.zeros(b, t, dtype=torch.int64, device=device)
+    dims = {0: batch if max_batch > 1 else None, 1: tokens if max_positions > 1 else None}
+    shapes = {name: dims for name in names}
     with torch.no_grad():
-        return torch.export.export(inner.eval(), (ids, mask), dynamic_shapes=shapes)
+        return torch.export.export(inner.eval(), (ids, mask, types)[:len(names)], dynamic_shapes=shapes)
 
 
 def export_packages(module: torch.nn.Module, out_dir: str, max_batch: int, max_positions: int,
@@ -174,10 +198,10 @@ def parse_targets(devices: str, dtypes: str) -> list[tuple[str, str]]:
 
 
 def load_package(path: str, device: str = "cpu"):
-    """The package as a callable (input_ids, attention_mask) -> output, like a TorchScript module."""
+    """The package as a callable (input_ids, attention_mask[, ...]) -> output, like a TorchScript module."""
     runner = torch._inductor.aoti_load_package(path, device_index=0 if device == "cuda" else -1)
 
-    def call(ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return runner(ids.to(device), mask.to(device)).cpu()
+    def call(*tensors: torch.Tensor) -> torch.Tensor:
+        return runner(*(t.to(device) for t in tensors)).cpu()
 
     return call

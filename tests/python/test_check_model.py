@@ -1,7 +1,10 @@
 """model/check_model.py: a contract-breaking model is refused naming the problem; MiniLM passes.
 
 The broken models are small scripted encoders made here; MiniLM is the real
-export in $QINFER_MINILM_DIR (build/minilm; ctest sets it).
+export in $QINFER_MINILM_DIR (build/minilm; ctest sets it). The task
+contracts (per-token outputs, the three-input pair signature) are named by a
+manifest.json written beside the scripted model, as model/export_hf.py
+writes one.
 """
 
 import json
@@ -35,12 +38,12 @@ class Encoder(nn.Module):
         # A sequence-wide term, so that padding could leak into every position.
         x = self.tok(input_ids) + self.pos(positions).unsqueeze(0)
         mask = attention_mask.to(x.dtype).unsqueeze(-1)
-        if self.pooling == "leaky":
+        if self.pooling in ("leaky", "leaky_tokens"):
             context = x.mean(dim=1, keepdim=True)  # padded positions included
         else:
             context = (x * mask).sum(dim=1, keepdim=True) / mask.sum(dim=1, keepdim=True).clamp(min=1.0)
         h = torch.tanh(self.mix(x + context))
-        if self.pooling == "none":
+        if self.pooling in ("none", "leaky_tokens"):
             return h  # [B, T, D]: per-token rows, not one vector per row
         return (h * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
 
@@ -82,11 +85,32 @@ class Swapped(nn.Module):
         return self.inner(input_ids, keep)
 
 
-def save(tmp_path, pooling):
+class Pair(nn.Module):
+    """forward(input_ids, attention_mask, token_type_ids) -> 3 logits; reads its token types or not."""
+
+    def __init__(self, reads_types: bool):
+        super().__init__()
+        self.inner = Encoder("masked")
+        self.types = nn.Embedding(2, 16)
+        self.reads_types = reads_types
+
+    def forward(self, input_ids: Tensor, attention_mask: Tensor, token_type_ids: Tensor) -> Tensor:
+        pooled = self.inner(input_ids, attention_mask)
+        if self.reads_types:
+            mask = attention_mask.to(pooled.dtype).unsqueeze(-1)
+            pooled = pooled + (self.types(token_type_ids) * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
+        return pooled[:, :3]
+
+
+def save(tmp_path, pooling, manifest=None):
     path = tmp_path / pooling / "model.pt"
     path.parent.mkdir()
-    model = {"length_sorted": LengthSorted, "swapped": Swapped}.get(pooling, lambda: Encoder(pooling))()
+    model = {"length_sorted": LengthSorted, "swapped": Swapped, "pair": lambda: Pair(True),
+             "pair_ignoring_types": lambda: Pair(False)}.get(pooling, lambda: Encoder(pooling))()
     torch.jit.script(model.eval()).save(str(path))
+    if manifest is not None:
+        (path.parent / "manifest.json").write_text(json.dumps(manifest))
+        (path.parent / "tokenizer.json").write_text("{}")
     return path
 
 
@@ -196,3 +220,68 @@ def test_an_aoti_package_passes_and_gets_an_aoti_manifest(tmp_path):
         assert ours[key] == export[key], key
     assert ours["packages"] == {"cpu/float32": export["packages"]["cpu/float32"]}
     assert set(ours["measured"]) == {"vocab_size", "max_positions"}
+
+
+# ------------------------------------------------------------------ the task contracts (the manifest's task,
+# output and inputs, as model/export_hf.py writes them)
+
+TOKENS = {"task": "tokens", "output": "token_logits", "labels": [f"L{i}" for i in range(16)],
+          "activation": "softmax", "pairs": False, "inputs": ["input_ids", "attention_mask"],
+          "tokenizer": "tokenizer.json", "end_token_id": 3}
+PAIR = {"task": "classify", "output": "logits", "labels": ["NEG", "NEU", "POS"], "activation": "softmax",
+        "pairs": True, "inputs": ["input_ids", "attention_mask", "token_type_ids"]}
+
+
+def test_a_per_token_model_passes_the_tokens_contract_and_keeps_its_task_fields(tmp_path):
+    path = save(tmp_path, "none", TOKENS)
+    done = check(path, "--out", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert "-> float32 [B, T, 16] (tokens, token_logits)" in done.stdout
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    for key, value in TOKENS.items():
+        assert manifest[key] == value, key
+    assert (manifest["dim"], manifest["vocab_size"], manifest["max_positions"]) == (16, 100, 64)
+    assert (tmp_path / "out" / "tokenizer.json").is_file()
+
+
+def test_padding_leaking_into_real_tokens_is_refused(tmp_path):
+    done = check(save(tmp_path, "leaky_tokens", TOKENS))
+    assert done.returncode == 1, done.stdout
+    assert "REFUSED: padding changes results: a token's output run alone and the same in a batch padded" \
+        in done.stderr, done.stderr
+
+
+def test_a_pooled_model_is_refused_for_the_tokens_contract(tmp_path):
+    done = check(save(tmp_path, "masked", TOKENS))
+    assert done.returncode == 1
+    assert "REFUSED: output has rank 2" in done.stderr and "[B, L, C]" in done.stderr, done.stderr
+
+
+def test_a_pair_model_passes_with_three_inputs(tmp_path):
+    done = check(save(tmp_path, "pair", PAIR), "--out", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert "forward(input_ids, attention_mask, token_type_ids) -> float32 [B, 3] (classify, logits)" in done.stdout
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["inputs"] == PAIR["inputs"] and manifest["labels"] == PAIR["labels"]
+
+
+def test_a_pair_model_that_ignores_its_token_types_is_refused(tmp_path):
+    done = check(save(tmp_path, "pair_ignoring_types", PAIR))
+    assert done.returncode == 1, done.stdout
+    assert "does not read its third argument" in done.stderr, done.stderr
+
+
+def test_a_two_input_model_is_refused_for_a_three_input_manifest(tmp_path):
+    done = check(save(tmp_path, "masked", {**PAIR, "labels": [f"L{i}" for i in range(16)]}))
+    assert done.returncode == 1
+    assert "forward takes 2 arguments (input_ids, attention_mask); the contract is forward(input_ids, " \
+        "attention_mask, token_type_ids)" in done.stderr, done.stderr
+
+
+def test_a_manifest_whose_fields_do_not_fit_is_refused(tmp_path):
+    done = check(save(tmp_path, "none", {**TOKENS, "inputs": PAIR["inputs"]}))
+    assert done.returncode == 2
+    assert "inputs: token_type_ids is an input only of a model that takes pairs (classify, rerank), not of task " \
+        "tokens" in done.stderr, done.stderr
+    done = check(tmp_path / "none" / "model.pt", "--manifest", tmp_path / "missing.json")
+    assert done.returncode == 2 and "no such file" in done.stderr

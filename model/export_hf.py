@@ -1,0 +1,840 @@
+#!/usr/bin/env python3
+"""Export a Hugging Face checkpoint directory to a qinfer model package.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python model/export_hf.py CHECKPOINT_DIR --out OUT_DIR \
+        [--task auto|embed|classify|rerank|tokens] [--format torchscript|aoti] \
+        [--max-tokens N] [--name NAME] [aoti options: --max-batch --devices --dtypes --min-cosine]
+
+CHECKPOINT_DIR is what `save_pretrained` writes (config.json, the weights,
+tokenizer.json, tokenizer_config.json), or what sentence-transformers' `save`
+writes (modules.json, 1_Pooling/config.json, sentence_bert_config.json and the
+transformer's files). tokenizer.json is required: qinfer tokenizes `text` jobs
+with the `tokenizers` library from it (a "fast" tokenizer). Nothing is
+fetched from a model hub (HF_HUB_OFFLINE=1 and TRANSFORMERS_OFFLINE=1 are set
+here). Families: bert (MiniLM is one), roberta, xlm-roberta, distilbert; any
+other config.model_type is refused by name.
+
+The task (--task auto, the default, decides as the model's library would):
+  - a sentence-transformers directory (modules.json): embed, with its own
+    Pooling mode (mean, cls or max) and normalisation (a Normalize module);
+    modules other than Transformer, Pooling, Normalize are refused by name;
+  - config.architectures *ForSequenceClassification with 1 label: rerank (a
+    cross-encoder; its score is the sigmoid of the logit, CrossEncoder's
+    default); with 2 or more: classify (activation sigmoid when
+    config.problem_type is multi_label_classification, else softmax);
+  - *ForTokenClassification: tokens (activation softmax);
+  - any other encoder (BertModel, ...): embed with mean pooling, not normalised.
+An explicit --task that contradicts the checkpoint is refused with the reason
+(exit 2). --task embed is allowed on a classifier checkpoint: its encoder,
+without the head, with mean pooling (what SentenceTransformer(dir) builds).
+
+Writes
+  OUT/model.pt   TorchScript, torch.jit.trace of transformers' own modules
+                 (AutoModel / AutoModelForSequenceClassification /
+                 AutoModelForTokenClassification, so each family's quirks,
+                 e.g. RoBERTa's position ids after the padding index, stay
+                 the library's) in a small wrapper:
+                   forward(input_ids int64 [B, L], attention_mask int64 [B, L]
+                           [, token_type_ids int64 [B, L]]) -> float32
+                 token_type_ids only for a task that takes pairs (classify,
+                 rerank) of a model that uses token types (type_vocab_size > 1:
+                 BERT; not RoBERTa, XLM-R, DistilBERT). Output: embed [B, D]
+                 pooled (normalised when the directory says so); classify and
+                 rerank [B, C] raw logits (C = num_labels, 1 for rerank);
+                 tokens [B, L, C] raw logits.
+  OUT/tokenizer.json, OUT/tokenizer_config.json   copies of the checkpoint's.
+  OUT/manifest.json  name, format, task, output ("pooled" | "logits" |
+                 "token_logits"), dim (D, or C), labels (classify, tokens: the
+                 id2label names in id order), activation ("none" | "softmax" |
+                 "sigmoid"), inputs, pairs, family (config.model_type),
+                 problem_type (when the config sets it), vocab_size,
+                 max_tokens, max_positions, normalized, layers, heads,
+                 tokenizer, end_token_id, source, tokenizer_source,
+                 attn_implementation, pooling (embed), library_check,
+                 precision_check, digest, torch_version.
+
+The wrapper passes transformers a ready 4-D attention mask (boolean for
+sdpa, additive for eager) instead of the 2-D one: transformers' own mask
+builder creates tensors on the tracing device, which a trace would pin to
+the CPU. The attention implementation is sdpa, or eager when sdpa's trace
+fails its checks. The trace's example batch has padding in it, and the trace
+is checked against the untraced module on other batch sizes and lengths,
+with padding; a trace that still names a device is refused.
+
+Lengths. max_tokens is the model's length as its library cuts inputs:
+max_seq_length for a sentence-transformers directory, else tokenizer_config's
+model_max_length, bounded by the model's usable positions (max_positions:
+max_position_embeddings, less pad_token_id + 1 for RoBERTa and XLM-R, whose
+positions start after the padding index). Padding and truncation stored in
+tokenizer.json are ignored. --max-tokens lowers it. end_token_id is the
+token the tokenizer's post-processor puts at the end of a single sequence
+([SEP] for BERT, </s> for RoBERTa).
+
+After saving, model.pt is reloaded and checked: the contract
+(qinfer_model.check_contract for the task's output and inputs), that
+tokenizer.json alone gives the ids the checkpoint's AutoTokenizer gives, and
+the library on sentences (and text pairs for pair tasks) run through the
+checkpoint's own tokenizer in one padded batch:
+  embed     cosine >= 0.9999 to SentenceTransformer(dir).encode (for a bare
+            encoder: the mean pooling SentenceTransformer(dir) builds);
+  classify  scores within 1e-4 of pipeline("text-classification", top_k=None);
+  rerank    sigmoid(logit) within 1e-4 of CrossEncoder(dir).predict;
+  tokens    logits within 1e-4 of AutoModelForTokenClassification.
+A failed check exits 1 ("SELF-CHECK FAILED: ...") and leaves no
+manifest.json in OUT; refused input exits 2 ("REFUSED: ..."). As export_minilm.py, it records CPU autocast precision
+(bfloat16, float16) against float32 in precision_check.
+
+--format aoti (model/aoti_export.py: torch.export of the same wrapper with
+dynamic batch and tokens, AOTInductor packages OUT/model-<device>-<dtype>.pt2,
+model.path being model-cpu-float32.pt2) works for every task, three-input
+models included. The cpu/float32 package gets the checks above; each other
+package (--devices, --dtypes) must reach --min-cosine against it, row by row
+(token by token). The manifest then has max_batch and packages instead of
+precision_check (a package's precision is fixed when it is compiled).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+
+if __name__ == "__main__" and os.environ.get("PYTHONHASHSEED") != "0":
+    # As export_model.py: a fixed hash seed makes model.pt reproducible.
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from torch import Tensor, nn  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from aoti_export import (add_export_arguments, check_export_arguments, export_packages, load_package,  # noqa: E402
+                         parse_targets)
+from qinfer_model import (INPUTS_2, INPUTS_3, TASK_OUTPUT, ContractError, check_contract,  # noqa: E402
+                          check_precision, format_precision, write_manifest)
+
+TASKS = ("embed", "classify", "rerank", "tokens")
+# config.model_type -> whether its positions start after the padding index.
+FAMILIES = {"bert": False, "distilbert": False, "roberta": True, "xlm-roberta": True}
+ST_MODULES = ("Transformer", "Pooling", "Normalize")
+POOLINGS = ("mean", "cls", "max")
+ST_LEGACY_POOLING = {
+    "pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "max", "pooling_mode_mean_tokens": "mean",
+    "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len_tokens",
+    "pooling_mode_weightedmean_tokens": "weightedmean", "pooling_mode_lasttoken": "lasttoken",
+}
+ST_CONFIG_FILES = ("sentence_bert_config.json", "sentence_roberta_config.json", "sentence_distilbert_config.json",
+                   "sentence_xlm-roberta_config.json")
+ATTN_IMPLEMENTATIONS = ("sdpa", "eager")
+MIN_COSINE = 0.9999  # embed vs. SentenceTransformer.encode
+ATOL = 1e-4  # scores and logits vs. the library
+# tokenizer_config.json's "no limit" (transformers' VERY_LARGE_INTEGER is 1e30).
+UNBOUNDED = 10**9
+
+# Short and long, punctuation, numbers, non-ASCII; LONG is cut at max_tokens
+# (embed only: the classification pipeline does not truncate).
+SENTENCES = [
+    "Hello, world!",
+    "qinfer buckets jobs by length and runs each bucket with its own batch size.",
+    "The quick brown fox jumps over the lazy dog.",
+    "Alice flew from Paris to Berlin on Monday morning.",
+    "Zürich, São Paulo and Kraków are cities; 42 is a number, 3.14159 is pi.",
+    "x",
+    "Padding must never change a row's output: the mask keeps padded keys out.",
+]
+LONG = " ".join(["This sentence is repeated to make a long input."] * 60)
+PAIRS = [
+    ("what is a lighthouse?", "A lighthouse is a tower with a bright lamp that guides ships at night."),
+    ("capital of Australia", "Canberra is the capital of Australia, while Sydney is its largest city."),
+    ("Who opened a bakery in Madrid?", "The orchestra played a symphony by Beethoven in the concert hall."),
+]
+
+
+class Refused(Exception):
+    """The checkpoint or the options cannot be exported (exit 2); the message says why."""
+
+
+class CheckFailed(Exception):
+    """The export does not do what the library does (exit 1); the message says how."""
+
+
+@dataclass
+class StDir:
+    """What a sentence-transformers directory adds to its transformer: pooling, normalisation, length."""
+    model_dir: str
+    pooling: str
+    normalize: bool
+    max_seq_length: int | None
+
+
+@dataclass
+class Plan:
+    """Everything decided before the model is loaded."""
+    checkpoint: str
+    model_dir: str
+    task: str
+    config: object
+    st: StDir | None
+    labels: list[str] = field(default_factory=list)
+    activation: str = "none"
+    type_ids: bool = False
+    max_tokens: int = 0
+    max_positions: int = 0
+
+    @property
+    def pairs(self) -> bool:
+        return self.task in ("classify", "rerank")
+
+    @property
+    def inputs(self) -> list[str]:
+        return INPUTS_3 if self.type_ids else INPUTS_2
+
+    @property
+    def pooling(self) -> str | None:
+        if self.task != "embed":
+            return None
+        return self.st.pooling if self.st else "mean"
+
+    @property
+    def normalized(self) -> bool:
+        return bool(self.st and self.st.normalize)
+
+    @property
+    def dim(self) -> int:
+        return self.config.hidden_size if self.task == "embed" else self.config.num_labels
+
+
+# ------------------------------------------------------------------ reading the checkpoint
+
+def read_json(path: str) -> dict:
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise Refused(f"cannot read {path}: {e}") from None
+
+
+def st_pooling_mode(config: dict, path: str) -> str:
+    """The Pooling module's mode, from its config (the pooling_mode key, or the older pooling_mode_* flags)."""
+    if "pooling_mode" in config:
+        modes = config["pooling_mode"]
+        modes = [modes] if isinstance(modes, str) else list(modes)
+    else:
+        modes = [mode for key, mode in ST_LEGACY_POOLING.items() if config.get(key)] or ["mean"]
+    if len(modes) != 1:
+        raise Refused(f"{path}: pooling modes {modes} are concatenated; export_hf.py exports one of "
+                      f"{', '.join(POOLINGS)}")
+    if modes[0] not in POOLINGS:
+        raise Refused(f"{path}: pooling mode '{modes[0]}' is not supported; export_hf.py exports "
+                      f"{', '.join(POOLINGS)}")
+    return modes[0]
+
+
+def st_modules(checkpoint: str) -> list[tuple[str, str]]:
+    """modules.json as [(class name, path)], checked to be Transformer, Pooling[, Normalize]."""
+    entries = read_json(os.path.join(checkpoint, "modules.json"))
+    modules = [(str(m.get("type", "")).rsplit(".", 1)[-1], m.get("path", "")) for m in entries]
+    for (name, path), m in zip(modules, entries):
+        if name not in ST_MODULES:
+            raise Refused(f"{checkpoint}/modules.json: module {m.get('idx', '?')} ({m.get('type')}, path "
+                          f"'{path}') is not supported; export_hf.py exports sentence-transformers models of "
+                          f"{', '.join(ST_MODULES)} only")
+    names = [name for name, _ in modules]
+    if names not in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"]):
+        raise Refused(f"{checkpoint}/modules.json: modules {names}; export_hf.py exports Transformer, Pooling "
+                      "and an optional Normalize, in that order")
+    return modules
+
+
+def st_transformer_config(model_dir: str) -> dict:
+    """The Transformer module's own config (sentence_bert_config.json or a family's variant); {} if none."""
+    for name in ST_CONFIG_FILES:
+        path = os.path.join(model_dir, name)
+        if os.path.isfile(path):
+            config = read_json(path)
+            if config.get("do_lower_case"):
+                raise Refused(f"{path}: do_lower_case is true (sentence-transformers lower-cases texts before "
+                              "its tokenizer; qinfer tokenizes with tokenizer.json alone)")
+            task = config.get("transformer_task", "feature-extraction")
+            if task != "feature-extraction":
+                raise Refused(f"{path}: transformer_task '{task}'; an embedding model's Transformer module "
+                              "extracts features")
+            return config
+    return {}
+
+
+def read_st_dir(checkpoint: str) -> StDir | None:
+    """The sentence-transformers view of the directory, None when it has no modules.json."""
+    if not os.path.isfile(os.path.join(checkpoint, "modules.json")):
+        return None
+    modules = st_modules(checkpoint)
+    prompts = os.path.join(checkpoint, "config_sentence_transformers.json")
+    if os.path.isfile(prompts) and read_json(prompts).get("default_prompt_name"):
+        raise Refused(f"{prompts}: default_prompt_name is set (encode() prepends a prompt to every text; "
+                      "qinfer sends the job's text as it is)")
+    model_dir = os.path.join(checkpoint, modules[0][1])
+    pooling_path = os.path.join(checkpoint, modules[1][1], "config.json")
+    pooling = st_pooling_mode(read_json(pooling_path), pooling_path)
+    config = st_transformer_config(model_dir)
+    return StDir(model_dir=model_dir, pooling=pooling, normalize=len(modules) == 3,
+                 max_seq_length=config.get("max_seq_length"))
+
+
+def head_kind(config) -> tuple[str, str]:
+    """("sequence" | "token" | "encoder", the architecture's name) from config.architectures."""
+    for arch in config.architectures or []:
+        if arch.endswith("ForSequenceClassification"):
+            return "sequence", arch
+        if arch.endswith("ForTokenClassification"):
+            return "token", arch
+    return "encoder", (config.architectures or [type(config).__name__.replace("Config", "Model")])[0]
+
+
+def label_names(config) -> list[str]:
+    return [str(config.id2label[i]) for i in range(config.num_labels)]
+
+
+def auto_task(config, st: StDir | None) -> str:
+    """The task the model's library would run the checkpoint as."""
+    if st:
+        return "embed"
+    kind, _ = head_kind(config)
+    if kind == "sequence":
+        return "rerank" if config.num_labels == 1 else "classify"
+    return "tokens" if kind == "token" else "embed"
+
+
+def check_requested_task(task: str, config, st: StDir | None) -> None:
+    """Refuses an explicit --task that the checkpoint cannot be (embed fits any encoder)."""
+    if task == "embed":
+        return
+    kind, arch = head_kind(config)
+    n = config.num_labels
+    has = f"this checkpoint has {n} ({', '.join(label_names(config))})"
+    if st:
+        raise Refused(f"{task} needs a transformers checkpoint with a {'token' if task == 'tokens' else 'sequence'}"
+                      " classification head; this is a sentence-transformers directory (an embedding model): "
+                      "use --task embed")
+    wants = {"classify": "a *ForSequenceClassification with 2 or more labels",
+             "rerank": "a *ForSequenceClassification with 1 label",
+             "tokens": "a *ForTokenClassification"}[task]
+    if kind == "encoder":
+        raise Refused(f"{task} needs {wants}; this checkpoint is {arch}, without a classification head: "
+                      "use --task embed")
+    if task == "tokens" and kind != "token":
+        raise Refused(f"tokens needs {wants}; this checkpoint is {arch}: use --task {auto_task(config, None)}")
+    if task in ("classify", "rerank") and kind != "sequence":
+        raise Refused(f"{task} needs {wants}; this checkpoint is {arch}: use --task tokens")
+    if task == "rerank" and n != 1:
+        raise Refused(f"rerank needs {wants}; {has}: use --task classify")
+    if task == "classify" and n < 2:
+        raise Refused(f"classify needs {wants}; {has}: use --task rerank")
+
+
+def activation_of(task: str, config) -> str:
+    """How the task's logits become scores, as the library's pipeline (or CrossEncoder) applies them."""
+    if task == "embed":
+        return "none"
+    if task == "tokens":
+        return "softmax"
+    if task == "rerank":
+        st_fn = (getattr(config, "sentence_transformers", None) or {}).get("activation_fn")
+        if st_fn and st_fn.rsplit(".", 1)[-1] != "Sigmoid":
+            raise Refused(f"the cross-encoder's activation_fn is {st_fn}; qinfer's rerank score is the sigmoid "
+                          "of the logit (CrossEncoder's default)")
+        return "sigmoid"
+    if config.problem_type == "regression":
+        raise Refused("config.problem_type is regression: the library applies no activation to its outputs; "
+                      "qinfer's classify scores are a softmax or per-label sigmoids")
+    return "sigmoid" if config.problem_type == "multi_label_classification" else "softmax"
+
+
+def usable_positions(config) -> int:
+    """Positions a row can use: the table, less pad_token_id + 1 where positions start after the padding index."""
+    if config.model_type not in FAMILIES:
+        raise Refused(f"model_type '{config.model_type}' is not supported; export_hf.py exports "
+                      f"{', '.join(FAMILIES)} checkpoints (MiniLM is bert)")
+    n = config.max_position_embeddings
+    return n - config.pad_token_id - 1 if FAMILIES[config.model_type] else n
+
+
+def model_length(plan: Plan) -> int:
+    """max_tokens as the library cuts: max_seq_length (sentence-transformers), else model_max_length."""
+    length = plan.st.max_seq_length if plan.st else None
+    if length is None:
+        path = os.path.join(plan.model_dir, "tokenizer_config.json")
+        length = read_json(path).get("model_max_length") if os.path.isfile(path) else None
+    if not isinstance(length, (int, float)) or length >= UNBOUNDED:
+        return plan.max_positions
+    return min(int(length), plan.max_positions)
+
+
+def make_plan(checkpoint: str, task: str, max_tokens: int | None) -> Plan:
+    """Reads the directory and decides task, labels, activation, inputs and lengths; raises Refused."""
+    from transformers import AutoConfig
+
+    if not os.path.isdir(checkpoint):
+        raise Refused(f"{checkpoint} is not a directory")
+    st = read_st_dir(checkpoint)
+    model_dir = st.model_dir if st else checkpoint
+    for name in ("config.json", "tokenizer.json"):
+        if not os.path.isfile(os.path.join(model_dir, name)):
+            why = ("qinfer tokenizes with the `tokenizers` library from tokenizer.json: save a fast tokenizer "
+                   "with save_pretrained" if name == "tokenizer.json" else "not a save_pretrained directory")
+            raise Refused(f"{os.path.join(model_dir, name)} is missing ({why})")
+    config = AutoConfig.from_pretrained(model_dir)
+    if task == "auto":
+        task = auto_task(config, st)
+    else:
+        check_requested_task(task, config, st)
+    plan = Plan(checkpoint=checkpoint, model_dir=model_dir, task=task, config=config, st=st)
+    plan.labels = label_names(config) if task in ("classify", "tokens") else []
+    plan.activation = activation_of(task, config)
+    plan.max_positions = usable_positions(config)
+    plan.type_ids = plan.pairs and getattr(config, "type_vocab_size", 0) > 1
+    plan.max_tokens = model_length(plan)
+    if max_tokens is not None:
+        if not 1 <= max_tokens <= plan.max_tokens:
+            raise Refused(f"--max-tokens {max_tokens}: must be in [1, {plan.max_tokens}] (the model's length: "
+                          f"{'max_seq_length' if st and st.max_seq_length else 'model_max_length'} bounded by "
+                          f"{plan.max_positions} usable positions); it can only lower it")
+        plan.max_tokens = max_tokens
+    return plan
+
+
+# ------------------------------------------------------------------ the traced module
+
+class _Wrapper(nn.Module):
+    """transformers' model with qinfer's signature and output; forward is in the two subclasses."""
+
+    def __init__(self, model: nn.Module, task: str, pooling: str | None, normalize: bool, bool_mask: bool,
+                 takes_types: bool):
+        super().__init__()
+        self.model = model
+        self.task = task
+        self.pooling = pooling
+        self.normalize = normalize
+        self.bool_mask = bool_mask
+        self.takes_types = takes_types
+
+    def mask_4d(self, attention_mask: Tensor) -> Tensor:
+        """[B, 1, 1, L]: True where a key may be attended (sdpa), or 0 / the float minimum (eager)."""
+        keys = attention_mask[:, None, None, :]
+        if self.bool_mask:
+            return keys.bool()
+        return (1.0 - keys.to(torch.float32)) * torch.finfo(torch.float32).min
+
+    def pool(self, hidden: Tensor, attention_mask: Tensor) -> Tensor:
+        """sentence-transformers' Pooling (one mode) and Normalize."""
+        mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+        if self.pooling == "cls":
+            pooled = hidden[:, 0]
+        elif self.pooling == "max":
+            pooled = hidden.masked_fill(mask == 0, float("-inf")).max(dim=1).values
+        else:
+            pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+        return F.normalize(pooled, p=2.0, dim=1) if self.normalize else pooled
+
+    def run(self, input_ids: Tensor, attention_mask: Tensor, token_type_ids: Tensor | None) -> Tensor:
+        kwargs = {}
+        if token_type_ids is not None:
+            kwargs["token_type_ids"] = token_type_ids
+        elif self.takes_types:
+            # As the library's tokenizer gives a single text: all segment 0 (and no
+            # buffer that the trace would tie to the tracing device).
+            kwargs["token_type_ids"] = torch.zeros_like(input_ids)
+        out = self.model(input_ids=input_ids, attention_mask=self.mask_4d(attention_mask), **kwargs)
+        if self.task == "embed":
+            return self.pool(out.last_hidden_state, attention_mask).float()
+        return out.logits.float()
+
+
+class TwoInputs(_Wrapper):
+    def forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor:
+        return self.run(input_ids, attention_mask, None)
+
+
+class ThreeInputs(_Wrapper):
+    def forward(self, input_ids: Tensor, attention_mask: Tensor, token_type_ids: Tensor) -> Tensor:
+        return self.run(input_ids, attention_mask, token_type_ids)
+
+
+def load_library_model(plan: Plan, attn: str) -> nn.Module:
+    import transformers as tf
+
+    cls = {"embed": tf.AutoModel, "tokens": tf.AutoModelForTokenClassification}.get(
+        plan.task, tf.AutoModelForSequenceClassification)
+    return cls.from_pretrained(plan.model_dir, attn_implementation=attn, dtype=torch.float32).eval()
+
+
+def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
+    import inspect
+
+    model = load_library_model(plan, attn)
+    takes_types = "token_type_ids" in inspect.signature(model.forward).parameters
+    cls = ThreeInputs if plan.type_ids else TwoInputs
+    return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa", takes_types).eval()
+
+
+def padded_batch(plan: Plan, lengths: list[int], seed: int) -> tuple:
+    """Random rows of the given lengths, right-padded (pad id in the padding), as forward's arguments."""
+    gen = torch.Generator().manual_seed(seed)
+    width = max(lengths)
+    ids = torch.full((len(lengths), width), plan.config.pad_token_id or 0, dtype=torch.int64)
+    mask = torch.zeros_like(ids)
+    types = torch.zeros_like(ids)
+    for i, n in enumerate(lengths):
+        ids[i, :n] = torch.randint(0, plan.config.vocab_size, (n,), generator=gen)
+        mask[i, :n] = 1
+        types[i, n // 2:n] = 1
+    return (ids, mask, types) if plan.type_ids else (ids, mask)
+
+
+def trace(wrapper: _Wrapper, plan: Plan) -> torch.jit.ScriptModule:
+    """torch.jit.trace on a padded example (so the masking path is the padded one)."""
+    import warnings
+
+    n = min(16, plan.max_positions)
+    example = padded_batch(plan, [n, max(1, n // 2), max(1, n - 3)], seed=7)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # TracerWarnings: the trace is checked below instead
+        return torch.jit.trace(wrapper, example, check_trace=False)
+
+
+def pinned_devices(traced: torch.jit.ScriptModule) -> list[str]:
+    """Device constants in the traced graph (each would tie the model to the tracing device)."""
+    return re.findall(r'Device = prim::Constant\[value="([^"]+)"\]\(\)[^\n]*', str(traced.inlined_graph))
+
+
+def check_trace(traced, wrapper: _Wrapper, plan: Plan) -> float:
+    """The trace vs. the untraced module on batch sizes and lengths unlike the example's, padded."""
+    p = plan.max_positions
+    shapes = [[1], [min(5, p), 1], [min(23, p), min(9, p), 2, 1], [p, min(40, p)], [min(3, p)] * 3]
+    worst = 0.0
+    with torch.inference_mode():
+        for k, lengths in enumerate(shapes):
+            args = padded_batch(plan, lengths, seed=100 + k)
+            got, want = traced(*args), wrapper(*args)
+            if got.shape != want.shape:
+                raise CheckFailed(f"the trace gives shape {tuple(got.shape)} for rows of {lengths} tokens, "
+                                  f"the module {tuple(want.shape)}")
+            real = args[1].bool() if plan.task == "tokens" else slice(None)
+            worst = max(worst, (got[real] - want[real]).abs().max().item())
+    if worst > ATOL:
+        raise CheckFailed(f"the trace differs from the module by {worst:.3g} (> {ATOL}) on batches unlike the "
+                          "tracing example")
+    return worst
+
+
+def traced_model(plan: Plan) -> tuple[torch.jit.ScriptModule, _Wrapper, str]:
+    """The first attention implementation whose trace passes check_trace and names no device."""
+    errors = []
+    for attn in ATTN_IMPLEMENTATIONS:
+        try:
+            wrapper = make_wrapper(plan, attn)
+            traced = trace(wrapper, plan)
+            devices = pinned_devices(traced)
+            if devices:
+                raise CheckFailed(f"the trace pins tensors to a device ({'; '.join(devices)[:300]}): it would "
+                                  "not run on another device")
+            check_trace(traced, wrapper, plan)
+            return traced, wrapper, attn
+        except (CheckFailed, RuntimeError, ValueError) as e:
+            errors.append(f"attn_implementation={attn}: {str(e).strip().splitlines()[-1]}")
+    raise CheckFailed("no traceable attention implementation: " + " | ".join(errors))
+
+
+# ------------------------------------------------------------------ checks against the library
+
+def tokenize(tokenizer, items: list, max_tokens: int, type_ids: bool) -> tuple:
+    """Texts and (text, text_pair) items through the checkpoint's tokenizer, in one right-padded batch."""
+    encs = [tokenizer(*(item if isinstance(item, tuple) else (item,)), truncation=True, max_length=max_tokens)
+            for item in items]
+    width = max(len(e["input_ids"]) for e in encs)
+    ids = torch.full((len(encs), width), tokenizer.pad_token_id, dtype=torch.int64)
+    mask = torch.zeros_like(ids)
+    types = torch.zeros_like(ids)
+    for i, e in enumerate(encs):
+        n = len(e["input_ids"])
+        ids[i, :n] = torch.tensor(e["input_ids"])
+        mask[i, :n] = 1
+        if "token_type_ids" in e:
+            types[i, :n] = torch.tensor(e["token_type_ids"])
+    return (ids, mask, types) if type_ids else (ids, mask)
+
+
+def check_tokenizer_json(plan: Plan, tokenizer) -> int | None:
+    """tokenizer.json alone (as qinfer loads it) == AutoTokenizer; returns end_token_id (None: no end token)."""
+    from tokenizers import Tokenizer
+
+    raw = Tokenizer.from_file(os.path.join(plan.model_dir, "tokenizer.json"))
+    raw.no_padding()
+    raw.no_truncation()
+    for item in SENTENCES + [LONG] + PAIRS:
+        args = item if isinstance(item, tuple) else (item,)
+        want = tokenizer(*args)
+        got = raw.encode(*args)
+        same_types = "token_type_ids" not in want or got.type_ids == want["token_type_ids"]
+        if got.ids != want["input_ids"] or not same_types:
+            raise CheckFailed(f"tokenizer.json, loaded by the tokenizers library as qinfer loads it, gives "
+                              f"{got.ids} (types {got.type_ids}) for {item!r}, the checkpoint's tokenizer "
+                              f"(AutoTokenizer) {want['input_ids']} (types {want.get('token_type_ids')}): "
+                              "qinfer's results would not be the library's")
+    single = raw.encode("hello")
+    return single.ids[-1] if single.special_tokens_mask[-1] else None
+
+
+def check_embed(plan: Plan, model, tokenizer) -> dict:
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(plan.checkpoint, device="cpu")
+    st.max_seq_length = plan.max_tokens
+    texts = SENTENCES + [LONG]
+    want = torch.as_tensor(st.encode(texts, batch_size=len(texts), convert_to_numpy=True))
+    with torch.inference_mode():
+        got = model(*tokenize(tokenizer, texts, plan.max_tokens, plan.type_ids))
+    cos = F.cosine_similarity(got, want, dim=1)
+    if cos.min().item() < MIN_COSINE:
+        bad = [(texts[i][:40], round(c, 6)) for i, c in enumerate(cos.tolist()) if c < MIN_COSINE]
+        raise CheckFailed(f"embeddings differ from SentenceTransformer.encode(): cosine < {MIN_COSINE} for {bad}")
+    return {"reference": "SentenceTransformer.encode", "inputs": len(texts),
+            "min_cosine": round(cos.min().item(), 6)}
+
+
+def scores_from_logits(logits: Tensor, activation: str) -> Tensor:
+    return torch.sigmoid(logits) if activation == "sigmoid" else torch.softmax(logits, dim=-1)
+
+
+def check_classify(plan: Plan, model, tokenizer) -> dict:
+    from transformers import pipeline
+
+    pipe = pipeline("text-classification", model=plan.model_dir, tokenizer=plan.model_dir, top_k=None,
+                    device="cpu")
+    items = SENTENCES + PAIRS
+    results = pipe(SENTENCES + [{"text": a, "text_pair": b} for a, b in PAIRS])
+    with torch.inference_mode():
+        scores = scores_from_logits(model(*tokenize(tokenizer, items, plan.max_tokens, plan.type_ids)),
+                                    plan.activation)
+    worst = 0.0
+    for i, result in enumerate(results):
+        want = {r["label"]: r["score"] for r in result}
+        got = dict(zip(plan.labels, scores[i].tolist()))
+        if set(want) != set(got):
+            raise CheckFailed(f"the pipeline's labels {sorted(want)} are not the manifest's {plan.labels}")
+        worst = max(worst, max(abs(got[k] - want[k]) for k in want))
+    if worst > ATOL:
+        raise CheckFailed(f"scores differ from pipeline('text-classification') by up to {worst:.3g} (> {ATOL})")
+    return {"reference": "pipeline('text-classification', top_k=None)", "inputs": len(items),
+            "max_abs_diff": float(f"{worst:.3g}")}
+
+
+def check_rerank(plan: Plan, model, tokenizer) -> dict:
+    from sentence_transformers import CrossEncoder
+
+    ce = CrossEncoder(plan.model_dir, device="cpu", max_length=plan.max_tokens)
+    want = torch.as_tensor(ce.predict(PAIRS, batch_size=len(PAIRS), convert_to_numpy=True)).reshape(-1)
+    with torch.inference_mode():
+        got = torch.sigmoid(model(*tokenize(tokenizer, PAIRS, plan.max_tokens, plan.type_ids))[:, 0])
+    worst = (got - want.float()).abs().max().item()
+    if worst > ATOL:
+        raise CheckFailed(f"sigmoid(logit) differs from CrossEncoder.predict by up to {worst:.3g} (> {ATOL})")
+    return {"reference": "CrossEncoder.predict", "inputs": len(PAIRS), "max_abs_diff": float(f"{worst:.3g}")}
+
+
+def check_tokens(plan: Plan, model, tokenizer) -> dict:
+    from transformers import AutoModelForTokenClassification
+
+    library = AutoModelForTokenClassification.from_pretrained(plan.model_dir, dtype=torch.float32).eval()
+    args = tokenize(tokenizer, SENTENCES, plan.max_tokens, plan.type_ids)
+    worst = 0.0
+    with torch.inference_mode():
+        got = model(*args)
+        for i, text in enumerate(SENTENCES):
+            enc = tokenizer(text, truncation=True, max_length=plan.max_tokens, return_tensors="pt")
+            want = library(**enc).logits[0]
+            worst = max(worst, (got[i, : want.shape[0]] - want).abs().max().item())
+    if worst > ATOL:
+        raise CheckFailed(f"logits differ from AutoModelForTokenClassification by up to {worst:.3g} (> {ATOL})")
+    return {"reference": "AutoModelForTokenClassification", "inputs": len(SENTENCES),
+            "max_abs_diff": float(f"{worst:.3g}")}
+
+
+LIBRARY_CHECKS = {"embed": check_embed, "classify": check_classify, "rerank": check_rerank, "tokens": check_tokens}
+
+
+def check_exported(model, plan: Plan, tokenizer) -> tuple[dict, dict]:
+    """The contract and the library on the saved model; returns (contract report, library_check)."""
+    try:
+        checked = check_contract(model, plan.config.vocab_size, plan.max_positions, dim=plan.dim,
+                                 lengths=[1, 7, 33, plan.max_tokens, plan.max_positions],
+                                 output=TASK_OUTPUT[plan.task], inputs=plan.inputs)
+    except ContractError as e:
+        raise CheckFailed(str(e)) from None
+    return checked, LIBRARY_CHECKS[plan.task](plan, model, tokenizer)
+
+
+# ------------------------------------------------------------------ writing the package
+
+def copy_into(src: str, out: str) -> None:
+    dest = os.path.join(out, os.path.basename(src))
+    if os.path.abspath(dest) == os.path.abspath(src):
+        return  # exported into the checkpoint's own directory
+    shutil.copyfile(src, dest + ".tmp")
+    os.replace(dest + ".tmp", dest)  # readers never see half a file
+
+
+def save_model(traced, wrapper: _Wrapper, plan: Plan, a) -> tuple[str, object, dict]:
+    """Writes model.pt (or the aoti packages); returns the model path, the reloaded model and manifest fields."""
+    if a.format == "aoti":
+        path, extra = save_aoti(wrapper, plan, a)
+        return path, load_package(path), extra
+    path = os.path.join(a.out, "model.pt")
+    traced.save(path + ".tmp")
+    os.replace(path + ".tmp", path)
+    return path, torch.jit.load(path, map_location="cpu").eval(), {}
+
+
+def save_aoti(wrapper: _Wrapper, plan: Plan, a) -> tuple[str, dict]:
+    """AOTInductor packages of the wrapper (aoti_export.py); returns the cpu/float32 one and the manifest's fields."""
+    try:
+        entries = export_packages(wrapper, a.out, a.max_batch, plan.max_positions, parse_targets(a.devices, a.dtypes))
+    except ValueError as e:
+        raise Refused(f"--devices/--dtypes: {e}") from None
+    return os.path.join(a.out, entries["cpu/float32"]["file"]), {"max_batch": a.max_batch, "packages": entries}
+
+
+def check_packages(packages: dict, reference, plan: Plan, a, tokenizer) -> None:
+    """Each package's outputs vs. the cpu/float32 package's: cosine >= --min-cosine per row (per real token)."""
+    args = tokenize(tokenizer, SENTENCES + PAIRS if plan.pairs else SENTENCES, plan.max_tokens, plan.type_ids)
+    mask = args[1]
+    with torch.inference_mode():
+        want = reference(*args)
+        for key, entry in packages.items():
+            got = load_package(os.path.join(a.out, entry["file"]), key.split("/")[0])(*args)
+            rows = (lambda t: t[mask.bool()]) if got.dim() == 3 else (lambda t: t)
+            cos = F.cosine_similarity(rows(got), rows(want), dim=1).min().item()
+            if cos < a.min_cosine:
+                raise CheckFailed(f"package {key}: cosine vs. the cpu/float32 package {cos:.6f} < --min-cosine "
+                                  f"{a.min_cosine}")
+            print(f"self-check ok: package {key}: min cosine vs. cpu/float32 {cos:.6f}")
+
+
+def manifest_fields(plan: Plan, a, attn: str, end_token_id: int | None, extra: dict) -> dict:
+    config = plan.config
+    fields = {
+        "name": a.name or os.path.basename(os.path.abspath(plan.checkpoint)),
+        "format": a.format,
+        "task": plan.task,
+        "output": TASK_OUTPUT[plan.task],
+        "dim": plan.dim,
+    }
+    if plan.labels:
+        fields["labels"] = plan.labels
+    fields.update({
+        "activation": plan.activation,
+        "inputs": plan.inputs,
+        "pairs": plan.pairs,
+        "family": config.model_type,
+    })
+    if config.problem_type:
+        fields["problem_type"] = config.problem_type
+    fields.update({
+        "vocab_size": config.vocab_size,
+        "max_tokens": plan.max_tokens,
+        "max_positions": plan.max_positions,
+        "normalized": plan.normalized,
+        "layers": config.num_hidden_layers,
+        "heads": config.num_attention_heads,
+        "tokenizer": "tokenizer.json",
+    })
+    if end_token_id is not None:
+        fields["end_token_id"] = end_token_id
+    fields.update({
+        "source": os.path.abspath(plan.checkpoint),
+        "tokenizer_source": os.path.abspath(plan.model_dir),
+        "attn_implementation": attn,
+    })
+    if plan.pooling:
+        fields["pooling"] = plan.pooling
+    fields.update(extra)
+    return fields
+
+
+def export(a) -> dict:
+    """The whole export; returns the manifest. Raises Refused or CheckFailed."""
+    from transformers import AutoTokenizer
+
+    t0 = time.monotonic()
+    plan = make_plan(a.checkpoint, a.task, a.max_tokens)
+    tokenizer = AutoTokenizer.from_pretrained(plan.model_dir)
+    if not getattr(tokenizer, "is_fast", False):
+        raise Refused(f"{plan.model_dir}: the tokenizer is not a fast (tokenizers) one")
+    if len(tokenizer) > plan.config.vocab_size:
+        raise Refused(f"the tokenizer has {len(tokenizer)} tokens, the model's embedding table "
+                      f"{plan.config.vocab_size} rows")
+    end_token_id = check_tokenizer_json(plan, tokenizer)
+    traced, wrapper, attn = traced_model(plan)
+    os.makedirs(a.out, exist_ok=True)
+    stale = os.path.join(a.out, "manifest.json")
+    if os.path.exists(stale):
+        os.remove(stale)  # a failed export leaves no manifest beside a new model file
+    path, model, extra = save_model(traced, wrapper, plan, a)
+    checked, library = check_exported(model, plan, tokenizer)
+    print(f"self-check ok: contract ({TASK_OUTPUT[plan.task]}, inputs {plan.inputs}, lengths {checked['lengths']} "
+          f"padded to {checked['width']}, max padding diff {checked['max_padding_diff']:.2e}); library: {library}")
+    if a.format == "aoti":
+        # A package's precision is fixed when it is compiled (autocast does not reach into it).
+        check_packages(extra["packages"], model, plan, a, tokenizer)
+    else:
+        ids, mask, *types = tokenize(tokenizer, SENTENCES, plan.max_tokens, plan.type_ids)
+        extra = {"precision_check": check_precision(model, ids, mask, a.min_cosine, *types)}
+        print(format_precision(extra["precision_check"]))
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        if os.path.isfile(os.path.join(plan.model_dir, name)):
+            copy_into(os.path.join(plan.model_dir, name), a.out)
+    fields = manifest_fields(plan, a, attn, end_token_id, {"library_check": library, **extra})
+    manifest = write_manifest(a.out, path, fields)
+    print(f"wrote {path} ({plan.task}, {plan.config.model_type}, attn {attn}) and "
+          f"{os.path.join(a.out, 'manifest.json')} in {time.monotonic() - t0:.1f} s; digest {manifest['digest']}")
+    return manifest
+
+
+def quiet_libraries() -> None:
+    import transformers
+
+    transformers.utils.logging.set_verbosity_error()
+    transformers.utils.logging.disable_progress_bar()
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("checkpoint", metavar="CHECKPOINT_DIR", help="save_pretrained / sentence-transformers directory")
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--task", choices=("auto",) + TASKS, default="auto",
+                    help="auto (default): what the checkpoint is, as its library decides")
+    ap.add_argument("--max-tokens", type=int, metavar="N",
+                    help="lower the manifest's max_tokens below the model's length")
+    ap.add_argument("--name", help="the manifest's name (default: CHECKPOINT_DIR's name)")
+    add_export_arguments(ap)
+    a = ap.parse_args(argv)
+    check_export_arguments(ap, a)
+    quiet_libraries()
+    try:
+        export(a)
+    except Refused as e:
+        print(f"export_hf.py: REFUSED: {e}", file=sys.stderr)
+        sys.exit(2)
+    except CheckFailed as e:
+        print(f"export_hf.py: SELF-CHECK FAILED: {e}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,318 @@
+"""model/export_hf.py: every family x task exported from a tiny checkpoint equals its library.
+
+Checkpoints are made in tmp by tests/tasks/make_checkpoint.py (random tiny
+BERT, RoBERTa, XLM-R and DistilBERT with tokenizers trained there, and
+MiniLM with its real weights and seeded heads); nothing is fetched from a
+model hub. The exports run in this process (importing the scripts), so the
+libraries are imported once; the refusals that must exit with a status run
+the script itself. Each exported model.pt is reloaded here and compared
+with the library by this file's own code (texts unlike the exporter's), so
+a wrong export fails here even if the exporter's self-check were wrong.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+EXPORT = os.path.join(REPO, "model", "export_hf.py")
+sys.path.insert(0, os.path.join(REPO, "model"))
+sys.path.insert(0, os.path.join(REPO, "tests", "tasks"))
+import export_hf  # noqa: E402
+import make_checkpoint  # noqa: E402
+
+FAMILIES = ["bert", "roberta", "xlm-roberta", "distilbert"]
+TEXTS = [
+    "Maria walked to the market in Lisbon.",
+    "The results were surprising!",
+    "a",
+    "Our train to Vienna was delayed by the snow, again and again.",
+]
+PAIRS = [("where is the bakery?", "Maria opened a bakery in Madrid next to the market."),
+         ("who won?", "The tennis player served an ace to win the final set.")]
+# sentence-transformers directories: a pooling mode per family, one without Normalize.
+ST_POOLING = {"bert": ("mean", True), "roberta": ("cls", True), "xlm-roberta": ("max", True),
+              "distilbert": ("mean", False)}
+
+
+def make(tmp_path, family, task, *extra):
+    ckpt = tmp_path / f"ckpt-{family}-{task}"
+    make_checkpoint.main(["--family", family, "--task", task, "--out", str(ckpt), *extra])
+    return ckpt
+
+
+def export(ckpt, out, *extra):
+    export_hf.main([str(ckpt), "--out", str(out), *extra])
+    manifest = json.loads((out / "manifest.json").read_text())
+    return torch.jit.load(str(out / "model.pt"), map_location="cpu").eval(), manifest
+
+
+def tokenizer_of(ckpt):
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(str(ckpt))
+
+
+def batch(tokenizer, items, inputs):
+    """items through the checkpoint's tokenizer, right-padded, as forward's arguments."""
+    encs = [tokenizer(*(i if isinstance(i, tuple) else (i,))) for i in items]
+    width = max(len(e["input_ids"]) for e in encs)
+    ids = torch.full((len(encs), width), tokenizer.pad_token_id, dtype=torch.int64)
+    mask, types = torch.zeros_like(ids), torch.zeros_like(ids)
+    for i, e in enumerate(encs):
+        n = len(e["input_ids"])
+        ids[i, :n], mask[i, :n] = torch.tensor(e["input_ids"]), 1
+        types[i, :n] = torch.tensor(e.get("token_type_ids", [0] * n))
+    return (ids, mask, types)[:len(inputs)]
+
+
+def check_common(manifest, ckpt, out, family, task):
+    config = json.loads((ckpt / "config.json").read_text())
+    tokenizer = tokenizer_of(ckpt)
+    assert manifest["task"] == task
+    assert manifest["format"] == "torchscript" and manifest["tokenizer"] == "tokenizer.json"
+    assert manifest["family"] == family.replace("minilm", "bert")
+    assert manifest["vocab_size"] == config["vocab_size"]
+    offset = config["pad_token_id"] + 1 if family in ("roberta", "xlm-roberta") else 0
+    assert manifest["max_positions"] == config["max_position_embeddings"] - offset
+    assert manifest["end_token_id"] == tokenizer.sep_token_id
+    assert manifest["digest"] == "sha256:" + hashlib.sha256((out / "model.pt").read_bytes()).hexdigest()
+    assert manifest["torch_version"] == torch.__version__
+    assert (out / "tokenizer.json").read_bytes() == (ckpt / "tokenizer.json").read_bytes()
+    assert set(manifest["precision_check"]) == {"bfloat16", "float16"}
+    return config, tokenizer
+
+
+def pair_inputs(family):
+    return ["input_ids", "attention_mask"] + (["token_type_ids"] if family in ("bert", "minilm") else [])
+
+
+# ------------------------------------------------------------------ embed
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("st", [False, True], ids=["encoder", "sentence-transformers"])
+def test_embed_equals_sentence_transformers(tmp_path, family, st):
+    from sentence_transformers import SentenceTransformer
+
+    pooling, normalize = ST_POOLING[family] if st else ("mean", False)
+    extra = ["--st", "--pooling", pooling] + ([] if normalize else ["--no-normalize"]) if st else []
+    ckpt = make(tmp_path, family, "embed", *extra)
+    model, m = export(ckpt, tmp_path / "out")
+    config, tokenizer = check_common(m, ckpt, tmp_path / "out", family, "embed")
+    hidden = config.get("hidden_size", config.get("dim"))  # DistilBERT calls it dim
+    assert (m["output"], m["activation"], m["pairs"], m["dim"]) == ("pooled", "none", False, hidden)
+    assert m["inputs"] == ["input_ids", "attention_mask"] and "labels" not in m
+    assert (m["normalized"], m["pooling"]) == (normalize, pooling)
+    assert m["max_tokens"] == (make_checkpoint.ST_MAX_SEQ_LENGTH if st else make_checkpoint.POSITIONS)
+
+    want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(TEXTS, convert_to_numpy=True))
+    with torch.inference_mode():
+        got = model(*batch(tokenizer, TEXTS, m["inputs"]))
+    assert got.shape == want.shape
+    assert F.cosine_similarity(got, want, dim=1).min().item() >= 0.9999
+    if normalize:
+        assert torch.allclose(got.norm(dim=1), torch.ones(len(TEXTS)), atol=1e-5)
+    else:
+        assert torch.allclose(got, want, atol=1e-4)
+
+
+def test_embed_of_a_classifier_checkpoint_is_its_encoder_mean_pooled(tmp_path):
+    from sentence_transformers import SentenceTransformer
+
+    ckpt = make(tmp_path, "roberta", "classify")
+    model, m = export(ckpt, tmp_path / "out", "--task", "embed")
+    assert (m["task"], m["output"], m["dim"], m["pooling"], m["normalized"]) == ("embed", "pooled", 32, "mean", False)
+    want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(TEXTS, convert_to_numpy=True))
+    with torch.inference_mode():
+        got = model(*batch(tokenizer_of(ckpt), TEXTS, m["inputs"]))
+    assert torch.allclose(got, want, atol=1e-4)
+
+
+# ------------------------------------------------------------------ classify, rerank, tokens
+
+@pytest.mark.parametrize("family,task", [(f, t) for f in FAMILIES for t in ("classify", "multilabel")]
+                         + [("minilm", "classify")])
+def test_classify_equals_the_text_classification_pipeline(tmp_path, family, task):
+    from transformers import pipeline
+
+    ckpt = make(tmp_path, family, task)
+    model, m = export(ckpt, tmp_path / "out")
+    check_common(m, ckpt, tmp_path / "out", family, "classify")
+    labels = make_checkpoint.LABELS[task]
+    assert (m["output"], m["dim"], m["labels"], m["pairs"]) == ("logits", len(labels), labels, True)
+    assert m["inputs"] == pair_inputs(family)
+    if task == "multilabel":
+        assert (m["activation"], m["problem_type"]) == ("sigmoid", "multi_label_classification")
+    else:
+        assert m["activation"] == "softmax" and "problem_type" not in m
+
+    pipe = pipeline("text-classification", model=str(ckpt), top_k=None, device="cpu")
+    want = pipe(TEXTS + [{"text": a, "text_pair": b} for a, b in PAIRS])
+    with torch.inference_mode():
+        logits = model(*batch(tokenizer_of(ckpt), TEXTS + PAIRS, m["inputs"]))
+    scores = torch.sigmoid(logits) if m["activation"] == "sigmoid" else torch.softmax(logits, dim=1)
+    assert logits.shape == (len(TEXTS) + len(PAIRS), len(labels))
+    for row, result in zip(scores.tolist(), want):
+        assert {r["label"]: pytest.approx(r["score"], abs=1e-4) for r in result} == dict(zip(labels, row))
+
+
+@pytest.mark.parametrize("family", FAMILIES + ["minilm"])
+def test_rerank_equals_the_cross_encoder(tmp_path, family):
+    from sentence_transformers import CrossEncoder
+
+    ckpt = make(tmp_path, family, "rerank")
+    model, m = export(ckpt, tmp_path / "out")
+    check_common(m, ckpt, tmp_path / "out", family, "rerank")
+    assert (m["output"], m["dim"], m["activation"], m["pairs"]) == ("logits", 1, "sigmoid", True)
+    assert m["inputs"] == pair_inputs(family) and "labels" not in m
+
+    want = torch.as_tensor(CrossEncoder(str(ckpt), device="cpu").predict(PAIRS, convert_to_numpy=True))
+    with torch.inference_mode():
+        logits = model(*batch(tokenizer_of(ckpt), PAIRS, m["inputs"]))
+    assert logits.shape == (len(PAIRS), 1)
+    assert torch.allclose(torch.sigmoid(logits[:, 0]), want.float(), atol=1e-4)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_tokens_equal_the_token_classifier(tmp_path, family):
+    from transformers import AutoModelForTokenClassification
+
+    ckpt = make(tmp_path, family, "tokens")
+    model, m = export(ckpt, tmp_path / "out")
+    check_common(m, ckpt, tmp_path / "out", family, "tokens")
+    labels = make_checkpoint.LABELS["tokens"]
+    assert (m["output"], m["dim"], m["labels"], m["activation"], m["pairs"]) == \
+        ("token_logits", len(labels), labels, "softmax", False)
+    assert m["inputs"] == ["input_ids", "attention_mask"]
+
+    library = AutoModelForTokenClassification.from_pretrained(str(ckpt)).eval()
+    tokenizer = tokenizer_of(ckpt)
+    with torch.inference_mode():
+        got = model(*batch(tokenizer, TEXTS, m["inputs"]))
+        for i, text in enumerate(TEXTS):
+            want = library(**tokenizer(text, return_tensors="pt")).logits[0]
+            assert torch.allclose(got[i, : len(want)], want, atol=1e-4), text
+
+
+# ------------------------------------------------------------------ refusals and failed checks
+
+def run_script(*args):
+    return subprocess.run([sys.executable, EXPORT, *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+def test_rerank_of_a_two_label_classifier_is_refused_with_the_reason(tmp_path):
+    ckpt = make(tmp_path, "bert", "classify", "--labels", "NEG,POS")
+    done = run_script(ckpt, "--out", tmp_path / "out", "--task", "rerank")
+    assert done.returncode == 2, done.stderr
+    assert ("REFUSED: rerank needs a *ForSequenceClassification with 1 label; this checkpoint has 2 (NEG, POS): "
+            "use --task classify") in done.stderr
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
+def refused(capsys, *argv):
+    with pytest.raises(SystemExit) as e:
+        export_hf.main([str(a) for a in argv])
+    return e.value.code, capsys.readouterr().err
+
+
+def test_a_directory_without_tokenizer_json_is_refused(tmp_path, capsys):
+    ckpt = make(tmp_path, "distilbert", "classify")
+    (ckpt / "tokenizer.json").unlink()
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "out")
+    assert code == 2 and f"REFUSED: {ckpt}/tokenizer.json is missing" in err and "fast tokenizer" in err
+
+
+def test_tasks_that_contradict_the_checkpoint_are_refused(tmp_path, capsys):
+    tokens = make(tmp_path, "roberta", "tokens")
+    code, err = refused(capsys, tokens, "--out", tmp_path / "a", "--task", "classify")
+    assert code == 2 and "classify needs a *ForSequenceClassification with 2 or more labels; this checkpoint is " \
+        "RobertaForTokenClassification: use --task tokens" in err
+    rerank = make(tmp_path, "roberta", "rerank")
+    code, err = refused(capsys, rerank, "--out", tmp_path / "b", "--task", "classify")
+    assert code == 2 and "this checkpoint has 1 (LABEL_0): use --task rerank" in err
+    encoder = make(tmp_path, "roberta", "embed")
+    code, err = refused(capsys, encoder, "--out", tmp_path / "c", "--task", "tokens")
+    assert code == 2 and "this checkpoint is RobertaModel, without a classification head: use --task embed" in err
+
+
+def test_max_tokens_only_lowers_the_models_length(tmp_path, capsys):
+    ckpt = make(tmp_path, "xlm-roberta", "embed", "--st", "--max-seq-length", "48")
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "a", "--max-tokens", "49")
+    assert code == 2 and "--max-tokens 49: must be in [1, 48]" in err
+    _, m = export(ckpt, tmp_path / "b", "--max-tokens", "20")
+    assert (m["max_tokens"], m["max_positions"], m["end_token_id"]) == (20, 128, 2)
+
+
+def test_unsupported_sentence_transformers_modules_are_refused_by_name(tmp_path, capsys):
+    ckpt = make(tmp_path, "bert", "embed", "--st")
+    modules = json.loads((ckpt / "modules.json").read_text())
+    modules.insert(2, {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"})
+    (ckpt / "modules.json").write_text(json.dumps(modules))
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "a")
+    assert code == 2 and "(sentence_transformers.models.Dense, path '2_Dense') is not supported" in err
+    modules.pop(2)
+    (ckpt / "modules.json").write_text(json.dumps(modules))
+    (ckpt / "1_Pooling" / "config.json").write_text(json.dumps({"pooling_mode": "weightedmean"}))
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "b")
+    assert code == 2 and "pooling mode 'weightedmean' is not supported" in err
+
+
+def test_an_export_that_differs_from_the_library_fails_its_self_check(tmp_path, capsys, monkeypatch):
+    # The wrong pooling (the first token instead of the mean): a contract-abiding
+    # model that is not the checkpoint's.
+    ckpt = make(tmp_path, "bert", "embed", "--st")
+    monkeypatch.setattr(export_hf._Wrapper, "pool", lambda self, hidden, mask: F.normalize(hidden[:, 0], dim=1))
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "a")
+    assert code == 1 and "SELF-CHECK FAILED: embeddings differ from SentenceTransformer.encode()" in err
+
+
+def test_a_pair_model_that_drops_its_token_types_fails_its_self_check(tmp_path, capsys, monkeypatch):
+    ckpt = make(tmp_path, "bert", "rerank")
+    run = export_hf._Wrapper.run
+    monkeypatch.setattr(export_hf._Wrapper, "run",
+                        lambda self, ids, mask, types: run(self, ids, mask, None if types is None else types * 0))
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "a")
+    assert code == 1 and "SELF-CHECK FAILED" in err and "does not read its third argument" in err
+
+
+def test_check_model_accepts_a_pair_export_and_keeps_its_task(tmp_path):
+    ckpt = make(tmp_path, "bert", "classify")
+    _, exported = export(ckpt, tmp_path / "out")
+    done = subprocess.run([sys.executable, os.path.join(REPO, "model", "check_model.py"),
+                           str(tmp_path / "out" / "model.pt"), "--out", str(tmp_path / "checked")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "forward(input_ids, attention_mask, token_type_ids) -> float32 [B, 3] (classify, logits)" in done.stdout
+    checked = json.loads((tmp_path / "checked" / "manifest.json").read_text())
+    for key in ("task", "output", "labels", "activation", "inputs", "pairs", "vocab_size", "max_positions",
+                "max_tokens", "dim", "digest", "end_token_id"):
+        assert checked[key] == exported[key], key
+    assert (tmp_path / "checked" / "tokenizer.json").is_file()
+
+
+def test_aoti_packages_of_a_pair_model_equal_the_library(tmp_path, monkeypatch):
+    # One AOTInductor compile (~15 s on 2 cores), cached in tmp only.
+    from aoti_export import load_package
+    from sentence_transformers import CrossEncoder
+
+    monkeypatch.setenv("QINFER_AOTI_CACHE", str(tmp_path / "aoti-cache"))
+    ckpt = make(tmp_path, "bert", "rerank")
+    export_hf.main([str(ckpt), "--out", str(tmp_path / "out"), "--format", "aoti", "--max-batch", "16"])
+    m = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert (m["format"], m["max_batch"], list(m["packages"])) == ("aoti", 16, ["cpu/float32"])
+    assert m["inputs"] == ["input_ids", "attention_mask", "token_type_ids"]
+    package = load_package(str(tmp_path / "out" / m["packages"]["cpu/float32"]["file"]))
+    want = torch.as_tensor(CrossEncoder(str(ckpt), device="cpu").predict(PAIRS, convert_to_numpy=True))
+    got = torch.sigmoid(package(*batch(tokenizer_of(ckpt), PAIRS, m["inputs"]))[:, 0])
+    assert torch.allclose(got, want.float(), atol=1e-4)
+    shutil.rmtree(tmp_path / "aoti-cache")

