@@ -16,6 +16,7 @@
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/model_manifest.h"
 #include "qinfer/executor/torch_model_runner.h"
+#include "runner_test_util.h"
 
 namespace qinfer::executor {
 namespace {
@@ -35,13 +36,6 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> Load(const std::string& path, 
   options.autocast = autocast;
   options.fallback_device = fallback;
   return TorchModelRunner::Load(options);
-}
-
-float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  float diff = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) diff = std::max(diff, std::abs(a[i] - b[i]));
-  return diff;
 }
 
 std::vector<std::vector<int64_t>> Rows(const std::vector<int>& lengths, uint32_t seed, int64_t vocab) {

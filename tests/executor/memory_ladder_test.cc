@@ -16,6 +16,7 @@
 #include "qinfer/core/logging.h"
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/torch_model_runner.h"
+#include "runner_test_util.h"
 
 namespace qinfer::executor {
 namespace {
@@ -37,20 +38,7 @@ std::string ModelPath() { return std::string(QINFER_TEST_MODEL_DIR) + "/" QINFER
 const std::string kTightBudget = QINFER_TEST_TIGHT_BUDGET;
 
 std::unique_ptr<TorchModelRunner> Load(const std::string& device, const std::string& fallback = "") {
-  RunnerOptions options;
-  options.model_path = ModelPath();
-  options.device = device;
-  options.fallback_device = fallback;
-  auto runner = TorchModelRunner::Load(options);
-  EXPECT_TRUE(runner.ok()) << runner.status();
-  return runner.ok() ? *std::move(runner) : nullptr;
-}
-
-float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  float diff = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) diff = std::max(diff, std::abs(a[i] - b[i]));
-  return diff;
+  return LoadRunnerForTest(ModelPath(), device, fallback);
 }
 
 Batch MakeBatch(int bound, int count, int min_len, int max_len, uint32_t seed, int64_t vocab) {

@@ -18,6 +18,7 @@
 
 #include "qinfer/executor/model_digest.h"
 #include "qinfer/executor/model_manifest.h"
+#include "runner_test_util.h"
 
 namespace qinfer::executor {
 namespace {
@@ -46,13 +47,6 @@ std::vector<int64_t> RandomIds(std::mt19937& rng, size_t length, int64_t vocab) 
   std::vector<int64_t> ids(length);
   for (auto& v : ids) v = id(rng);
   return ids;
-}
-
-float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  float diff = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) diff = std::max(diff, std::abs(a[i] - b[i]));
-  return diff;
 }
 
 Job MakeJob(std::string id, std::vector<int64_t> ids, int64_t offset) {

@@ -1,0 +1,319 @@
+"""Classify and rerank, end to end: a checkpoint made here, exported, served, and equal to its library.
+
+For every family (BERT, RoBERTa, XLM-RoBERTa, DistilBERT; MiniLM's real weights with
+seeded heads) and task (classify, rerank; embed beside them), the checkpoint comes from
+tests/tasks/make_checkpoint.py (transformers' config classes and save_pretrained, a
+tokenizer trained there), model/export_hf.py exports it, `qinfer serve` runs it on the
+real broker, jobs go in raw through kcat (`key<TAB>value` lines), and the replies are
+compared with what the model's own library computes on the same texts:
+
+  classify  top label equal, every score within 1e-4 of pipeline("text-classification",
+            top_k=None) (softmax; sigmoid per label for a multi-label classifier)
+  rerank    score within 1e-4 of sentence-transformers' CrossEncoder.predict
+  embed     cosine >= 0.9999 to SentenceTransformer(dir).encode
+
+Awkward inputs on the same partition (an empty pair, a pair that is not a string, a pair
+over limits.max_text_bytes, a pair to an embed model) each get their documented record,
+and the jobs published after them still get their results.
+"""
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import Service, _require_env
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+PYTHON = sys.executable
+TOLERANCE = 1e-4
+
+QUERIES = ["what is a lighthouse?", "how do bees make honey", "the weather in paris", "x"]
+PASSAGES = [
+    "A lighthouse is a tower with a bright light that guides ships at night.",
+    "Bees collect nectar from flowers and turn it into honey inside the hive.",
+    "Paris is often rainy in the autumn, and the weather changes quickly.",
+    "a b c d e f g h i j k l m n o p q r s t u v w x y z " * 3,
+]
+TEXTS = QUERIES + PASSAGES
+
+
+def script(path):
+    """The module at REPO/`path`, imported once: the checkpoint maker and the exporter run in
+    this process (each would pay for importing torch and transformers again in its own)."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(REPO, path))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def make_checkpoint(ckpt, family, task, *extra):
+    script("tests/tasks/make_checkpoint.py").main(["--family", family, "--task", task, "--out", str(ckpt), *extra])
+
+
+def make_package(tmp, family, task, *extra):
+    ckpt, pkg = tmp / f"ckpt-{family}-{task}", tmp / f"pkg-{family}-{task}"
+    make_checkpoint(ckpt, family, task, *extra)
+    sys.path.insert(0, os.path.join(REPO, "model"))  # export_hf's own imports (qinfer_model, aoti_export)
+    script("model/export_hf.py").main([str(ckpt), "--out", str(pkg)])
+    return ckpt, pkg
+
+
+def serve(tmp, pkg):
+    _require_env()
+    if shutil.which("kcat") is None:
+        pytest.skip("kcat is needed (deploy/setup.sh installs it)")
+    svc = Service(tmp, os.environ["QINFER_TEST_BROKERS"], os.environ["QINFER_BINARY"], str(pkg))
+    try:
+        svc.wait_ready()
+    except Exception:
+        svc.stop()
+        raise
+    return svc
+
+
+def publish_raw(svc, jobs):
+    """Each job as a `key<TAB>value` line through kcat, all on partition 0 (in order)."""
+    lines = "".join(f"{job['id']}\t{json.dumps(job, ensure_ascii=False)}\n" for job in jobs)
+    subprocess.run(["kcat", "-P", "-b", svc.brokers, "-t", svc.jobs_topic, "-K", "\t", "-p", "0"],
+                   input=lines.encode(), check=True, timeout=60)
+
+
+def run_jobs(svc, jobs):
+    c = svc.client(progress=False)
+    c._remember_start_offsets()
+    publish_raw(svc, jobs)
+    got = {r.id: r for r in c.results([j["id"] for j in jobs], timeout=120, on_failure="yield")}
+    c.close()
+    return got
+
+
+def stop(svc):
+    rc = svc.stop()
+    assert rc == 0, f"qinfer serve exited {rc}:\n{svc.tail()}"
+
+
+def check_classify(svc, ckpt, pairs):
+    from transformers import pipeline
+    pipe = pipeline("text-classification", model=str(ckpt), top_k=None)
+    jobs = [{"id": f"c{i}", "text": t} for i, t in enumerate(TEXTS)]
+    inputs = list(TEXTS)
+    if pairs:
+        jobs += [{"id": f"p{i}", "text": q, "text_pair": p} for i, (q, p) in enumerate(zip(QUERIES, PASSAGES))]
+        inputs += [{"text": q, "text_pair": p} for q, p in zip(QUERIES, PASSAGES)]
+    got = run_jobs(svc, jobs)
+    want = pipe(inputs)
+    for job, expected in zip(jobs, want):
+        r = got[job["id"]]
+        assert getattr(r, "reason", None) is None, f"{job['id']} failed: {r}"
+        assert r.label == expected[0]["label"], (job, r.scores, expected)
+        assert [s["label"] for s in r.scores] == [e["label"] for e in expected] or \
+            max(abs(a["score"] - b["score"]) for a, b in zip(r.scores, expected)) < TOLERANCE
+        by_label = {s["label"]: s["score"] for s in r.scores}
+        assert set(by_label) == {e["label"] for e in expected}
+        assert max(abs(by_label[e["label"]] - e["score"]) for e in expected) < TOLERANCE, (r.scores, expected)
+    return len(jobs)
+
+
+def check_rerank(svc, ckpt):
+    from sentence_transformers import CrossEncoder
+    pairs = [(q, p) for q in QUERIES for p in PASSAGES[:2]] + [(QUERIES[0], PASSAGES[3])]
+    jobs = [{"id": f"r{i}", "text": q, "text_pair": p} for i, (q, p) in enumerate(pairs)]
+    got = run_jobs(svc, jobs)
+    want = CrossEncoder(str(ckpt), device="cpu").predict(pairs)
+    scores = np.array([got[j["id"]].score for j in jobs], dtype=np.float64)
+    assert np.abs(scores - want).max() < TOLERANCE, (scores, want)
+    return len(jobs)
+
+
+def check_embed(svc, ckpt):
+    from sentence_transformers import SentenceTransformer
+    # encode() cuts at max_seq_length (64 here): the long passage is truncated on both sides.
+    jobs = [{"id": f"e{i}", "text": t, "policy": "truncate"} for i, t in enumerate(TEXTS)]
+    got = run_jobs(svc, jobs)
+    assert got["e7"].record.get("policy") == "truncate"
+    want = SentenceTransformer(str(ckpt), device="cpu").encode(TEXTS, convert_to_numpy=True)
+    out = np.array([got[j["id"]].output for j in jobs], dtype=np.float64)
+    cos = (out * want).sum(1) / (np.linalg.norm(out, axis=1) * np.linalg.norm(want, axis=1))
+    assert cos.min() >= 0.9999, cos
+    return len(jobs)
+
+
+FAMILIES = ["bert", "roberta", "xlm-roberta", "distilbert"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_classify_equals_the_text_classification_pipeline(tmp_path, family):
+    ckpt, pkg = make_package(tmp_path, family, "classify")
+    manifest = json.load(open(pkg / "manifest.json"))
+    assert (manifest["task"], manifest["activation"], manifest["labels"]) == ("classify", "softmax",
+                                                                              ["NEG", "NEU", "POS"])
+    svc = serve(tmp_path, pkg)
+    try:
+        check_classify(svc, ckpt, pairs=True)
+    finally:
+        stop(svc)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_rerank_equals_cross_encoder_predict(tmp_path, family):
+    ckpt, pkg = make_package(tmp_path, family, "rerank")
+    svc = serve(tmp_path, pkg)
+    try:
+        check_rerank(svc, ckpt)
+    finally:
+        stop(svc)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_embed_equals_encode(tmp_path, family):
+    ckpt, pkg = make_package(tmp_path, family, "embed", "--st")
+    svc = serve(tmp_path, pkg)
+    try:
+        check_embed(svc, ckpt)
+        # A pair to an embed model: refused by name; the job behind it still runs.
+        got = run_jobs(svc, [{"id": "pair-to-embed", "text": "q", "text_pair": "p"}, {"id": "after", "text": "q"}])
+        assert got["pair-to-embed"].reason == "invalid"
+        assert "`text_pair`: this model's task is embed" in got["pair-to-embed"].error
+        assert got["after"].output is not None
+    finally:
+        stop(svc)
+
+
+def test_a_multi_label_classifier_gets_sigmoid_scores(tmp_path):
+    ckpt, pkg = make_package(tmp_path, "bert", "multilabel")
+    assert json.load(open(pkg / "manifest.json"))["activation"] == "sigmoid"
+    svc = serve(tmp_path, pkg)
+    try:
+        check_classify(svc, ckpt, pairs=False)
+    finally:
+        stop(svc)
+
+
+@pytest.mark.parametrize("task", ["classify", "rerank"])
+def test_minilm_with_a_seeded_head_equals_its_library(tmp_path, task):
+    ckpt, pkg = make_package(tmp_path, "minilm", task)
+    svc = serve(tmp_path, pkg)
+    try:
+        check_classify(svc, ckpt, pairs=True) if task == "classify" else check_rerank(svc, ckpt)
+    finally:
+        stop(svc)
+
+
+def test_awkward_pairs_get_their_records_and_the_partition_moves_on(tmp_path):
+    ckpt, pkg = make_package(tmp_path, "bert", "rerank")
+    svc = serve(tmp_path, pkg)
+    try:
+        huge = "word " * 60_000  # 300,000 bytes: over limits.max_text_bytes (256 KiB) with its query
+        jobs = [
+            {"id": "empty-pair", "text": "q", "text_pair": ""},
+            {"id": "number-pair", "text": "q", "text_pair": 7},
+            {"id": "pair-without-text", "input_ids": [2, 5, 3], "text_pair": "p"},
+            {"id": "huge-pair", "text": "q", "text_pair": huge},
+            {"id": "fine", "text": QUERIES[0], "text_pair": PASSAGES[0]},
+        ]
+        got = run_jobs(svc, jobs)
+        expected = {
+            "empty-pair": ("invalid", "`text_pair` is empty"),
+            "number-pair": ("invalid", "`text_pair` must be a string"),
+            "pair-without-text": ("invalid", "`text_pair` goes with `text`"),
+            "huge-pair": ("too_long", "`text` and `text_pair` are 300001 bytes together"),
+        }
+        for job_id, (reason, error) in expected.items():
+            assert (got[job_id].reason, error in got[job_id].error) == (reason, True), got[job_id]
+        assert 0 < got["fine"].score < 1
+    finally:
+        stop(svc)
+
+
+def readme_route(heading):
+    """The command lines of the first bash block after `heading` in README.md."""
+    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    section = readme[readme.index(heading):]
+    start = section.index("```bash\n") + len("```bash\n")
+    return [line for line in section[start:section.index("```", start)].splitlines() if line.strip()]
+
+
+def run_route(tmp, heading, checkpoint_name, family, task, jsonl_name, rows):
+    """Runs README's route under `heading` as printed, in `tmp`, with only the paths of the
+    venv's python, the exporter and the binary made absolute, and the broker, topic and
+    configuration replaced by the test's."""
+    _require_env()
+    for tool in ("kcat", "jq"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is needed (deploy/setup.sh installs it)")
+    ckpt = tmp / checkpoint_name
+    make_checkpoint(ckpt, family, task)
+    (tmp / jsonl_name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    brokers, run = os.environ["QINFER_TEST_BROKERS"], os.urandom(4).hex()
+    topic = f"jobs-route-{run}"
+    from confluent_kafka.admin import AdminClient, NewTopic
+    admin = AdminClient({"bootstrap.servers": brokers})
+    for f in admin.create_topics([NewTopic(topic, 1, 1)]).values():
+        f.result(30)
+    config = tmp / "route.yaml"
+    config.write_text(f"""model:
+  path: unused.pt
+kafka:
+  brokers: {brokers}
+  group_id: route-{run}
+  jobs_topic: {topic}
+  reply_topic: results-route-{run}
+  dead_letter_topic: failed-route-{run}
+  create_topics: true
+""")
+    lines = readme_route(heading)
+    replaced = [(".venv/bin/python model/export_hf.py", f"{PYTHON} {REPO}/model/export_hf.py"),
+                ("build/qinfer", os.environ["QINFER_BINARY"]),
+                ("-b 127.0.0.1:9092 -t jobs", f"-b {brokers} -t {topic}"),
+                ("--config deploy/quickstart.yaml", f"--config {config}")]
+    for printed, _ in replaced:
+        assert any(printed in line for line in lines), f"README's route no longer has {printed!r}"
+    outputs = []
+    for line in lines:
+        for printed, ours in replaced:
+            line = line.replace(printed, ours)
+        done = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp, capture_output=True, text=True,
+                              timeout=300, env=dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"))
+        assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        outputs.append(done.stdout)
+    return ckpt, outputs
+
+
+def test_the_readmes_rerank_route_runs_as_printed(tmp_path):
+    from sentence_transformers import CrossEncoder
+    rows = [{"id": f"q{i}", "query": q, "passage": p} for i, (q, p) in enumerate(zip(QUERIES, PASSAGES))]
+    ckpt, _ = run_route(tmp_path, "**Rerank from a checkpoint directory**", "my-cross-encoder", "bert", "rerank",
+                        "pairs.jsonl", rows)
+    records = {r["id"]: r for r in map(json.loads, open(tmp_path / "scores.jsonl"))}
+    want = CrossEncoder(str(ckpt), device="cpu").predict([(r["query"], r["passage"]) for r in rows])
+    got = np.array([records[r["id"]]["score"] for r in rows])
+    assert np.abs(got - want).max() < TOLERANCE, (got, want)
+
+
+def test_the_readmes_classify_route_runs_as_printed(tmp_path):
+    from transformers import pipeline
+    rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(TEXTS)]
+    ckpt, outputs = run_route(tmp_path, "**Classify from a checkpoint directory**", "my-classifier", "roberta",
+                              "classify", "texts.jsonl", rows)
+    records = {r["id"]: r for r in map(json.loads, open(tmp_path / "labels.jsonl"))}
+    want = pipeline("text-classification", model=str(ckpt), top_k=None)([r["text"] for r in rows])
+    for row, expected in zip(rows, want):
+        record = records[row["id"]]
+        assert record["label"] == expected[0]["label"]
+        scores = {s["label"]: s["score"] for s in record["scores"]}
+        assert max(abs(scores[e["label"]] - e["score"]) for e in expected) < TOLERANCE
+    summary = outputs[-1]
+    counts = {}
+    for e in want:
+        counts[e[0]["label"]] = counts.get(e[0]["label"], 0) + 1
+    for label, n in counts.items():
+        assert any(line.split()[:2] == [label, str(n)] for line in summary.splitlines()), summary

@@ -1,0 +1,151 @@
+// A pair model on the executor: a tiny BERT cross-encoder made and exported in
+// the build (tests/tasks/make_checkpoint.py, model/export_hf.py), whose
+// forward takes token_type_ids as its third input. Its token types reach the
+// model, padding changes no row, and on the budgeted CPU device the OOM
+// ladder and the memory plan hold for pair batches (the OOMs are real: the
+// allocator refuses inside the model's forward).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include "qinfer/executor/calibrator.h"
+#include "qinfer/executor/torch_model_runner.h"
+#include "runner_test_util.h"
+
+namespace qinfer::executor {
+namespace {
+
+constexpr float kTolerance = 1e-4f;
+
+class PairModelTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(ModelPath())) {
+      GTEST_SKIP() << "no pair model at " << ModelPath()
+                   << ": the build makes it where the venv imports transformers and sentence-transformers "
+                      "(deploy/setup.sh installs them)";
+    }
+  }
+  static std::string ModelPath() { return std::string(QINFER_TEST_MODEL_RERANK_DIR) + "/model.pt"; }
+
+  static std::unique_ptr<TorchModelRunner> Load(const std::string& device) {
+    return LoadRunnerForTest(ModelPath(), device);
+  }
+
+  // `count` pairs of `min_len`..`max_len` tokens: [CLS] a.. [SEP] b.. [SEP]
+  // with type ids 0 for the first part and 1 for the second.
+  static Batch Pairs(int bound, int count, int min_len, int max_len, uint32_t seed, int64_t vocab) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> len(min_len, max_len);
+    std::uniform_int_distribution<int64_t> tok(5, vocab - 1);
+    Batch batch;
+    batch.bucket_bound = bound;
+    for (int i = 0; i < count; ++i) {
+      const size_t n = size_t(len(rng));
+      Job job;
+      job.id = "p" + std::to_string(i);
+      job.input_ids.resize(n);
+      job.type_ids.assign(n, 0);
+      for (auto& t : job.input_ids) t = tok(rng);
+      const size_t second = n / 2;
+      std::fill(job.type_ids.begin() + ptrdiff_t(second), job.type_ids.end(), 1);
+      job.origin = {"jobs", 0, i, 1};
+      batch.jobs.push_back(std::move(job));
+    }
+    return batch;
+  }
+
+  // Each job of `batch` run alone on the plain CPU.
+  static std::vector<std::vector<float>> Alone(const Batch& batch) {
+    auto runner = Load("cpu");
+    std::vector<std::vector<float>> out;
+    for (const Job& job : batch.jobs) {
+      Batch one;
+      one.bucket_bound = batch.bucket_bound;
+      one.jobs.push_back(job);
+      auto outcome = runner->Run(one);
+      EXPECT_TRUE(outcome.ok() && (*outcome)[0].ok);
+      out.push_back(outcome.ok() ? (*outcome)[0].output : std::vector<float>());
+    }
+    return out;
+  }
+};
+
+TEST_F(PairModelTest, TheManifestSaysRerankWithTokenTypesAsTheThirdInput) {
+  auto runner = Load("cpu");
+  ASSERT_NE(runner, nullptr);
+  const TaskSpec& task = runner->manifest().task;
+  EXPECT_EQ(task.task, "rerank");
+  EXPECT_TRUE(task.pairs);
+  EXPECT_TRUE(task.type_ids);
+  EXPECT_EQ(runner->manifest().dim, 1);
+}
+
+TEST_F(PairModelTest, TokenTypesReachTheModelAndPaddingChangesNoRow) {
+  auto runner = Load("cpu");
+  ASSERT_NE(runner, nullptr);
+  Batch batch = Pairs(128, 12, 6, 120, 7, runner->manifest().vocab_size);
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  auto alone = Alone(batch);
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    ASSERT_TRUE((*outcomes)[i].ok) << (*outcomes)[i].error;
+    EXPECT_EQ((*outcomes)[i].output.size(), 1u);
+    EXPECT_LT(MaxAbsDiff((*outcomes)[i].output, alone[i]), kTolerance) << "job " << i;
+  }
+  // The same ids with every type 0 (as a job without type ids runs): another logit.
+  Batch zeros = batch;
+  for (Job& job : zeros.jobs) job.type_ids.clear();
+  auto plain = runner->Run(zeros);
+  ASSERT_TRUE(plain.ok());
+  size_t differ = 0;
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    if (std::abs((*plain)[i].output[0] - (*outcomes)[i].output[0]) > 1e-3f) ++differ;
+  }
+  EXPECT_EQ(differ, batch.jobs.size()) << "the model must read token_type_ids";
+}
+
+TEST_F(PairModelTest, AForcedOomOnAPairBatchGoesDownTheLadderToResults) {
+  // Holds the weights and a few pairs of 128 tokens, not 64 of them at once
+  // (about 6 MB at its peak).
+  auto runner = Load("cpu-budget:2MiB");
+  ASSERT_NE(runner, nullptr);
+  Batch batch = Pairs(128, 64, 100, 128, 3, runner->manifest().vocab_size);
+  auto outcomes = runner->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  auto alone = Alone(batch);
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    const Outcome& o = (*outcomes)[i];
+    ASSERT_TRUE(o.ok) << i << ": " << o.error;
+    EXPECT_EQ(o.device, "cpu-budget:2MiB") << "ran on the primary device, in a smaller piece";
+    EXPECT_LT(o.batch_size, 64);
+    EXPECT_LT(MaxAbsDiff(o.output, alone[i]), kTolerance) << i;
+  }
+  EXPECT_GT(runner->stats().oom_events, 0u);
+  EXPECT_GT(runner->stats().splits, 0u);
+}
+
+TEST_F(PairModelTest, ThePlanOnABudgetedDeviceHoldsForPairBatches) {
+  auto runner = Load("cpu-budget:4MiB");
+  ASSERT_NE(runner, nullptr);
+  CalibrationOptions options;
+  options.bounds = {16, 32, 64, 128};
+  options.max_batch_size = 64;
+  auto plan = Calibrate(*runner, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  for (const PlanEntry& e : plan->entries) {
+    ASSERT_TRUE(e.fits()) << e.bound;
+    Batch batch = Pairs(e.bound, e.batch_size, e.bound, e.bound, uint32_t(e.bound), runner->manifest().vocab_size);
+    auto outcomes = runner->Run(batch);
+    ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+    for (const Outcome& o : *outcomes) EXPECT_TRUE(o.ok) << e.bound << ": " << o.error;
+  }
+  EXPECT_EQ(runner->stats().oom_events, 0u) << "a planned pair batch ran out of memory";
+  EXPECT_LT(plan->entries.back().batch_size, 64) << "the budget must bind somewhere for the test to mean anything";
+}
+
+}  // namespace
+}  // namespace qinfer::executor

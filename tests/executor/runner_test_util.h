@@ -1,0 +1,37 @@
+// What the executor's tests share: loading a runner, comparing outputs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "qinfer/executor/torch_model_runner.h"
+
+namespace qinfer::executor {
+
+// The runner of `model_path` on `device` (with `fallback`); nullptr, with a
+// test failure naming the status, when it does not load.
+inline std::unique_ptr<TorchModelRunner> LoadRunnerForTest(const std::string& model_path, const std::string& device,
+                                                           const std::string& fallback = "") {
+  RunnerOptions options;
+  options.model_path = model_path;
+  options.device = device;
+  options.fallback_device = fallback;
+  auto runner = TorchModelRunner::Load(options);
+  EXPECT_TRUE(runner.ok()) << runner.status();
+  return runner.ok() ? *std::move(runner) : nullptr;
+}
+
+// The largest difference between two outputs of the same width.
+inline float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  float diff = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) diff = std::max(diff, std::abs(a[i] - b[i]));
+  return diff;
+}
+
+}  // namespace qinfer::executor
