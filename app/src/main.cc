@@ -439,6 +439,10 @@ int RunReplay(ReplayCli& r) {
   }
   auto config = ClientConfig("replay", r.config);
   if (!config) return 2;
+  if (absl::Status chunk = CheckReplayPolicy(*config, o.overrides.policy); !chunk.ok()) {
+    std::cerr << "replay: " << chunk.message() << "\n";
+    return 2;
+  }
   Configured(r.brokers, o.brokers, config->kafka.brokers);
   Configured(r.topic, o.topic, config->kafka.jobs_topic);
   const bool configured = !r.config.path.empty() || !r.config.sets.empty();

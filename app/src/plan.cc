@@ -1,6 +1,7 @@
 #include "plan.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "qinfer/core/logging.h"
@@ -86,6 +87,20 @@ absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config
                                       " special tokens");
   }
   return loaded;
+}
+
+absl::Status CheckReplayPolicy(const Config& config, const std::string& policy) {
+  if (policy != "chunk" || config.model.path.empty()) return absl::OkStatus();
+  const std::string path =
+      config.model.manifest.empty()
+          ? (std::filesystem::path(config.model.path).parent_path() / "manifest.json").string()
+          : config.model.manifest;
+  absl::StatusOr<executor::ModelManifest> manifest = executor::ModelManifest::Load(path);
+  if (!manifest.ok() || manifest->task.is_embed()) return absl::OkStatus();
+  return absl::InvalidArgumentError("--policy chunk: the model of this configuration (" + path + ") has task " +
+                                    manifest->task.task +
+                                    ", for which no library defines chunk (it pools the windows' vectors of an "
+                                    "embed model); replay with --policy truncate or long_lane");
 }
 
 absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest, int max_tokens) {

@@ -34,6 +34,13 @@ absl::StatusOr<std::vector<int>> BucketBounds(const Config& config, const execut
 // positions reach long_lane.max_tokens. Errors say which key to change.
 absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest, int max_tokens);
 
+// `qinfer replay --policy chunk` against the model of `config` (model.path,
+// when the configuration names one, and its manifest): refused, naming the
+// task, when the model's task is not embed (no library defines chunk for
+// classify or rerank). OK for any other policy, and when no manifest can be
+// read (the service's admission then says the same for each job).
+absl::Status CheckReplayPolicy(const Config& config, const std::string& policy);
+
 // The model's tokenizer when its manifest names one (nullptr when it names
 // none: the model takes input_ids only), checked against the model: its ids
 // must lie in the model's vocabulary, and a chunk window must have room for

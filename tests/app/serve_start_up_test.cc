@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <tuple>
 
 #include "util/run_command.h"
 
@@ -107,6 +108,34 @@ TEST_F(ServeStartUpRefusalTest, APrecisionAtOrAboveTheFloorIsLoggedAndStartUpGoe
     EXPECT_NE(out.find("event=precision_checked dtype=bfloat16 min_cosine="), std::string::npos) << out;
     EXPECT_NE(out.find("no broker answered"), std::string::npos) << out;
   }
+}
+
+// A rerank model (a tiny BERT cross-encoder made in the build): chunk is
+// refused by name for its task in the configuration and in `replay`, and so
+// is model.autocast (the precision probe compares pooled vectors).
+TEST_F(ServeStartUpRefusalTest, ChunkAndAutocastAreRefusedForARerankModelNamingItsTask) {
+  const std::string model = std::string(QINFER_TEST_MODEL_RERANK_DIR) + "/model.pt";
+  if (!std::filesystem::exists(model)) {
+    GTEST_SKIP() << "no rerank model at " << model << " (the build makes it where the venv imports transformers)";
+  }
+  auto [rc, out] = Serve("--set model.path=" + model + " --set admission.too_long=chunk");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("admission.too_long=chunk pools the windows' pooled vectors, which only task embed has; this "
+                     "model's task is rerank"),
+            std::string::npos)
+      << out;
+  std::tie(rc, out) = Serve("--set model.path=" + model + " --set model.autocast=bf16");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("model.autocast bf16: the precision probe checks reduced precision by the cosine of pooled "
+                     "vectors, and this model's task is rerank"),
+            std::string::npos)
+      << out;
+  std::tie(rc, out) = qinfer::testing::RunCommand(std::string(QINFER_BINARY) + " replay --set model.path=" + model +
+                                                  " --store " + (dir_ / "store").string() +
+                                                  " --policy chunk --dry-run 2>&1");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("replay: --policy chunk: the model of this configuration"), std::string::npos) << out;
+  EXPECT_NE(out.find("has task rerank, for which no library defines chunk"), std::string::npos) << out;
 }
 
 }  // namespace
