@@ -79,7 +79,7 @@ def main() -> None:
 
     with open(a.jobs) as f:
         lines = [line for line in f if line.strip()]
-    jobs = {json.loads(line)["id"]: len(json.loads(line)["input_ids"]) for line in lines}
+    jobs = {json.loads(line)["id"] for line in lines}  # input_ids or text jobs
     work = tempfile.mkdtemp(prefix="qinfer-e2e-")
     cold = None
     try:

