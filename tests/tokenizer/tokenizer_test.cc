@@ -209,6 +209,27 @@ TEST_F(TokenizerTest, APairIsEncodedAndTruncatedAsTheLibraryDoes) {
   EXPECT_FALSE(tokenizer->Encode("a", "\xff").ok()) << "a pair's second text must be UTF-8 too";
 }
 
+// Spans are character (code point) offsets, as Python's tokenizers gives
+// them ("café" is 4 characters, 5 bytes), special tokens marked and (0, 0).
+TEST_F(TokenizerTest, SpansAreCharacterOffsetsIntoTheTextWithSpecialTokensMarked) {
+  auto tokenizer = Tiny();
+  ASSERT_NE(tokenizer, nullptr);
+  Encoding encoding = Encode(*tokenizer, "café a bs");
+  EXPECT_EQ(encoding.Ids(), (Ids{2, 15, 7, 8, 13, 3}));
+  const std::vector<Span> want{{0, 0, true}, {0, 4, false}, {5, 6, false}, {7, 8, false}, {8, 9, false}, {0, 0, true}};
+  EXPECT_EQ(encoding.Spans(), want);
+  std::vector<Span> spans;
+  EXPECT_EQ(*encoding.Truncated(4, nullptr, &spans), (Ids{2, 15, 7, 3}));
+  EXPECT_EQ(spans, (std::vector<Span>{want[0], want[1], want[2], want[5]}));
+  std::vector<std::vector<Span>> windows;
+  ASSERT_TRUE(encoding.Windows(4, 1, &windows).ok());
+  ASSERT_EQ(windows.size(), 3u);
+  EXPECT_EQ(windows[1], (std::vector<Span>{want[0], want[2], want[3], want[5]})) << "offsets into the whole text";
+  EXPECT_EQ(tokenizer->IdToToken(13), "##s");
+  EXPECT_EQ(tokenizer->IdToToken(15), "café");
+  EXPECT_EQ(tokenizer->IdToToken(9999), "");
+}
+
 TEST_F(TokenizerTest, WindowsOverlapByTheStrideEachWithItsSpecialTokens) {
   auto tokenizer = Tiny();
   ASSERT_NE(tokenizer, nullptr);

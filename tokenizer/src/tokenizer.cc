@@ -40,14 +40,22 @@ absl::Status ToStatus(int32_t code, const ErrorMessage& error) {
   }
 }
 
-// Id sequences returned by the Rust library, copied out and released.
-std::vector<std::vector<int64_t>> TakeIdLists(ffi::QinferTokIdLists& lists) {
+// Id sequences returned by the Rust library, copied out (with each
+// sequence's spans into `spans` when not null) and released.
+std::vector<std::vector<int64_t>> TakeIdLists(ffi::QinferTokIdLists& lists,
+                                              std::vector<std::vector<Span>>* spans = nullptr) {
   std::vector<std::vector<int64_t>> out;
   out.reserve(lists.count);
+  if (spans != nullptr) spans->clear();
   size_t begin = 0;
   for (size_t i = 0; i < lists.count; ++i) {
     const size_t end = lists.ends[i];
     out.emplace_back(lists.ids + begin, lists.ids + end);
+    if (spans != nullptr) {
+      std::vector<Span>& s = spans->emplace_back();
+      s.reserve(end - begin);
+      for (size_t k = begin; k < end; ++k) s.push_back({lists.starts[k], lists.stops[k], lists.special[k] != 0});
+    }
     begin = end;
   }
   ffi::qinfer_tok_id_lists_free(&lists);
@@ -102,25 +110,38 @@ std::vector<int64_t> Encoding::TypeIds() const {
   return {type_ids.begin(), type_ids.end()};
 }
 
-absl::StatusOr<std::vector<int64_t>> Encoding::Truncated(size_t max_length, std::vector<int64_t>* type_ids) const {
+std::vector<Span> Encoding::Spans() const {
+  ffi::QinferTokIdLists lists;
+  ErrorMessage error;
+  if (ffi::qinfer_tok_encoding_whole(handle_, &lists, error.out()) != ffi::kQinferTokOk) return {};
+  std::vector<std::vector<Span>> spans;
+  TakeIdLists(lists, &spans);
+  return spans.empty() ? std::vector<Span>() : std::move(spans.front());
+}
+
+absl::StatusOr<std::vector<int64_t>> Encoding::Truncated(size_t max_length, std::vector<int64_t>* type_ids,
+                                                         std::vector<Span>* spans) const {
   ffi::QinferTokIdLists lists;
   ErrorMessage error;
   const int32_t code = ffi::qinfer_tok_encoding_truncated(handle_, max_length, &lists, error.out());
   if (code != ffi::kQinferTokOk) return ToStatus(code, error);
   if (type_ids != nullptr) type_ids->assign(lists.type_ids, lists.type_ids + lists.ids_len);
-  auto sequences = TakeIdLists(lists);
+  std::vector<std::vector<Span>> all_spans;
+  auto sequences = TakeIdLists(lists, spans != nullptr ? &all_spans : nullptr);
   if (sequences.size() != 1) {
     return absl::InternalError(absl::StrCat("tokenizer returned ", sequences.size(), " truncated sequences, not 1"));
   }
+  if (spans != nullptr) *spans = std::move(all_spans.front());
   return std::move(sequences.front());
 }
 
-absl::StatusOr<std::vector<std::vector<int64_t>>> Encoding::Windows(size_t max_length, size_t stride) const {
+absl::StatusOr<std::vector<std::vector<int64_t>>> Encoding::Windows(size_t max_length, size_t stride,
+                                                                   std::vector<std::vector<Span>>* spans) const {
   ffi::QinferTokIdLists lists;
   ErrorMessage error;
   const int32_t code = ffi::qinfer_tok_encoding_windows(handle_, max_length, stride, &lists, error.out());
   if (code != ffi::kQinferTokOk) return ToStatus(code, error);
-  return TakeIdLists(lists);
+  return TakeIdLists(lists, spans);
 }
 
 // ------------------------------------------------------------ Tokenizer
@@ -138,6 +159,15 @@ absl::StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Load(const std::string& pa
 }
 
 size_t Tokenizer::vocab_size() const { return ffi::qinfer_tok_vocab_size(handle_); }
+
+std::string Tokenizer::IdToToken(int64_t id) const {
+  if (id < 0 || id > int64_t(UINT32_MAX)) return {};
+  ffi::QinferTokString out;
+  if (!ffi::qinfer_tok_id_to_token(handle_, uint32_t(id), &out)) return {};
+  std::string token(reinterpret_cast<const char*>(out.data), out.len);
+  ffi::qinfer_tok_string_free(&out);
+  return token;
+}
 
 size_t Tokenizer::added_tokens(bool pair) const {
   return pair ? ffi::qinfer_tok_added_tokens_pair(handle_) : ffi::qinfer_tok_added_tokens(handle_);

@@ -36,10 +36,15 @@ struct QinferTokString {
 
 // Id sequences owned by Rust; release with qinfer_tok_id_lists_free.
 // Sequence i is ids[ends[i - 1], ends[i]) with ends[-1] taken as 0;
-// type_ids[k] is the type id (a pair's segment) of ids[k].
+// type_ids[k] is the type id (a pair's segment) of ids[k], [starts[k],
+// stops[k]) its span in the text in characters (code points), special[k] 1
+// when it is a special token.
 struct QinferTokIdLists {
   uint32_t* ids = nullptr;
   uint32_t* type_ids = nullptr;
+  uint32_t* starts = nullptr;
+  uint32_t* stops = nullptr;
+  uint8_t* special = nullptr;
   size_t ids_len = 0;
   size_t* ends = nullptr;
   size_t count = 0;
@@ -83,6 +88,11 @@ size_t qinfer_tok_encoding_tokens_bytes(const EncodingHandle* encoding);
 // (qinfer_tok_encoding_tokens_bytes() bytes) and their lengths to out_lens
 // (qinfer_tok_encoding_len() entries).
 void qinfer_tok_encoding_tokens(const EncodingHandle* encoding, uint8_t* out_bytes, size_t* out_lens);
+// The whole sequence as one list.
+int32_t qinfer_tok_encoding_whole(const EncodingHandle* encoding, QinferTokIdLists* out, QinferTokString* error);
+// The vocabulary's string of `id` into *out (release with
+// qinfer_tok_string_free); false when the tokenizer has no such id.
+bool qinfer_tok_id_to_token(const TokenizerHandle* tokenizer, uint32_t id, QinferTokString* out);
 // One sequence: encode(text) (or the pair) truncated to max_length, longest
 // first. kQinferTokInvalidArgument when max_length <= the added tokens.
 int32_t qinfer_tok_encoding_truncated(const EncodingHandle* encoding, size_t max_length, QinferTokIdLists* out,

@@ -43,11 +43,16 @@ pub struct QinferTokString {
 
 /// Token id sequences owned by this library; free with
 /// `qinfer_tok_id_lists_free`. Sequence i is `ids[ends[i-1] .. ends[i]]`
-/// (`ends[-1]` = 0); `type_ids` holds the type id of each of `ids`.
+/// (`ends[-1]` = 0); `type_ids`, `starts`, `stops` and `special` hold, for
+/// each of `ids`, its type id, its span in the text (character offsets
+/// [start, stop)) and whether it is a special token.
 #[repr(C)]
 pub struct QinferTokIdLists {
     pub ids: *mut u32,
     pub type_ids: *mut u32,
+    pub starts: *mut u32,
+    pub stops: *mut u32,
+    pub special: *mut u8,
     pub ids_len: usize,
     pub ends: *mut usize,
     pub count: usize,
@@ -178,8 +183,9 @@ fn utf8<'a>(text: &'a [u8], what: &str) -> Result<&'a str, Failure> {
 fn encode(loaded: &Arc<Loaded>, text: &[u8], pair: Option<&[u8]>) -> Result<QinferEncoding, Failure> {
     let tokenizer = &loaded.tokenizer;
     let raw_of = |bytes: &[u8], what: &str| -> Result<Encoding, Failure> {
+        // Offsets in characters (code points), as Python's tokenizers gives them.
         tokenizer
-            .encode(utf8(bytes, what)?, false)
+            .encode_char_offsets(utf8(bytes, what)?, false)
             .map_err(|e| internal(format!("tokenizers failed to encode: {}", e)))
     };
     let raw = raw_of(text, "text")?;
@@ -245,24 +251,32 @@ fn truncate(enc: &QinferEncoding, max_length: usize, stride: usize) -> Result<En
         .map_err(|e| internal(format!("tokenizers failed to post-process: {}", e)))
 }
 
+fn leak<T>(v: Vec<T>) -> *mut T {
+    Box::into_raw(v.into_boxed_slice()) as *mut T
+}
+
 fn id_lists<'a, I: Iterator<Item = &'a Encoding>>(sequences: I) -> QinferTokIdLists {
-    let mut ids = Vec::new();
-    let mut type_ids = Vec::new();
-    let mut ends = Vec::new();
+    let (mut ids, mut type_ids, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut starts, mut stops, mut special) = (Vec::new(), Vec::new(), Vec::new());
     for sequence in sequences {
         ids.extend_from_slice(sequence.get_ids());
         type_ids.extend_from_slice(sequence.get_type_ids());
+        for &(start, stop) in sequence.get_offsets() {
+            starts.push(start as u32);
+            stops.push(stop as u32);
+        }
+        special.extend(sequence.get_special_tokens_mask().iter().map(|&m| m as u8));
         ends.push(ids.len());
     }
-    let ids = ids.into_boxed_slice();
-    let type_ids = type_ids.into_boxed_slice();
-    let ends = ends.into_boxed_slice();
     let (ids_len, count) = (ids.len(), ends.len());
     QinferTokIdLists {
-        ids: Box::into_raw(ids) as *mut u32,
-        type_ids: Box::into_raw(type_ids) as *mut u32,
+        ids: leak(ids),
+        type_ids: leak(type_ids),
+        starts: leak(starts),
+        stops: leak(stops),
+        special: leak(special),
         ids_len,
-        ends: Box::into_raw(ends) as *mut usize,
+        ends: leak(ends),
         count,
     }
 }
@@ -426,6 +440,46 @@ pub unsafe extern "C" fn qinfer_tok_encoding_tokens(
     });
 }
 
+/// The whole sequence as one list (ids, type ids, spans, special flags).
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_encoding_whole(
+    encoding: *const QinferEncoding,
+    out: *mut QinferTokIdLists,
+    error: *mut QinferTokString,
+) -> i32 {
+    guarded(error, || {
+        let e = encoding
+            .as_ref()
+            .ok_or_else(|| invalid("qinfer_tok_encoding_whole: encoding is null".to_string()))?;
+        if out.is_null() {
+            return Err(invalid("qinfer_tok_encoding_whole: out is null".to_string()));
+        }
+        out.write(id_lists(std::iter::once(&e.whole)));
+        Ok(())
+    })
+}
+
+/// The vocabulary's string for `id` (what convert_ids_to_tokens gives) into
+/// `out`; false (and nothing written) for an id the tokenizer does not have.
+#[no_mangle]
+pub unsafe extern "C" fn qinfer_tok_id_to_token(
+    tokenizer: *const QinferTokenizer,
+    id: u32,
+    out: *mut QinferTokString,
+) -> bool {
+    let Some(t) = tokenizer.as_ref() else { return false };
+    if out.is_null() {
+        return false;
+    }
+    value_or(false, || match t.loaded.tokenizer.id_to_token(id) {
+        Some(token) => {
+            set_error(out, token);
+            true
+        }
+        None => false,
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn qinfer_tok_encoding_truncated(
     encoding: *const QinferEncoding,
@@ -488,9 +542,14 @@ pub unsafe extern "C" fn qinfer_tok_id_lists_free(lists: *mut QinferTokIdLists) 
         if !l.ids.is_null() {
             drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(l.ids, l.ids_len)));
         }
-        if !l.type_ids.is_null() {
+        for p in [l.type_ids, l.starts, l.stops] {
+            if !p.is_null() {
+                drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, l.ids_len)));
+            }
+        }
+        if !l.special.is_null() {
             drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-                l.type_ids, l.ids_len,
+                l.special, l.ids_len,
             )));
         }
         if !l.ends.is_null() {
@@ -500,6 +559,9 @@ pub unsafe extern "C" fn qinfer_tok_id_lists_free(lists: *mut QinferTokIdLists) 
     *l = QinferTokIdLists {
         ids: std::ptr::null_mut(),
         type_ids: std::ptr::null_mut(),
+        starts: std::ptr::null_mut(),
+        stops: std::ptr::null_mut(),
+        special: std::ptr::null_mut(),
         ids_len: 0,
         ends: std::ptr::null_mut(),
         count: 0,

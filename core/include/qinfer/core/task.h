@@ -17,7 +17,10 @@ namespace task {
 inline constexpr const char* kEmbed = "embed";        // output: the pooled vector
 inline constexpr const char* kClassify = "classify";  // output: one logit per label
 inline constexpr const char* kRerank = "rerank";      // output: one logit (a cross-encoder)
-inline constexpr const char* kTokens = "tokens";      // output: one logit per label per token
+// Per-token logits ([L, C] a job): model/export_hf.py exports it and
+// check_model.py checks it, but the executor does not serve it yet
+// (ModelManifest::Load refuses it by name).
+inline constexpr const char* kTokens = "tokens";
 }  // namespace task
 
 // How a classifier's logits become scores.

@@ -19,6 +19,16 @@
 
 namespace qinfer::tokenizer {
 
+// Where a token lies in its text: characters (code points) [start, end), as
+// Python's tokenizers gives offsets; `special`: the tokenizer added it (the
+// post-processor's [CLS]/[SEP], or a special token's string in the text).
+struct Span {
+  uint32_t start = 0;
+  uint32_t end = 0;
+  bool special = false;
+  friend bool operator==(const Span&, const Span&) = default;
+};
+
 // One text, tokenized and not yet truncated. Owns the library's encoding;
 // move-only. Thread-compatible (one thread at a time).
 class Encoding {
@@ -41,6 +51,8 @@ class Encoding {
   // the first text and its special tokens, 1 for the second, as the
   // post-processor assigns them; all 0 for one text).
   std::vector<int64_t> TypeIds() const;
+  // The whole sequence's spans.
+  std::vector<Span> Spans() const;
   // The whole sequence's token strings (for messages).
   std::vector<std::string> Tokens() const;
   // What encode(text) (or encode(text, pair)) returns with truncation to
@@ -49,14 +61,19 @@ class Encoding {
   // `type_ids`, when not null, receives the truncated sequence's type ids.
   // InvalidArgument when max_length leaves no room for content
   // (max_length <= the number of special tokens the post-processor adds).
-  absl::StatusOr<std::vector<int64_t>> Truncated(size_t max_length, std::vector<int64_t>* type_ids = nullptr) const;
+  // `spans`, when not null, receives its tokens' spans.
+  absl::StatusOr<std::vector<int64_t>> Truncated(size_t max_length, std::vector<int64_t>* type_ids = nullptr,
+                                                 std::vector<Span>* spans = nullptr) const;
   // The library's overflowing windows at `max_length` with `stride` tokens
   // of overlap: the truncated sequence first, then every overflowing one,
   // each a proper sequence with its special tokens. One window when the text
   // fits. InvalidArgument when max_length leaves no room for content or the
   // stride is not below the content room (max_length - added tokens), and
   // for a pair (which is truncated, never windowed) when stride > 0.
-  absl::StatusOr<std::vector<std::vector<int64_t>>> Windows(size_t max_length, size_t stride) const;
+  // `spans`, when not null, receives each window's spans (offsets into the
+  // whole text).
+  absl::StatusOr<std::vector<std::vector<int64_t>>> Windows(size_t max_length, size_t stride,
+                                                           std::vector<std::vector<Span>>* spans = nullptr) const;
 
   struct Handle;  // the Rust side's encoding
 
@@ -82,6 +99,10 @@ class Tokenizer {
   // Special tokens its post-processor adds to one sequence (2 for BERT), or
   // with `pair` to a pair (3 for BERT, 4 for RoBERTa).
   size_t added_tokens(bool pair = false) const;
+  // The vocabulary's string of `id` (what the library's
+  // convert_ids_to_tokens gives: "##ing", "Ġword"); empty for an id it does
+  // not have.
+  std::string IdToToken(int64_t id) const;
 
   // Tokenizes UTF-8 `text` with the special tokens. InvalidArgument when the
   // text is not UTF-8; Internal when the library fails (the message says
