@@ -10,7 +10,9 @@ int64_t WallMillis() {
 }
 
 size_t Job::footprint_bytes() const {
-  return sizeof(Job) + (input_ids.capacity() + type_ids.capacity()) * sizeof(int64_t) + id.capacity() + reply_to.capacity() +
+  size_t span_bytes = spans.capacity() * sizeof(TokenSpan);
+  for (const TokenSpan& s : spans) span_bytes += s.token.capacity();
+  return sizeof(Job) + (input_ids.capacity() + type_ids.capacity()) * sizeof(int64_t) + text.capacity() + span_bytes + id.capacity() + reply_to.capacity() +
          meta_json.capacity() + payload.capacity() + origin.topic.capacity() + policy.capacity() + device.capacity() +
          replay_of.topic.capacity();
 }
@@ -30,6 +32,8 @@ Outcome OutcomeFor(const Job& job) {
   out.attempt = job.attempt;
   out.origin = job.origin;
   out.replay_of = job.replay_of;
+  out.text = job.text;
+  out.spans = job.spans;
   if (job.windows == 0) {  // a window's outcome is pooled into its job's
     out.policy = job.policy;
     out.original_length = job.original_length;

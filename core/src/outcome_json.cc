@@ -168,6 +168,21 @@ void AppendResult(std::string& out, const Outcome& o) {
   w.Int("completed_at_ms", o.completed_at_ms);
   if (!o.delivery_error.empty()) w.String("delivery_error", o.delivery_error);
   w.String("device", o.device);
+  if (o.entities) {
+    std::string& entities = w.Key("entities");
+    entities += '[';
+    for (size_t i = 0; i < o.entities->size(); ++i) {
+      const Entity& e = (*o.entities)[i];
+      if (i > 0) entities += ',';
+      ObjectWriter entity(entities);
+      entity.Int("end", e.end);
+      entity.String("label", e.label);
+      AppendFloat(entity.Key("score"), e.score);
+      entity.Int("start", e.start);
+      entity.String("text", e.text);
+    }
+    entities += ']';
+  }
   w.String("id", o.id);
   w.Int("input_length", o.input_length);
   if (!o.label.empty()) w.String("label", o.label);
@@ -207,6 +222,21 @@ void AppendResult(std::string& out, const Outcome& o) {
     timings.Double("queue_seconds", o.queue_seconds);
     timings.Double("run_seconds", o.run_seconds);
   }
+  if (o.tokens) {
+    std::string& tokens = w.Key("tokens");
+    tokens += '[';
+    for (size_t i = 0; i < o.tokens->size(); ++i) {
+      const TokenLabel& t = (*o.tokens)[i];
+      if (i > 0) tokens += ',';
+      ObjectWriter token(tokens);
+      token.Int("end", t.end);
+      token.String("label", t.label);
+      AppendFloat(token.Key("score"), t.score);
+      token.Int("start", t.start);
+      token.String("token", t.token);
+    }
+    tokens += ']';
+  }
   if (o.windows > 0) w.Int("windows", o.windows);
 }
 
@@ -244,6 +274,12 @@ std::string OutcomeToJson(const Outcome& o) {
   // Room for the whole record, so that it is built without a reallocation.
   size_t labels = o.label.size();
   for (const LabelScore& s : o.scores) labels += 32 + s.label.size();
+  if (o.entities) {
+    for (const Entity& e : *o.entities) labels += 80 + e.label.size() + e.text.size();
+  }
+  if (o.tokens) {
+    for (const TokenLabel& t : *o.tokens) labels += 80 + t.label.size() + t.token.size();
+  }
   out.reserve(320 + 16 * o.output.size() + labels + o.id.size() + o.device.size() + o.model_name.size() + o.model_digest.size() +
               o.reply_to.size() + o.delivery_error.size() + o.policy.size() + o.origin.topic.size() +
               o.replay_of.topic.size() + o.error.size() + o.meta_json.size() + (o.payload.size() * 4) / 3 + 4);
@@ -292,6 +328,21 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
       o.output = j.at("output").get<std::vector<float>>();
       o.label = j.value("label", std::string());
       if (j.contains("score")) o.score = j["score"].get<float>();
+      if (j.contains("entities")) {
+        o.entities.emplace();
+        for (const json& e : j["entities"]) {
+          o.entities->push_back({e.at("label").get<std::string>(), e.at("text").get<std::string>(),
+                                 e.at("start").get<int32_t>(), e.at("end").get<int32_t>(), e.at("score").get<float>()});
+        }
+      }
+      if (j.contains("tokens")) {
+        o.tokens.emplace();
+        for (const json& t : j["tokens"]) {
+          o.tokens->push_back({t.at("token").get<std::string>(), t.at("start").get<int32_t>(),
+                               t.at("end").get<int32_t>(), t.at("label").get<std::string>(),
+                               t.at("score").get<float>()});
+        }
+      }
       if (j.contains("scores")) {
         for (const json& s : j["scores"]) o.scores.push_back({s.at("label").get<std::string>(), s.at("score").get<float>()});
       }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string_view>
+#include <utility>
 
 namespace qinfer {
 
@@ -54,9 +56,107 @@ namespace {
 
 double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
+
+// (B or I, the tag) of a label, as the pipeline's get_tag reads it: "B-PER"
+// -> (B, PER), "I-PER" -> (I, PER), anything else -> (I, itself).
+std::pair<char, std::string_view> Tag(std::string_view label) {
+  if (label.size() >= 2 && (label[0] == 'B' || label[0] == 'I') && label[1] == '-') {
+    return {label[0], label.substr(2)};
+  }
+  return {'I', label};
+}
+
+// `text`[start, end) in code points, as UTF-8.
+std::string CodePoints(const std::string& text, int32_t start, int32_t end) {
+  size_t begin = text.size(), stop = text.size();
+  int32_t index = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;  // continuation byte
+    if (index == start) begin = i;
+    if (index == end) {
+      stop = i;
+      break;
+    }
+    ++index;
+  }
+  return begin < stop ? text.substr(begin, stop - begin) : std::string();
+}
+
+// The tokens head (see FinishOutcome).
+void FinishTokens(const TaskSpec& spec, Outcome& o) {
+  const size_t labels = spec.labels.size();
+  if (o.spans.empty() || o.output.size() != o.spans.size() * labels) {
+    o.ok = false;
+    o.reason = reason::kModelError;
+    o.error = "the model gave " + std::to_string(o.output.size()) + " values for " + std::to_string(o.spans.size()) +
+              " tokens of " + std::to_string(labels) + " labels";
+    o.output.clear();
+    return;
+  }
+  std::vector<TokenLabel> tokens;
+  for (size_t t = 0; t < o.spans.size(); ++t) {
+    const TokenSpan& span = o.spans[t];
+    if (span.special) continue;
+    const float* logits = o.output.data() + t * labels;
+    const size_t top = size_t(std::max_element(logits, logits + labels) - logits);  // the first of equal maxima
+    double sum = 0;
+    for (size_t c = 0; c < labels; ++c) sum += std::exp(double(logits[c]) - double(logits[top]));
+    tokens.push_back({span.token, span.start, span.end, spec.labels[top], float(1.0 / sum)});
+  }
+  std::vector<Entity> entities;
+  auto close = [&](size_t first, size_t last) {  // tokens[first, last] as one group
+    Entity e;
+    const std::string& label = tokens[first].label;
+    const size_t dash = label.find('-');
+    e.label = dash == std::string::npos ? label : label.substr(dash + 1);
+    if (e.label == "O") return;  // the pipeline's ignore_labels
+    double score = 0;
+    for (size_t k = first; k <= last; ++k) score += tokens[k].score;
+    e.score = float(score / double(last - first + 1));
+    e.start = tokens[first].start;
+    e.end = tokens[last].end;
+    e.text = CodePoints(o.text, e.start, e.end);
+    entities.push_back(std::move(e));
+  };
+  size_t first = 0;
+  for (size_t k = 1; k < tokens.size(); ++k) {
+    const auto [bi, tag] = Tag(tokens[k].label);
+    if (tag == Tag(tokens[k - 1].label).second && bi != 'B') continue;
+    close(first, k - 1);
+    first = k;
+  }
+  if (!tokens.empty()) close(first, tokens.size() - 1);
+  o.entities = std::move(entities);
+  o.tokens = std::move(tokens);
+  o.output.clear();
+}
+
 }  // namespace
 
+std::vector<Entity> MergeWindowEntities(std::vector<Entity> entities) {
+  if (entities.empty()) return entities;
+  std::stable_sort(entities.begin(), entities.end(), [](const Entity& a, const Entity& b) { return a.start < b.start; });
+  std::vector<Entity> merged;
+  Entity previous = entities.front();
+  for (const Entity& e : entities) {
+    if (previous.start <= e.start && e.start < previous.end) {
+      const int32_t length = e.end - e.start, previous_length = previous.end - previous.start;
+      if (length > previous_length || (length == previous_length && e.score > previous.score)) previous = e;
+    } else {
+      merged.push_back(std::move(previous));
+      previous = e;
+    }
+  }
+  merged.push_back(std::move(previous));
+  return merged;
+}
+
 void FinishOutcome(const TaskSpec& spec, Outcome& o) {
+  if (o.ok && spec.task == task::kTokens) FinishTokens(spec, o);
+  o.text.clear();
+  o.text.shrink_to_fit();
+  o.spans.clear();
+  o.spans.shrink_to_fit();
   if (!o.ok) return;
   if (spec.task == task::kRerank) {
     o.score = float(Sigmoid(o.output.at(0)));

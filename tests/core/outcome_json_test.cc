@@ -198,7 +198,12 @@ TEST(OutcomeJsonTest, WritesWhatADocumentDumpWritesMembersInKeyOrder) {
   Outcome reranked = bare;
   reranked.output = {2.0f};
   reranked.score = 0.880797f;
-  for (const Outcome& o : {FullResult(), failure, bare, classified, reranked}) {
+  Outcome tagged = bare;
+  tagged.entities = std::vector<Entity>{{"LOC", "New \"York\"", 3, 13, 0.75f}};
+  tagged.tokens = std::vector<TokenLabel>{{"##er", 21, 23, "I-LOC", 0.5f}};
+  Outcome untagged = bare;
+  untagged.entities.emplace();  // no entity: "entities": [] is written
+  for (const Outcome& o : {FullResult(), failure, bare, classified, reranked, tagged, untagged}) {
     const std::string line = OutcomeToJson(o);
     EXPECT_EQ(nlohmann::json::parse(line).dump(), line);
     auto back = OutcomeFromJson(line);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 namespace qinfer {
 namespace {
@@ -82,6 +83,87 @@ TEST(TaskHeadTest, EmbedAndFailuresGetNothing) {
   failed.ok = false;
   FinishOutcome(Classify(activation::kSoftmax, {"a", "b"}), failed);
   EXPECT_TRUE(failed.scores.empty());
+}
+
+// Tokens: one row of logits per span; the labels of a tagger.
+class TokensHeadTest : public ::testing::Test {
+ protected:
+  static TaskSpec Tagger() {
+    TaskSpec t;
+    t.task = task::kTokens;
+    t.activation = activation::kSoftmax;
+    t.labels = {"O", "B-PER", "I-PER", "B-LOC", "I-LOC"};
+    return t;
+  }
+  // A result of `text` whose tokens (special ones "" ) get `labels` (index
+  // into Tagger().labels) with a logit of 5 against 0 for the others.
+  static Outcome Tagged(std::string text, const std::vector<std::tuple<std::string, int, int, int>>& tokens) {
+    Outcome o = Result({});
+    o.text = std::move(text);
+    for (const auto& [token, start, end, label] : tokens) {
+      o.spans.push_back({start, end, token.empty(), token});
+      for (int c = 0; c < 5; ++c) o.output.push_back(c == label ? 5.0f : 0.0f);
+    }
+    return o;
+  }
+};
+
+TEST_F(TokensHeadTest, AdjacentTokensOfOneTypeAreOneEntityAndOIsLeftOut) {
+  // [CLS] zoë lives in new york ##er [SEP]: B-PER O O B-LOC I-LOC I-LOC
+  Outcome o = Tagged("Zoë lives in New Yorker",
+                     {{"", 0, 0, 0}, {"zoë", 0, 3, 1}, {"lives", 4, 9, 0}, {"in", 10, 12, 0}, {"new", 13, 16, 3},
+                      {"york", 17, 21, 4}, {"##er", 21, 23, 4}, {"", 0, 0, 0}});
+  FinishOutcome(Tagger(), o);
+  ASSERT_TRUE(o.ok) << o.error;
+  const float top = float(std::exp(5.0) / (std::exp(5.0) + 4));
+  ASSERT_TRUE(o.entities.has_value());
+  ASSERT_EQ(o.entities->size(), 2u);
+  EXPECT_EQ((*o.entities)[0], (Entity{"PER", "Zoë", 0, 3, top})) << "text is code points: ë is one";
+  EXPECT_EQ((*o.entities)[1].label, "LOC");
+  EXPECT_EQ((*o.entities)[1].text, "New Yorker");
+  EXPECT_EQ((*o.entities)[1].start, 13);
+  EXPECT_EQ((*o.entities)[1].end, 23);
+  EXPECT_NEAR((*o.entities)[1].score, top, 1e-6);
+  ASSERT_TRUE(o.tokens.has_value());
+  ASSERT_EQ(o.tokens->size(), 6u) << "special tokens left out";
+  EXPECT_EQ((*o.tokens)[5], (TokenLabel{"##er", 21, 23, "I-LOC", top}));
+  EXPECT_TRUE(o.output.empty()) << "the raw logits are not kept";
+  EXPECT_TRUE(o.spans.empty() && o.text.empty()) << "the in-flight text and spans are dropped";
+}
+
+TEST_F(TokensHeadTest, ABTagStartsANewEntityAndAnITagAfterAnotherTypeStartsOne) {
+  // B-PER B-PER I-PER I-LOC O I-PER
+  Outcome o = Tagged("a b c d e f", {{"a", 0, 1, 1}, {"b", 2, 3, 1}, {"c", 4, 5, 2}, {"d", 6, 7, 4}, {"e", 8, 9, 0},
+                                     {"f", 10, 11, 2}});
+  FinishOutcome(Tagger(), o);
+  std::vector<std::tuple<std::string, std::string>> got;
+  for (const Entity& e : *o.entities) got.emplace_back(e.label, e.text);
+  EXPECT_EQ(got, (std::vector<std::tuple<std::string, std::string>>{
+                     {"PER", "a"}, {"PER", "b c"}, {"LOC", "d"}, {"PER", "f"}}));
+}
+
+TEST_F(TokensHeadTest, AnOutputThatDoesNotFitItsSpansIsAModelError) {
+  Outcome o = Tagged("a", {{"a", 0, 1, 1}});
+  o.output.pop_back();
+  FinishOutcome(Tagger(), o);
+  EXPECT_FALSE(o.ok);
+  EXPECT_EQ(o.reason, reason::kModelError);
+  EXPECT_NE(o.error.find("4 values for 1 tokens of 5 labels"), std::string::npos) << o.error;
+}
+
+TEST(MergeWindowEntitiesTest, OverlappingEntitiesKeepTheLongerOrTheBetterScored) {
+  const std::vector<Entity> merged = MergeWindowEntities({
+      {"PER", "New York", 10, 18, 0.9f},  // window 1
+      {"LOC", "a", 0, 1, 0.8f},
+      {"LOC", "York", 14, 18, 0.99f},     // window 2: inside the longer one, dropped
+      {"PER", "Ann", 30, 33, 0.5f},
+      {"ORG", "Ann", 30, 33, 0.7f},       // as long, better scored: kept
+      {"LOC", "Zed", 40, 43, 0.6f},
+  });
+  std::vector<std::string> got;
+  for (const Entity& e : merged) got.push_back(e.label + ":" + e.text);
+  EXPECT_EQ(got, (std::vector<std::string>{"LOC:a", "PER:New York", "ORG:Ann", "LOC:Zed"}));
+  EXPECT_TRUE(MergeWindowEntities({}).empty());
 }
 
 TEST(TaskSpecTest, ChecksTheCombinationNamingTheField) {

@@ -24,6 +24,17 @@ struct Origin {
   friend bool operator==(const Origin&, const Origin&) = default;
 };
 
+// Where an input token lies in the job's text: characters (code points)
+// [start, end); `special`: the tokenizer added it ([CLS], [SEP]), so it gets
+// no label; `token`: its string in the vocabulary ("##ing").
+struct TokenSpan {
+  int32_t start = 0;
+  int32_t end = 0;
+  bool special = false;
+  std::string token;
+  friend bool operator==(const TokenSpan&, const TokenSpan&) = default;
+};
+
 // One inference request, decoded and validated.
 struct Job {
   std::string id;
@@ -32,6 +43,10 @@ struct Job {
   // the first text, 1 for the second); empty: every token is of segment 0.
   // When set, as long as input_ids.
   std::vector<int64_t> type_ids;
+  // Task tokens only (a text job): its text and one span per input id, for
+  // the result's offsets and entity texts. Empty otherwise.
+  std::string text;
+  std::vector<TokenSpan> spans;
   std::string reply_to;   // empty: the configured default reply topic, if any
   std::string meta_json;  // the job's `meta` serialised; empty when absent
   int attempt = 0;        // set by `replay`
@@ -84,6 +99,28 @@ inline constexpr const char* kCrash = "crash";
 inline constexpr const char* kUndeliverable = "undeliverable";
 }  // namespace reason
 
+// An entity of a tokens result: adjacent tokens of one type merged as the
+// token-classification pipeline's "simple" aggregation merges them; `text`
+// is the job's text[start:end] (code points).
+struct Entity {
+  std::string label;
+  std::string text;
+  int32_t start = 0;
+  int32_t end = 0;
+  float score = 0;  // the mean of its tokens' scores
+  friend bool operator==(const Entity&, const Entity&) = default;
+};
+
+// One token of a tokens result (special tokens left out).
+struct TokenLabel {
+  std::string token;
+  int32_t start = 0;
+  int32_t end = 0;
+  std::string label;
+  float score = 0;
+  friend bool operator==(const TokenLabel&, const TokenLabel&) = default;
+};
+
 // One label's score in a classify result.
 struct LabelScore {
   std::string label;
@@ -104,6 +141,14 @@ struct Outcome {
   std::string label;
   std::vector<LabelScore> scores;
   std::optional<float> score;
+  // Task tokens: the entities, and every token's label (left out of a
+  // chunked text's result). The raw per-token logits are not kept.
+  std::optional<std::vector<Entity>> entities;
+  std::optional<std::vector<TokenLabel>> tokens;
+  // Task tokens, in flight (never written): the job's text and spans, for
+  // FinishOutcome.
+  std::string text;
+  std::vector<TokenSpan> spans;
   std::string device;     // e.g. "cpu", "cuda:0"
   int bucket = 0;         // bucket bound, tokens
   int batch_size = 0;     // jobs in the batch that ran it

@@ -16,7 +16,9 @@ namespace qinfer {
 //          "padded_length","model":{"name","digest"},"timings":{...},
 //          "completed_at_ms","meta"?}, and by the model's task (task.h):
 //          classify "label" and "scores":[{"label","score"}] by score
-//          descending, rerank "score"
+//          descending, rerank "score", tokens "entities":[{"end","label",
+//          "score","start","text"}] and "tokens":[{"end","label","score",
+//          "start","token"}]
 // Failure: {"id","status":"failed","reason","error","input_length",
 //           "payload" (or "payload_base64"),"attempt","completed_at_ms",
 //           "source":{"topic","partition","offset"}}

@@ -17,10 +17,7 @@ namespace task {
 inline constexpr const char* kEmbed = "embed";        // output: the pooled vector
 inline constexpr const char* kClassify = "classify";  // output: one logit per label
 inline constexpr const char* kRerank = "rerank";      // output: one logit (a cross-encoder)
-// Per-token logits ([L, C] a job): model/export_hf.py exports it and
-// check_model.py checks it, but the executor does not serve it yet
-// (ModelManifest::Load refuses it by name).
-inline constexpr const char* kTokens = "tokens";
+inline constexpr const char* kTokens = "tokens";      // output: one logit per label per token
 }  // namespace task
 
 // How a classifier's logits become scores.
@@ -62,8 +59,22 @@ bool IsTask(std::string_view name);
 // classify: `scores` ({label, score} for every label, by score descending,
 // ties in label order) and `label` (the first of them); rerank: `score`
 // (the logit's sigmoid, sentence-transformers CrossEncoder's default for one
-// label). Scores are computed in double and stored as float. embed and
-// tokens: nothing. REQUIRES: spec.Check(outcome.output.size()) is OK.
+// label); tokens (output: one row of labels.size() logits per span, the
+// spans the job's): each token's softmax and its top label (`tokens`,
+// special tokens left out), and the `entities` of transformers'
+// token-classification pipeline with aggregation "simple" (adjacent tokens
+// merged unless a B- tag starts a new one; the entity's label without its
+// B-/I- prefix, its score the mean of its tokens', "O" left out), the raw
+// logits dropped. Scores are computed in double and stored as float. embed:
+// nothing. The in-flight text and spans are dropped either way, a failure's
+// included. A tokens output that does not fit its spans is a model_error.
+// REQUIRES: spec.Check(...) is OK.
 void FinishOutcome(const TaskSpec& spec, Outcome& outcome);
+
+// The entities of a chunked text's windows as one list, as the pipeline
+// merges the windows of a strided input: by start (stable), an entity that
+// starts inside the previous kept one replaces it when it is longer, or as
+// long with a higher score, and is dropped otherwise.
+std::vector<Entity> MergeWindowEntities(std::vector<Entity> entities);
 
 }  // namespace qinfer
