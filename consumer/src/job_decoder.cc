@@ -178,7 +178,8 @@ class PlainJobReader {
 Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
   // The bounds that hold before any parse: a plain message is within them
   // when the full path's checks below would pass (its nesting depth is 2).
-  if (m.value.size() <= limits.max_message_bytes && limits.max_depth >= 2) {
+  // A tokens model refuses input_ids (the document path says why).
+  if (m.value.size() <= limits.max_message_bytes && limits.max_depth >= 2 && !limits.spans) {
     Job job;
     bool has_id = false;
     if (PlainJobReader(m.value, limits).Read(job, has_id)) {
@@ -552,27 +553,50 @@ Decoded KeepIds(Job job, const json& ids, const json* types, const Admission& a,
 
 // Step 3 for a text: the tokens of its encoding the admitted job keeps, or
 // its windows; a pair's token types when the model takes them.
-Decoded KeepText(Job job, const tokenizer::Encoding& encoding, bool pair, const Admission& a, size_t length,
-                 const DecoderLimits& limits, const JobFailure& fail) {
+// The spans of `ids` (the tokenizer's, with each token's string), for a
+// tokens model.
+std::vector<TokenSpan> SpansOf(const std::vector<int64_t>& ids, const std::vector<tokenizer::Span>& spans,
+                               const DecoderLimits& limits) {
+  std::vector<TokenSpan> out;
+  out.reserve(spans.size());
+  for (size_t i = 0; i < spans.size() && i < ids.size(); ++i) {
+    out.push_back({int32_t(spans[i].start), int32_t(spans[i].end), spans[i].special,
+                   limits.tokenizer->IdToToken(ids[i])});
+  }
+  return out;
+}
+
+Decoded KeepText(Job job, const std::string& text, const tokenizer::Encoding& encoding, bool pair,
+                 const Admission& a, size_t length, const DecoderLimits& limits, const JobFailure& fail) {
   const bool keep_types = pair && limits.type_ids;
+  if (limits.spans) job.text = text;
+  std::vector<tokenizer::Span> spans;
   if (a.kind == Admission::Kind::kChunk) {
+    std::vector<std::vector<tokenizer::Span>> window_spans;
     absl::StatusOr<std::vector<std::vector<int64_t>>> windows =
-        encoding.Windows(limits.max_tokens, limits.chunk_overlap);
+        encoding.Windows(limits.max_tokens, limits.chunk_overlap, limits.spans ? &window_spans : nullptr);
     if (!windows.ok()) return fail(reason::kTooLong, std::string(windows.status().message()), length);
     for (const auto& w : *windows) {
       if (auto bad = CheckTokenIds(w, limits)) return fail(reason::kInvalid, *bad, length);
     }
-    return WindowJobs(std::move(job), std::move(*windows), length);
+    std::vector<Job> jobs = WindowJobs(std::move(job), std::move(*windows), length);
+    for (size_t w = 0; w < jobs.size() && w < window_spans.size(); ++w) {
+      jobs[w].spans = SpansOf(jobs[w].input_ids, window_spans[w], limits);
+    }
+    return jobs;
   }
   if (a.kind == Admission::Kind::kTruncate) {
-    absl::StatusOr<std::vector<int64_t>> cut = encoding.Truncated(a.kept, keep_types ? &job.type_ids : nullptr);
+    absl::StatusOr<std::vector<int64_t>> cut =
+        encoding.Truncated(a.kept, keep_types ? &job.type_ids : nullptr, limits.spans ? &spans : nullptr);
     if (!cut.ok()) return fail(reason::kInvalid, "`truncate_to` " + std::string(cut.status().message()), length);
     job.input_ids = std::move(*cut);
   } else {
     job.input_ids = encoding.Ids();
     if (keep_types) job.type_ids = encoding.TypeIds();
+    if (limits.spans) spans = encoding.Spans();
   }
   if (auto bad = CheckTokenIds(job.input_ids, limits)) return fail(reason::kInvalid, *bad, length);
+  if (limits.spans) job.spans = SpansOf(job.input_ids, spans, limits);
   std::vector<Job> jobs;
   jobs.push_back(std::move(job));
   return jobs;
@@ -654,6 +678,12 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   if (has_text && !text->is_string()) {
     return FailureForMessage(m, id, reason::kInvalid, "`text` must be a string", 0);
   }
+  if (has_ids && limits.spans) {
+    return FailureForMessage(m, id, reason::kInvalid,
+                             "`input_ids`: this model's task is tokens, whose results are character offsets into "
+                             "the job's text: send `text`",
+                             0);
+  }
   if (std::optional<std::string> bad = CheckPair(has_ids, has_pair, has_types, ids, pair, types, limits)) {
     return FailureForMessage(m, id, reason::kInvalid, *std::move(bad), 0);
   }
@@ -703,7 +733,7 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
     job.policy = policy::kLongLane;
   }
   if (has_ids) return KeepIds(std::move(job), *ids, has_types ? &*types : nullptr, a, length, limits, fail);
-  return KeepText(std::move(job), *encoding, has_pair, a, length, limits, fail);
+  return KeepText(std::move(job), text->get_ref<const std::string&>(), *encoding, has_pair, a, length, limits, fail);
 }
 
 bool IsTooLongPolicy(std::string_view name) {

@@ -285,6 +285,35 @@ TEST_F(TextDecoderTest, TruncateCutsATextOverTheByteBoundAndKeepsWhatTheWholeTex
   EXPECT_EQ(std::get<Outcome>(short_part).input_length, 4u);
 }
 
+// A tokens model: a text job keeps its text and each token's span; each
+// chunk window its own spans, offsets into the whole text.
+TEST_F(TextDecoderTest, ATokensModelKeepsTheTextAndEveryTokensSpan) {
+  limits_.task = "tokens";
+  limits_.spans = true;
+  const std::vector<Job> jobs = Jobs(Decode(R"({"id":"t","text":"one two"})"));
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].text, "one two");
+  EXPECT_EQ(jobs[0].spans, (std::vector<TokenSpan>{
+                               {0, 0, true, "[CLS]"}, {0, 3, false, "one"}, {4, 7, false, "two"}, {0, 0, true, "[SEP]"}}));
+  ExpectFailure(Decode(R"({"input_ids":[2,6,3]})"), reason::kInvalid,
+                "`input_ids`: this model's task is tokens, whose results are character offsets");
+  limits_.max_tokens = 4;
+  limits_.chunk_overlap = 1;
+  const std::vector<Job> windows = Jobs(Decode(R"({"id":"t","text":"one two three four","policy":"chunk"})"));
+  ASSERT_EQ(windows.size(), 3u);
+  for (const Job& w : windows) {
+    ASSERT_EQ(w.spans.size(), w.input_ids.size());
+    EXPECT_EQ(w.text, "one two three four");
+  }
+  EXPECT_EQ(windows[1].spans[1], (TokenSpan{4, 7, false, "two"})) << "window 2 starts with the overlap";
+  EXPECT_EQ(windows[2].spans[2], (TokenSpan{14, 18, false, "four"}));
+  // Truncated: the spans of what is kept.
+  const std::vector<Job> cut = Jobs(Decode(R"({"id":"t","text":"one two three four","policy":"truncate"})"));
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].spans.size(), 4u);
+  EXPECT_EQ(cut[0].spans[2], (TokenSpan{4, 7, false, "two"}));
+}
+
 TEST_F(TextDecoderTest, AModelWithoutATokenizerRefusesText) {
   limits_.tokenizer = nullptr;
   ExpectFailure(Decode(R"({"text":"one"})"), reason::kInvalid, "this model has no tokenizer");

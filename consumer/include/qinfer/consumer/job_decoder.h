@@ -62,6 +62,10 @@ struct DecoderLimits {
   std::string task = "embed";
   bool pairs = false;
   bool type_ids = false;
+  // Task tokens: a text job keeps its text and each token's span
+  // (Job::text, Job::spans; every window its own), and an `input_ids` job
+  // is `invalid` (its results are offsets into a text).
+  bool spans = false;
   // The token that ends every sequence of the model's tokenizer (the
   // manifest's `end_token_id`, [SEP] for BERT); -1: none named. An
   // `input_ids` job that ends with it keeps it when truncated, as the
