@@ -29,16 +29,16 @@ absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Con
 absl::StatusOr<std::vector<int>> BucketBounds(const Config& config, const executor::ModelManifest& manifest);
 
 // The over-long input settings (admission.*, long_lane.*) against the model
-// and the longest bucket: chunk needs task embed and an overlap below
+// and the longest bucket: chunk needs task embed or tokens and an overlap below
 // max_tokens; a long lane needs a fallback device and a model whose
 // positions reach long_lane.max_tokens. Errors say which key to change.
 absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest, int max_tokens);
 
 // `qinfer replay --policy chunk` against the model of `config` (model.path,
 // when the configuration names one, and its manifest): refused, naming the
-// task, when the model's task is not embed (no library defines chunk for
-// classify or rerank). OK for any other policy, and when no manifest can be
-// read (the service's admission then says the same for each job).
+// task, when the model's task is classify or rerank (no library defines
+// chunk for them). OK for any other policy, and when no manifest can be read
+// (the service's admission then says the same for each job).
 absl::Status CheckReplayPolicy(const Config& config, const std::string& policy);
 
 // The model's tokenizer when its manifest names one (nullptr when it names

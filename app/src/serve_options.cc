@@ -31,10 +31,11 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   limits.too_long_policy = config.admission.too_long;
   limits.chunk_overlap = size_t(config.admission.chunk_overlap);
   limits.max_chunks = size_t(config.admission.max_chunks);
-  limits.chunk_allowed = manifest.task.is_embed();
+  limits.chunk_allowed = manifest.task.chunks();
   limits.task = manifest.task.task;
   limits.pairs = manifest.task.pairs;
   limits.type_ids = manifest.task.type_ids;
+  limits.spans = manifest.task.task == task::kTokens;
   limits.long_lane_max_tokens = size_t(config.long_lane.max_tokens);
   limits.tokenizer = tokenizer;
   limits.max_text_bytes = config.limits.max_text_bytes;

@@ -58,10 +58,6 @@ absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelMan
   if (!IsTask(t.task)) {
     return absl::InvalidArgumentError(where + "task '" + t.task + "' is not one of embed, classify, rerank, tokens");
   }
-  if (t.task == task::kTokens) {
-    return absl::UnimplementedError(where + "task tokens (per-token outputs) is not served by this qinfer; it serves " +
-                                    "embed, classify and rerank");
-  }
   t.labels = j.value("labels", std::vector<std::string>());
   t.activation = j.value("activation", std::string(t.task == task::kEmbed    ? activation::kNone
                                                    : t.task == task::kRerank ? activation::kSigmoid
@@ -76,7 +72,9 @@ absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelMan
                                       "token_type_ids] (the model's forward arguments, in order)");
   }
   t.type_ids = inputs == three;
-  const std::string expected_output = t.task == task::kEmbed ? "pooled" : "logits";
+  const std::string expected_output = t.task == task::kEmbed    ? "pooled"
+                                      : t.task == task::kTokens ? "token_logits"
+                                                                : "logits";
   if (m.output != expected_output) {
     return absl::InvalidArgumentError(where + "output '" + m.output + "' does not fit task " + t.task +
                                       " (expected '" + expected_output + "')");

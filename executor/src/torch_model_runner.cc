@@ -199,12 +199,25 @@ struct TorchModelRunner::Impl {
       throw;
     }
     out = out.to(torch::kCPU, torch::kFloat32).contiguous();
+    const float* data = out.data_ptr<float>();
+    std::vector<std::vector<float>> result(batch);
+    if (manifest.task.task == task::kTokens) {
+      // [B, L, C]: each row keeps its own tokens' logits, not its padding's.
+      if (out.dim() != 3 || out.size(0) != batch || out.size(1) != length) {
+        throw std::runtime_error("model returned a " + std::to_string(out.dim()) +
+                                 "-d tensor, expected [B, L, C] (task tokens)");
+      }
+      const int64_t labels = out.size(2);
+      for (int64_t b = 0; b < batch; ++b) {
+        const float* row = data + b * length * labels;
+        result[b].assign(row, row + int64_t(rows[b].ids->size()) * labels);
+      }
+      return result;
+    }
     if (out.dim() != 2 || out.size(0) != batch) {
       throw std::runtime_error("model returned a " + std::to_string(out.dim()) + "-d tensor, expected [B, D]");
     }
     const int64_t dim = out.size(1);
-    const float* data = out.data_ptr<float>();
-    std::vector<std::vector<float>> result(batch);
     for (int64_t b = 0; b < batch; ++b) result[b].assign(data + b * dim, data + (b + 1) * dim);
     return result;
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "qinfer/core/task.h"
+
 namespace qinfer::pipeline {
 
 std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
@@ -23,6 +25,10 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
       p.failed_window = window.window;
     }
   } else if (!p.failed) {
+    if (outcome.entities) {
+      if (!p.entities) p.entities.emplace();
+      for (Entity& e : *outcome.entities) p.entities->push_back(std::move(e));
+    }
     const double w = double(window.length());
     if (p.sum.empty()) p.sum.assign(outcome.output.size(), 0.0);
     for (size_t d = 0; d < std::min(p.sum.size(), outcome.output.size()); ++d) {
@@ -57,6 +63,11 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
   }
   Outcome job = std::move(done.pooled);
   job.ok = true;
+  job.completed_at_ms = WallMillis();
+  if (done.entities) {
+    job.entities = MergeWindowEntities(std::move(*done.entities));
+    return job;
+  }
   job.output.resize(done.sum.size());
   double norm = 0;
   for (size_t d = 0; d < done.sum.size(); ++d) {

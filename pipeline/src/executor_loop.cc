@@ -255,6 +255,9 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
   std::vector<Outcome>& records = pending.records;
   records.reserve(outcomes.size());
   for (size_t i = 0; i < outcomes.size(); ++i) {
+    // Each outcome gets its task's fields first: a tokens window's entities
+    // come from its own spans, and the assembler stitches them.
+    FinishOutcome(options_.task, outcomes[i]);
     if (i < jobs.size() && jobs[i].windows > 0) {
       if (std::optional<Outcome> whole = chunks_.Add(jobs[i], std::move(outcomes[i]))) {
         records.push_back(*std::move(whole));
@@ -263,7 +266,6 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
     }
     records.push_back(std::move(outcomes[i]));
   }
-  for (Outcome& o : records) FinishOutcome(options_.task, o);
   for (const Outcome& o : records) {
     begun_.erase(KeyOf(o.origin));
     if (!pending.summary) continue;

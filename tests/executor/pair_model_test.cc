@@ -1,5 +1,5 @@
-// A pair model on the executor: a tiny BERT cross-encoder made and exported in
-// the build (tests/tasks/make_checkpoint.py, model/export_hf.py), whose
+// A pair model on the executor (and, at the end, a token tagger): a tiny BERT
+// cross-encoder made and exported in the build (tests/tasks/make_checkpoint.py, model/export_hf.py), whose
 // forward takes token_type_ids as its third input. Its token types reach the
 // model, padding changes no row, and on the budgeted CPU device the OOM
 // ladder and the memory plan hold for pair batches (the OOMs are real: the
@@ -144,6 +144,65 @@ TEST_F(PairModelTest, ThePlanOnABudgetedDeviceHoldsForPairBatches) {
     for (const Outcome& o : *outcomes) EXPECT_TRUE(o.ok) << e.bound << ": " << o.error;
   }
   EXPECT_EQ(runner->stats().oom_events, 0u) << "a planned pair batch ran out of memory";
+  EXPECT_LT(plan->entries.back().batch_size, 64) << "the budget must bind somewhere for the test to mean anything";
+}
+
+// The token tagger: one row of logits per token of each job, padding left
+// out; the plan on a budgeted device holds with the [B, L, C] outputs in it.
+TEST(TokensModelTest, EachJobGetsItsOwnTokensLogitsAndThePlanHolds) {
+  const std::string model = std::string(QINFER_TEST_MODEL_TOKENS_DIR) + "/model.pt";
+  if (!std::filesystem::exists(model)) {
+    GTEST_SKIP() << "no tokens model at " << model << " (the build makes it where the venv imports transformers)";
+  }
+  auto plain = LoadRunnerForTest(model, "cpu");
+  ASSERT_NE(plain, nullptr);
+  const size_t labels = plain->manifest().task.labels.size();
+  ASSERT_EQ(plain->manifest().task.task, "tokens");
+  ASSERT_GT(labels, 1u);
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int64_t> tok(5, plain->manifest().vocab_size - 1);
+  Batch batch;
+  batch.bucket_bound = 128;
+  for (size_t n : {3u, 17u, 128u, 40u}) {
+    Job job;
+    job.id = "t" + std::to_string(n);
+    for (size_t i = 0; i < n; ++i) job.input_ids.push_back(tok(rng));
+    batch.jobs.push_back(std::move(job));
+  }
+  auto outcomes = plain->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    ASSERT_TRUE((*outcomes)[i].ok) << (*outcomes)[i].error;
+    EXPECT_EQ((*outcomes)[i].output.size(), batch.jobs[i].length() * labels) << "its own tokens, not the padding";
+    Batch one;
+    one.bucket_bound = 128;
+    one.jobs.push_back(batch.jobs[i]);
+    auto alone = plain->Run(one);
+    ASSERT_TRUE(alone.ok());
+    EXPECT_LT(MaxAbsDiff((*outcomes)[i].output, (*alone)[0].output), kTolerance) << "padding changed job " << i;
+  }
+  auto budgeted = LoadRunnerForTest(model, "cpu-budget:4MiB");
+  ASSERT_NE(budgeted, nullptr);
+  CalibrationOptions options;
+  options.bounds = {16, 32, 64, 128};
+  options.max_batch_size = 64;
+  auto plan = Calibrate(*budgeted, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  for (const PlanEntry& e : plan->entries) {
+    ASSERT_TRUE(e.fits()) << e.bound;
+    Batch full;
+    full.bucket_bound = e.bound;
+    for (int b = 0; b < e.batch_size; ++b) {
+      Job job;
+      job.id = "p" + std::to_string(b);
+      for (int t = 0; t < e.bound; ++t) job.input_ids.push_back(tok(rng));
+      full.jobs.push_back(std::move(job));
+    }
+    auto run = budgeted->Run(full);
+    ASSERT_TRUE(run.ok()) << run.status();
+    for (const Outcome& o : *run) EXPECT_TRUE(o.ok) << e.bound << ": " << o.error;
+  }
+  EXPECT_EQ(budgeted->stats().oom_events, 0u) << "a planned batch of per-token outputs ran out of memory";
   EXPECT_LT(plan->entries.back().batch_size, 64) << "the budget must bind somewhere for the test to mean anything";
 }
 

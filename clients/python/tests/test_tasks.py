@@ -1,7 +1,7 @@
-"""Classify and rerank, end to end: a checkpoint made here, exported, served, and equal to its library.
+"""Classify, rerank, tag, end to end: a checkpoint made here, exported, served, and equal to its library.
 
 For every family (BERT, RoBERTa, XLM-RoBERTa, DistilBERT; MiniLM's real weights with
-seeded heads) and task (classify, rerank; embed beside them), the checkpoint comes from
+seeded heads) and task (classify, rerank, tokens; embed beside them), the checkpoint comes from
 tests/tasks/make_checkpoint.py (transformers' config classes and save_pretrained, a
 tokenizer trained there), model/export_hf.py exports it, `qinfer serve` runs it on the
 real broker, jobs go in raw through kcat (`key<TAB>value` lines), and the replies are
@@ -10,6 +10,9 @@ compared with what the model's own library computes on the same texts:
   classify  top label equal, every score within 1e-4 of pipeline("text-classification",
             top_k=None) (softmax; sigmoid per label for a multi-label classifier)
   rerank    score within 1e-4 of sentence-transformers' CrossEncoder.predict
+  tokens    entities equal (label, start, end, text), scores within 1e-4, to
+            pipeline("token-classification", aggregation_strategy="simple"); a long text under
+            chunk equal to the same pipeline with stride = admission.chunk_overlap
   embed     cosine >= 0.9999 to SentenceTransformer(dir).encode
 
 Awkward inputs on the same partition (an empty pair, a pair that is not a string, a pair
@@ -147,7 +150,65 @@ def check_embed(svc, ckpt):
     return len(jobs)
 
 
+def check_tokens(svc, ckpt, texts, **pipeline_args):
+    """Entities equal (label, start, end, text) with scores within 1e-4 of the token-classification
+    pipeline (aggregation "simple"); every token's label too, where the result has them."""
+    from transformers import pipeline
+    pipe = pipeline("token-classification", model=str(ckpt), aggregation_strategy="simple", **pipeline_args)
+    policy = {"policy": "chunk"} if "stride" in pipeline_args else {}
+    jobs = [{"id": f"k{i}", "text": t, **policy} for i, t in enumerate(texts)]
+    got = run_jobs(svc, jobs)
+    entities = 0
+    for job, text in zip(jobs, texts):
+        r = got[job["id"]]
+        assert getattr(r, "reason", None) is None, f"{job['id']} failed: {r}"
+        want = pipe(text)
+        mine = r.record["entities"]
+        assert [(e["label"], e["start"], e["end"], e["text"]) for e in mine] == \
+            [(w["entity_group"], w["start"], w["end"], text[w["start"]:w["end"]]) for w in want], (text, mine, want)
+        assert all(abs(e["score"] - float(w["score"])) < TOLERANCE for e, w in zip(mine, want))
+        entities += len(mine)
+        if not policy:
+            tokens = r.record["tokens"]
+            assert all(text[t["start"]:t["end"]] for t in tokens if t["end"] > t["start"])
+    assert entities > 0, "the random tagger found no entity: the comparison proved nothing"
+    return entities
+
+
+TAG_TEXTS = ["Anna Smith flew from Paris to New York on Monday.", "Zoë lives in Kraków near the Vistula.",
+             "the quick brown fox jumps over the lazy dog " * 2, "x"]
+
+
 FAMILIES = ["bert", "roberta", "xlm-roberta", "distilbert"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_tokens_equal_the_token_classification_pipeline(tmp_path, family):
+    ckpt, pkg = make_package(tmp_path, family, "tokens")
+    svc = serve(tmp_path, pkg)
+    try:
+        check_tokens(svc, ckpt, TAG_TEXTS)
+        # An input_ids job to a tagger: refused by name; the job behind it still runs.
+        got = run_jobs(svc, [{"id": "ids-to-tagger", "input_ids": [2, 5, 3]}, {"id": "after", "text": "Anna"}])
+        assert got["ids-to-tagger"].reason == "invalid" and "send `text`" in got["ids-to-tagger"].error
+        assert "entities" in got["after"].record
+    finally:
+        stop(svc)
+
+
+def test_tokens_of_a_long_text_under_chunk_equal_the_pipeline_with_stride(tmp_path):
+    ckpt, pkg = make_package(tmp_path, "bert", "tokens")
+    manifest = json.load(open(pkg / "manifest.json"))
+    svc = serve(tmp_path, pkg)
+    try:
+        # Words straddle the window edges: the windows overlap by chunk_overlap tokens, the
+        # pipeline's stride.
+        words = "Anna Smith flew from Paris to New York and met Zoë in Kraków on Monday".split()
+        long_text = " ".join(words[i % len(words)] for i in range(3 * manifest["max_tokens"]))
+        got = check_tokens(svc, ckpt, [long_text, TAG_TEXTS[0]], stride=svc.chunk_overlap)
+        assert got > 0
+    finally:
+        stop(svc)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -317,3 +378,24 @@ def test_the_readmes_classify_route_runs_as_printed(tmp_path):
         counts[e[0]["label"]] = counts.get(e[0]["label"], 0) + 1
     for label, n in counts.items():
         assert any(line.split()[:2] == [label, str(n)] for line in summary.splitlines()), summary
+
+
+def test_the_readmes_tag_route_runs_as_printed(tmp_path):
+    from transformers import pipeline
+    words = "Anna Smith flew from Paris to New York and met Zoë in Kraków on Monday".split()
+    long_text = " ".join(words[i % len(words)] for i in range(300))  # over max_tokens: windows
+    texts = TAG_TEXTS + [long_text]
+    rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(texts)]
+    ckpt, _ = run_route(tmp_path, "**Tag from a checkpoint directory**", "my-tagger", "distilbert", "tokens",
+                        "texts.jsonl", rows)
+    records = {r["id"]: r for r in map(json.loads, open(tmp_path / "entities.jsonl"))}
+    # The route's serve runs with the test configuration's admission.chunk_overlap (0 here:
+    # the default) as the pipeline's stride.
+    pipe = pipeline("token-classification", model=str(ckpt), aggregation_strategy="simple", stride=0)
+    for row in rows:
+        record = records[row["id"]]
+        assert record["status"] == "ok", record
+        want = pipe(row["text"])
+        assert [(e["label"], e["start"], e["end"], e["text"]) for e in record["entities"]] == \
+            [(w["entity_group"], w["start"], w["end"], row["text"][w["start"]:w["end"]]) for w in want]
+    assert records[f"t{len(texts) - 1}"]["windows"] > 1

@@ -116,6 +116,11 @@ def test_task_fields_of_a_result_are_read():
     assert (classified.label, classified.scores[1], classified.score) == ("POS", {"label": "NEG", "score": 0.2}, None)
     reranked = qc.parse_result_message(json.dumps({"id": "r", "status": "ok", "output": [2.0], "score": 0.88}))
     assert (reranked.label, reranked.scores, reranked.score) == (None, None, 0.88)
+    tagged = qc.parse_result_message(json.dumps({
+        "id": "t", "status": "ok", "output": [], "entities": [
+            {"label": "PER", "text": "Zoë", "start": 0, "end": 3, "score": 0.9}],
+        "tokens": [{"token": "zoë", "start": 0, "end": 3, "label": "B-PER", "score": 0.9}]}))
+    assert tagged.entities[0]["text"] == "Zoë" and tagged.tokens[0]["label"] == "B-PER"
 
 
 def test_results_refuses_an_unknown_failure_mode():

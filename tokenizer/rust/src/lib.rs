@@ -60,6 +60,11 @@ pub struct QinferTokIdLists {
 
 struct Loaded {
     tokenizer: Tokenizer,
+    // The same without its post-processor: what encodes the raw encodings.
+    // Encoding with the full tokenizer and add_special_tokens = false would
+    // still run the post-processor (RoBERTa's trims the offsets), and a
+    // second run when the special tokens are added would trim them again.
+    raw_tokenizer: Tokenizer,
     // Special tokens the post-processor adds to one sequence, and to a pair.
     added_tokens: usize,
     added_tokens_pair: usize,
@@ -162,8 +167,11 @@ fn load(path: &[u8]) -> Result<Loaded, Failure> {
             .unwrap_or(0)
     };
     let (added_tokens, added_tokens_pair) = (added(false), added(true));
+    let mut raw_tokenizer = tokenizer.clone();
+    raw_tokenizer.with_post_processor(None::<tokenizers::PostProcessorWrapper>);
     Ok(Loaded {
         tokenizer,
+        raw_tokenizer,
         added_tokens,
         added_tokens_pair,
     })
@@ -184,7 +192,8 @@ fn encode(loaded: &Arc<Loaded>, text: &[u8], pair: Option<&[u8]>) -> Result<Qinf
     let tokenizer = &loaded.tokenizer;
     let raw_of = |bytes: &[u8], what: &str| -> Result<Encoding, Failure> {
         // Offsets in characters (code points), as Python's tokenizers gives them.
-        tokenizer
+        loaded
+            .raw_tokenizer
             .encode_char_offsets(utf8(bytes, what)?, false)
             .map_err(|e| internal(format!("tokenizers failed to encode: {}", e)))
     };

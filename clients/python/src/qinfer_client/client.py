@@ -6,7 +6,8 @@ The message formats are qinfer's (DESIGN.md, "Messages"):
              classify or rerank model), "reply_to"?: topic, "meta"?: {...},
              "policy"?: "reject|truncate|chunk|long_lane"}; key = the id
   result    the reply-topic message value: {"id", "status": "ok", "output", ...}, and by the
-            model's task: classify "label" and "scores" [{"label", "score"}], rerank "score"
+            model's task: classify "label" and "scores" [{"label", "score"}], rerank "score",
+            tokens "entities" [{"label", "text", "start", "end", "score"}] and "tokens"
   failure   the dead-letter message: key = the id, value = the original job,
             headers __qinfer.errors.{reason,message,attempt,id,input_length,...};
             in a store export (`qinfer results --export`): {"status": "failed",
@@ -57,9 +58,12 @@ class QinferTimeout(QinferError):
 @dataclass
 class Result:
     """A job's result: output is the model's output for it (embed: the pooled vector;
-    classify and rerank: the logits). By the model's task: label (classify's top label),
-    scores (classify: [{"label", "score"}] by score, descending) and score (rerank: the
-    sigmoid of the logit); None where the task has none."""
+    classify and rerank: the logits; tokens: none). By the model's task: label (classify's
+    top label), scores (classify: [{"label", "score"}] by score, descending), score (rerank:
+    the sigmoid of the logit), entities (tokens: [{"label", "text", "start", "end", "score"}],
+    start/end character offsets into the text) and tokens (tokens: every token's {"token",
+    "start", "end", "label", "score"}; absent for a chunked text); None where the task has
+    none."""
 
     id: str
     output: list[float]
@@ -67,6 +71,8 @@ class Result:
     label: str | None = None
     scores: list[dict] | None = None
     score: float | None = None
+    entities: list[dict] | None = None
+    tokens: list[dict] | None = None
 
 
 @dataclass
@@ -106,7 +112,8 @@ def parse_result_message(value: bytes | str | None, key: bytes | str | None = No
         raise QinferError(f"result message without a string id (key {key!r})")
     if rec.get("status") == "ok":
         return Result(id=rec["id"], output=rec.get("output"), record=rec, label=rec.get("label"),
-                      scores=rec.get("scores"), score=rec.get("score"))
+                      scores=rec.get("scores"), score=rec.get("score"), entities=rec.get("entities"),
+                      tokens=rec.get("tokens"))
     return Failure(id=rec["id"], reason=str(rec.get("reason", "unknown")),
                    error=str(rec.get("error", "")), attempt=int(rec.get("attempt", 0)),
                    input_length=int(rec.get("input_length", 0)), record=rec)

@@ -43,6 +43,9 @@ struct TaskSpec {
   bool type_ids = false;
 
   bool is_embed() const { return task == task::kEmbed; }
+  // Policy chunk is defined: embed pools its windows' vectors, tokens
+  // stitches its windows' entities; classify and rerank have none.
+  bool chunks() const { return task == task::kEmbed || task == task::kTokens; }
   // One output row per job whose values are logits (classify, rerank).
   bool has_logits() const { return task == task::kClassify || task == task::kRerank; }
   // Checks the combination against the output width `dim` (0: unknown);

@@ -21,13 +21,13 @@ struct ModelManifest {
   // `max_positions`; default: max_tokens.
   int max_positions = 0;
   int dim = 0;  // the output's width: the pooled vector's, or one per label
-  // "pooled" (task embed) or "logits" (classify, rerank): one row per job.
+  // "pooled" (task embed) or "logits" (classify, rerank): one row per job;
+  // "token_logits" (tokens): [B, L, dim], one row of dim per token.
   std::string output = "pooled";
   // The model's task and its inputs (manifest fields `task`, default embed;
   // `labels`; `activation`, default by task; `pairs`, default true for
   // classify and rerank; `inputs`, default [input_ids, attention_mask], with
-  // token_type_ids the model's third input). Task tokens (per-token outputs)
-  // is refused at load: this build serves embed, classify and rerank.
+  // token_type_ids the model's third input).
   TaskSpec task;
   // The model file's format: "torchscript" (model.path is a TorchScript
   // file) or "aoti" (AOTInductor packages, see `packages`); another is

@@ -2,7 +2,11 @@
 // back into one outcome for the job. Windows run as ordinary jobs in their
 // buckets; each window's outcome comes here instead of to the recorder, and
 // the job's outcome leaves once every window has one:
-//  - all windows ok: a result whose output is the length-weighted mean of
+//  - all windows ok, tokens windows (whose outcomes hold entities): a result
+//    whose entities are the windows' merged as the token-classification
+//    pipeline merges a strided input's (MergeWindowEntities), without the
+//    per-token list;
+//  - all windows ok, otherwise: a result whose output is the length-weighted mean of
 //    the windows' pooled outputs (weights: each window's token count, its
 //    special tokens included, so tokens in an overlap count once per window
 //    that holds them), then scaled to unit L2 length when the model's
@@ -44,6 +48,7 @@ class ChunkAssembler {
     Outcome pooled;           // the job's outcome as it builds up
     std::vector<double> sum;  // weighted sum of outputs
     double weight = 0;
+    std::optional<std::vector<Entity>> entities;  // tokens windows: all of theirs
     std::optional<Outcome> failed;  // the first failed window's outcome
     int failed_window = -1;
     std::string payload;

@@ -68,9 +68,10 @@ struct LoopOptions {
   // Chunked inputs: scale each pooled output to unit length (the model's
   // outputs are normalised; see ChunkAssembler). Default false.
   bool normalize_pooled = false;
-  // The model's task: each result gets its task's fields from its output
-  // (FinishOutcome: classify's label and scores, rerank's score) before it
-  // is recorded. Default: embed (nothing added).
+  // The model's task: each result (each chunk window's, before the
+  // windows are put together) gets its task's fields from its output
+  // (FinishOutcome: classify's label and scores, rerank's score, tokens'
+  // entities and tokens). Default: embed (nothing added).
   TaskSpec task;
 };
 
