@@ -491,8 +491,8 @@ TEST(ModelManifestTest, TheTaskFieldsAreReadWithTheirDefaults) {
 TEST(ModelManifestTest, ATaskThatDoesNotFitIsRefusedNamingTheField) {
   const std::pair<const char*, const char*> cases[] = {
       {R"("task": "summarize")", "task 'summarize' is not one of embed, classify, rerank, tokens"},
-      {R"("task": "tokens", "output": "token_logits", "labels": ["O"], "dim": 1)",
-       "task tokens (per-token outputs) is not served by this qinfer"},
+      {R"("task": "tokens", "output": "logits", "labels": ["O", "B-PER"], "dim": 2)",
+       "output 'logits' does not fit task tokens (expected 'token_logits')"},
       {R"("task": "classify", "output": "logits", "labels": ["a", "b"], "dim": 3)", "labels: 2 labels for 3 outputs"},
       {R"("task": "classify", "output": "pooled", "labels": ["a", "b"], "dim": 2)",
        "output 'pooled' does not fit task classify (expected 'logits')"},
