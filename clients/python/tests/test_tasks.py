@@ -189,8 +189,11 @@ def test_tokens_equal_the_token_classification_pipeline(tmp_path, family):
     try:
         check_tokens(svc, ckpt, TAG_TEXTS)
         # An input_ids job to a tagger: refused by name; the job behind it still runs.
-        got = run_jobs(svc, [{"id": "ids-to-tagger", "input_ids": [2, 5, 3]}, {"id": "after", "text": "Anna"}])
+        got = run_jobs(svc, [{"id": "ids-to-tagger", "input_ids": [2, 5, 3]},
+                             {"id": "pair-to-tagger", "text": "Anna", "text_pair": "Smith"}, {"id": "after", "text": "Anna"}])
         assert got["ids-to-tagger"].reason == "invalid" and "send `text`" in got["ids-to-tagger"].error
+        assert got["pair-to-tagger"].reason == "invalid"
+        assert "`text_pair`: this model's task is tokens" in got["pair-to-tagger"].error
         assert "entities" in got["after"].record
     finally:
         stop(svc)
@@ -265,6 +268,37 @@ def test_minilm_with_a_seeded_head_equals_its_library(tmp_path, task):
     svc = serve(tmp_path, pkg)
     try:
         check_classify(svc, ckpt, pairs=True) if task == "classify" else check_rerank(svc, ckpt)
+    finally:
+        stop(svc)
+
+
+def test_pairs_from_the_cli_and_the_python_client_equal_cross_encoder_predict(tmp_path):
+    """`qinfer submit --text --text-field query --text-pair-field passage` and the client's
+    submit(texts, pairs=...) send pairs the service scores as CrossEncoder.predict does."""
+    from sentence_transformers import CrossEncoder
+    ckpt, pkg = make_package(tmp_path, "roberta", "rerank")
+    svc = serve(tmp_path, pkg)
+    try:
+        c = svc.client(progress=False)
+        c._remember_start_offsets()
+        path = tmp_path / "pairs.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in [
+            {"id": "cli-1", "query": QUERIES[0], "passage": PASSAGES[0]},
+            {"id": "cli-2", "query": QUERIES[1]},
+            {"id": "cli-3", "query": QUERIES[1], "passage": PASSAGES[1]}]))
+        run = subprocess.run([svc.binary, "submit", "--text", "--text-field", "query", "--text-pair-field", "passage",
+                              "--brokers", svc.brokers, "--topic", svc.jobs_topic, str(path)],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert "line 2: no string `passage`, skipped" in run.stderr
+        assert "submitted 2 of 2 jobs" in run.stdout
+        ids = c.submit(QUERIES[2:], pairs=PASSAGES[2:], ids=["py-1", "py-2"])
+        got = {r.id: r for r in c.results(["cli-1", "cli-3"] + ids, timeout=120)}
+        want = CrossEncoder(str(ckpt), device="cpu").predict(
+            [(QUERIES[0], PASSAGES[0]), (QUERIES[1], PASSAGES[1]), (QUERIES[2], PASSAGES[2]), (QUERIES[3], PASSAGES[3])])
+        scores = np.array([got[i].score for i in ["cli-1", "cli-3", "py-1", "py-2"]])
+        assert np.abs(scores - want).max() < TOLERANCE, (scores, want)
+        c.close()
     finally:
         stop(svc)
 
