@@ -142,6 +142,18 @@ class ObjectWriter {
   bool first_ = true;
 };
 
+// `items` as a JSON array of objects, each written by `write(object, item)`.
+template <typename T, typename WriteItem>
+void AppendObjects(std::string& out, const std::vector<T>& items, WriteItem write) {
+  out += '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ',';
+    ObjectWriter object(out);
+    write(object, items[i]);
+  }
+  out += ']';
+}
+
 void AppendOrigin(std::string& out, const Origin& o) {
   ObjectWriter w(out);
   w.Int("offset", o.offset);
@@ -169,19 +181,13 @@ void AppendResult(std::string& out, const Outcome& o) {
   if (!o.delivery_error.empty()) w.String("delivery_error", o.delivery_error);
   w.String("device", o.device);
   if (o.entities) {
-    std::string& entities = w.Key("entities");
-    entities += '[';
-    for (size_t i = 0; i < o.entities->size(); ++i) {
-      const Entity& e = (*o.entities)[i];
-      if (i > 0) entities += ',';
-      ObjectWriter entity(entities);
+    AppendObjects(w.Key("entities"), *o.entities, [](ObjectWriter& entity, const Entity& e) {
       entity.Int("end", e.end);
       entity.String("label", e.label);
       AppendFloat(entity.Key("score"), e.score);
       entity.Int("start", e.start);
       entity.String("text", e.text);
-    }
-    entities += ']';
+    });
   }
   w.String("id", o.id);
   w.Int("input_length", o.input_length);
@@ -206,15 +212,10 @@ void AppendResult(std::string& out, const Outcome& o) {
   if (!o.reply_to.empty()) w.String("reply_to", o.reply_to);
   if (o.score) AppendFloat(w.Key("score"), *o.score);
   if (!o.scores.empty()) {
-    std::string& scores = w.Key("scores");
-    scores += '[';
-    for (size_t i = 0; i < o.scores.size(); ++i) {
-      if (i > 0) scores += ',';
-      ObjectWriter entry(scores);
-      entry.String("label", o.scores[i].label);
-      AppendFloat(entry.Key("score"), o.scores[i].score);
-    }
-    scores += ']';
+    AppendObjects(w.Key("scores"), o.scores, [](ObjectWriter& entry, const LabelScore& s) {
+      entry.String("label", s.label);
+      AppendFloat(entry.Key("score"), s.score);
+    });
   }
   w.String("status", "ok");
   {
@@ -223,19 +224,13 @@ void AppendResult(std::string& out, const Outcome& o) {
     timings.Double("run_seconds", o.run_seconds);
   }
   if (o.tokens) {
-    std::string& tokens = w.Key("tokens");
-    tokens += '[';
-    for (size_t i = 0; i < o.tokens->size(); ++i) {
-      const TokenLabel& t = (*o.tokens)[i];
-      if (i > 0) tokens += ',';
-      ObjectWriter token(tokens);
+    AppendObjects(w.Key("tokens"), *o.tokens, [](ObjectWriter& token, const TokenLabel& t) {
       token.Int("end", t.end);
       token.String("label", t.label);
       AppendFloat(token.Key("score"), t.score);
       token.Int("start", t.start);
       token.String("token", t.token);
-    }
-    tokens += ']';
+    });
   }
   if (o.windows > 0) w.Int("windows", o.windows);
 }

@@ -20,6 +20,29 @@ namespace {
 
 constexpr float kTolerance = 1e-4f;
 
+// `count` jobs of `min_len`..`max_len` random ids, the first half of each of
+// type 0 and the rest of type 1 (a pair's two segments).
+Batch Pairs(int bound, int count, int min_len, int max_len, uint32_t seed, int64_t vocab) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> len(min_len, max_len);
+  std::uniform_int_distribution<int64_t> tok(5, vocab - 1);
+  Batch batch;
+  batch.bucket_bound = bound;
+  for (int i = 0; i < count; ++i) {
+    const size_t n = size_t(len(rng));
+    Job job;
+    job.id = "p" + std::to_string(i);
+    job.input_ids.resize(n);
+    job.type_ids.assign(n, 0);
+    for (auto& t : job.input_ids) t = tok(rng);
+    const size_t second = n / 2;
+    std::fill(job.type_ids.begin() + ptrdiff_t(second), job.type_ids.end(), 1);
+    job.origin = {"jobs", 0, i, 1};
+    batch.jobs.push_back(std::move(job));
+  }
+  return batch;
+}
+
 class PairModelTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -33,29 +56,6 @@ class PairModelTest : public ::testing::Test {
 
   static std::unique_ptr<TorchModelRunner> Load(const std::string& device) {
     return LoadRunnerForTest(ModelPath(), device);
-  }
-
-  // `count` pairs of `min_len`..`max_len` tokens: [CLS] a.. [SEP] b.. [SEP]
-  // with type ids 0 for the first part and 1 for the second.
-  static Batch Pairs(int bound, int count, int min_len, int max_len, uint32_t seed, int64_t vocab) {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> len(min_len, max_len);
-    std::uniform_int_distribution<int64_t> tok(5, vocab - 1);
-    Batch batch;
-    batch.bucket_bound = bound;
-    for (int i = 0; i < count; ++i) {
-      const size_t n = size_t(len(rng));
-      Job job;
-      job.id = "p" + std::to_string(i);
-      job.input_ids.resize(n);
-      job.type_ids.assign(n, 0);
-      for (auto& t : job.input_ids) t = tok(rng);
-      const size_t second = n / 2;
-      std::fill(job.type_ids.begin() + ptrdiff_t(second), job.type_ids.end(), 1);
-      job.origin = {"jobs", 0, i, 1};
-      batch.jobs.push_back(std::move(job));
-    }
-    return batch;
   }
 
   // Each job of `batch` run alone on the plain CPU.
@@ -159,16 +159,8 @@ TEST(TokensModelTest, EachJobGetsItsOwnTokensLogitsAndThePlanHolds) {
   const size_t labels = plain->manifest().task.labels.size();
   ASSERT_EQ(plain->manifest().task.task, "tokens");
   ASSERT_GT(labels, 1u);
-  std::mt19937 rng(5);
-  std::uniform_int_distribution<int64_t> tok(5, plain->manifest().vocab_size - 1);
-  Batch batch;
-  batch.bucket_bound = 128;
-  for (size_t n : {3u, 17u, 128u, 40u}) {
-    Job job;
-    job.id = "t" + std::to_string(n);
-    for (size_t i = 0; i < n; ++i) job.input_ids.push_back(tok(rng));
-    batch.jobs.push_back(std::move(job));
-  }
+  // A tagger takes no token types: Pairs' type ids do not reach it.
+  const Batch batch = Pairs(128, 6, 3, 128, 5, plain->manifest().vocab_size);
   auto outcomes = plain->Run(batch);
   ASSERT_TRUE(outcomes.ok()) << outcomes.status();
   for (size_t i = 0; i < batch.jobs.size(); ++i) {
@@ -190,15 +182,7 @@ TEST(TokensModelTest, EachJobGetsItsOwnTokensLogitsAndThePlanHolds) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   for (const PlanEntry& e : plan->entries) {
     ASSERT_TRUE(e.fits()) << e.bound;
-    Batch full;
-    full.bucket_bound = e.bound;
-    for (int b = 0; b < e.batch_size; ++b) {
-      Job job;
-      job.id = "p" + std::to_string(b);
-      for (int t = 0; t < e.bound; ++t) job.input_ids.push_back(tok(rng));
-      full.jobs.push_back(std::move(job));
-    }
-    auto run = budgeted->Run(full);
+    auto run = budgeted->Run(Pairs(e.bound, e.batch_size, e.bound, e.bound, uint32_t(e.bound), plain->manifest().vocab_size));
     ASSERT_TRUE(run.ok()) << run.status();
     for (const Outcome& o : *run) EXPECT_TRUE(o.ok) << e.bound << ": " << o.error;
   }
