@@ -89,15 +89,17 @@ pub struct QinferEncoding {
     special_only: bool,
 }
 
-fn set_error(error: *mut QinferTokString, message: String) {
-    if error.is_null() {
+/// Hands `text` to the caller as a QinferTokString in `*out` (an error
+/// message, or a token's string).
+fn write_string(out: *mut QinferTokString, text: String) {
+    if out.is_null() {
         return;
     }
-    let boxed = message.into_bytes().into_boxed_slice();
+    let boxed = text.into_bytes().into_boxed_slice();
     let len = boxed.len();
     let data = Box::into_raw(boxed) as *mut u8;
     // SAFETY: the caller passed a writable QinferTokString (checked non-null).
-    unsafe { error.write(QinferTokString { data, len }) };
+    unsafe { out.write(QinferTokString { data, len }) };
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -119,11 +121,11 @@ where
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(())) => STATUS_OK,
         Ok(Err((code, message))) => {
-            set_error(error, message);
+            write_string(error, message);
             code
         }
         Err(payload) => {
-            set_error(
+            write_string(
                 error,
                 format!("tokenizers panicked: {}", panic_message(payload.as_ref())),
             );
@@ -449,6 +451,33 @@ pub unsafe extern "C" fn qinfer_tok_encoding_tokens(
     });
 }
 
+/// The entry points that give id lists of an encoding: `lists` makes them
+/// from the encoding, written to `*out`; `what` names the call in errors.
+///
+/// # Safety
+/// `encoding` is null or a live encoding; `out` is null or writable.
+unsafe fn write_lists<F>(
+    what: &str,
+    encoding: *const QinferEncoding,
+    out: *mut QinferTokIdLists,
+    error: *mut QinferTokString,
+    lists: F,
+) -> i32
+where
+    F: FnOnce(&QinferEncoding) -> Result<QinferTokIdLists, Failure>,
+{
+    guarded(error, || {
+        let e = encoding
+            .as_ref()
+            .ok_or_else(|| invalid(format!("{}: encoding is null", what)))?;
+        if out.is_null() {
+            return Err(invalid(format!("{}: out is null", what)));
+        }
+        out.write(lists(e)?);
+        Ok(())
+    })
+}
+
 /// The whole sequence as one list (ids, type ids, spans, special flags).
 #[no_mangle]
 pub unsafe extern "C" fn qinfer_tok_encoding_whole(
@@ -456,15 +485,8 @@ pub unsafe extern "C" fn qinfer_tok_encoding_whole(
     out: *mut QinferTokIdLists,
     error: *mut QinferTokString,
 ) -> i32 {
-    guarded(error, || {
-        let e = encoding
-            .as_ref()
-            .ok_or_else(|| invalid("qinfer_tok_encoding_whole: encoding is null".to_string()))?;
-        if out.is_null() {
-            return Err(invalid("qinfer_tok_encoding_whole: out is null".to_string()));
-        }
-        out.write(id_lists(std::iter::once(&e.whole)));
-        Ok(())
+    write_lists("qinfer_tok_encoding_whole", encoding, out, error, |e| {
+        Ok(id_lists(std::iter::once(&e.whole)))
     })
 }
 
@@ -482,7 +504,7 @@ pub unsafe extern "C" fn qinfer_tok_id_to_token(
     }
     value_or(false, || match t.loaded.tokenizer.id_to_token(id) {
         Some(token) => {
-            set_error(out, token);
+            write_string(out, token);
             true
         }
         None => false,
@@ -496,16 +518,9 @@ pub unsafe extern "C" fn qinfer_tok_encoding_truncated(
     out: *mut QinferTokIdLists,
     error: *mut QinferTokString,
 ) -> i32 {
-    guarded(error, || {
-        let e = encoding
-            .as_ref()
-            .ok_or_else(|| invalid("qinfer_tok_encoding_truncated: encoding is null".to_string()))?;
-        if out.is_null() {
-            return Err(invalid("qinfer_tok_encoding_truncated: out is null".to_string()));
-        }
+    write_lists("qinfer_tok_encoding_truncated", encoding, out, error, |e| {
         let truncated = truncate(e, max_length, 0)?;
-        out.write(id_lists(std::iter::once(&truncated)));
-        Ok(())
+        Ok(id_lists(std::iter::once(&truncated)))
     })
 }
 
@@ -517,17 +532,9 @@ pub unsafe extern "C" fn qinfer_tok_encoding_windows(
     out: *mut QinferTokIdLists,
     error: *mut QinferTokString,
 ) -> i32 {
-    guarded(error, || {
-        let e = encoding
-            .as_ref()
-            .ok_or_else(|| invalid("qinfer_tok_encoding_windows: encoding is null".to_string()))?;
-        if out.is_null() {
-            return Err(invalid("qinfer_tok_encoding_windows: out is null".to_string()));
-        }
+    write_lists("qinfer_tok_encoding_windows", encoding, out, error, |e| {
         let first = truncate(e, max_length, stride)?;
-        let windows = std::iter::once(&first).chain(first.get_overflowing().iter());
-        out.write(id_lists(windows));
-        Ok(())
+        Ok(id_lists(std::iter::once(&first).chain(first.get_overflowing().iter())))
     })
 }
 
