@@ -423,10 +423,9 @@ struct TorchModelRunner::Impl {
       // its own on its first batch.
       m.backend->DropCaches();
     } catch (const std::exception& e) {
-      return absl::InvalidArgumentError("model " + file.path +
-                                        " failed its warm-up forward(input_ids, "
-                                        "attention_mask) on " +
-                                        device_text + ": " + FirstLine(e));
+      return absl::InvalidArgumentError("model " + file.path + " failed its warm-up forward(input_ids, attention_mask" +
+                                        (manifest.task.type_ids ? ", token_type_ids" : "") + ") on " + device_text +
+                                        ": " + FirstLine(e));
     }
     return m;
   }

@@ -1,6 +1,8 @@
 // TorchModelRunner: the libtorch side. Loads a model that follows the
-// contract forward(input_ids int64 [B,L], attention_mask int64 [B,L]) ->
-// float [B,D] (the manifest's `format`: a TorchScript file, or an aoti export
+// contract forward(input_ids int64 [B,L], attention_mask int64 [B,L]
+// [, token_type_ids int64 [B,L]]) -> float [B,D] ([B,L,C] for task tokens,
+// of which each job keeps its own L rows; the third input where the
+// manifest's `inputs` lists it) (the manifest's `format`: a TorchScript file, or an aoti export
 // of AOTInductor packages, one per device kind and precision), collates jobs
 // into padded tensors, and runs them under torch::InferenceMode on the
 // primary device, with the OOM ladder:
