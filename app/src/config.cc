@@ -435,7 +435,8 @@ constexpr Key kKeys[] = {
     Text<&C::Model::path>("model.path",
                           "TorchScript `model.pt`, or an aoti export's `model-cpu-float32.pt2` (see \"Bring "
                           "your own model\"); `forward(input_ids int64 [B,L], attention_mask int64 [B,L]) -> "
-                          "float [B,D]` (`model/export_model.py` writes either)")
+                          "float [B,D]`, with `token_type_ids` third and `[B,L,C]` out where the manifest says so "
+                          "(`model/export_hf.py` writes either from a checkpoint directory)")
         .Path()
         .Required()
         .Accepts("a path"),
@@ -517,12 +518,20 @@ constexpr Key kKeys[] = {
     Integer<&C::Limits::max_meta_bytes>("limits.max_meta_bytes", 0, 1LL << 31,
                                         "a larger `meta` (serialised) is `invalid`"),
     Integer<&C::Limits::max_text_bytes>("limits.max_text_bytes", 1, 1LL << 31,
-                                        "a longer `text` is `too_long`; checked before the text is tokenized"),
+                                        "a longer `text` (with its `text_pair`) is `too_long`, checked before the "
+                                        "text is tokenized; under `truncate` a longer single text is cut there "
+                                        "instead, before a word"),
+    Integer<&C::Limits::max_chunk_text_bytes>("limits.max_chunk_text_bytes", 1, 1LL << 31,
+                                              "under `chunk`, a single `text` of up to this many bytes (past "
+                                              "`limits.max_text_bytes`) is tokenized and windowed; a longer one is "
+                                              "`too_long`. Its encoding is held while it is decoded (about 100 "
+                                              "bytes a token)"),
     Text<&C::Admission::too_long>("admission.too_long",
                                   "an input longer than `scheduler.max_tokens`: `reject` (a `too_long` record), "
-                                  "`truncate` (its first `max_tokens` ids), `chunk` (windows of `max_tokens`, "
-                                  "pooled into one result: pooled-output models only), `long_lane` (whole, see "
-                                  "`long_lane.max_tokens`); a job's own `policy` wins")
+                                  "`truncate` (its first `max_tokens` ids), `chunk` (windows of `max_tokens`: an "
+                                  "embed model's pooled into one result, a tagger's entities stitched; not for "
+                                  "classify and rerank), `long_lane` (whole, see `long_lane.max_tokens`); a "
+                                  "job's own `policy` wins")
         .Choices({"reject", "truncate", "chunk", "long_lane"}),
     Integer<&C::Admission::chunk_overlap>("admission.chunk_overlap", 0, 1 << 30,
                                           "tokens each chunk window shares with the previous one"),

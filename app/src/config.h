@@ -66,6 +66,7 @@ struct Config {
     int max_depth = 32;
     size_t max_meta_bytes = size_t{64} << 10;
     size_t max_text_bytes = size_t{256} << 10;
+    size_t max_chunk_text_bytes = size_t{1} << 20;
   } limits;
   // Inputs longer than scheduler.max_tokens (a job's `policy` overrides
   // too_long): reject (a `too_long` record), truncate, chunk (windows

@@ -39,6 +39,7 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   limits.long_lane_max_tokens = size_t(config.long_lane.max_tokens);
   limits.tokenizer = tokenizer;
   limits.max_text_bytes = config.limits.max_text_bytes;
+  limits.max_chunk_text_bytes = config.limits.max_chunk_text_bytes;
   limits.end_token_id = manifest.end_token_id;
   return source;
 }

@@ -463,8 +463,14 @@ std::string_view WordPrefix(std::string_view t, size_t max_bytes) {
 // the library keeps of the whole text, as long as the part tokenized still
 // has more than max_tokens tokens (else it is `too_long`, as a text over the
 // bound is under every other policy).
-std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const std::string* pair, bool truncating,
-                                                      const DecoderLimits& limits, const JobFailure& fail) {
+std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const std::string* pair,
+                                                      std::string_view policy, const DecoderLimits& limits,
+                                                      const JobFailure& fail) {
+  const bool truncating = policy == policy::kTruncate;
+  // A chunked single text has a byte bound of its own.
+  const size_t bound = policy == policy::kChunk && pair == nullptr
+                           ? std::max(limits.max_text_bytes, limits.max_chunk_text_bytes)
+                           : limits.max_text_bytes;
   if (limits.tokenizer == nullptr) {
     return fail(reason::kInvalid,
                 "this model has no tokenizer (its manifest names no `tokenizer` file): send `input_ids`", 0);
@@ -472,7 +478,7 @@ std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, cons
   if (t.empty()) return fail(reason::kInvalid, "`text` is empty", 0);
   if (pair != nullptr && pair->empty()) return fail(reason::kInvalid, "`text_pair` is empty", 0);
   const size_t bytes = t.size() + (pair != nullptr ? pair->size() : 0);
-  if (bytes > limits.max_text_bytes && truncating && pair == nullptr) {
+  if (bytes > bound && truncating && pair == nullptr) {
     const std::string_view part = WordPrefix(t, limits.max_text_bytes);
     absl::StatusOr<tokenizer::Encoding> encoded = limits.tokenizer->Encode(part);
     if (!encoded.ok()) {
@@ -488,11 +494,12 @@ std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, cons
                     "limits.max_text_bytes",
                 encoded->length());
   }
-  if (bytes > limits.max_text_bytes) {
+  if (bytes > bound) {
     return fail(reason::kTooLong,
                 (pair != nullptr ? "`text` and `text_pair` are " : "`text` is ") + std::to_string(bytes) +
-                    " bytes" + (pair != nullptr ? " together" : "") + ", more than limits.max_text_bytes " +
-                    std::to_string(limits.max_text_bytes) + " (checked before tokenizing; " +
+                    " bytes" + (pair != nullptr ? " together" : "") + ", more than " +
+                    (bound == limits.max_text_bytes ? "limits.max_text_bytes " : "limits.max_chunk_text_bytes ") +
+                    std::to_string(bound) + " (checked before tokenizing; " +
                     (pair != nullptr ? "raise it for longer pairs)"
                                      : "replay it with --policy truncate, which cuts it there, or raise the bound)"),
                 0);
@@ -702,9 +709,9 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   if (has_ids) {
     length = ids->size();
   } else {
-    const bool truncating = (requested.empty() ? limits.too_long_policy : requested) == policy::kTruncate;
     auto encoded = EncodeText(text->get_ref<const std::string&>(),
-                              has_pair ? &pair->get_ref<const std::string&>() : nullptr, truncating, limits, fail);
+                              has_pair ? &pair->get_ref<const std::string&>() : nullptr,
+                              requested.empty() ? limits.too_long_policy : requested, limits, fail);
     if (auto* failure = std::get_if<Outcome>(&encoded)) return std::move(*failure);
     encoding = std::get<tokenizer::Encoding>(std::move(encoded));
     length = encoding->length();

@@ -273,6 +273,7 @@ std::vector<std::string> EveryKeyChanged() {
           "limits.max_depth=8",
           "limits.max_meta_bytes=100",
           "limits.max_text_bytes=4096",
+          "limits.max_chunk_text_bytes=2097152",
           "recovery.max_attempts=5",
           "admission.too_long=chunk",
           "admission.chunk_overlap=16",

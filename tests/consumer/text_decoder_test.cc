@@ -314,6 +314,24 @@ TEST_F(TextDecoderTest, ATokensModelKeepsTheTextAndEveryTokensSpan) {
   EXPECT_EQ(cut[0].spans[2], (TokenSpan{4, 7, false, "two"}));
 }
 
+// Under chunk, a single text has a byte bound of its own: past
+// max_text_bytes it is tokenized and windowed, up to max_chunk_text_bytes.
+TEST_F(TextDecoderTest, ChunkWindowsATextOverTheByteBoundUpToItsOwnBound) {
+  limits_.max_tokens = 4;
+  limits_.max_text_bytes = 10;
+  limits_.max_chunk_text_bytes = 40;
+  const std::string text = R"({"id":"t","text":"one two three four five six seven","policy":"chunk"})";  // 33 bytes
+  const std::vector<Job> windows = Jobs(Decode(text));
+  ASSERT_EQ(windows.size(), 4u);
+  EXPECT_EQ(windows[0].input_ids, (std::vector<int64_t>{kCls, Word(1), Word(2), kSep}));
+  EXPECT_EQ(windows[0].original_length, 9u);
+  limits_.max_chunk_text_bytes = 30;
+  ExpectFailure(Decode(text), reason::kTooLong, "`text` is 33 bytes, more than limits.max_chunk_text_bytes 30");
+  // A pair has no such bound (and no chunk).
+  ExpectFailure(Decode(R"({"text":"one two three","text_pair":"four","policy":"truncate"})"), reason::kInvalid,
+                "`text_pair`: this model's task is embed");
+}
+
 TEST_F(TextDecoderTest, AModelWithoutATokenizerRefusesText) {
   limits_.tokenizer = nullptr;
   ExpectFailure(Decode(R"({"text":"one"})"), reason::kInvalid, "this model has no tokenizer");

@@ -53,6 +53,10 @@ struct DecoderLimits {
   // Longest `text` (with its `text_pair`, together), in bytes, checked
   // before it is tokenized; a longer one is `too_long`. Default: 256 KiB.
   size_t max_text_bytes = size_t{256} << 10;
+  // Under policy chunk, a single text of up to this many bytes (past
+  // max_text_bytes) is tokenized and windowed; a longer one is `too_long`.
+  // Default: 1 MiB.
+  size_t max_chunk_text_bytes = size_t{1} << 20;
   // The model's task (TaskSpec::task, named in errors) and its inputs. With
   // `pairs` a job may carry a pair: `text_pair` beside `text` (tokenized as
   // the library tokenizes a pair), or `token_type_ids` beside `input_ids`;
