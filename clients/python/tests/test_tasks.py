@@ -9,7 +9,8 @@ compared with what the model's own library computes on the same texts:
 
   classify  top label equal, every score within 1e-4 of pipeline("text-classification",
             top_k=None) (softmax; sigmoid per label for a multi-label classifier)
-  rerank    score within 1e-4 of sentence-transformers' CrossEncoder.predict
+  rerank    score within 1e-4 of sentence-transformers' CrossEncoder.predict (a pair over the
+            model's length under truncate too: cut longest first on both sides)
   tokens    entities equal (label, start, end, text), scores within 1e-4, to
             pipeline("token-classification", aggregation_strategy="simple"); a long text under
             chunk equal to the same pipeline with stride = admission.chunk_overlap
@@ -128,9 +129,14 @@ def check_classify(svc, ckpt, pairs):
 
 def check_rerank(svc, ckpt):
     from sentence_transformers import CrossEncoder
-    pairs = [(q, p) for q in QUERIES for p in PASSAGES[:2]] + [(QUERIES[0], PASSAGES[3])]
+    # The last pair is longer than the model (max_tokens): under truncate it is cut longest
+    # first, as CrossEncoder's tokenizer call (truncation=True) cuts it.
+    long_passage = " ".join(PASSAGES * 12)
+    pairs = [(q, p) for q in QUERIES for p in PASSAGES[:2]] + [(QUERIES[0], PASSAGES[3]), (QUERIES[1], long_passage)]
     jobs = [{"id": f"r{i}", "text": q, "text_pair": p} for i, (q, p) in enumerate(pairs)]
+    jobs[-1]["policy"] = "truncate"
     got = run_jobs(svc, jobs)
+    assert got[jobs[-1]["id"]].record.get("policy") == "truncate", got[jobs[-1]["id"]]
     want = CrossEncoder(str(ckpt), device="cpu").predict(pairs)
     scores = np.array([got[j["id"]].score for j in jobs], dtype=np.float64)
     assert np.abs(scores - want).max() < TOLERANCE, (scores, want)
