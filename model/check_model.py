@@ -45,6 +45,9 @@ What it does:
      one length in one batch against each row alone (batch independence);
      other ids in the padding (no change) and two rows of different ids
      (different outputs: the mask masks, in forward's argument order);
+     a model refused by 2. or 3. whose first argument takes ids past any
+     vocabulary while its second fails on them (and its ids change the
+     output) is refused as one whose first two arguments look swapped;
   4. writes DIR/manifest.json (name, vocab_size, max_tokens, max_positions,
      output, dim, the sha256 digest of the model file, torch version, and
      what was measured; from a manifest it read: its task fields (task,
@@ -179,6 +182,45 @@ def measure_positions(model, limit: int, n_inputs: int = 2) -> int:
     return longest
 
 
+def _runs(model, args: tuple) -> torch.Tensor | None:
+    """forward's output for args, or None when it fails."""
+    try:
+        with torch.inference_mode():
+            out = model(*args)
+    except Exception:  # noqa: BLE001  (a refusal is what is being probed)
+        return None
+    return out if isinstance(out, torch.Tensor) else None
+
+
+def swapped_arguments(model, inputs: list[str], big: int = 1 << 24) -> str | None:
+    """Why forward looks like it takes its first two arguments the other way round, or None.
+
+    Probed on a model the checks refused: its first argument accepts a token
+    id (big) past any vocabulary, as a mask does, while its second accepts
+    ids 0 and 1 but fails on big, as an embedding lookup does; and with all
+    ones in the first argument, the second one's ids (1 to 4, one order and
+    the other) change the output. A model taking the arguments in the
+    contract's order fails on big in its first argument.
+    """
+    n_inputs = len(inputs)
+
+    def call(first: list[int], second: list[int]) -> torch.Tensor | None:
+        a = torch.tensor([first], dtype=torch.int64)
+        b = torch.tensor([second], dtype=torch.int64)
+        return _runs(model, (a, b, torch.zeros_like(a))[:n_inputs])
+
+    ones = [1, 1]
+    if call([0, big], ones) is None or call(ones, [0, 1]) is None or call(ones, [0, big]) is not None:
+        return None
+    forth, back = call([1] * 4, [1, 2, 3, 4]), call([1] * 4, [4, 3, 2, 1])
+    if forth is None or back is None or forth.shape != back.shape or torch.allclose(forth, back):
+        return None
+    order = ", ".join([inputs[1], inputs[0]] + inputs[2:])
+    return (f"forward({', '.join(inputs)}) looks swapped: it accepts ids past the vocabulary in the first "
+            f"argument but fails on them in the second (token id {big}), whose ids change the output: it "
+            f"behaves as forward({order}); export it with its arguments in the order ({', '.join(inputs)})")
+
+
 def refuse(msg: str) -> None:
     print(f"check_model.py: REFUSED: {msg}", file=sys.stderr)
     sys.exit(1)
@@ -257,9 +299,12 @@ def main() -> None:
 
     measured = {}
     n_inputs = len(contract["inputs"])
-    try:
-        if not aoti:
+    if not aoti:
+        try:
             check_signature(model, contract["inputs"])
+        except ContractError as e:
+            refuse(str(e))
+    try:
         vocab = a.vocab_size
         if vocab is None:
             vocab = measure_vocab(model, n_inputs=n_inputs)
@@ -277,7 +322,10 @@ def main() -> None:
         checked = check_contract(model, vocab, positions, lengths=[1, 7, 33, max_tokens, positions],
                                  dim=contract["dim"], output=contract["output"], inputs=contract["inputs"])
     except ContractError as e:
-        refuse(str(e))
+        # A refusal of a model that takes (attention_mask, input_ids) names whatever check broke first (the
+        # vocabulary it cannot measure, padding, ids that change nothing); say what is wrong instead.
+        swapped = swapped_arguments(model, contract["inputs"])
+        refuse(f"{swapped} (the check that failed: {e})" if swapped else str(e))
 
     out = a.out or os.path.dirname(os.path.abspath(a.model))
     os.makedirs(out, exist_ok=True)

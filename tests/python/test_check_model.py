@@ -85,6 +85,32 @@ class Swapped(nn.Module):
         return self.inner(input_ids, keep)
 
 
+class MaskFirst(nn.Module):
+    """forward(attention_mask, input_ids): a masked encoder exported with its arguments the other way round.
+
+    In qinfer's order it embeds the mask and masks with the ids: any id is
+    accepted in the first argument, none past the vocabulary in the second.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.inner = Encoder("masked")
+
+    def forward(self, attention_mask: Tensor, input_ids: Tensor) -> Tensor:
+        return self.inner(input_ids, attention_mask)
+
+
+class PairMaskFirst(nn.Module):
+    """forward(attention_mask, input_ids, token_type_ids): a pair model with its first two arguments swapped."""
+
+    def __init__(self):
+        super().__init__()
+        self.inner = Pair(True)
+
+    def forward(self, attention_mask: Tensor, input_ids: Tensor, token_type_ids: Tensor) -> Tensor:
+        return self.inner(input_ids, attention_mask, token_type_ids)
+
+
 class Pair(nn.Module):
     """forward(input_ids, attention_mask, token_type_ids) -> 3 logits; reads its token types or not."""
 
@@ -105,8 +131,9 @@ class Pair(nn.Module):
 def save(tmp_path, pooling, manifest=None):
     path = tmp_path / pooling / "model.pt"
     path.parent.mkdir()
-    model = {"length_sorted": LengthSorted, "swapped": Swapped, "pair": lambda: Pair(True),
-             "pair_ignoring_types": lambda: Pair(False)}.get(pooling, lambda: Encoder(pooling))()
+    model = {"length_sorted": LengthSorted, "swapped": Swapped, "mask_first": MaskFirst, "pair": lambda: Pair(True),
+             "pair_ignoring_types": lambda: Pair(False), "pair_mask_first": PairMaskFirst}.get(
+        pooling, lambda: Encoder(pooling))()
     torch.jit.script(model.eval()).save(str(path))
     if manifest is not None:
         (path.parent / "manifest.json").write_text(json.dumps(manifest))
@@ -151,14 +178,38 @@ def test_rows_that_depend_on_their_batch_mates_are_refused(tmp_path):
     assert not (tmp_path / "length_sorted" / "manifest.json").exists()
 
 
+SWAPPED = "REFUSED: forward(input_ids, attention_mask) looks swapped: it accepts ids past the vocabulary in " \
+    "the first argument but fails on them in the second"
+
+
 def test_arguments_in_the_other_order_are_refused(tmp_path):
-    # Its vocabulary cannot be measured (every "id" it sees is 0 or 1).
+    # With --vocab-size, the first check it fails is the one of ids that change nothing (every "id" it
+    # sees is 0 or 1); that failure follows the swap's.
     done = check(save(tmp_path, "swapped"), "--vocab-size", 100)
     assert done.returncode == 1, done.stdout
-    assert "REFUSED: two rows of 7 tokens with different input_ids (attention_mask all 1) give the same " \
-        "output" in done.stderr, done.stderr
-    assert "order (input_ids, attention_mask)" in done.stderr
+    assert SWAPPED in done.stderr, done.stderr
+    assert "it behaves as forward(attention_mask, input_ids); export it with its arguments in the order " \
+        "(input_ids, attention_mask)" in done.stderr, done.stderr
+    assert "(the check that failed: two rows of 7 tokens with different input_ids (attention_mask all 1) give " \
+        "the same output" in done.stderr, done.stderr
     assert not (tmp_path / "swapped" / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("vocab", [[], ["--vocab-size", 100]], ids=["measured", "given"])
+def test_a_mask_first_encoder_is_refused_as_swapped(tmp_path, vocab):
+    # Measured, its vocabulary has no bound ("cannot measure the vocabulary"); given, padding changes its
+    # results (the padding's ids are its mask). Either way the refusal names the swap first.
+    done = check(save(tmp_path, "mask_first"), *vocab)
+    assert done.returncode == 1, done.stdout
+    assert SWAPPED in done.stderr, done.stderr
+    assert ("cannot measure the vocabulary" if not vocab else "padding changes results") in done.stderr
+    assert not (tmp_path / "mask_first" / "manifest.json").exists()
+
+
+def test_a_correct_model_refused_for_another_reason_is_not_called_swapped(tmp_path):
+    done = check(save(tmp_path, "leaky"))
+    assert done.returncode == 1 and "padding changes results" in done.stderr, done.stderr
+    assert "swapped" not in done.stderr, done.stderr
 
 
 def test_a_non_torchscript_file_is_named(tmp_path):
@@ -263,6 +314,13 @@ def test_a_pair_model_passes_with_three_inputs(tmp_path):
     assert "forward(input_ids, attention_mask, token_type_ids) -> float32 [B, 3] (classify, logits)" in done.stdout
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["inputs"] == PAIR["inputs"] and manifest["labels"] == PAIR["labels"]
+
+
+def test_a_pair_model_with_its_first_two_arguments_swapped_is_refused_as_swapped(tmp_path):
+    done = check(save(tmp_path, "pair_mask_first", PAIR))
+    assert done.returncode == 1, done.stdout
+    assert "REFUSED: forward(input_ids, attention_mask, token_type_ids) looks swapped" in done.stderr, done.stderr
+    assert "it behaves as forward(attention_mask, input_ids, token_type_ids)" in done.stderr, done.stderr
 
 
 def test_a_pair_model_that_ignores_its_token_types_is_refused(tmp_path):
