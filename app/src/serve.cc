@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "http_front_end.h"
@@ -142,7 +143,7 @@ struct Front {
   SystemClock clock;
   Health health;
   prometheus::Registry registry;
-  pipeline::ServiceMetrics metrics{registry};
+  pipeline::ServiceMetrics metrics{registry, ServiceStatGroups()};
   LiveView view;
   HttpFrontEnd http;
 };
@@ -443,27 +444,17 @@ void LogSummary(steady_clock::time_point started, const Service& s) {
              t.batches ? double(t.jobs) / t.batches : 0.0,
              t.padded_tokens ? double(t.real_tokens) / t.padded_tokens : 0.0);
   }
-  const consumer::SourceStats& ss = s.source->stats();
-  const RecorderStats& rs = s.recorder->stats();
-  log.Info(
-      "event=summary run_seconds=%.1f messages=%v jobs_run=%v rejected=%v pauses=%v "
-      "peak_queued=%v stored=%v published=%v acked=%v real_tokens=%v padded_tokens=%v",
-      seconds, ss.messages.load(), jobs, ss.rejected.load(), ss.pauses.load(), s.queue->peak_queued_jobs(),
-      rs.stored.load(), rs.published.load(), rs.acked.load(), real, padded);
-  const pipeline::LoopStats& ls = s.loop->stats();
-  log.Info(
-      "event=degraded_summary store_errors=%v publish_retries=%v undeliverable_permanent=%v "
-      "undeliverable_exhausted=%v dead_letter_notices=%v suspects_run_alone=%v "
-      "crash_isolated=%v abandoned=%v",
-      rs.store_errors.load(), rs.publish_retries.load(), rs.undeliverable_permanent.load(),
-      rs.undeliverable_exhausted.load(), rs.dead_letter_notices.load(), ls.suspects_run_alone.load(),
-      ls.crash_isolated.load(), ls.abandoned.load());
-  const executor::RunnerStats& ladder = s.runner->stats();
-  log.Info(
-      "event=ladder_summary oom_events=%v splits=%v cap_lowerings=%v fallback_runs=%v "
-      "oom_failures=%v model_errors=%v device_override_runs=%v",
-      ladder.oom_events.load(), ladder.splits.load(), ladder.cap_lowerings.load(), ladder.fallback_runs.load(),
-      ladder.oom_failures.load(), ladder.model_errors.load(), ladder.override_runs.load());
+  // Each component's counters, under the names /status gives them.
+  auto counters = [](const StatValues& values) {
+    std::string line;
+    for (const auto& [name, value] : values) absl::StrAppend(&line, " ", name, "=", value);
+    return line;
+  };
+  log.Info("event=summary run_seconds=%.1f jobs_run=%v peak_queued=%v real_tokens=%v padded_tokens=%v%v%v", seconds,
+           jobs, s.queue->peak_queued_jobs(), real, padded, counters(s.source->stats().Values()),
+           counters(s.recorder->stats().Values()));
+  log.Info("event=loop_summary%v", counters(s.loop->stats().Values()));
+  log.Info("event=ladder_summary%v", counters(s.runner->stats().Values()));
   const executor::BlockCacheStats cache = executor::ProcessCpuBlockCacheStats();
   log.Info("event=cpu_block_cache_summary hits=%v misses=%v released=%v held_bytes=%v limit_bytes=%v", cache.hits,
            cache.misses, cache.released, cache.held_bytes, cache.limit_bytes);

@@ -23,23 +23,12 @@ std::vector<pipeline::BucketSnapshot> Buckets(const SnapshotSources& in) {
   return buckets;
 }
 
-std::map<std::string, uint64_t> Ladder(const executor::RunnerStats& r) {
-  return {{"oom", r.oom_events.load()},
-          {"split", r.splits.load()},
-          {"cap_lowered", r.cap_lowerings.load()},
-          {"fallback", r.fallback_runs.load()},
-          {"failed", r.oom_failures.load()},
-          {"device_override", r.override_runs.load()}};
-}
-
-std::map<std::string, uint64_t> Degraded(const RecorderStats& rs, const pipeline::LoopStats& ls) {
-  return {{"store_errors", rs.store_errors.load()},
-          {"publish_retries", rs.publish_retries.load()},
-          {"undeliverable_permanent", rs.undeliverable_permanent.load()},
-          {"undeliverable_exhausted", rs.undeliverable_exhausted.load()},
-          {"dead_letter_notices", rs.dead_letter_notices.load()},
-          {"crash_isolated", ls.crash_isolated.load()},
-          {"abandoned", ls.abandoned.load()}};
+// The components' counters, under the names ServiceStatGroups gives them.
+std::map<std::string, StatValues> Stats(const SnapshotSources& in) {
+  return {{"consumer", in.source.Values()},
+          {"recorder", in.recorder.Values()},
+          {"loop", in.loop.Values()},
+          {"runner", in.runner.Values()}};
 }
 
 }  // namespace
@@ -62,10 +51,6 @@ pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& in) {
   }
   s.assigned_partitions = assigned;
   s.paused = in.source.paused.load();
-  s.messages = in.source.messages.load();
-  s.replays = in.source.replays.load();
-  s.rejected = in.source.rejected.load();
-  s.pauses = in.source.pauses.load();
   s.records = in.records;
   s.memory_allocated = in.memory.allocated_bytes();
   s.memory_reserved = in.memory.reserved_bytes();
@@ -75,9 +60,16 @@ pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& in) {
   s.cpu_block_cache = {{"held_bytes", uint64_t(cache.held_bytes)},   {"free_bytes", uint64_t(cache.free_bytes)},
                        {"limit_bytes", uint64_t(cache.limit_bytes)}, {"hits", cache.hits},
                        {"misses", cache.misses},                     {"released", cache.released}};
-  s.ladder = Ladder(in.runner);
-  s.degraded = Degraded(in.recorder, in.loop);
+  s.stats = Stats(in);
   return s;
+}
+
+std::span<const StatGroup> ServiceStatGroups() {
+  static constexpr StatGroup kGroups[] = {{"consumer", consumer::SourceStats::kDefs},
+                                          {"recorder", RecorderStats::kDefs},
+                                          {"loop", pipeline::LoopStats::kDefs},
+                                          {"runner", executor::RunnerStats::kDefs}};
+  return kGroups;
 }
 
 }  // namespace qinfer::app

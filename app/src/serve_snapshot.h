@@ -49,7 +49,7 @@ struct SnapshotSources {
   const executor::DeviceMemory& memory;
   const executor::RunnerStats& runner;
   executor::BlockCacheStats cpu_block_cache;
-  // Degraded modes: the recorder's and the loop's.
+  // The recorder's and the loop's counters.
   const RecorderStats& recorder;
   const pipeline::LoopStats& loop;
 };
@@ -57,10 +57,12 @@ struct SnapshotSources {
 // The snapshot: identity, uptime, readiness and liveness with their reasons,
 // the heartbeat's age, the fatal cause, one entry per bucket of `buckets` (in
 // their order; a bucket without totals has zero batches), the partitions,
-// the consumer's counts, the records, memory, the ladder (oom, split,
-// cap_lowered, fallback, failed, device_override) and the degraded modes
-// (store_errors, publish_retries, undeliverable_permanent,
-// undeliverable_exhausted, dead_letter_notices, crash_isolated, abandoned).
+// the records, memory, and every component's counters (ServiceStatGroups).
 pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& sources);
+
+// The components' counter lists (core/stats.h) under their names in the
+// snapshot's `stats`: consumer, recorder, loop and runner. ServiceMetrics
+// exports each counter from them.
+std::span<const StatGroup> ServiceStatGroups();
 
 }  // namespace qinfer::app

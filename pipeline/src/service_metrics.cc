@@ -38,7 +38,6 @@ const prometheus::Histogram::BucketBoundaries& BatchSizeBuckets() {
 // The failure reasons a record can carry: a fixed set, exported from 0.
 constexpr const char* kReasons[] = {reason::kInvalid, reason::kTooLong, reason::kOom, reason::kModelError,
                                     reason::kCrash};
-constexpr const char* kStages[] = {"oom", "split", "cap_lowered", "fallback", "failed"};
 constexpr const char* kDevice[] = {"allocated", "reserved", "peak", "budget"};
 
 struct ProcessStats {
@@ -85,33 +84,12 @@ ProcessStats ReadProcessStats() {
 
 }  // namespace
 
-ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
-    : messages_(Counter(r, "qinfer_messages_consumed_total", "Messages read from the jobs topic")),
-      replays_(Counter(r, "qinfer_replayed_jobs_total",
-                       "Messages read from the jobs topic that replay a failure (replay_of)")),
-      outcomes_(Counter(r, "qinfer_outcomes_total",
+ServiceMetrics::ServiceMetrics(prometheus::Registry& r, std::span<const StatGroup> groups)
+    : outcomes_(Counter(r, "qinfer_outcomes_total",
                         "Durable records by status (ok, failed) and failure reason, including the "
                         "consumer's invalid and too_long records")),
       batches_(Counter(r, "qinfer_batches_total", "Batches with durable records, by bucket bound")),
       tokens_(Counter(r, "qinfer_tokens_total", "Tokens of successful jobs by bucket bound and kind (real, padded)")),
-      ladder_(Counter(r, "qinfer_oom_ladder_total",
-                      "OOM ladder events by stage: oom (caught), split, cap_lowered, fallback (a job "
-                      "run on the fallback device), failed (oom record)")),
-      override_runs_(Counter(r, "qinfer_device_override_runs_total", "Jobs run on the device their replay asked for")),
-      pauses_(Counter(r, "qinfer_consumer_pauses_total", "Backpressure pauses of the consumer")),
-      store_errors_(Counter(r, "qinfer_store_errors_total", "Failed store write attempts")),
-      publish_retries_(Counter(r, "qinfer_publish_retries_total", "Transient delivery failures published again")),
-      undeliverable_(Counter(r, "qinfer_undeliverable_total",
-                             "Outcomes whose reply or dead letter could not be delivered, by class "
-                             "(permanent, retries_exhausted); recorded and acked")),
-      dead_letter_notices_(
-          Counter(r, "qinfer_dead_letter_notices_total", "Compact dead-letter notices of undeliverable outcomes")),
-      crash_isolated_(
-          Counter(r, "qinfer_crash_isolated_total", "Jobs given a crash record after taking the process down")),
-      abandoned_(
-          Counter(r, "qinfer_abandoned_jobs_total", "Jobs left unacked at a drain timeout or a fatal condition")),
-      rejected_(Counter(r, "qinfer_rejected_messages_total",
-                        "Messages the consumer turned into invalid or too_long records")),
       queued_jobs_(Gauge(r, "qinfer_queued_jobs", "Jobs waiting in the scheduler, by bucket bound")),
       queued_bytes_(Gauge(r, "qinfer_queued_bytes", "Bytes held by waiting jobs, by bucket bound")),
       batch_cap_(Gauge(r, "qinfer_batch_cap", "Most jobs per batch, by bucket bound")),
@@ -161,23 +139,13 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r)
       store_write_(store_write_seconds_.Add({}, TimeBuckets())) {
   // Everything with a fixed label set starts at 0, so that rates and alerts
   // are defined before the first event.
-  messages_.Add({});
-  replays_.Add({});
   outcome_counters_["ok"] = &outcomes_.Add({{"status", "ok"}, {"reason", ""}});
   for (const char* reason : kReasons) {
     outcome_counters_[reason] = &outcomes_.Add({{"status", "failed"}, {"reason", reason}});
   }
-  for (const char* stage : kStages) ladder_.Add({{"stage", stage}});
-  override_runs_.Add({});
-  pauses_.Add({});
-  store_errors_.Add({});
-  publish_retries_.Add({});
-  undeliverable_.Add({{"class", "permanent"}});
-  undeliverable_.Add({{"class", "retries_exhausted"}});
-  dead_letter_notices_.Add({});
-  crash_isolated_.Add({});
-  abandoned_.Add({});
-  rejected_.Add({});
+  for (const StatGroup& group : groups) {
+    for (const StatDef& def : group.defs) AddStat(r, group.component, def);
+  }
   for (const char* kind : kDevice) device_bytes_.Add({{"kind", kind}});
   assigned_.Add({});
   paused_.Add({});
@@ -274,8 +242,19 @@ std::map<std::string, uint64_t> ServiceMetrics::records() const {
   return records_;
 }
 
-void ServiceMetrics::SetTotal(prometheus::Family<prometheus::Counter>& family, const Labels& labels, uint64_t total) {
-  prometheus::Counter& c = family.Add(labels);
+void ServiceMetrics::AddStat(prometheus::Registry& r, const std::string& component, const StatDef& def) {
+  prometheus::Family<prometheus::Counter>*& family = stat_families_[def.metric];
+  // The family's first counter gives its help (core/stats.h).
+  if (family == nullptr) family = &Counter(r, def.metric, def.help);
+  Labels labels;
+  if (const std::string_view label = def.label; !label.empty()) {
+    const size_t eq = label.find('=');
+    labels.emplace(std::string(label.substr(0, eq)), std::string(label.substr(eq + 1)));
+  }
+  stats_.push_back({component, def.name, &family->Add(labels)});  // exported from 0
+}
+
+void ServiceMetrics::SetTotal(prometheus::Counter& c, uint64_t total) {
   MutexLock lock(&mu_);
   uint64_t& seen = seen_[&c];
   if (total > seen) c.Increment(double(total - seen));
@@ -330,27 +309,17 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
     }
   }
 
-  SetTotal(messages_, {}, s.messages);
-  SetTotal(replays_, {}, s.replays);
-  SetTotal(rejected_, {}, s.rejected);
-  SetTotal(pauses_, {}, s.pauses);
   // A total the snapshot does not name stays where it is.
-  auto sync = [this](prometheus::Family<prometheus::Counter>& family, const Labels& labels,
-                     const std::map<std::string, uint64_t>& totals, const char* key) {
-    if (auto it = totals.find(key); it != totals.end()) SetTotal(family, labels, it->second);
+  auto sync = [this](prometheus::Counter& counter, const std::map<std::string, uint64_t>& totals,
+                     const std::string& key) {
+    if (auto it = totals.find(key); it != totals.end()) SetTotal(counter, it->second);
   };
-  for (const char* stage : kStages) sync(ladder_, {{"stage", stage}}, s.ladder, stage);
-  sync(override_runs_, {}, s.ladder, "device_override");
-  sync(cpu_cache_blocks_, {{"result", "hit"}}, s.cpu_block_cache, "hits");
-  sync(cpu_cache_blocks_, {{"result", "miss"}}, s.cpu_block_cache, "misses");
-  sync(cpu_cache_blocks_, {{"result", "released"}}, s.cpu_block_cache, "released");
-  sync(store_errors_, {}, s.degraded, "store_errors");
-  sync(publish_retries_, {}, s.degraded, "publish_retries");
-  sync(undeliverable_, {{"class", "permanent"}}, s.degraded, "undeliverable_permanent");
-  sync(undeliverable_, {{"class", "retries_exhausted"}}, s.degraded, "undeliverable_exhausted");
-  sync(dead_letter_notices_, {}, s.degraded, "dead_letter_notices");
-  sync(crash_isolated_, {}, s.degraded, "crash_isolated");
-  sync(abandoned_, {}, s.degraded, "abandoned");
+  sync(cpu_cache_blocks_.Add({{"result", "hit"}}), s.cpu_block_cache, "hits");
+  sync(cpu_cache_blocks_.Add({{"result", "miss"}}), s.cpu_block_cache, "misses");
+  sync(cpu_cache_blocks_.Add({{"result", "released"}}), s.cpu_block_cache, "released");
+  for (const StatSeries& stat : stats_) {
+    if (auto it = s.stats.find(stat.component); it != s.stats.end()) sync(*stat.counter, it->second, stat.name);
+  }
 
   UpdateProcess();
 }

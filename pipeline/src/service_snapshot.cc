@@ -71,20 +71,14 @@ std::string SnapshotToJson(const ServiceSnapshot& s) {
                                {"high_watermark", p.high_watermark},
                                {"lag", p.lag}});
   }
-  j["consumer"] = {{"assigned_partitions", s.assigned_partitions},
-                   {"paused", s.paused},
-                   {"messages", s.messages},
-                   {"replays", s.replays},
-                   {"rejected", s.rejected},
-                   {"pauses", s.pauses}};
+  j["consumer"] = {{"assigned_partitions", s.assigned_partitions}, {"paused", s.paused}};
   j["records"] = s.records;
   j["memory"] = {{"allocated", s.memory_allocated},
                  {"reserved", s.memory_reserved},
                  {"peak", s.memory_peak},
                  {"budget", s.memory_budget}};
   j["cpu_block_cache"] = s.cpu_block_cache;
-  j["ladder"] = s.ladder;
-  j["degraded"] = s.degraded;
+  j["stats"] = s.stats;
   return j.dump();
 }
 
@@ -140,10 +134,6 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
     const json& c = j.at("consumer");
     s.assigned_partitions = c.at("assigned_partitions").get<int>();
     s.paused = c.at("paused").get<bool>();
-    s.messages = c.at("messages").get<uint64_t>();
-    s.replays = c.at("replays").get<uint64_t>();
-    s.rejected = c.at("rejected").get<uint64_t>();
-    s.pauses = c.at("pauses").get<uint64_t>();
     s.records = j.at("records").get<std::map<std::string, uint64_t>>();
     const json& m = j.at("memory");
     s.memory_allocated = m.at("allocated").get<uint64_t>();
@@ -153,8 +143,7 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
     if (j.contains("cpu_block_cache")) {  // absent from the JSON of an older instance
       s.cpu_block_cache = j.at("cpu_block_cache").get<std::map<std::string, uint64_t>>();
     }
-    s.ladder = j.at("ladder").get<std::map<std::string, uint64_t>>();
-    s.degraded = j.at("degraded").get<std::map<std::string, uint64_t>>();
+    s.stats = j.at("stats").get<std::map<std::string, std::map<std::string, uint64_t>>>();
   } catch (const json::exception& e) {
     return absl::InvalidArgumentError(std::string("status: ") + e.what());
   }
@@ -201,9 +190,7 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
                            at("misses"), at("released"));
   }
 
-  out << absl::StrFormat("\nconsumer  assigned %d  %s  messages %d  replays %d  rejected %d  pauses %d\n",
-                         s.assigned_partitions, s.paused ? "PAUSED" : "fetching", s.messages, s.replays, s.rejected,
-                         s.pauses);
+  out << absl::StrFormat("\nconsumer  assigned %d  %s\n", s.assigned_partitions, s.paused ? "PAUSED" : "fetching");
   if (s.partitions.empty()) {
     out << "  lag: not known yet (librdkafka statistics arrive every statistics.interval.ms)\n";
   } else {
@@ -227,8 +214,7 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
     }
     out << absl::StrFormat("\n%s%s\n", title, line.empty() ? std::string("  none") : line);
   };
-  nonzero("oom ladder", s.ladder);
-  nonzero("degraded", s.degraded);
+  for (const auto& [component, counters] : s.stats) nonzero(component.c_str(), counters);
   return out.str();
 }
 

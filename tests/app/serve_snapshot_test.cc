@@ -4,7 +4,14 @@
 
 #include <gtest/gtest.h>
 
+
+#include <prometheus/registry.h>
+
+#include <fstream>
+#include <prometheus/text_serializer.h>
+
 #include "fakes/fake_clock.h"
+#include "qinfer/pipeline/service_metrics.h"
 
 namespace qinfer::app {
 namespace {
@@ -144,10 +151,9 @@ TEST_F(ServeSnapshotTest, TheConsumersFiguresAndPartitionsAreCopied) {
   EXPECT_EQ(s.partitions[1].lag, 9);
   EXPECT_EQ(s.assigned_partitions, 2);
   EXPECT_TRUE(s.paused);
-  EXPECT_EQ(s.messages, 11u);
-  EXPECT_EQ(s.rejected, 12u);
-  EXPECT_EQ(s.replays, 13u);
-  EXPECT_EQ(s.pauses, 14u);
+  EXPECT_EQ(s.stats.at("consumer"),
+            (std::map<std::string, uint64_t>{
+                {"messages", 11}, {"rejected", 12}, {"replays", 13}, {"pauses", 14}, {"refused", 0}}));
   EXPECT_EQ(s.records, (std::map<std::string, uint64_t>{{"ok", 7}, {"too_long", 2}}));
 }
 
@@ -157,23 +163,138 @@ TEST_F(ServeSnapshotTest, MemoryTheLadderAndTheDegradedModesAreReportedByName) {
   EXPECT_EQ(s.memory_reserved, 200u);
   EXPECT_EQ(s.memory_peak, 300u);
   EXPECT_EQ(s.memory_budget, 1000u);
-  EXPECT_EQ(
-      s.ladder,
-      (std::map<std::string, uint64_t>{
-          {"oom", 21}, {"split", 22}, {"cap_lowered", 23}, {"fallback", 24}, {"failed", 25}, {"device_override", 26}}));
-  EXPECT_EQ(s.degraded, (std::map<std::string, uint64_t>{{"store_errors", 31},
-                                                         {"publish_retries", 32},
-                                                         {"undeliverable_permanent", 33},
-                                                         {"undeliverable_exhausted", 34},
-                                                         {"dead_letter_notices", 35},
-                                                         {"crash_isolated", 41},
-                                                         {"abandoned", 42}}));
+  EXPECT_EQ(s.stats.at("runner"), (std::map<std::string, uint64_t>{{"oom_events", 21},
+                                                                    {"splits", 22},
+                                                                    {"cap_lowerings", 23},
+                                                                    {"fallback_runs", 24},
+                                                                    {"oom_failures", 25},
+                                                                    {"model_errors", 0},
+                                                                    {"override_runs", 26}}));
+  EXPECT_EQ(s.stats.at("recorder"), (std::map<std::string, uint64_t>{{"stored", 0},
+                                                                      {"published", 0},
+                                                                      {"acked", 0},
+                                                                      {"store_errors", 31},
+                                                                      {"publish_retries", 32},
+                                                                      {"undeliverable_permanent", 33},
+                                                                      {"undeliverable_exhausted", 34},
+                                                                      {"dead_letter_notices", 35}}));
+  EXPECT_EQ(s.stats.at("loop"), (std::map<std::string, uint64_t>{{"batches", 0},
+                                                                  {"jobs_run", 0},
+                                                                  {"suspects_run_alone", 0},
+                                                                  {"crash_isolated", 41},
+                                                                  {"abandoned", 42}}));
   EXPECT_EQ(s.cpu_block_cache, (std::map<std::string, uint64_t>{{"held_bytes", 5 << 20},
                                                                 {"free_bytes", 2 << 20},
                                                                 {"limit_bytes", 512 << 20},
                                                                 {"hits", 9},
                                                                 {"misses", 3},
                                                                 {"released", 1}}));
+}
+
+// Every counter a component declares (core/stats.h) reaches /status under its
+// name and /metrics as its family and label, with its own value.
+TEST_F(ServeSnapshotTest, EveryDeclaredCounterReachesStatusAndMetrics) {
+  auto counter = [this](const std::string& component, const char* name) -> std::atomic<uint64_t>* {
+    if (component == "consumer") return source_.Find(name);
+    if (component == "recorder") return recorder_.Find(name);
+    if (component == "loop") return loop_.Find(name);
+    if (component == "runner") return runner_.Find(name);
+    return nullptr;
+  };
+  uint64_t value = 1000;
+  size_t declared = 0;
+  for (const StatGroup& group : ServiceStatGroups()) {
+    for (const StatDef& def : group.defs) {
+      std::atomic<uint64_t>* c = counter(group.component, def.name);
+      ASSERT_NE(c, nullptr) << group.component << "." << def.name << ": the group has no such counter";
+      c->store(++value);
+      ++declared;
+    }
+  }
+  EXPECT_GE(declared, 25u);
+  const pipeline::ServiceSnapshot s = Build();
+  const std::string status = pipeline::SnapshotToJson(s);
+  prometheus::Registry registry;
+  pipeline::ServiceMetrics metrics(registry, ServiceStatGroups());
+  metrics.Update(s);
+  const std::string scrape = prometheus::TextSerializer().Serialize(registry.Collect());
+  value = 1000;
+  for (const StatGroup& group : ServiceStatGroups()) {
+    for (const StatDef& def : group.defs) {
+      const uint64_t want = ++value;
+      EXPECT_EQ(s.stats.at(group.component).at(def.name), want) << group.component << "." << def.name;
+      EXPECT_NE(status.find("\"" + std::string(def.name) + "\":" + std::to_string(want)), std::string::npos)
+          << def.name << " missing from /status: " << status;
+      std::string series = def.metric;
+      if (const std::string label = def.label; !label.empty()) {
+        const size_t eq = label.find('=');
+        series += "{" + label.substr(0, eq) + "=\"" + label.substr(eq + 1) + "\"}";
+      }
+      EXPECT_NE(scrape.find("\n" + series + " " + std::to_string(want) + "\n"), std::string::npos)
+          << series << " " << want << " missing from /metrics:\n"
+          << scrape;
+      EXPECT_NE(scrape.find("# HELP " + std::string(def.metric) + " "), std::string::npos) << def.metric;
+    }
+  }
+}
+
+// The metric tables of docs/OPERATIONS.md ("Counters:", "Gauges:",
+// "Histograms" under "## Metrics"): each family by name and type.
+std::map<std::string, std::string> DocumentedMetrics() {
+  std::ifstream in(QINFER_OPERATIONS_MD);
+  std::map<std::string, std::string> documented;
+  std::string line, type;
+  bool in_metrics = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_metrics = line == "## Metrics";
+    if (!in_metrics) continue;
+    if (line.rfind("Counters", 0) == 0) type = "counter";
+    if (line.rfind("Gauges", 0) == 0) type = "gauge";
+    if (line.rfind("Histograms", 0) == 0) type = "histogram";
+    if (line.rfind("| `", 0) != 0) continue;
+    const size_t end = line.find_first_of("{`", 3);
+    documented[line.substr(3, end - 3)] = type;
+  }
+  return documented;
+}
+
+// A metric the service exports is in the operator's tables, and the tables
+// name no metric that is not exported, each with its type.
+TEST_F(ServeSnapshotTest, TheDocumentedMetricsAreExactlyTheExportedOnes) {
+  prometheus::Registry registry;
+  pipeline::ServiceMetrics metrics(registry, ServiceStatGroups());
+  // A family shows once it has a series: a bucket with a batch, a partition
+  // with a commit, a precision probe.
+  identity_.precision_dtype = "bfloat16";
+  const pipeline::ServiceSnapshot s =
+      Build({{.bound = 64, .cap = 32, .queued_jobs = 3, .queued_tokens = 90, .queued_bytes = 900}}, {},
+            {{.partition = 0, .committed_offset = 17, .low_watermark = 0, .high_watermark = 20, .lag = 3}});
+  metrics.SetIdentity(s);
+  metrics.Update(s);
+  pipeline::RecordedBatch batch;
+  batch.bucket = 64;
+  batch.jobs = 1;
+  metrics.OnBatchRecorded(batch);
+  std::map<std::string, std::string> exported;
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    const char* type = family.type == prometheus::MetricType::Counter     ? "counter"
+                       : family.type == prometheus::MetricType::Gauge     ? "gauge"
+                       : family.type == prometheus::MetricType::Histogram ? "histogram"
+                                                                           : "other";
+    exported[family.name] = type;
+  }
+  const std::map<std::string, std::string> documented = DocumentedMetrics();
+  ASSERT_GE(documented.size(), 20u) << "the tables were not found in " << QINFER_OPERATIONS_MD;
+  for (const auto& [name, type] : exported) {
+    auto it = documented.find(name);
+    EXPECT_TRUE(it != documented.end()) << name << " (" << type << ") is exported but not in docs/OPERATIONS.md";
+    if (it != documented.end()) {
+      EXPECT_EQ(it->second, type) << name << ": listed under the wrong table";
+    }
+  }
+  for (const auto& [name, type] : documented) {
+    EXPECT_TRUE(exported.contains(name)) << name << " is in docs/OPERATIONS.md but not exported";
+  }
 }
 
 TEST_F(ServeSnapshotTest, ReadinessFollowsStartUpAndTheAssignedPartitions) {

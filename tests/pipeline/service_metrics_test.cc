@@ -39,6 +39,19 @@ Outcome Record(std::string id, bool ok, std::string reason = "") {
   return o;
 }
 
+// A component's counters as every component declares them (core/stats.h):
+// one unlabelled family and one family of two labelled counters.
+#define TEST_WIDGET_STATS(STAT)                                        \
+  STAT(frames, "qinfer_test_frames_total", "", "Frames seen")          \
+  STAT(drops_late, "qinfer_test_drops_total", "why=late", "Drops by why") \
+  STAT(drops_bad, "qinfer_test_drops_total", "why=bad", "")
+
+struct WidgetStats {
+  QINFER_DECLARE_STATS(TEST_WIDGET_STATS)
+};
+
+const StatGroup kGroups[] = {{"widget", WidgetStats::kDefs}, {"recorder", RecorderStats::kDefs}};
+
 ServiceSnapshot Snapshot() {
   ServiceSnapshot s;
   s.version = "0.5.0";
@@ -70,28 +83,18 @@ ServiceSnapshot Snapshot() {
   s.buckets = {b16, b512};
   s.partitions = {{0, 90, 10}, {1, 50, 0}};
   s.assigned_partitions = 2;
-  s.messages = 510;
-  s.replays = 4;
-  s.rejected = 10;
-  s.pauses = 1;
   s.records = {{"ok", 500}, {"too_long", 10}};
   s.memory_allocated = 1 << 20;
   s.memory_peak = 3 << 20;
   s.memory_budget = 1 << 30;
-  s.ladder = {{"oom", 2}, {"split", 2}, {"cap_lowered", 1}, {"fallback", 0}, {"failed", 0}, {"device_override", 3}};
-  s.degraded = {{"store_errors", 0},
-                {"publish_retries", 5},
-                {"undeliverable_permanent", 1},
-                {"undeliverable_exhausted", 0},
-                {"dead_letter_notices", 1},
-                {"crash_isolated", 0},
-                {"abandoned", 0}};
+  s.stats["widget"] = {{"frames", 510}, {"drops_late", 4}, {"drops_bad", 0}};
+  s.stats["recorder"] = {{"store_errors", 0}, {"publish_retries", 5}, {"undeliverable_permanent", 1}};
   return s;
 }
 
 TEST(ServiceMetricsTest, EveryFixedSeriesIsExportedFromZeroBeforeTheFirstEvent) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   const std::string text = Scrape(registry);
   for (const char* line : {
            "qinfer_outcomes_total{reason=\"\",status=\"ok\"} 0",
@@ -100,11 +103,11 @@ TEST(ServiceMetricsTest, EveryFixedSeriesIsExportedFromZeroBeforeTheFirstEvent) 
            "qinfer_outcomes_total{reason=\"oom\",status=\"failed\"} 0",
            "qinfer_outcomes_total{reason=\"model_error\",status=\"failed\"} 0",
            "qinfer_outcomes_total{reason=\"crash\",status=\"failed\"} 0",
-           "qinfer_oom_ladder_total{stage=\"oom\"} 0",
-           "qinfer_oom_ladder_total{stage=\"failed\"} 0",
+           "qinfer_test_frames_total 0",
+           "qinfer_test_drops_total{why=\"late\"} 0",
+           "qinfer_test_drops_total{why=\"bad\"} 0",
            "qinfer_undeliverable_total{class=\"permanent\"} 0",
            "qinfer_store_errors_total 0",
-           "qinfer_messages_consumed_total 0",
            "qinfer_fatal{cause=\"store\"} 0",
            "qinfer_ready 0",
            "qinfer_job_latency_seconds_count 0",
@@ -124,9 +127,19 @@ double SampleValue(const std::string& text, const std::string& name) {
 // Grafana's uptime panel is time() - process_start_time_seconds: it must
 // hold the real start of the process from the first scrape, before any
 // snapshot (during start-up), not 0 until the model has loaded.
+// A family of several counters takes its help from the first (core/stats.h).
+TEST(ServiceMetricsTest, AComponentsCountersShareAFamilyWithTheFirstOnesHelp) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry, kGroups);
+  const std::string text = Scrape(registry);
+  EXPECT_TRUE(HasLine(text, "# HELP qinfer_test_drops_total Drops by why")) << text;
+  EXPECT_TRUE(HasLine(text, "# HELP qinfer_test_frames_total Frames seen")) << text;
+  EXPECT_EQ(text.find("# HELP qinfer_test_drops_total\n"), std::string::npos) << text;
+}
+
 TEST(ServiceMetricsTest, ProcessStartTimeIsTheRealStartFromTheFirstScrape) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   const std::string text = Scrape(registry);
   const double start = SampleValue(text, "process_start_time_seconds");
   const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -139,7 +152,7 @@ TEST(ServiceMetricsTest, ProcessStartTimeIsTheRealStartFromTheFirstScrape) {
 
 TEST(ServiceMetricsTest, RecordsAreCountedWhenDurableByStatusAndReasonIncludingTheConsumers) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   std::vector<Outcome> batch = {Record("a", true), Record("b", true), Record("c", false, "oom")};
   metrics.OnStored(batch, std::chrono::milliseconds(3));
   std::vector<Outcome> rejected = {Record("d", false, "invalid")};
@@ -158,7 +171,7 @@ TEST(ServiceMetricsTest, RecordsAreCountedWhenDurableByStatusAndReasonIncludingT
 // counters equal the store's counts.
 TEST(ServiceMetricsTest, AWriteOfSeveralRecordsOfOneReasonCountsEachAsTheStoreHoldsThem) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   testing::EventLog log;
   testing::RecordingStore store(log);
   testing::RecordingAcks acks(log);
@@ -184,7 +197,7 @@ TEST(ServiceMetricsTest, AWriteOfSeveralRecordsOfOneReasonCountsEachAsTheStoreHo
 
 TEST(ServiceMetricsTest, ABatchFeedsTheBatchSizeInferenceAndLatencyHistograms) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   RecordedBatch b;
   b.bucket = 32;
   b.jobs = 5;
@@ -247,7 +260,7 @@ TEST(ServiceMetricsTest, ABatchOfLatenciesCountsAsEachObservedAloneAndBucketsAcc
 
 TEST(ServiceMetricsTest, ASnapshotSetsQueuesCapsLagMemoryAndTotalsWithoutCountingTwice) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   ServiceSnapshot s = Snapshot();
   metrics.SetIdentity(s);
   metrics.Update(s);
@@ -265,10 +278,9 @@ TEST(ServiceMetricsTest, ASnapshotSetsQueuesCapsLagMemoryAndTotalsWithoutCountin
            "qinfer_ready 1",
            "qinfer_device_memory_bytes{kind=\"budget\"} 1073741824",
            "qinfer_device_memory_bytes{kind=\"peak\"} 3145728",
-           "qinfer_messages_consumed_total 510",
-           "qinfer_replayed_jobs_total 4",
-           "qinfer_oom_ladder_total{stage=\"cap_lowered\"} 1",
-           "qinfer_device_override_runs_total 3",
+           "qinfer_test_frames_total 510",
+           "qinfer_test_drops_total{why=\"late\"} 4",
+           "qinfer_test_drops_total{why=\"bad\"} 0",
            "qinfer_publish_retries_total 5",
            "qinfer_undeliverable_total{class=\"permanent\"} 1",
            "qinfer_build_info{device=\"cpu-budget:1GiB\",libtorch=\"2.8.0\",model=\"tiny\",model_digest=\"sha256:abc\","
@@ -284,7 +296,7 @@ TEST(ServiceMetricsTest, ASnapshotSetsQueuesCapsLagMemoryAndTotalsWithoutCountin
 
 TEST(ServiceMetricsTest, ARevokedPartitionLeavesTheLagSeries) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   ServiceSnapshot s = Snapshot();
   metrics.Update(s);
   s.partitions = {{1, 50, 0}};
@@ -299,7 +311,7 @@ TEST(ServiceMetricsTest, ARevokedPartitionLeavesTheLagSeries) {
 // qinfer_consumer_has_commit, and JSON null; the first commit turns both.
 TEST(ServiceMetricsTest, APartitionWithNoCommitHasNoCommittedOffsetSample) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   ServiceSnapshot s = Snapshot();
   s.partitions = {{0, std::nullopt, 1500, 1500}, {1, 50, 0, 50}};
   metrics.Update(s);
@@ -347,7 +359,8 @@ TEST(ServiceSnapshotTest, TheTableNamesEveryBucketTheMemoryLagAndFailures) {
   const std::string table = FormatSnapshot(Snapshot());
   for (const char* part : {"qinfer 0.5.0  up 1m15s", "device  cpu-budget:1GiB  fallback cpu", "ready",
                            "      16    64        3", "     512     2", "(unfit", "0.900", "budget 1.0 GiB",
-                           "partition", "too_long       10", "ok             500", "oom 2", "publish_retries 5"}) {
+                           "partition", "too_long       10", "ok             500", "widget  drops_late 4  frames 510",
+                           "recorder  publish_retries 5  undeliverable_permanent 1"}) {
     EXPECT_NE(table.find(part), std::string::npos) << "'" << part << "' missing from:\n" << table;
   }
 }
@@ -357,7 +370,7 @@ TEST(ServiceSnapshotTest, TheTableNamesEveryBucketTheMemoryLagAndFailures) {
 // probe (float32).
 TEST(ServiceSnapshotTest, ThePrecisionProbeIsExportedOnlyWhenItRan) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   ServiceSnapshot s = Snapshot();
   metrics.SetIdentity(s);
   EXPECT_EQ(Scrape(registry).find("qinfer_precision_min_cosine{"), std::string::npos);
@@ -386,7 +399,7 @@ TEST(ServiceSnapshotTest, ThePrecisionProbeIsExportedOnlyWhenItRan) {
 // result, /status's "cpu_block_cache" read back, a line of the table.
 TEST(ServiceSnapshotTest, TheCpuBlockCacheIsExportedReadBackAndShown) {
   prometheus::Registry registry;
-  ServiceMetrics metrics(registry);
+  ServiceMetrics metrics(registry, kGroups);
   ServiceSnapshot s = Snapshot();
   s.cpu_block_cache = {{"held_bytes", 5 << 20}, {"free_bytes", 2 << 20}, {"limit_bytes", 512 << 20},
                        {"hits", 9},             {"misses", 3},           {"released", 1}};

@@ -22,6 +22,7 @@
 #include "qinfer/consumer/offset_tracker.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/recorder.h"
+#include "qinfer/core/stats.h"
 
 namespace qinfer::consumer {
 
@@ -43,12 +44,19 @@ struct SourceConfig {
   std::chrono::milliseconds poll_timeout{100};
 };
 
+// The consumer's counters (core/stats.h).
+#define QINFER_SOURCE_STATS(STAT)                                                                         \
+  STAT(messages, "qinfer_messages_consumed_total", "", "Messages read from the jobs topic")               \
+  STAT(rejected, "qinfer_rejected_messages_total", "",                                                    \
+       "Messages the consumer turned into invalid or too_long records")                                   \
+  STAT(replays, "qinfer_replayed_jobs_total", "",                                                         \
+       "Messages read from the jobs topic that replay a failure (replay_of)")                             \
+  STAT(pauses, "qinfer_consumer_pauses_total", "", "Backpressure pauses of the consumer")                 \
+  STAT(refused, "qinfer_refused_messages_total", "",                                                      \
+       "Messages left unacked because the queue was closed (stopping): delivered again after a restart")
+
 struct SourceStats {
-  std::atomic<uint64_t> messages{0};
-  std::atomic<uint64_t> rejected{0};  // invalid or too long
-  std::atomic<uint64_t> replays{0};   // messages that replay a failure
-  std::atomic<uint64_t> pauses{0};    // backpressure pauses
-  std::atomic<uint64_t> refused{0};   // the queue was closed: left unacked
+  QINFER_DECLARE_STATS(QINFER_SOURCE_STATS)
   std::atomic<int> assigned_partitions{0};
   std::atomic<bool> paused{false};
 };

@@ -28,18 +28,29 @@
 #include "qinfer/core/health.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/core/stats.h"
 
 namespace qinfer {
 
+// The recorder's counters (core/stats.h): each outcome through its steps,
+// and the degraded modes above.
+#define QINFER_RECORDER_STATS(STAT)                                                                        \
+  STAT(stored, "qinfer_recorder_outcomes_total", "step=stored",                                            \
+       "Outcomes through each step of the recorder: stored (durable), published (reply delivered), acked " \
+       "(offset committable)")                                                                             \
+  STAT(published, "qinfer_recorder_outcomes_total", "step=published", "")                                  \
+  STAT(acked, "qinfer_recorder_outcomes_total", "step=acked", "")                                          \
+  STAT(store_errors, "qinfer_store_errors_total", "", "Failed store write attempts")                       \
+  STAT(publish_retries, "qinfer_publish_retries_total", "", "Transient delivery failures published again") \
+  STAT(undeliverable_permanent, "qinfer_undeliverable_total", "class=permanent",                           \
+       "Outcomes whose reply or dead letter could not be delivered, by class (permanent, "                 \
+       "retries_exhausted); recorded and acked")                                                           \
+  STAT(undeliverable_exhausted, "qinfer_undeliverable_total", "class=retries_exhausted", "")               \
+  STAT(dead_letter_notices, "qinfer_dead_letter_notices_total", "",                                        \
+       "Compact dead-letter notices of undeliverable outcomes")
+
 struct RecorderStats {
-  std::atomic<uint64_t> stored{0};
-  std::atomic<uint64_t> store_errors{0};  // failed write attempts
-  std::atomic<uint64_t> published{0};
-  std::atomic<uint64_t> publish_retries{0};          // transient failures re-published
-  std::atomic<uint64_t> undeliverable_permanent{0};  // by class, see above
-  std::atomic<uint64_t> undeliverable_exhausted{0};
-  std::atomic<uint64_t> dead_letter_notices{0};  // compact notices delivered
-  std::atomic<uint64_t> acked{0};
+  QINFER_DECLARE_STATS(QINFER_RECORDER_STATS)
 };
 
 // Calls `write` until it succeeds, at most `attempts` times, sleeping

@@ -65,6 +65,7 @@
 
 #include "absl/status/statusor.h"
 #include "qinfer/core/interfaces.h"
+#include "qinfer/core/stats.h"
 #include "qinfer/executor/device_memory.h"
 #include "qinfer/executor/model_manifest.h"
 
@@ -97,16 +98,21 @@ struct RunnerOptions {
   double cap_margin = 0.1;
 };
 
-// Counters of the ladder. Written by the executor thread, readable from any
-// thread (e.g. a metrics scrape).
+// Counters of the ladder (core/stats.h). Written by the executor thread,
+// readable from any thread (e.g. a metrics scrape).
+#define QINFER_RUNNER_STATS(STAT)                                                                         \
+  STAT(oom_events, "qinfer_oom_ladder_total", "stage=oom",                                                \
+       "OOM ladder events by stage: oom (caught), split, cap_lowered, fallback (a job run on the fallback " \
+       "device), failed (oom record)")                                                                    \
+  STAT(splits, "qinfer_oom_ladder_total", "stage=split", "")                                              \
+  STAT(cap_lowerings, "qinfer_oom_ladder_total", "stage=cap_lowered", "")                                 \
+  STAT(fallback_runs, "qinfer_oom_ladder_total", "stage=fallback", "")                                    \
+  STAT(oom_failures, "qinfer_oom_ladder_total", "stage=failed", "")                                       \
+  STAT(model_errors, "qinfer_model_errors_total", "", "Jobs the model failed when run alone (model_error)") \
+  STAT(override_runs, "qinfer_device_override_runs_total", "", "Jobs run on the device their replay asked for")
+
 struct RunnerStats {
-  std::atomic<uint64_t> splits{0};      // a failed batch split in two
-  std::atomic<uint64_t> oom_events{0};  // OOMs caught on the primary device
-  std::atomic<uint64_t> cap_lowerings{0};
-  std::atomic<uint64_t> fallback_runs{0};  // jobs run on the fallback device
-  std::atomic<uint64_t> oom_failures{0};   // jobs failed with `oom`
-  std::atomic<uint64_t> model_errors{0};   // jobs failed alone with `model_error`
-  std::atomic<uint64_t> override_runs{0};  // jobs run on the CPU by a `device: cpu` override
+  QINFER_DECLARE_STATS(QINFER_RUNNER_STATS)
 };
 
 // Told when an OOM shows that a bucket's cap is too high.

@@ -38,6 +38,7 @@
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
+#include "qinfer/core/stats.h"
 #include "qinfer/core/task.h"
 #include "qinfer/pipeline/chunk_assembler.h"
 #include "qinfer/scheduler/batch_queue.h"
@@ -83,12 +84,18 @@ struct BucketTotals {
   uint64_t padded_tokens = 0;
 };
 
+// The executor loop's counters (core/stats.h).
+#define QINFER_LOOP_STATS(STAT)                                                                            \
+  STAT(batches, "qinfer_executor_batches_total", "", "Batches the executor thread ran, all buckets")        \
+  STAT(jobs_run, "qinfer_executor_jobs_total", "", "Jobs the executor thread ran, all buckets")            \
+  STAT(suspects_run_alone, "qinfer_suspects_run_alone_total", "",                                          \
+       "Jobs with an earlier attempt run alone, so that a crash names one job")                            \
+  STAT(crash_isolated, "qinfer_crash_isolated_total", "",                                                  \
+       "Jobs given a crash record after taking the process down")                                          \
+  STAT(abandoned, "qinfer_abandoned_jobs_total", "", "Jobs left unacked at a drain timeout or a fatal condition")
+
 struct LoopStats {
-  std::atomic<uint64_t> batches{0};
-  std::atomic<uint64_t> jobs_run{0};
-  std::atomic<uint64_t> suspects_run_alone{0};  // had attempts: ran alone
-  std::atomic<uint64_t> crash_isolated{0};      // `crash` records
-  std::atomic<uint64_t> abandoned{0};           // left unacked at stop or fatal
+  QINFER_DECLARE_STATS(QINFER_LOOP_STATS)
 };
 
 // What one batch became, once its outcomes are durable.

@@ -24,6 +24,7 @@
 
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
+#include "qinfer/core/stats.h"
 #include "qinfer/pipeline/executor_loop.h"
 #include "qinfer/pipeline/service_snapshot.h"
 
@@ -32,7 +33,9 @@ namespace qinfer::pipeline {
 // Thread-safe.
 class ServiceMetrics final : public BatchObserver, public RecordObserver {
  public:
-  explicit ServiceMetrics(prometheus::Registry& registry);
+  // Registers every metric, the counters of `groups` (the components'
+  // lists, core/stats.h) among them, each series with a fixed label set from 0.
+  explicit ServiceMetrics(prometheus::Registry& registry, std::span<const StatGroup> groups = {});
 
   // qinfer_build_info, qinfer_torch_threads and, when the precision probe
   // ran, qinfer_precision_min_cosine, from the snapshot's identity fields.
@@ -60,9 +63,11 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   std::map<std::string, uint64_t> records() const;
 
  private:
-  // Sets the counter `labels` of `family` to `total` (a monotonic count kept
-  // elsewhere).
-  void SetTotal(prometheus::Family<prometheus::Counter>& family, const prometheus::Labels& labels, uint64_t total);
+  // Sets `counter` to `total` (a monotonic count kept elsewhere).
+  void SetTotal(prometheus::Counter& counter, uint64_t total);
+
+  // Registers the counter of `def` (its family on first sight), from 0.
+  void AddStat(prometheus::Registry& registry, const std::string& component, const StatDef& def);
 
   // A bucket's series, looked up in their families once (Family::Add hashes
   // the labels and takes the family's lock) rather than for every batch.
@@ -77,21 +82,9 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   // The outcome counter of `what` ("ok" or a failure reason).
   prometheus::Counter& OutcomeCounter(const std::string& what);
 
-  prometheus::Family<prometheus::Counter>& messages_;
-  prometheus::Family<prometheus::Counter>& replays_;
   prometheus::Family<prometheus::Counter>& outcomes_;
   prometheus::Family<prometheus::Counter>& batches_;
   prometheus::Family<prometheus::Counter>& tokens_;
-  prometheus::Family<prometheus::Counter>& ladder_;
-  prometheus::Family<prometheus::Counter>& override_runs_;
-  prometheus::Family<prometheus::Counter>& pauses_;
-  prometheus::Family<prometheus::Counter>& store_errors_;
-  prometheus::Family<prometheus::Counter>& publish_retries_;
-  prometheus::Family<prometheus::Counter>& undeliverable_;
-  prometheus::Family<prometheus::Counter>& dead_letter_notices_;
-  prometheus::Family<prometheus::Counter>& crash_isolated_;
-  prometheus::Family<prometheus::Counter>& abandoned_;
-  prometheus::Family<prometheus::Counter>& rejected_;
   prometheus::Family<prometheus::Gauge>& queued_jobs_;
   prometheus::Family<prometheus::Gauge>& queued_bytes_;
   prometheus::Family<prometheus::Gauge>& batch_cap_;
@@ -123,6 +116,16 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   // The outcome counters of "ok" and of each failure reason, from the
   // constructor on.
   std::map<std::string, prometheus::Counter*, std::less<>> outcome_counters_;
+
+  // The components' counters (core/stats.h), each synced from the
+  // snapshot's stats[component][name].
+  struct StatSeries {
+    std::string component;
+    std::string name;
+    prometheus::Counter* counter = nullptr;
+  };
+  std::map<std::string, prometheus::Family<prometheus::Counter>*> stat_families_;
+  std::vector<StatSeries> stats_;
 
   mutable Mutex mu_;
   std::map<const prometheus::Counter*, uint64_t> seen_ ABSL_GUARDED_BY(mu_);

@@ -71,10 +71,6 @@ struct ServiceSnapshot {
   std::vector<PartitionSnapshot> partitions;
   int assigned_partitions = 0;
   bool paused = false;
-  uint64_t messages = 0;
-  uint64_t replays = 0;
-  uint64_t rejected = 0;
-  uint64_t pauses = 0;
   // Durable records this run: "ok" and each failure reason.
   std::map<std::string, uint64_t> records;
   // Device memory, bytes (budget 0: none).
@@ -85,11 +81,10 @@ struct ServiceSnapshot {
   // The CPU allocator's large-block cache (executor/cpu_block_cache.h):
   // held_bytes, free_bytes, limit_bytes, hits, misses, released.
   std::map<std::string, uint64_t> cpu_block_cache;
-  // The OOM ladder: oom, split, cap_lowered, fallback, failed, device_override.
-  std::map<std::string, uint64_t> ladder;
-  // Degraded modes: store_errors, publish_retries, undeliverable_permanent,
-  // undeliverable_exhausted, dead_letter_notices, crash_isolated, abandoned.
-  std::map<std::string, uint64_t> degraded;
+  // The components' counters (core/stats.h) by component (consumer,
+  // recorder, loop, runner) and counter name: the consumer's counts, each
+  // outcome's steps, the OOM ladder and the degraded modes.
+  std::map<std::string, std::map<std::string, uint64_t>> stats;
 };
 
 std::string SnapshotToJson(const ServiceSnapshot& snapshot);
@@ -97,7 +92,8 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& json);
 
 // A readable report for a terminal: the instance, buckets (queue, cap,
 // batches, padding efficiency), memory against the budget, lag per
-// partition, records by status and reason, the ladder and degraded modes.
+// partition, records by status and reason, and each component's counters
+// that are not 0.
 std::string FormatSnapshot(const ServiceSnapshot& snapshot);
 
 }  // namespace qinfer::pipeline
