@@ -39,11 +39,11 @@ struct EventDeleter {
 };
 using Event = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
 
-// Serves `q`'s events to `on_event` until `done()` or `deadline`.
+// Serves `q`'s events to `on_event` until `done()` or `deadline` on `clock`.
 template <typename Done, typename OnEvent>
-void ServeUntil(rd_kafka_queue_t* q, std::chrono::steady_clock::time_point deadline, Done done, OnEvent on_event) {
+void ServeUntil(rd_kafka_queue_t* q, const Clock& clock, SteadyTime deadline, Done done, OnEvent on_event) {
   while (!done()) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.Now());
     if (left.count() <= 0) return;
     Event ev(rd_kafka_queue_poll(q, int(std::min<int64_t>(left.count(), 1000))));
     if (ev != nullptr) on_event(ev.get());
@@ -54,6 +54,7 @@ void ServeUntil(rd_kafka_queue_t* q, std::chrono::steady_clock::time_point deadl
 
 struct KafkaJobSource::Impl {
   SourceConfig config;
+  const Clock& clock = *config.clock;
   JobQueue& queue;
   OutcomeRecorder& recorder;
   OffsetTracker& tracker;
@@ -68,7 +69,7 @@ struct KafkaJobSource::Impl {
   // Close() has begun: it commits once itself, so a revoke it causes does
   // not commit again (a synchronous commit has no bound of its own).
   bool closing = false;
-  std::chrono::steady_clock::time_point last_store{};
+  SteadyTime last_store{};
   mutable Mutex progress_mu;
   // From the latest statistics, the assigned partitions only.
   std::vector<std::pair<std::string, PartitionProgress>> progress ABSL_GUARDED_BY(progress_mu);
@@ -181,10 +182,11 @@ struct KafkaJobSource::Impl {
 
   // True once StopRefresher() was called; waits up to `timeout` for it.
   bool WaitForStop(std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const SteadyTime deadline = clock.Now() + timeout;
     MutexLock lock(&refresh_mu);
     while (!refresh_stop) {
-      if (!refresh_cv.WaitUntil(&refresh_mu, deadline)) return refresh_stop;
+      const auto left = deadline - clock.Now();
+      if (left <= left.zero() || !refresh_cv.WaitFor(&refresh_mu, left)) return refresh_stop;
     }
     return true;
   }
@@ -265,7 +267,7 @@ struct KafkaJobSource::Impl {
   }
 
   void StoreOffsets(bool force) {
-    auto now = std::chrono::steady_clock::now();
+    const SteadyTime now = clock.Now();
     if (!force && now - last_store < kStoreInterval) return;
     last_store = now;
     internal::StoreOffsets(rk, force ? tracker.Committable() : tracker.TakeCommittable(), log);
@@ -399,7 +401,7 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(SourceCon
         "kafka property enable.auto.offset.store must stay false: offsets are "
         "stored only after results are durable");
   }
-  impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "consumer", props, kafka::SteadyClock());
+  impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "consumer", props, RealClock());
   absl::StatusOr<rd_kafka_t*> rk =
       kafka::NewHandle(RD_KAFKA_CONSUMER, *impl->kafka_log, impl.get(), [](rd_kafka_conf_t* conf) {
         rd_kafka_conf_set_rebalance_cb(conf, &Impl::OnRebalance);
@@ -459,7 +461,7 @@ std::vector<PartitionProgress> KafkaJobSource::partitions() const {
 absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   Impl& s = *impl_;
   if (s.closed) return absl::OkStatus();
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const SteadyTime deadline = s.clock.Now() + timeout;
   s.closing = true;
   s.StopRefresher();
   s.StoreOffsets(/*force=*/true);
@@ -471,7 +473,7 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   rd_kafka_resp_err_t err = rd_kafka_commit_queue(s.rk, nullptr, q.get(), nullptr, nullptr);
   bool answered = err != RD_KAFKA_RESP_ERR_NO_ERROR;  // refused at once
   ServeUntil(
-      q.get(), deadline, [&] { return answered; },
+      q.get(), s.clock, deadline, [&] { return answered; },
       [&](rd_kafka_event_t* ev) {
         if (rd_kafka_event_type(ev) != RD_KAFKA_EVENT_OFFSET_COMMIT) return;
         err = rd_kafka_event_error(ev);
@@ -491,7 +493,7 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   // Leaving the group revokes the assignment; the revoke arrives here as an
   // event and is handled as any other.
   auto closed = [&] { return rd_kafka_consumer_closed(s.rk) != 0; };
-  ServeUntil(q.get(), deadline, closed, [&](rd_kafka_event_t* ev) {
+  ServeUntil(q.get(), s.clock, deadline, closed, [&](rd_kafka_event_t* ev) {
     if (rd_kafka_event_type(ev) != RD_KAFKA_EVENT_REBALANCE) return;
     s.Rebalance(rd_kafka_event_error(ev), rd_kafka_event_topic_partition_list(ev));
   });

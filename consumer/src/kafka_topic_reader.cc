@@ -94,7 +94,7 @@ struct KafkaTopicReader::Impl {
   }
 
   absl::Status Open(const std::map<std::string, std::string>& props) {
-    kafka_log = std::make_unique<kafka::KafkaLog>(log, config.client, props, kafka::SteadyClock());
+    kafka_log = std::make_unique<kafka::KafkaLog>(log, config.client, props, RealClock());
     const bool group = static_cast<bool>(before_revoke);
     absl::StatusOr<rd_kafka_t*> handle =
         kafka::NewHandle(RD_KAFKA_CONSUMER, *kafka_log, this, [group](rd_kafka_conf_t* conf) {

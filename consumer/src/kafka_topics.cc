@@ -67,7 +67,7 @@ absl::Status EnsureTopics(const TopicCheck& check) {
   for (const auto& [k, v] : check.properties) props[k] = v;
   // Declared before the handle: librdkafka logs through it until the
   // handle is destroyed.
-  kafka::KafkaLog kafka_log(Logger("consumer"), "topic_check", props, kafka::SteadyClock());
+  kafka::KafkaLog kafka_log(Logger("consumer"), "topic_check", props, RealClock());
   absl::StatusOr<rd_kafka_t*> handle = kafka::NewHandle(RD_KAFKA_PRODUCER, kafka_log, nullptr);
   if (!handle.ok()) return handle.status();
   KafkaHandle rk(*handle);

@@ -1,6 +1,5 @@
 #include "qinfer/core/recorder.h"
 
-#include <thread>
 
 #include "qinfer/core/logging.h"
 #include "qinfer/core/outcome_json.h"
@@ -24,7 +23,8 @@ OutcomeRecorder::OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publishe
     : store_(store), publisher_(publisher), acks_(acks), health_(health), options_(options) {}
 
 absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
-                              std::chrono::milliseconds backoff, const Log& log, std::atomic<uint64_t>* errors) {
+                              std::chrono::milliseconds backoff, const Clock& clock, const Log& log,
+                              std::atomic<uint64_t>* errors) {
   absl::Status status;
   for (int attempt = 1; attempt <= attempts; ++attempt) {
     status = write();
@@ -32,14 +32,14 @@ absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int at
     if (errors != nullptr) ++*errors;
     log.Warn("event=store_error attempt=%v of=%v error=\"%v\"", attempt, attempts, std::string(status.message()));
     // A transient I/O error deserves a retry; a lasting one is fatal.
-    if (attempt < attempts) std::this_thread::sleep_for(backoff * attempt);
+    if (attempt < attempts) clock.SleepFor(backoff * attempt);
   }
   return status;
 }
 
 absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes, std::span<const std::string> json) {
   absl::Status status = WriteWithRetries([&] { return store_.Put(outcomes, json); }, options_.store_attempts,
-                                         options_.store_backoff, Logger("core"), &stats_.store_errors);
+                                         options_.store_backoff, *options_.clock, Logger("core"), &stats_.store_errors);
   if (status.ok()) return status;
   if (health_.RaiseFatal(fatal_cause::kStore, "store writes keep failing: " + std::string(status.message()))) {
     Logger("core").Error("event=fatal cause=store error=\"%v\" (outcomes not acked)", std::string(status.message()));
@@ -49,14 +49,14 @@ absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes, std::span
 
 absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
   if (outcomes.empty()) return absl::OkStatus();
-  const auto start = std::chrono::steady_clock::now();
+  const SteadyTime start = options_.clock->Now();
   std::vector<std::string> json;
   json.reserve(outcomes.size());
   for (const Outcome& o : outcomes) json.push_back(OutcomeToJson(o));
   if (absl::Status s = Store(outcomes, json); !s.ok()) return s;
   stats_.stored += outcomes.size();
   if (options_.observer != nullptr) {
-    options_.observer->OnStored(outcomes, std::chrono::steady_clock::now() - start);
+    options_.observer->OnStored(outcomes, options_.clock->Now() - start);
   }
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (publisher_ != nullptr && publisher_->WantsToPublish(outcomes[i])) {

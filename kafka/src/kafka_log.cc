@@ -56,11 +56,6 @@ std::string RepeatKey(std::string_view facility, std::string_view message) {
 
 }  // namespace
 
-const Clock& SteadyClock() {
-  static const SystemClock clock;
-  return clock;
-}
-
 KafkaLog::KafkaLog(qinfer::Log log, std::string client, const std::map<std::string, std::string>& properties,
                    const Clock& clock, std::chrono::seconds repeat_interval)
     : log_(std::move(log)),

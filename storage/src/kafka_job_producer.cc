@@ -37,7 +37,7 @@ absl::StatusOr<std::unique_ptr<KafkaJobProducer>> KafkaJobProducer::Create(const
   std::map<std::string, std::string> props = {
       {"bootstrap.servers", config.brokers}, {"enable.idempotence", "true"}, {"linger.ms", "10"}};
   for (const auto& [k, v] : config.properties) props[k] = v;
-  impl->kafka_log = std::make_unique<kafka::KafkaLog>(Logger(config.logger), "producer", props, kafka::SteadyClock());
+  impl->kafka_log = std::make_unique<kafka::KafkaLog>(Logger(config.logger), "producer", props, RealClock());
   absl::StatusOr<rd_kafka_t*> rk =
       kafka::NewHandle(RD_KAFKA_PRODUCER, *impl->kafka_log, impl.get(),
                        [](rd_kafka_conf_t* conf) { rd_kafka_conf_set_dr_msg_cb(conf, &Impl::OnDelivery); });

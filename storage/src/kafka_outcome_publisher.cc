@@ -133,10 +133,12 @@ struct KafkaOutcomePublisher::Impl {
   }
 
   absl::Status WaitIdle(std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const Clock& clock = *config.clock;
+    const SteadyTime deadline = clock.Now() + timeout;
     MutexLock lock(&mu);
     while (outstanding != 0) {
-      if (!idle.WaitUntil(&mu, deadline) && outstanding != 0) break;
+      const auto left = deadline - clock.Now();
+      if (left <= left.zero() || (!idle.WaitFor(&mu, left) && outstanding != 0)) break;
     }
     if (outstanding == 0) return absl::OkStatus();
     return absl::DeadlineExceededError("kafka publisher: " + std::to_string(outstanding) +
@@ -240,7 +242,7 @@ absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>> KafkaOutcomePublisher::Cr
   };
   if (!config.brokers.empty()) all["bootstrap.servers"] = config.brokers;
   for (const auto& [k, v] : props) all[k] = v;
-  impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "publisher", all, kafka::SteadyClock());
+  impl->kafka_log = std::make_unique<kafka::KafkaLog>(impl->log, "publisher", all, RealClock());
   absl::StatusOr<rd_kafka_t*> rk =
       kafka::NewHandle(RD_KAFKA_PRODUCER, *impl->kafka_log, impl.get(),
                        [](rd_kafka_conf_t* conf) { rd_kafka_conf_set_dr_msg_cb(conf, &Impl::OnDelivery); });
@@ -296,7 +298,8 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
   }
   // The publisher thread drains the queue, so it must not wait for room.
   const bool may_wait = !m.OnPublisherThread();
-  const auto deadline = std::chrono::steady_clock::now() + m.config.queue_full_timeout;
+  const Clock& clock = *m.config.clock;
+  const SteadyTime deadline = clock.Now() + m.config.queue_full_timeout;
   rd_kafka_resp_err_t err;
   while (true) {
     // librdkafka takes the headers only when it takes the message; a
@@ -316,10 +319,10 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
       (void)p.release();
       return;
     }
-    if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL || !may_wait || std::chrono::steady_clock::now() >= deadline) {
+    if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL || !may_wait || clock.Now() >= deadline) {
       break;
     }
-    std::this_thread::sleep_for(kQueueFullBackoff);
+    clock.SleepFor(kQueueFullBackoff);
   }
   if (headers != nullptr) rd_kafka_headers_destroy(headers);
   {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "fakes/fake_clock.h"
 #include "fakes/fake_sinks.h"
 #include "qinfer/core/outcome_json.h"
 
@@ -20,8 +21,19 @@ Outcome Result(std::string id, int64_t offset, std::string reply_to = "") {
   return o;
 }
 
+// Remembers how long each store write took, as the recorder reports it.
+class WriteTimes final : public RecordObserver {
+ public:
+  void OnStored(std::span<const Outcome> outcomes, std::chrono::nanoseconds write_time) override {
+    times.push_back(write_time);
+  }
+  std::vector<std::chrono::nanoseconds> times;
+};
+
 class RecorderTest : public ::testing::Test {
  protected:
+  testing::FakeClock clock_;
+  WriteTimes write_times_;
   EventLog log_;
   testing::RecordingStore store_{log_};
   testing::ManualPublisher publisher_{log_};
@@ -31,7 +43,11 @@ class RecorderTest : public ::testing::Test {
                             &publisher_,
                             acks_,
                             health_,
-                            {/*store_attempts=*/3, std::chrono::milliseconds(1), 2, /*observer=*/nullptr}};
+                            {.store_attempts = 3,
+                             .store_backoff = std::chrono::milliseconds(100),
+                             .publish_attempts = 2,
+                             .observer = &write_times_,
+                             .clock = &clock_}};
 };
 
 TEST_F(RecorderTest, AcksOnlyAfterTheStoreWrite) {
@@ -146,6 +162,12 @@ TEST_F(RecorderTest, RetriesATransientStoreFailure) {
   store_.FailNextPuts(2);
   ASSERT_TRUE(recorder_.Record({Result("a", 5)}).ok());
   EXPECT_EQ(log_.events(), (Events{"put_failed", "put_failed", "put:a", "ack:5"}));
+  // On the recorder's clock: 100 ms after the first failure, 200 after the
+  // second, and the write's time counts them.
+  EXPECT_EQ(clock_.sleeps(), 2);
+  EXPECT_EQ(clock_.slept(), std::chrono::milliseconds(300));
+  ASSERT_EQ(write_times_.times.size(), 1u);
+  EXPECT_EQ(write_times_.times[0], std::chrono::milliseconds(300));
 }
 
 TEST_F(RecorderTest, NeverAcksWhenTheStoreKeepsFailingAndRaisesAFatalCondition) {

@@ -123,7 +123,7 @@ HandleRun RunHandle(const std::map<std::string, std::string>& props, std::chrono
   const int saved = dup(2);
   dup2(fd, 2);
   {
-    KafkaLog log(c.log, "producer", props, SteadyClock());
+    KafkaLog log(c.log, "producer", props, RealClock());
     rd_kafka_conf_t* conf = rd_kafka_conf_new();
     char err[512];
     for (const auto& [k, v] : props) {

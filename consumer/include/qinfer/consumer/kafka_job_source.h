@@ -20,6 +20,7 @@
 #include "qinfer/consumer/consumer_statistics.h"
 #include "qinfer/consumer/job_decoder.h"
 #include "qinfer/consumer/offset_tracker.h"
+#include "qinfer/core/clock.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/core/stats.h"
@@ -42,6 +43,8 @@ struct SourceConfig {
   DecoderLimits limits;
   // Short, so that a stop request is noticed promptly.
   std::chrono::milliseconds poll_timeout{100};
+  // How often offsets are stored, and the deadlines of Close; not owned.
+  const Clock* clock = &RealClock();
 };
 
 // The consumer's counters (core/stats.h).

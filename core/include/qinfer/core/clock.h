@@ -1,25 +1,42 @@
-// The clock seam. Scheduling decisions take `now` as an argument; only the
-// thin runtime wrappers ask a Clock, so tests drive time with FakeClock.
+// The clock seam (leveldb's Env for time): every module reads time and
+// sleeps through a Clock, so tests drive time with FakeClock instead of
+// sleeping. Scheduling decisions take `now` as an argument; only the thin
+// runtime wrappers ask a Clock. The one real-time read outside this file is
+// a condition variable's deadline (BatchQueue::WaitNextBatch), which converts
+// a duration measured on the Clock into real time for the wait.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 
 namespace qinfer {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
 
-// Thread-safe: implementations must allow concurrent Now() calls.
+// Thread-safe: implementations must allow concurrent calls.
 class Clock {
  public:
   virtual ~Clock() = default;
   virtual SteadyTime Now() const = 0;
+  // Blocks the calling thread for `d` of this clock's time (no-op if <= 0).
+  virtual void SleepFor(std::chrono::nanoseconds d) const = 0;
+  void SleepUntil(SteadyTime t) const { SleepFor(t - Now()); }
 };
 
 // The process's monotonic clock.
 class SystemClock final : public Clock {
  public:
   SteadyTime Now() const override { return std::chrono::steady_clock::now(); }
+  void SleepFor(std::chrono::nanoseconds d) const override;
 };
+
+// One SystemClock for the process: the default of every module's options.
+const Clock& RealClock();
+
+// Seconds from `start` to `end`.
+inline double SecondsBetween(SteadyTime start, SteadyTime end) {
+  return std::chrono::duration<double>(end - start).count();
+}
 
 // Milliseconds since the Unix epoch, for records a user reads.
 int64_t WallMillis();

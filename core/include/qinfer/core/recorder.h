@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "qinfer/core/clock.h"
 #include "qinfer/core/health.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/logging.h"
@@ -53,12 +54,13 @@ struct RecorderStats {
   QINFER_DECLARE_STATS(QINFER_RECORDER_STATS)
 };
 
-// Calls `write` until it succeeds, at most `attempts` times, sleeping
-// backoff × attempt number between tries; each failure is logged on `log` as
-// event=store_error and counted in `errors` (may be null). Returns the last
-// status: a write that keeps failing is the caller's fatal condition.
+// Calls `write` until it succeeds, at most `attempts` times, sleeping on
+// `clock` backoff × attempt number between tries; each failure is logged on
+// `log` as event=store_error and counted in `errors` (may be null). Returns
+// the last status: a write that keeps failing is the caller's fatal condition.
 absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
-                              std::chrono::milliseconds backoff, const Log& log, std::atomic<uint64_t>* errors);
+                              std::chrono::milliseconds backoff, const Clock& clock, const Log& log,
+                              std::atomic<uint64_t>* errors);
 
 // True for the delivery errors that no retry can fix: NotFound (unknown
 // topic or partition), InvalidArgument (message too large, invalid),
@@ -86,6 +88,7 @@ class OutcomeRecorder {
     // (librdkafka's retry.backoff.ms, up to message.timeout.ms).
     int publish_attempts = 3;
     RecordObserver* observer = nullptr;  // not owned; may be null
+    const Clock* clock = &RealClock();   // the store's backoff and write time; not owned
   };
 
   // `publisher` may be null (no Kafka output configured).

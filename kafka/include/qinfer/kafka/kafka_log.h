@@ -31,9 +31,6 @@
 
 namespace qinfer::kafka {
 
-// The process's steady clock, for owners that are not given one.
-const Clock& SteadyClock();
-
 class KafkaLog {
  public:
   static constexpr std::chrono::seconds kDefaultRepeatInterval{30};

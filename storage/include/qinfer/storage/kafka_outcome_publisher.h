@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "qinfer/core/clock.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/job.h"
 
@@ -36,6 +37,8 @@ struct PublisherConfig {
   // How long the destructor waits for outstanding deliveries before it
   // cancels them. Default: 10 s.
   std::chrono::milliseconds close_timeout{10000};
+  // The queue-full backoff and the waits for deliveries; not owned.
+  const Clock* clock = &RealClock();
 };
 
 // Thread-safe. Owns one librdkafka producer and one thread (the "publisher
