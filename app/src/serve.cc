@@ -140,7 +140,9 @@ class StartUpGuard {
 // What lives through the whole of Serve, start-up included: the health, the
 // metrics and what the HTTP handlers read, and the front end itself.
 struct Front {
-  SystemClock clock;
+  // The one clock of the service: the queue stamps jobs with it, the runner
+  // times them (queue_seconds) and the loop beats with it.
+  const Clock& clock = RealClock();
   Health health;
   prometheus::Registry registry;
   pipeline::ServiceMetrics metrics{registry, ServiceStatGroups()};

@@ -1,5 +1,7 @@
 #include "qinfer/core/memory_plan.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -90,6 +92,57 @@ std::string FormatPlan(const MemoryPlan& p) {
     out += line;
   }
   return out;
+}
+
+absl::StatusOr<FittingBatch> BisectFittingBatch(const FitsFn& fits, FittingBatch lo, int hi) {
+  while (hi - lo.batch > 1) {
+    const int mid = lo.batch + (hi - lo.batch) / 2;
+    int64_t peak = 0;
+    absl::StatusOr<bool> fit = fits(mid, &peak);
+    if (!fit.ok()) return fit.status();
+    if (*fit) {
+      lo = {mid, peak};
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+absl::StatusOr<FittingBatch> SearchFittingBatch(const FitsFn& fits, int first, int max_batch) {
+  // Invariant: `lo` fits (batch 0: none known), `hi` does not (max + 1: unknown).
+  FittingBatch lo;
+  int hi = max_batch + 1;
+  first = std::clamp(first, 1, max_batch);
+  // Tries b: moves lo up to it when it fits, hi down when it does not.
+  auto step = [&](int b) -> absl::StatusOr<bool> {
+    int64_t peak = 0;
+    absl::StatusOr<bool> fit = fits(b, &peak);
+    if (!fit.ok()) return fit.status();
+    if (*fit) {
+      lo = {b, peak};
+    } else {
+      hi = b;
+    }
+    return *fit;
+  };
+  absl::StatusOr<bool> fit = step(first);
+  if (!fit.ok()) return fit.status();
+  if (*fit) {
+    while (lo.batch < max_batch) {
+      fit = step(std::min(lo.batch * 2, max_batch));
+      if (!fit.ok()) return fit.status();
+      if (!*fit) break;
+    }
+  } else {
+    for (int b = 1; b < hi; b *= 2) {
+      fit = step(b);
+      if (!fit.ok()) return fit.status();
+      if (!*fit) break;
+    }
+  }
+  if (lo.batch >= max_batch) return lo;
+  return BisectFittingBatch(fits, lo, hi);
 }
 
 }  // namespace qinfer

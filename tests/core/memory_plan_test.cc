@@ -92,3 +92,71 @@ TEST(MemoryPlanTest, TheTableSaysWhatDoesNotFitAndWhatWasLowered) {
 
 }  // namespace
 }  // namespace qinfer
+
+namespace qinfer {
+namespace {
+
+// A device where a batch of b costs b * 10 bytes against a limit: the
+// search sees only whether b fits, and counts its probes.
+struct CostModel {
+  int64_t limit = 0;
+  int probes = 0;
+  FitsFn Fits() {
+    return [this](int b, int64_t* peak) -> absl::StatusOr<bool> {
+      ++probes;
+      *peak = int64_t(b) * 10;
+      return *peak <= limit;
+    };
+  }
+};
+
+TEST(SearchFittingBatchTest, FindsTheLargestBatchFromAnyStart) {
+  for (int first : {1, 3, 8, 37, 64, 500}) {
+    CostModel m{.limit = 375};
+    absl::StatusOr<FittingBatch> found = SearchFittingBatch(m.Fits(), first, 64);
+    ASSERT_TRUE(found.ok()) << found.status();
+    EXPECT_EQ(found->batch, 37) << "from " << first;
+    EXPECT_EQ(found->peak, 370) << "the peak measured at the batch it returns";
+  }
+}
+
+TEST(SearchFittingBatchTest, StopsAtTheLargestBatchAndSaysZeroWhenNothingFits) {
+  CostModel roomy{.limit = 1 << 20};
+  EXPECT_EQ(SearchFittingBatch(roomy.Fits(), 1, 64)->batch, 64);
+  EXPECT_EQ(roomy.probes, 7) << "1, 2, 4, ... 64: doubling, no bisection past the largest";
+  CostModel none{.limit = 5};
+  EXPECT_EQ(SearchFittingBatch(none.Fits(), 16, 64)->batch, 0);
+  EXPECT_EQ(none.probes, 2) << "16 does not fit, nor does 1";
+}
+
+TEST(SearchFittingBatchTest, AStartThatFitsCostsFewProbes) {
+  // The next longer bucket's batch (32) fits this one too: doubling to 64
+  // fails, then bisection in (32, 64).
+  CostModel m{.limit = 400};
+  EXPECT_EQ(SearchFittingBatch(m.Fits(), 32, 64)->batch, 40);
+  EXPECT_LE(m.probes, 2 + 5);
+}
+
+TEST(SearchFittingBatchTest, AnErrorThatIsNotAFitEndsTheSearch) {
+  int probes = 0;
+  FitsFn broken = [&probes](int b, int64_t*) -> absl::StatusOr<bool> {
+    ++probes;
+    if (b > 4) return absl::InternalError("the model failed");
+    return true;
+  };
+  absl::StatusOr<FittingBatch> found = SearchFittingBatch(broken, 1, 64);
+  EXPECT_EQ(found.status().code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(probes, 4) << "1, 2, 4, then 8 fails and nothing more runs";
+}
+
+TEST(BisectFittingBatchTest, KeepsWhatIsKnownToFitWhenNothingLargerDoes) {
+  CostModel m{.limit = 100};
+  absl::StatusOr<FittingBatch> found = BisectFittingBatch(m.Fits(), {10, 100}, 11);
+  EXPECT_EQ(found->batch, 10);
+  EXPECT_EQ(found->peak, 100);
+  EXPECT_EQ(m.probes, 0);
+  EXPECT_EQ(BisectFittingBatch(m.Fits(), {0, 0}, 64)->batch, 10);
+}
+
+}  // namespace
+}  // namespace qinfer

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,5 +50,26 @@ absl::StatusOr<MemoryPlan> PlanFromJson(std::string_view json);
 // The table `qinfer plan` prints: bound, batch, tokens/batch, peak, % of
 // budget, calibration time.
 std::string FormatPlan(const MemoryPlan& plan);
+
+// The plan's search, over a function alone (no model, no device): whether a
+// batch of `batch` inputs fits, with *peak set to its measured peak when it
+// ran. An error other than "does not fit" is returned as is and ends the
+// search.
+using FitsFn = std::function<absl::StatusOr<bool>(int batch, int64_t* peak)>;
+
+struct FittingBatch {
+  int batch = 0;     // 0: not even one input fits
+  int64_t peak = 0;  // measured at `batch`
+};
+
+// Bisection in (lo.batch, hi): `lo` fits (0: nothing known), `hi` does not
+// (or is the largest batch + 1). Returns lo when hi - lo.batch <= 1.
+absl::StatusOr<FittingBatch> BisectFittingBatch(const FitsFn& fits, FittingBatch lo, int hi);
+
+// The largest batch in [1, max_batch] that fits: tries `first` (clamped to
+// the range; the next longer bucket's batch, which fits a shorter one in all
+// but odd cases), doubles while it fits, or tries 1, 2, 4, ... below it when
+// it does not, then bisects between what fits and what does not.
+absl::StatusOr<FittingBatch> SearchFittingBatch(const FitsFn& fits, int first, int max_batch);
 
 }  // namespace qinfer

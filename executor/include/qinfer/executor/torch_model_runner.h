@@ -64,8 +64,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "qinfer/core/clock.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/stats.h"
+#include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/device_memory.h"
 #include "qinfer/executor/model_manifest.h"
 
@@ -96,6 +98,9 @@ struct RunnerOptions {
   // memory plan's own criterion (memory.margin), found by bisection between
   // nothing and the size that failed.
   double cap_margin = 0.1;
+  // Times a job's wait and its run: the clock the scheduler stamps jobs
+  // with (Job::enqueued_at), so queue_seconds is read on one clock. Not owned.
+  const Clock* clock = &RealClock();
 };
 
 // Counters of the ladder (core/stats.h). Written by the executor thread,
@@ -128,7 +133,7 @@ class CapListener {
 };
 
 // Not thread-safe: one executor thread owns the runner and calls Run.
-class TorchModelRunner final : public ModelRunner {
+class TorchModelRunner final : public ModelRunner, public CalibrationTarget {
  public:
   // Loads the model onto the primary device (and the fallback device, if
   // any) and warms it up with one small batch. The model file is hashed
@@ -157,7 +162,7 @@ class TorchModelRunner final : public ModelRunner {
 
   // Runs a synthetic [batch, length] input on the primary device and returns
   // the peak bytes it allocated (ResourceExhausted on OOM).
-  absl::StatusOr<int64_t> MeasurePeak(int batch, int length);
+  absl::StatusOr<int64_t> MeasurePeak(int batch, int length) override;
 
   // Not owned; may be null. Called from Run, on the executor thread.
   void SetCapListener(CapListener* listener);
@@ -166,12 +171,14 @@ class TorchModelRunner final : public ModelRunner {
   void SetUnfitBuckets(std::set<int> bounds);
 
   const ModelManifest& manifest() const;
-  const std::string& device() const;  // as configured, e.g. cpu-budget:256MiB
-  const std::string& dtype() const;   // "float32", "bfloat16", "float16"
+  const std::string& device() const override;  // as configured, e.g. cpu-budget:256MiB
+  const std::string& dtype() const override;   // "float32", "bfloat16", "float16"
   // The digest of the file the primary device runs: manifest().digest for
   // TorchScript, the chosen package's for aoti. What memory plans are keyed
   // by (an aoti export's packages differ in memory use).
-  const std::string& primary_digest() const;
+  const std::string& primary_digest() const override;
+  int64_t budget_bytes() override;  // the primary device's (0: none)
+  int max_batch() const override;   // the manifest's (aoti), 0: any
   DeviceMemory& memory();
   bool has_fallback() const;
   const RunnerStats& stats() const;
