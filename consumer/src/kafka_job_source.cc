@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "group_member.h"
+#include "qinfer/consumer/message_handler.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/kafka/kafka_log.h"
@@ -56,13 +57,13 @@ struct KafkaJobSource::Impl {
   SourceConfig config;
   const Clock& clock = *config.clock;
   JobQueue& queue;
-  OutcomeRecorder& recorder;
   OffsetTracker& tracker;
   Log log = Logger("consumer");
   // librdkafka's log and error callbacks: must outlive rk.
   std::unique_ptr<kafka::KafkaLog> kafka_log;
   rd_kafka_t* rk = nullptr;
   SourceStats stats;
+  MessageHandler handler;
   std::map<std::pair<std::string, int32_t>, uint64_t> epochs;  // assigned
   bool paused = false;
   bool closed = false;
@@ -97,8 +98,8 @@ struct KafkaJobSource::Impl {
   CondVar refresh_cv;
   bool refresh_stop ABSL_GUARDED_BY(refresh_mu) = false;
 
-  Impl(SourceConfig c, JobQueue& q, OutcomeRecorder& r, OffsetTracker& t)
-      : config(std::move(c)), queue(q), recorder(r), tracker(t) {}
+  Impl(SourceConfig c, JobQueue& q, OutcomeSink& r, OffsetTracker& t)
+      : config(std::move(c)), queue(q), tracker(t), handler(config.limits, q, r, t, stats) {}
 
   ~Impl() {
     StopRefresher();
@@ -306,48 +307,7 @@ struct KafkaJobSource::Impl {
     if (msg->payload != nullptr) {
       raw.value = std::string_view(static_cast<const char*>(msg->payload), msg->len);
     }
-    if (!tracker.Track(raw.origin)) return;
-
-    Decoded decoded = DecodeJob(raw, config.limits);
-    if (auto* jobs = std::get_if<std::vector<Job>>(&decoded)) {
-      const Job& first = jobs->front();
-      if (first.replay_of.offset >= 0) stats.replays++;
-      std::string id = first.id;
-      const size_t length = first.windows > 0 ? first.original_length : first.length();
-      if (first.windows > 0) {
-        // Windows run as ordinary jobs; the executor pools them back.
-        log.Debug("event=chunked job=%v length=%v windows=%v", id, length, jobs->size());
-      }
-      absl::Status pushed;
-      for (Job& job : *jobs) {
-        pushed = queue.Push(std::move(job));
-        if (!pushed.ok()) break;
-      }
-      if (pushed.ok()) {
-        log.Trace("event=queued job=%v partition=%v offset=%v length=%v", id, raw.origin.partition, raw.origin.offset,
-                  length);
-        return;
-      }
-      if (!absl::IsOutOfRange(pushed)) {
-        // The queue is closed (shutting down): the job has no record, so it
-        // stays unacked and its offset uncommitted; the next run reads it.
-        stats.refused++;
-        log.Debug("event=push_refused job=%v partition=%v offset=%v error=\"%v\"", id, raw.origin.partition,
-                  raw.origin.offset, std::string(pushed.message()));
-        return;
-      }
-      // Longer than the longest bucket: a `too_long` record.
-      decoded = FailureForMessage(raw, id, reason::kTooLong, std::string(pushed.message()), length);
-    }
-    Outcome& failure = std::get<Outcome>(decoded);
-    stats.rejected++;
-    log.Debug("event=rejected job=%v partition=%v offset=%v reason=%v error=\"%v\"", failure.id, raw.origin.partition,
-              raw.origin.offset, failure.reason, failure.error);
-    absl::Status s = recorder.Record({std::move(failure)});
-    if (!s.ok()) {
-      log.Error("event=record_failed partition=%v offset=%v error=\"%v\"", raw.origin.partition, raw.origin.offset,
-                std::string(s.message()));
-    }
+    handler.Handle(raw);
   }
 };
 
@@ -371,7 +331,7 @@ KafkaJobSource::KafkaJobSource(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 KafkaJobSource::~KafkaJobSource() = default;
 
 absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(SourceConfig config, JobQueue& queue,
-                                                                       OutcomeRecorder& recorder,
+                                                                       OutcomeSink& recorder,
                                                                        OffsetTracker& tracker) {
   if (config.brokers.empty()) {
     return absl::InvalidArgumentError("kafka.brokers is empty: set it to host:port");

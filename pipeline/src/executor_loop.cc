@@ -16,7 +16,7 @@ std::vector<Origin> OriginsOf(const std::vector<Job>& jobs) {
 
 }  // namespace
 
-ExecutorLoop::ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner, OutcomeRecorder& recorder,
+ExecutorLoop::ExecutorLoop(BatchSource& queue, ModelRunner& runner, OutcomeSink& recorder,
                            AttemptLog* attempts, Health& health, const Clock& clock, LoopOptions options,
                            BatchObserver* observer)
     : queue_(queue),

@@ -70,7 +70,7 @@ struct SourceStats {
 class KafkaJobSource {
  public:
   static absl::StatusOr<std::unique_ptr<KafkaJobSource>> Create(SourceConfig config, JobQueue& queue,
-                                                                OutcomeRecorder& recorder, OffsetTracker& tracker);
+                                                                OutcomeSink& recorder, OffsetTracker& tracker);
   ~KafkaJobSource();
 
   KafkaJobSource(const KafkaJobSource&) = delete;

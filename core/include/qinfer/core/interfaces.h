@@ -120,4 +120,30 @@ class JobQueue {
   virtual bool HasRoomToResume() const = 0;
 };
 
+// Where the executor takes its batches from: the scheduler's queue.
+// Thread-safe.
+class BatchSource {
+ public:
+  virtual ~BatchSource() = default;
+  // A ready batch, waiting at most `max_wait` for one; nullopt when none
+  // became ready. After Close() it never waits.
+  virtual std::optional<Batch> WaitNextBatch(std::chrono::milliseconds max_wait) = 0;
+  // Refuses further jobs and wakes every waiter; what is queued stays for
+  // DrainAll. Idempotent.
+  virtual void Close() = 0;
+  virtual bool closed() const = 0;
+  // Everything queued, in batches.
+  virtual std::vector<Batch> DrainAll() = 0;
+};
+
+// Where outcomes go to become durable, then published and acked: the
+// OutcomeRecorder (recorder.h). Thread-safe.
+class OutcomeSink {
+ public:
+  virtual ~OutcomeSink() = default;
+  // All of `outcomes` in one store write, then published and acked; a
+  // non-OK status when the store keeps failing (nothing acked).
+  virtual absl::Status Record(std::vector<Outcome> outcomes) = 0;
+};
+
 }  // namespace qinfer

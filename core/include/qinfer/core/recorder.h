@@ -78,7 +78,7 @@ class RecordObserver {
 
 // Thread-safe: the consumer thread (invalid messages) and the executor thread
 // (results) both record. Does not own its collaborators; they must outlive it.
-class OutcomeRecorder {
+class OutcomeRecorder final : public OutcomeSink {
  public:
   struct Options {
     int store_attempts = 5;                        // RocksDB write attempts before giving up
@@ -100,7 +100,7 @@ class OutcomeRecorder {
   // If the store keeps failing the outcomes are not acked (their offsets are
   // never committed, so the jobs run again after a restart) and a fatal
   // condition is raised. Returns the store's status.
-  absl::Status Record(std::vector<Outcome> outcomes);
+  absl::Status Record(std::vector<Outcome> outcomes) override;
 
   // Waits for in-flight publications.
   absl::Status Flush(std::chrono::milliseconds timeout);

@@ -125,7 +125,7 @@ class BatchObserver {
 // `observer` may be null (no crash isolation / no observer).
 class ExecutorLoop {
  public:
-  ExecutorLoop(scheduler::BatchQueue& queue, ModelRunner& runner, OutcomeRecorder& recorder, AttemptLog* attempts,
+  ExecutorLoop(BatchSource& queue, ModelRunner& runner, OutcomeSink& recorder, AttemptLog* attempts,
                Health& health, const Clock& clock, LoopOptions options, BatchObserver* observer = nullptr);
   // Stops the recording thread, if any, leaving what it had not recorded
   // unacked.
@@ -167,9 +167,9 @@ class ExecutorLoop {
   void StopRecording(bool abandon);
   void Abandon(size_t jobs, const char* why);
 
-  scheduler::BatchQueue& queue_;
+  BatchSource& queue_;
   ModelRunner& runner_;
-  OutcomeRecorder& recorder_;
+  OutcomeSink& recorder_;
   AttemptLog* attempts_;
   Health& health_;
   const Clock& clock_;

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "qinfer/core/clock.h"
+#include "qinfer/core/interfaces.h"
 #include "qinfer/core/job.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/scheduler/scheduler.h"
@@ -19,7 +20,7 @@ namespace qinfer::scheduler {
 // decision calls the Scheduler with clock.Now(); the only use of real time is
 // how long WaitNextBatch blocks on its condition variable
 // (std::chrono::steady_clock), so a FakeClock still decides readiness.
-class BatchQueue {
+class BatchQueue final : public BatchSource {
  public:
   // `clock` must outlive the queue.
   BatchQueue(Scheduler scheduler, const Clock& clock);
@@ -38,15 +39,15 @@ class BatchQueue {
   // comes first, re-checking on every wake; returns nullopt when `max_wait`
   // elapsed with nothing ready. After Close() it never blocks: it returns a
   // batch that is ready now, else nullopt.
-  std::optional<Batch> WaitNextBatch(std::chrono::milliseconds max_wait);
+  std::optional<Batch> WaitNextBatch(std::chrono::milliseconds max_wait) override;
 
   // Wakes every waiter and refuses further pushes. Idempotent. Queued jobs
   // stay queued for DrainAll().
-  void Close();
-  bool closed() const;
+  void Close() override;
+  bool closed() const override;
 
   // Scheduler::Drain: everything queued, in batches of at most cap.
-  std::vector<Batch> DrainAll();
+  std::vector<Batch> DrainAll() override;
 
   // Scheduler::SetCap; wakes a waiter, since a lower cap can make a bucket
   // ready.
