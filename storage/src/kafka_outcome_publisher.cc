@@ -162,10 +162,10 @@ struct KafkaOutcomePublisher::Impl {
     absl::Status status;
     if (msg->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       status = KafkaError(msg->err, "delivery", *p);
-      self->log.Warn("publish failed topic=%v job=%v error=\"%v\"", p->topic, p->id, rd_kafka_err2str(msg->err));
+      self->log.Warn("event=publish_failed topic=%v job=%v error=\"%v\"", p->topic, p->id, rd_kafka_err2str(msg->err));
     } else {
       self->log.Trace(
-          "publish delivered topic=%v job=%v partition=%v "
+          "event=publish_delivered topic=%v job=%v partition=%v "
           "offset=%v",
           p->topic, p->id, msg->partition, msg->offset);
     }
@@ -177,7 +177,7 @@ struct KafkaOutcomePublisher::Impl {
     absl::Status flushed = WaitIdle(config.close_timeout);
     closing.store(true);
     if (!flushed.ok()) {
-      log.Warn("publisher close_timeout outstanding=%v action=purge", InFlight());
+      log.Warn("event=publisher_close_timeout outstanding=%v action=purge", InFlight());
       rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
       (void)WaitIdle(kPurgeWait);  // the purged messages report Cancelled
     }
@@ -193,7 +193,7 @@ struct KafkaOutcomePublisher::Impl {
       left.swap(held);
     }
     if (!left.empty()) {
-      log.Warn("publisher unreported_at_close count=%v", left.size());
+      log.Warn("event=publisher_unreported_at_close count=%v", left.size());
     }
     for (Pending* raw : left) {
       std::unique_ptr<Pending> p(raw);
@@ -205,7 +205,7 @@ struct KafkaOutcomePublisher::Impl {
     // deferred Cancelled, so this ends once the callers stop retrying.
     while (RunDeferred()) {
     }
-    log.Info("publisher closed");
+    log.Info("event=publisher_closed");
   }
 
   size_t InFlight() const {
@@ -251,7 +251,7 @@ absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>> KafkaOutcomePublisher::Cr
   Impl* raw = impl.get();
   impl->poller = std::thread([raw] { raw->PollLoop(); });
   impl->log.Info(
-      "publisher created brokers=%v default_reply_topic=%v "
+      "event=publisher_created brokers=%v default_reply_topic=%v "
       "dead_letter_topic=%v",
       config.brokers, config.default_reply_topic, config.dead_letter_topic);
   return std::unique_ptr<KafkaOutcomePublisher>(new KafkaOutcomePublisher(std::move(impl)));
@@ -329,7 +329,7 @@ void KafkaOutcomePublisher::Publish(const Outcome& outcome, std::string_view jso
     MutexLock lock(&m.mu);
     m.held.erase(raw);
   }
-  m.log.Warn("publish rejected topic=%v job=%v error=\"%v\"", raw->topic, raw->id, rd_kafka_err2str(err));
+  m.log.Warn("event=publish_rejected topic=%v job=%v error=\"%v\"", raw->topic, raw->id, rd_kafka_err2str(err));
   absl::Status status = KafkaError(err, "produce", *raw);
   m.Defer(std::move(p), std::move(status));
 }

@@ -304,8 +304,8 @@ TEST_F(ReplayTest, MistakesOnTheCommandLineAreRefusedByName) {
   // At the default log level the store's open and close are not reported.
   auto [quiet_rc, quiet] = RunCommand(std::string(QINFER_BINARY) + " replay --no-progress " + from + "--dry-run 2>&1");
   EXPECT_EQ(quiet_rc, 0) << quiet;
-  EXPECT_EQ(quiet.find("store opened"), std::string::npos) << quiet;
-  EXPECT_EQ(quiet.find("store closed"), std::string::npos) << quiet;
+  EXPECT_EQ(quiet.find("event=store_opened"), std::string::npos) << quiet;
+  EXPECT_EQ(quiet.find("event=store_closed"), std::string::npos) << quiet;
 
   auto [help_rc, help] = RunCommand(std::string(QINFER_BINARY) + " replay --help 2>&1");
   EXPECT_EQ(help_rc, 0) << help;

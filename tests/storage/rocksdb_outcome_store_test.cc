@@ -13,6 +13,8 @@
 #include <rocksdb/db.h>
 #include <rocksdb/table.h>
 
+#include "qinfer/core/outcome_json.h"
+
 namespace qinfer::storage {
 namespace {
 
@@ -627,6 +629,99 @@ TEST_F(RocksDbOutcomeStoreTest, TablesWrittenWithCrc32cChecksumsStayReadable) {
   EXPECT_EQ(Results(), 2001u);
 }
 
+// The store's database opened directly, every column family by name: what a
+// test uses to lay out or damage a store as nothing else could.
+struct RawStore {
+  explicit RawStore(const std::string& dir) {
+    rocksdb::DBOptions options;
+    std::vector<std::string> names;
+    EXPECT_TRUE(rocksdb::DB::ListColumnFamilies(options, dir, &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    for (const std::string& name : names) cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    rocksdb::DB* raw = nullptr;
+    EXPECT_TRUE(rocksdb::DB::Open(options, dir, cfs, &handles, &raw).ok());
+    db.reset(raw);
+  }
+  ~RawStore() {
+    for (rocksdb::ColumnFamilyHandle* h : handles) EXPECT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    EXPECT_TRUE(db->Close().ok());
+  }
+  rocksdb::ColumnFamilyHandle* cf(const std::string& name) {
+    for (rocksdb::ColumnFamilyHandle* h : handles) {
+      if (h->GetName() == name) return h;
+    }
+    ADD_FAILURE() << "no column family " << name;
+    return nullptr;
+  }
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+};
+
+// Put ranks a new record against an id's final record by its rank, kept
+// beside it, never by reading the record: an earlier record that no longer
+// parses (a 10,000-float result, damaged here) still ranks, and moves to
+// history as the bytes it was.
+TEST_F(RocksDbOutcomeStoreTest, AnEarlierRecordIsRankedWithoutBeingParsed) {
+  Outcome big = Result("x", std::vector<float>(10000, 0.5f));
+  big.attempt = 1;
+  PutOrDie({big});
+  store_.reset();
+  {
+    RawStore raw(dir_);
+    ASSERT_TRUE(raw.db->Put(rocksdb::WriteOptions(), raw.cf("results"), "x", "not json {").ok());
+  }
+  Outcome late = Result("x");
+  late.attempt = 0;
+  ASSERT_TRUE(store().Put(std::vector<Outcome>{late}).ok()) << "a redelivery of the first try ranks below";
+  Outcome replay = Result("x");
+  replay.attempt = 2;
+  ASSERT_TRUE(store().Put(std::vector<Outcome>{replay}).ok());
+  ASSERT_TRUE(GetOrDie("x").has_value());
+  EXPECT_EQ(GetOrDie("x")->attempt, 2);
+  EXPECT_EQ(Superseded(), 2u) << "the late try, then the damaged record";
+  store_.reset();
+  RawStore raw(dir_);
+  std::string moved;
+  ASSERT_TRUE(raw.db->Get(rocksdb::ReadOptions(), raw.cf("history"), std::string("x") + '\0' + "0000000001r", &moved)
+                  .ok());
+  EXPECT_EQ(moved, "not json {") << "moved as the bytes it was stored as";
+}
+
+// A store written before ranks were kept gets them at its first read-write
+// open, and its records then rank as before.
+TEST_F(RocksDbOutcomeStoreTest, AStoreWrittenBeforeRanksIsRankedAtOpen) {
+  {
+    rocksdb::DBOptions options;
+    options.create_if_missing = true;
+    options.create_missing_column_families = true;
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    for (const char* name :
+         {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed", "meta", "attempts", "history"}) {
+      cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    Outcome a = Result("a");
+    a.attempt = 3;
+    Outcome f = Failure("f");
+    f.attempt = 1;
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[1], "a", OutcomeToJson(a)).ok());
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[2], "f", OutcomeToJson(f)).ok());
+    for (rocksdb::ColumnFamilyHandle* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    ASSERT_TRUE(db->Close().ok());
+  }
+  Outcome late = Result("a");
+  late.attempt = 1;
+  Outcome same = Failure("f");
+  same.attempt = 0;
+  PutOrDie({late, same});
+  EXPECT_EQ(GetOrDie("a")->attempt, 3) << "an earlier try never replaces a later one";
+  EXPECT_EQ(GetOrDie("f")->attempt, 1);
+  EXPECT_EQ(Superseded(), 2u);
+}
+
 TEST_F(RocksDbOutcomeStoreTest, ReadOnlyStoreRefusesToBeginAttempts) {
   PutOrDie({Result("r1")});
   auto ro = OpenOrDie({.read_only = true});
@@ -709,7 +804,10 @@ TEST_F(RocksDbOutcomeStoreTest, ReadOnlyOpenOfAStoreWithoutHistoryWorks) {
   EXPECT_EQ(HistoryOrDie("f").size(), 1u);
 }
 
-TEST_F(RocksDbOutcomeStoreTest, AFailureRecordThatDoesNotParseStopsPutWithItsId) {
+// What Put reads of an earlier record is its rank (records themselves are
+// never parsed to write, AnEarlierRecordIsRankedWithoutBeingParsed): a rank
+// that does not parse stops the write, naming the id.
+TEST_F(RocksDbOutcomeStoreTest, ARankThatDoesNotParseStopsPutWithItsId) {
   {
     ASSERT_TRUE(store().PutMeta("k", "v").ok());  // creates the store
     store_.reset();
@@ -725,8 +823,8 @@ TEST_F(RocksDbOutcomeStoreTest, AFailureRecordThatDoesNotParseStopsPutWithItsId)
     ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
     std::unique_ptr<rocksdb::DB> db(raw);
     for (rocksdb::ColumnFamilyHandle* h : handles) {
-      if (h->GetName() == "failed") {
-        ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), h, "a", "{not json").ok());
+      if (h->GetName() == "ranks") {
+        ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), h, "a", "{not a rank").ok());
       }
       ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
     }
@@ -735,6 +833,7 @@ TEST_F(RocksDbOutcomeStoreTest, AFailureRecordThatDoesNotParseStopsPutWithItsId)
   absl::Status s = store().Put(std::vector<Outcome>{Result("a")});
   EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
   EXPECT_NE(s.message().find("id=a"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("cf=ranks"), std::string::npos) << s;
   EXPECT_EQ(Results(), 0u) << "nothing written";
 }
 

@@ -1,5 +1,5 @@
 // RocksDbOutcomeStore: the durable record of every job's outcome, keyed by
-// job id, in a RocksDB database with five column families:
+// job id, in a RocksDB database with six column families:
 //   results  ok outcomes        key = job id, value = OutcomeToJson(outcome)
 //   failed   failure records    key = job id, value = OutcomeToJson(outcome)
 //            (results and failed together hold one final state per id)
@@ -7,6 +7,9 @@
 //            + attempt as 10 zero-padded digits, + 'r' for a result (an
 //            id's entries sort oldest attempt first, within one attempt the
 //            failure first), value = OutcomeToJson(outcome)
+//   ranks    each final record's rank, key = job id, value = attempt + 'r'
+//            (result) or 'f' (failure): what Put ranks a new record
+//            against, so it never reads or parses an earlier record
 //   meta     small string values (e.g. the calibrated memory plan)
 //   attempts attempt counts of jobs that ran without an outcome yet
 //            (AttemptLog): one entry per batch begun, key = "#" + sequence,
@@ -57,7 +60,8 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   enum class Kind { kResults, kFailures, kAll };
 
   // Opens (read-write: creating the directory and the column families when
-  // missing) the store in `dir`. Errors carry RocksDB's message and `dir`;
+  // missing, and ranking the records of a store written before ranks were
+  // kept, once) the store in `dir`. Errors carry RocksDB's message and `dir`;
   // a missing `dir` with read_only is NotFound.
   static absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> Open(const std::string& dir, Options options = {});
 
@@ -93,7 +97,9 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // Errors: FailedPrecondition when read-only; InvalidArgument for an
   // outcome with an empty id or a negative attempt, or when json.size() !=
   // outcomes.size() (nothing is written); DataLoss naming the id when X's
-  // stored record does not parse; RocksDB errors otherwise.
+  // rank does not parse; RocksDB errors otherwise. A record that
+  // supersedes another moves that one to history as the bytes it was
+  // stored as, unparsed.
   absl::Status Put(std::span<const Outcome> outcomes, std::span<const std::string> json) override;
   using OutcomeStore::Put;
 
