@@ -516,7 +516,7 @@ constexpr Key kKeys[] = {
                                    "deeper nesting of arrays/objects is `invalid`; checked by a scan before the "
                                    "message is parsed"),
     Integer<&C::Limits::max_meta_bytes>("limits.max_meta_bytes", 0, 1LL << 31,
-                                        "a larger `meta` (serialised) is `invalid`"),
+                                        "a larger `meta` (its bytes as sent) is `invalid`; `meta` is kept as sent"),
     Integer<&C::Limits::max_text_bytes>("limits.max_text_bytes", 1, 1LL << 31,
                                         "a longer `text` (with its `text_pair`) is `too_long`, checked before the "
                                         "text is tokenized; under `truncate` a longer single text is cut there "

@@ -1,5 +1,7 @@
 #include "qinfer/consumer/job_decoder.h"
 
+#include "qinfer/core/outcome_json.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -340,6 +342,41 @@ TEST(JobDecoderBoundsTest, RejectsAMetaLargerThanItsBound) {
   EXPECT_NE(std::get<Outcome>(d).error.find("max_meta_bytes 100"), std::string::npos);
   m.value = slim;
   EXPECT_TRUE(IsJob(DecodeJob(m, limits)));
+}
+
+// `meta` is kept as the producer's bytes (its whitespace and key order), and
+// the record carries them so; its bound counts those bytes.
+TEST(JobDecoderMetaTest, MetaIsKeptAsTheBytesItArrivedAs) {
+  const std::string meta = R"({ "z" : 1,  "a":[ "x\u00e9", {"k":null} ] })";
+  Decoded d = DecodeValue(R"({"meta" : )" + meta + R"( , "input_ids":[1], "id":"m"})");
+  ASSERT_TRUE(IsJob(d));
+  EXPECT_EQ(OneJob(d).meta_json, meta);
+  Outcome o = OutcomeFor(OneJob(d));
+  o.ok = true;
+  EXPECT_NE(OutcomeToJson(o).find(meta), std::string::npos) << OutcomeToJson(o);
+  // A member that only looks like meta, inside a string or a nested object,
+  // is not it; a key written with escapes is.
+  Decoded nested = DecodeValue(R"({"id":"n","input_ids":[1],"reply_to":"\"meta\": 1","meta":[1, 2]})");
+  EXPECT_EQ(OneJob(nested).meta_json, "[1, 2]");
+  Decoded escaped = DecodeValue(R"({"id":"e","input_ids":[1],"m\u0065ta":  "v" })");
+  EXPECT_EQ(OneJob(escaped).meta_json, R"("v")");
+}
+
+TEST(JobDecoderMetaTest, AMetaOverSeveralLinesIsKeptOnOne) {
+  Decoded d = DecodeValue("{\"id\":\"l\",\"input_ids\":[1],\"meta\":{\n  \"a\": 1\n}}");
+  ASSERT_TRUE(IsJob(d));
+  EXPECT_EQ(OneJob(d).meta_json, R"({"a":1})") << "a record is one line";
+}
+
+TEST(JobDecoderMetaTest, TheBoundCountsTheBytesAsSent) {
+  DecoderLimits limits = kLimits;
+  limits.max_meta_bytes = 10;
+  RawMessage m;
+  const std::string spaced = R"({"input_ids":[1],"meta":{"a":     1}})";  // 7 bytes compact, 12 as sent
+  m.value = spaced;
+  Decoded d = DecodeJob(m, limits);
+  ASSERT_TRUE(std::holds_alternative<Outcome>(d));
+  EXPECT_NE(std::get<Outcome>(d).error.find("`meta` is 12 bytes"), std::string::npos) << std::get<Outcome>(d).error;
 }
 
 TEST(JobDecoderBoundsTest, RejectsOverlongIdsAndReplyTopicsAndCutsAnOverlongKey) {

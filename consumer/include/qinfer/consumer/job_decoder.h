@@ -21,7 +21,8 @@ namespace qinfer::consumer {
 // Every bound is checked before the work it guards: the byte bound before
 // parsing, the nesting bound by a scan before parsing (a parser or a printer
 // that recurses per level would overflow the stack on deep input), the meta
-// bound before `meta` is copied. A violated bound is an `invalid` record.
+// bound on `meta`'s bytes as they stand in the message, before they are
+// copied. A violated bound is an `invalid` record.
 struct DecoderLimits {
   int64_t vocab_size = 0;  // ids must be in [0, vocab_size)
   size_t max_tokens = 0;   // longer inputs get a `too_long` failure record
@@ -31,7 +32,7 @@ struct DecoderLimits {
   size_t max_message_bytes = size_t{1} << 20;
   // Deepest nesting of arrays and objects in the message. Default: 32.
   int max_depth = 32;
-  // Largest `meta`, serialised. Default: 64 KiB.
+  // Largest `meta`, in bytes as sent. Default: 64 KiB.
   size_t max_meta_bytes = size_t{64} << 10;
   // Longest `id` and `reply_to`. Default: 512 bytes.
   size_t max_id_bytes = 512;
@@ -144,6 +145,21 @@ struct Admission {
   size_t kept = 0;     // tokens the job keeps (kTruncate: fewer than its length)
   size_t windows = 1;  // kChunk: how many
   std::string error;   // non-empty: not admitted, the `too_long` record's error
+
+  // The policy an admitted job carries: "" whole, else truncate, chunk or
+  // long_lane.
+  const char* policy() const {
+    switch (kind) {
+      case Kind::kTruncate:
+        return policy::kTruncate;
+      case Kind::kChunk:
+        return policy::kChunk;
+      case Kind::kLongLane:
+        return policy::kLongLane;
+      default:
+        return "";
+    }
+  }
 };
 
 // Admission of an input of `length` tokens, `special` of which are the

@@ -48,7 +48,9 @@ struct Job {
   std::string text;
   std::vector<TokenSpan> spans;
   std::string reply_to;   // empty: the configured default reply topic, if any
-  std::string meta_json;  // the job's `meta` serialised; empty when absent
+  // The job's `meta`: its bytes as they stood in the message (compacted
+  // onto one line when sent over several); empty when absent.
+  std::string meta_json;
   int attempt = 0;        // set by `replay`
   int truncate_to = 0;    // replay override: keep only the first N ids (0: off)
   // The over-long policy: in a message, the job's own choice ("" = the
