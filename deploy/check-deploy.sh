@@ -12,7 +12,7 @@
 #      ids; every query is valid PromQL (promtool check rules on a copy of the
 #      queries with Grafana's variables replaced by plain values)
 #   5. deploy/k8s: kustomization lists every manifest; the ConfigMap's
-#      qinfer.yaml uses only keys of app/src/config.cc; http.listen, ports,
+#      qinfer.yaml uses only keys of app/src/config_keys.cc; http.listen, ports,
 #      probes, scrape annotations, grace period > drain timeout, one GPU,
 #      volumes, PDB selector and the KEDA trigger agree with each other
 #   6. with --qinfer BIN (default: build/qinfer when it exists): that binary
@@ -36,7 +36,7 @@ PROM_CONFIG=$DEPLOY/prometheus/prometheus.yaml
 DASHBOARD=$DEPLOY/grafana/qinfer.json
 K8S=$DEPLOY/k8s
 YAMLLINT_CONFIG=$DEPLOY/.yamllint
-CONFIG_CC=app/src/config.cc
+CONFIG_CC=app/src/config_keys.cc
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "qinfer/core/clock.h"
 #include "qinfer/collect/collector.h"
 #include "qinfer/consumer/kafka_topic_reader.h"
 #include "qinfer/consumer/kafka_topics.h"
@@ -19,7 +20,6 @@
 namespace qinfer::app {
 namespace {
 
-using std::chrono::steady_clock;
 
 std::atomic<bool> g_collect_stop{false};
 void OnCollectSignal(int) { g_collect_stop = true; }
@@ -108,7 +108,7 @@ class CollectRun {
       }
       if (decision != pipeline::RunDecision::kContinue) return decision;
       const bool empty = !Take(reader_->Poll(kPollTimeout));
-      if (collect::FlushDue(policy_, collector_.held(), collector_.held_bytes(), steady_clock::now() - first_held_,
+      if (collect::FlushDue(policy_, collector_.held(), collector_.held_bytes(), RealClock().Now() - first_held_,
                             empty)) {
         if (auto points = Flush()) reader_->StoreOffsets(*points);
       }
@@ -133,7 +133,7 @@ class CollectRun {
     log_.Info(
         "event=summary run_seconds=%.1f messages=%v results=%v failures=%v notices=%v unreadable=%v "
         "writes=%v store_results=%v store_failures=%v store_superseded=%v",
-        std::chrono::duration<double>(steady_clock::now() - started_).count(), s.messages, s.results, s.failures,
+        std::chrono::duration<double>(RealClock().Now() - started_).count(), s.messages, s.results, s.failures,
         s.notices, s.unreadable, s.writes, results.ok() ? int64_t(*results) : -1,
         failures.ok() ? int64_t(*failures) : -1, superseded.ok() ? int64_t(*superseded) : -1);
   }
@@ -146,7 +146,7 @@ class CollectRun {
       case consumer::Polled::Kind::kNothing:
         return false;
       case consumer::Polled::Kind::kRecord:
-        if (collector_.held() == 0) first_held_ = steady_clock::now();
+        if (collector_.held() == 0) first_held_ = RealClock().Now();
         collector_.Add(polled.record);
         break;
       case consumer::Polled::Kind::kFatal:
@@ -185,12 +185,12 @@ class CollectRun {
   }
 
   void ShowProgress() {
-    if (!o_.progress || steady_clock::now() < next_progress_) return;
-    next_progress_ = steady_clock::now() + kProgressEvery;
+    if (!o_.progress || RealClock().Now() < next_progress_) return;
+    next_progress_ = RealClock().Now() + kProgressEvery;
     const collect::CollectStats& s = collector_.stats();
     if (s.messages == progress_shown_) return;
     progress_shown_ = s.messages;
-    const double secs = std::chrono::duration<double>(steady_clock::now() - started_).count();
+    const double secs = std::chrono::duration<double>(RealClock().Now() - started_).count();
     log_.Info("event=progress messages=%v results=%v failures=%v notices=%v unreadable=%v rate=%.0f/s", s.messages,
               s.results, s.failures, s.notices, s.unreadable, secs > 0 ? s.messages / secs : 0.0);
   }
@@ -201,9 +201,9 @@ class CollectRun {
   Log log_ = Logger("collect");
   bool fatal_ = false;           // the store failed for good
   bool consumer_fatal_ = false;  // the consumer did
-  const steady_clock::time_point started_ = steady_clock::now();
-  steady_clock::time_point first_held_ = started_;
-  steady_clock::time_point next_progress_ = started_ + kProgressEvery;
+  const SteadyTime started_ = RealClock().Now();
+  SteadyTime first_held_ = started_;
+  SteadyTime next_progress_ = started_ + kProgressEvery;
   uint64_t progress_shown_ = 0;
   // Declared last: leaving the group (its destructor, when Finish did not
   // run) flushes through the members above.

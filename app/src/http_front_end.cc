@@ -1,5 +1,7 @@
 #include "http_front_end.h"
 
+#include "qinfer/core/clock.h"
+
 #include <chrono>
 
 namespace qinfer::app {
@@ -30,7 +32,7 @@ void HttpFrontEnd::Stop() {
   // itself (an accept() error). Then one stop() shuts the socket, and the
   // blocked accept() returns.
   while (!server_.is_running() && !loop_done_.load()) {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    RealClock().SleepFor(std::chrono::microseconds(200));
   }
   if (!loop_done_.load()) server_.stop();
   thread_.join();

@@ -1,5 +1,6 @@
 #include "results.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -12,106 +13,92 @@ namespace qinfer::app {
 
 using storage::RocksDbOutcomeStore;
 
-int Results(const ResultsOptions& o) {
-  RocksDbOutcomeStore::Options options;
-  options.read_only = true;
-  auto store = RocksDbOutcomeStore::Open(o.store, options);
-  if (!store.ok()) {
-    std::cerr << "results: " << store.status().message() << "\n";
-    return 2;
+namespace {
+
+// Exit codes: 0 done, 1 no record for the id, 2 the store could not serve.
+int Fail(const absl::Status& status, const char* what = "") {
+  std::cerr << "results: " << what << status.message() << "\n";
+  return 2;
+}
+
+// One id's final record with its history, as one JSON object.
+int ShowOne(const RocksDbOutcomeStore& store, const std::string& id) {
+  auto found = store.Get(id);
+  if (!found.ok()) return Fail(found.status());
+  if (!found->has_value()) {
+    std::cerr << "results: no record for id " << id << "\n";
+    return 1;
   }
-  if (!o.id.empty()) {
-    auto found = (*store)->Get(o.id);
-    if (!found.ok()) {
-      std::cerr << "results: " << found.status().message() << "\n";
+  auto history = store.History(id);
+  if (!history.ok()) return Fail(history.status());
+  std::cout << OutcomeWithHistoryToJson(**found, *history) << "\n";
+  return 0;
+}
+
+// Every final record (or every failure), one JSON line each, to a file or
+// standard output ("-").
+int Export(const RocksDbOutcomeStore& store, const ResultsOptions& o) {
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (o.export_to != "-") {
+    file.open(o.export_to);
+    if (!file) {
+      std::cerr << "results: cannot write " << o.export_to << "\n";
       return 2;
     }
-    if (!found->has_value()) {
-      std::cerr << "results: no record for id " << o.id << "\n";
-      return 1;
-    }
-    auto history = (*store)->History(o.id);
-    if (!history.ok()) {
-      std::cerr << "results: " << history.status().message() << "\n";
-      return 2;
-    }
-    std::cout << OutcomeWithHistoryToJson(**found, *history) << "\n";
-    return 0;
+    out = &file;
   }
-  if (!o.export_to.empty()) {
-    std::ofstream file;
-    std::ostream* out = &std::cout;
-    if (o.export_to != "-") {
-      file.open(o.export_to);
-      if (!file) {
-        std::cerr << "results: cannot write " << o.export_to << "\n";
-        return 2;
-      }
-      out = &file;
+  uint64_t n = 0;
+  absl::Status s = store.ForEach(o.failures_only ? RocksDbOutcomeStore::Kind::kFailures : RocksDbOutcomeStore::Kind::kAll,
+                                 [&](const Outcome& outcome) {
+                                   *out << OutcomeToJson(outcome) << "\n";
+                                   ++n;
+                                   return true;
+                                 });
+  if (!s.ok()) return Fail(s);
+  if (o.export_to != "-") std::cerr << "results: wrote " << n << " records to " << o.export_to << "\n";
+  return 0;
+}
+
+// What --summary gathers from the records themselves.
+struct Summary {
+  // A job from a batch of k contributes 1/k of a batch, so the sum over
+  // jobs counts batches exactly.
+  struct Bucket {
+    uint64_t jobs = 0;
+    double batches = 0;
+    uint64_t real = 0, padded = 0;
+  };
+  std::map<int, Bucket> buckets;
+  std::map<std::string, uint64_t> reasons;
+  std::map<std::string, uint64_t> labels;  // classify: results per top label
+  uint64_t results = 0, failures = 0, tokens = 0;
+  int64_t first_ms = INT64_MAX, last_ms = 0;
+
+  void Add(const Outcome& r) {
+    if (!r.ok) {
+      ++failures;
+      reasons[r.reason]++;
+      return;
     }
-    uint64_t n = 0;
-    absl::Status s =
-        (*store)->ForEach(o.failures_only ? RocksDbOutcomeStore::Kind::kFailures : RocksDbOutcomeStore::Kind::kAll,
-                          [&](const Outcome& outcome) {
-                            *out << OutcomeToJson(outcome) << "\n";
-                            ++n;
-                            return true;
-                          });
-    if (!s.ok()) {
-      std::cerr << "results: " << s.message() << "\n";
-      return 2;
-    }
-    if (o.export_to != "-") std::cerr << "results: wrote " << n << " records to " << o.export_to << "\n";
-    return 0;
+    ++results;
+    if (!r.label.empty()) labels[r.label]++;
+    tokens += r.input_length;
+    first_ms = std::min(first_ms, r.completed_at_ms - int64_t(r.run_seconds * 1000));
+    last_ms = std::max(last_ms, r.completed_at_ms);
+    Bucket& b = buckets[r.bucket];
+    b.jobs++;
+    b.batches += 1.0 / std::max(1, r.batch_size);
+    b.real += r.input_length;
+    b.padded += uint64_t(r.padded_length);
   }
-  auto superseded = (*store)->CountSuperseded();
-  if (!superseded.ok()) {
-    std::cerr << "results: cannot count superseded records: " << superseded.status().message() << "\n";
-    return 2;
-  }
-  if (o.summary) {
-    // Everything the summary needs is in the records themselves.
-    // A job from a batch of k contributes 1/k of a batch, so the sum over
-    // jobs counts batches exactly.
-    struct Bucket {
-      uint64_t jobs = 0;
-      double batches = 0;
-      uint64_t real = 0, padded = 0;
-    };
-    std::map<int, Bucket> buckets;
-    std::map<std::string, uint64_t> reasons;
-    std::map<std::string, uint64_t> labels;  // classify: results per top label
-    uint64_t results = 0, failures = 0, tokens = 0;
-    int64_t first_ms = INT64_MAX, last_ms = 0;
-    absl::Status s = (*store)->ForEach(RocksDbOutcomeStore::Kind::kAll, [&](const Outcome& r) {
-      if (!r.ok) {
-        ++failures;
-        reasons[r.reason]++;
-        return true;
-      }
-      ++results;
-      if (!r.label.empty()) labels[r.label]++;
-      tokens += r.input_length;
-      first_ms = std::min(first_ms, r.completed_at_ms - int64_t(r.run_seconds * 1000));
-      last_ms = std::max(last_ms, r.completed_at_ms);
-      Bucket& b = buckets[r.bucket];
-      b.jobs++;
-      b.batches += 1.0 / std::max(1, r.batch_size);
-      b.real += r.input_length;
-      b.padded += uint64_t(r.padded_length);
-      return true;
-    });
-    if (!s.ok()) {
-      std::cerr << "results: " << s.message() << "\n";
-      return 2;
-    }
-    const double seconds = results > 0 ? std::max(1, int(last_ms - first_ms)) / 1000.0 : 0;
+
+  void Print(uint64_t superseded) const {
     std::printf("records: %llu results, %llu failures (final states); %llu superseded records\n",
-                (unsigned long long)results, (unsigned long long)failures, (unsigned long long)*superseded);
-    for (const auto& [reason, n] : reasons) {
-      std::printf("  failed %-12s %llu\n", reason.c_str(), (unsigned long long)n);
-    }
+                (unsigned long long)results, (unsigned long long)failures, (unsigned long long)superseded);
+    for (const auto& [reason, n] : reasons) std::printf("  failed %-12s %llu\n", reason.c_str(), (unsigned long long)n);
     if (results > 0) {
+      const double seconds = std::max(1, int(last_ms - first_ms)) / 1000.0;
       std::printf("throughput: %.1f jobs/s, %.0f tokens/s over %.1f s (first to last result)\n", results / seconds,
                   tokens / seconds, seconds);
       std::printf("%8s %8s %10s %10s %10s\n", "bucket", "jobs", "batches", "mean_batch", "padding_eff");
@@ -126,14 +113,36 @@ int Results(const ResultsOptions& o) {
         std::printf("%-24s %8llu %8.3f\n", label.c_str(), (unsigned long long)n, double(n) / double(results));
       }
     }
-    return 0;
   }
+};
+
+int Summarize(const RocksDbOutcomeStore& store, uint64_t superseded) {
+  Summary summary;
+  absl::Status s = store.ForEach(RocksDbOutcomeStore::Kind::kAll, [&summary](const Outcome& r) {
+    summary.Add(r);
+    return true;
+  });
+  if (!s.ok()) return Fail(s);
+  summary.Print(superseded);
+  return 0;
+}
+
+}  // namespace
+
+int Results(const ResultsOptions& o) {
+  RocksDbOutcomeStore::Options options;
+  options.read_only = true;
+  auto store = RocksDbOutcomeStore::Open(o.store, options);
+  if (!store.ok()) return Fail(store.status());
+  if (!o.id.empty()) return ShowOne(**store, o.id);
+  if (!o.export_to.empty()) return Export(**store, o);
+  auto superseded = (*store)->CountSuperseded();
+  if (!superseded.ok()) return Fail(superseded.status(), "cannot count superseded records: ");
+  if (o.summary) return Summarize(**store, *superseded);
   auto results = (*store)->CountResults();
   auto failures = (*store)->CountFailures();
   if (!results.ok() || !failures.ok()) {
-    std::cerr << "results: cannot count records: " << (results.ok() ? failures.status() : results.status()).message()
-              << "\n";
-    return 2;
+    return Fail(results.ok() ? failures.status() : results.status(), "cannot count records: ");
   }
   std::cout << "results " << *results << "\nfailures " << *failures << "\nsuperseded " << *superseded << "\n";
   return 0;

@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "http_front_end.h"
 #include "plan.h"
+#include "qinfer/core/clock.h"
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/consumer/offset_tracker.h"
@@ -35,11 +36,11 @@
 #include "serve_http.h"
 #include "serve_options.h"
 #include "serve_snapshot.h"
+#include "serve_start_up.h"
 
 namespace qinfer::app {
 namespace {
 
-using std::chrono::steady_clock;
 
 // The scheduler's queue as the consumer sees it.
 class QueueForSource final : public JobQueue {
@@ -51,90 +52,6 @@ class QueueForSource final : public JobQueue {
 
  private:
   scheduler::BatchQueue& queue_;
-};
-
-std::atomic<bool> g_stop_requested{false};
-void OnSignal(int) { g_stop_requested = true; }
-
-// Signals set a flag that the main thread watches. Installed first, so a
-// SIGTERM during start-up still means a clean exit. A file-size limit
-// (RLIMIT_FSIZE) then fails the write that crosses it instead of killing the
-// process: a store that cannot be written is a fatal condition with a
-// bounded drain, not a crash.
-void InstallSignalHandlers() {
-  struct sigaction sa {};
-  sa.sa_handler = OnSignal;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-  signal(SIGXFSZ, SIG_IGN);
-}
-
-// ServeOptions::hold_file_for_test: waits while `path` exists ("": not at
-// all), or until `give_up` (may be null: never) becomes true.
-void WaitWhileExists(const std::string& path, const std::atomic<bool>* give_up) {
-  if (path.empty()) return;
-  while (std::filesystem::exists(path) && (give_up == nullptr || !give_up->load())) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-}
-
-// One line of a `start_failed` event, and the start-up exit code: by
-// default kExitConfig (retrying will not help).
-int StartFailed(const std::string& what, int code = kExitConfig) {
-  Logger("app").Error("event=start_failed exit=%v error=\"%v\"", code, what);
-  return code;
-}
-
-// A SIGTERM (or SIGINT) during start-up: nothing was consumed yet, so the
-// process just ends, with 0.
-int StartAbandoned(const char* phase) {
-  Logger("app").Info("event=start_abandoned phase=%v (a signal during start-up)", phase);
-  return kExitOk;
-}
-
-// Bounds start-up's answer to a signal. Start-up checks the signal flag
-// between its steps, but a step (a model load, a calibration, the wait for
-// the brokers) cannot be interrupted; once a signal has come, this guard's
-// thread ends the process if start-up has not returned within `bound`
-// (shutdown.drain_timeout_s), so that a supervisor's grace period above
-// the drain bound is never exceeded in any phase. Nothing durable is at
-// stake before the consumer starts: the store's writes so far (a memory
-// plan) are in its log.
-class StartUpGuard {
- public:
-  explicit StartUpGuard(std::chrono::nanoseconds bound) : thread_([this, bound] { Watch(bound); }) {}
-  ~StartUpGuard() { Done(); }
-  // Start-up is over (served, failed or abandoned): the guard stands down.
-  void Done() {
-    {
-      MutexLock lock(&mu_);
-      done_ = true;
-    }
-    cv_.SignalAll();
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  void Watch(std::chrono::nanoseconds bound) {
-    MutexLock lock(&mu_);
-    // The handler only sets a flag: poll it.
-    while (!done_ && !g_stop_requested.load()) cv_.WaitFor(&mu_, std::chrono::milliseconds(20));
-    const auto deadline = std::chrono::steady_clock::now() + bound;
-    while (!done_ && cv_.WaitUntil(&mu_, deadline)) {
-    }
-    if (done_) return;
-    Logger("app").Warn(
-        "event=start_abandoned forced=true: start-up did not return within "
-        "shutdown.drain_timeout_s = %v s of the signal; exiting now",
-        std::chrono::duration_cast<std::chrono::seconds>(bound).count());
-    FlushAllLogs();
-    std::_Exit(0);
-  }
-
-  Mutex mu_;
-  CondVar cv_;
-  bool done_ ABSL_GUARDED_BY(mu_) = false;
-  std::thread thread_;
 };
 
 // What lives through the whole of Serve, start-up included: the health, the
@@ -191,7 +108,7 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
   auto runner = LoadRunner(config);
   if (!runner.ok()) return StartFailed(std::string(runner.status().message()));
   s.runner = *std::move(runner);
-  if (g_stop_requested) return StartAbandoned("model_loaded");
+  if (StopRequested()) return StartAbandoned("model_loaded");
   const executor::ModelManifest& manifest = s.runner->manifest();
   auto bounds = BucketBounds(config, manifest);
   if (!bounds.ok()) return StartFailed(std::string(bounds.status().message()));
@@ -243,7 +160,7 @@ std::optional<int> BuildScheduler(const Config& config, bool recalibrate, const 
   s.store = *std::move(store);
   auto plan = LoadOrCalibratePlan(*s.runner, *s.store, config, s.bounds, recalibrate);
   if (!plan.ok()) return StartFailed("memory plan: " + std::string(plan.status().message()));
-  if (g_stop_requested) return StartAbandoned("memory_plan");
+  if (StopRequested()) return StartAbandoned("memory_plan");
   s.plan = plan->plan;
   auto log = Logger("app");
   if (s.plan) {
@@ -318,10 +235,10 @@ std::optional<int> BuildPipeline(const Config& config, const ServeOptions& optio
 std::optional<int> Build(const Config& config, const ServeOptions& options, Front& f, Service& s) {
   if (auto code = LoadModel(config, s)) return code;
   if (auto code = CheckPrecision(config, s)) return code;
-  if (g_stop_requested) return StartAbandoned("precision_checked");
+  if (StopRequested()) return StartAbandoned("precision_checked");
   if (auto code = BuildScheduler(config, options.recalibrate, f.clock, s)) return code;
   if (auto code = CheckTopics(config)) return code;
-  if (g_stop_requested) return StartAbandoned("topics_checked");
+  if (StopRequested()) return StartAbandoned("topics_checked");
   return BuildPipeline(config, options, f, s);
 }
 
@@ -350,10 +267,10 @@ pipeline::ServiceSnapshot Identity(const Config& config, const Service& s) {
 }
 
 // The modules' figures now, for /metrics and /status (any thread).
-pipeline::ServiceSnapshot ReadSnapshot(const pipeline::ServiceSnapshot& identity, steady_clock::time_point started,
+pipeline::ServiceSnapshot ReadSnapshot(const pipeline::ServiceSnapshot& identity, SteadyTime started,
                                        std::chrono::nanoseconds stall, const Front& f, const Service& s) {
   return BuildSnapshot({.identity = identity,
-                        .uptime = steady_clock::now() - started,
+                        .uptime = RealClock().Now() - started,
                         .health = f.health,
                         .now = f.clock.Now(),
                         .stall = stall,
@@ -395,8 +312,8 @@ bool WaitForStop(int idle_exit_seconds, const Front& f, const Service& s) {
   pipeline::RunDecision decision;
   while ((decision = control.Tick(
               {stats.messages.load(), s.tracker.pending(), s.queue->queued_jobs(), stats.assigned_partitions.load()},
-              g_stop_requested.load(), f.health.fatal())) == pipeline::RunDecision::kContinue) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+              StopRequested().load(), f.health.fatal())) == pipeline::RunDecision::kContinue) {
+    RealClock().SleepFor(std::chrono::milliseconds(100));
   }
   if (decision == pipeline::RunDecision::kIdleExit) {
     Logger("app").Info("event=idle_exit idle_seconds=%v", idle_exit_seconds);
@@ -413,10 +330,10 @@ bool WaitForStop(int idle_exit_seconds, const Front& f, const Service& s) {
 void Shutdown(const Config& config, bool fatal, Front& f, Service& s, Threads& t) {
   auto log = Logger("app");
   log.Info("event=shutdown phase=stop_fetching fatal=%v", fatal);
-  const steady_clock::time_point deadline = steady_clock::now() + config.shutdown.drain_timeout;
+  const SteadyTime deadline = RealClock().Now() + config.shutdown.drain_timeout;
   auto time_left = [&] {
     return std::max(std::chrono::milliseconds(1000),
-                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady_clock::now()));
+                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - RealClock().Now()));
   };
   f.health.SetDraining();
   t.stop_fetching = true;
@@ -434,9 +351,9 @@ void Shutdown(const Config& config, bool fatal, Front& f, Service& s, Threads& t
 }
 
 // The summary of this run: per bucket, overall, degraded modes, the ladder.
-void LogSummary(steady_clock::time_point started, const Service& s) {
+void LogSummary(SteadyTime started, const Service& s) {
   auto log = Logger("app");
-  const double seconds = std::chrono::duration<double>(steady_clock::now() - started).count();
+  const double seconds = std::chrono::duration<double>(RealClock().Now() - started).count();
   uint64_t jobs = 0, real = 0, padded = 0;
   for (const auto& [bound, t] : s.loop->totals()) {
     jobs += t.jobs;
@@ -465,7 +382,7 @@ void LogSummary(steady_clock::time_point started, const Service& s) {
 }  // namespace
 
 int Serve(const Config& config, const ServeOptions& options) {
-  const auto started = steady_clock::now();
+  const auto started = RealClock().Now();
   InstallSignalHandlers();
   if (auto code = CheckLocalSettings(config)) return *code;
   Front f;
@@ -487,8 +404,8 @@ int Serve(const Config& config, const ServeOptions& options) {
   // HttpFrontEnd::Stop is safe however early this runs.
   absl::Cleanup stop_http = [&f] { f.http.Stop(); };
   // The start-up hold (tests only) gives up at a signal.
-  WaitWhileExists(options.hold_file_for_test, &g_stop_requested);
-  if (g_stop_requested) return StartAbandoned("before_model_load");
+  WaitWhileExists(options.hold_file_for_test, &StopRequested());
+  if (StopRequested()) return StartAbandoned("before_model_load");
 
   // ---- build
   if (auto code = Build(config, options, f, service)) return *code;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "qinfer/core/clock.h"
 #include "qinfer/storage/kafka_job_producer.h"
 
 namespace qinfer::app {
@@ -63,7 +64,7 @@ int Submit(const SubmitOptions& o) {
   storage::KafkaJobProducer& out = **producer;
 
   const bool tty = o.progress && isatty(STDERR_FILENO);
-  auto last_progress = std::chrono::steady_clock::now();
+  auto last_progress = RealClock().Now();
   uint64_t line_no = 0, sent = 0, bad = 0;
   auto show = [&] {
     std::fprintf(stderr, "\rsubmit: %llu sent, %llu acknowledged, %llu bad lines", (unsigned long long)sent,
@@ -93,8 +94,8 @@ int Submit(const SubmitOptions& o) {
       return 1;
     }
     ++sent;
-    if (tty && std::chrono::steady_clock::now() - last_progress > std::chrono::milliseconds(250)) {
-      last_progress = std::chrono::steady_clock::now();
+    if (tty && RealClock().Now() - last_progress > std::chrono::milliseconds(250)) {
+      last_progress = RealClock().Now();
       show();
     }
   }

@@ -30,16 +30,19 @@ std::optional<Batch> BatchQueue::WaitNextBatch(std::chrono::milliseconds max_wai
   // and the scheduler ever disagree.
   constexpr std::chrono::milliseconds kMinWait{1};
 
-  const steady_clock::time_point give_up = steady_clock::now() + max_wait;
+  // How long to block is real time (a condition variable's), read on the
+  // process's real clock; readiness is decided on `clock_`.
+  const Clock& real = RealClock();
+  const SteadyTime give_up = real.Now() + max_wait;
   MutexLock lock(&mu_);
   while (true) {
     const SteadyTime now = clock_.Now();
     if (std::optional<Batch> batch = scheduler_.NextBatch(now)) return batch;
     if (closed_) return std::nullopt;
-    const steady_clock::time_point real_now = steady_clock::now();
+    const SteadyTime real_now = real.Now();
     if (real_now >= give_up) return std::nullopt;
 
-    steady_clock::time_point wake = give_up;
+    SteadyTime wake = give_up;
     if (std::optional<SteadyTime> deadline = scheduler_.NextDeadline()) {
       // The deadline is in `clock_`'s time; translate the remaining duration
       // to real time for the condition variable.

@@ -432,7 +432,7 @@ TEST(ConfigTest, ReadmeTableIsTheGeneratedOne) {
     if (!more_a && !more_b) break;
     if (!more_a || !more_b || line_a != line_b) break;
   }
-  ADD_FAILURE() << "README.md's configuration table differs from the key table in app/src/config.cc, first at "
+  ADD_FAILURE() << "README.md's configuration table differs from the key table in app/src/config_keys.cc, first at "
                 << "line " << line << " of the table:\n- README:    " << line_a << "\n+ generated: " << line_b
                 << "\nRegenerate it: put the output of `build/qinfer config --print-table` between the "
                 << begin.substr(0, begin.size() - 1) << " and " << end << " lines of README.md";

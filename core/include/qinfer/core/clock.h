@@ -1,9 +1,9 @@
 // The clock seam (leveldb's Env for time): every module reads time and
 // sleeps through a Clock, so tests drive time with FakeClock instead of
 // sleeping. Scheduling decisions take `now` as an argument; only the thin
-// runtime wrappers ask a Clock. The one real-time read outside this file is
-// a condition variable's deadline (BatchQueue::WaitNextBatch), which converts
-// a duration measured on the Clock into real time for the wait.
+// runtime wrappers ask a Clock. Where real time is meant whatever clock a
+// module is given (how long a condition variable blocks in
+// BatchQueue::WaitNextBatch), the module reads RealClock().
 #pragma once
 
 #include <chrono>

@@ -19,7 +19,7 @@ namespace qinfer::scheduler {
 // Thread-safe: every method may be called from any thread. Every batching
 // decision calls the Scheduler with clock.Now(); the only use of real time is
 // how long WaitNextBatch blocks on its condition variable
-// (std::chrono::steady_clock), so a FakeClock still decides readiness.
+// (RealClock()), so a FakeClock still decides readiness.
 class BatchQueue final : public BatchSource {
  public:
   // `clock` must outlive the queue.
