@@ -24,8 +24,12 @@ struct CommitPoint {
   friend bool operator==(const CommitPoint&, const CommitPoint&) = default;
 };
 
-// Thread-safe: the consumer thread tracks and takes commit points; the
-// recorder acks from the executor thread and from producer threads.
+// Thread-safe: the consumer thread tracks and takes commit points; acks
+// come through the recorder from whichever thread records or delivers: the
+// consumer thread (its own invalid and too_long records), the executor
+// thread (results and failures), the publisher's poller thread (delivery
+// reports, and the re-publication of retries), and, at shutdown, the thread
+// that closes the publisher (what librdkafka never reported).
 class OffsetTracker final : public AckSink {
  public:
   // Starts tracking a newly assigned partition; returns its epoch, which

@@ -12,19 +12,22 @@
 
 namespace qinfer {
 
-// Result: {"id","status":"ok","output":[...],"device","bucket","batch_size",
-//          "padded_length","model":{"name","digest"},"timings":{...},
-//          "completed_at_ms","meta"?}, and by the model's task (task.h):
+// Result: {"id","status":"ok","output":[...],"input_length","device","bucket",
+//          "batch_size","padded_length","model":{"name","digest"},
+//          "timings":{"queue_seconds","run_seconds"},"completed_at_ms"}, and
+//          by the model's task (task.h):
 //          classify "label" and "scores":[{"label","score"}] by score
 //          descending, rerank "score", tokens "entities":[{"end","label",
 //          "score","start","text"}] and "tokens":[{"end","label","score",
 //          "start","token"}]
 // Failure: {"id","status":"failed","reason","error","input_length",
-//           "payload" (or "payload_base64"),"attempt","completed_at_ms",
-//           "source":{"topic","partition","offset"}}
+//           "payload" (or "payload_base64"),"payload_truncated"? (the
+//           message was over its bound: "payload" is its first bytes),
+//           "attempt","completed_at_ms","source":{"topic","partition",
+//           "offset"}}
 // Both, when they apply: "attempt", "replay_of":{"topic","partition",
 // "offset"}, "policy" (truncate | chunk | long_lane), "original_length",
-// "windows", "reply_to", "meta", "delivery_error".
+// "windows", "reply_to", "meta" (the job's, as sent), "delivery_error".
 // One line; members in byte order of their keys. Output values are written in
 // the shortest form that reads back as the same float32 (0.1, not the
 // 0.10000000149011612 it widens to); integral ones keep ".0"; NaN/Inf, which
