@@ -19,45 +19,8 @@
 #include "qinfer/core/secrets.h"
 #include "qinfer/executor/device_memory.h"
 
-
 namespace qinfer::app {
 namespace {
-
-// The whole of `v` must be a decimal integer in [min, max]: "12abc", " 12",
-// "+12" and "1e3" are errors, and so is a number out of range (never
-// clamped, never wrapped).
-absl::StatusOr<long long> ParseInt(const std::string& key, const std::string& v, long long min, long long max) {
-  long long n = 0;
-  const char* end = v.data() + v.size();
-  const auto [ptr, ec] = std::from_chars(v.data(), end, n);
-  const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
-  if (v.empty() || ec == std::errc::invalid_argument || ptr != end) {
-    return absl::InvalidArgumentError(key + " = '" + v + "': expected an integer in " + range);
-  }
-  if (ec == std::errc::result_out_of_range || n > max) {
-    return absl::InvalidArgumentError(key + " = " + v + ": must be <= " + std::to_string(max));
-  }
-  if (n < min) return absl::InvalidArgumentError(key + " = " + v + ": must be >= " + std::to_string(min));
-  return n;
-}
-
-// The whole of `v` must be a finite number: "0.1x", " 0.1", "nan" and "inf"
-// are errors, not 0.1 or a comparison that is always false.
-absl::StatusOr<double> ParseDouble(const std::string& key, const std::string& v, const std::string& expected) {
-  double d = 0;
-  const char* end = v.data() + v.size();
-  const auto [ptr, ec] = std::from_chars(v.data(), end, d);
-  if (!v.empty() && ec == std::errc() && ptr == end && std::isfinite(d)) return d;
-  return absl::InvalidArgumentError(key + " = '" + v + "': expected " + expected);
-}
-
-// The shortest text that reads back to exactly `x` (0.1, not
-// 0.10000000000000001).
-std::string Shortest(double x) {
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
-  return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
-}
 
 // Field access from a pointer to a section's member: kSection<S> is the
 // Config member of section type S.
@@ -125,35 +88,6 @@ T FromCount(long long n) {
 }
 
 // "a, b or c" of a kText's choices; "" reads "empty".
-}  // namespace
-
-std::string ChoiceList(const Key& k, bool markdown) {
-  std::vector<std::string> items;
-  bool empty = false;
-  for (const char* c : k.choices) {
-    if (c == nullptr) continue;
-    if (*c == '\0')
-      empty = true;
-    else
-      items.push_back(markdown ? "`" + std::string(c) + "`" : std::string(c));
-  }
-  if (empty) items.push_back("empty");
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
-  }
-  return out;
-}
-
-
-std::string NumberRange(const Key& k) {
-  return (k.low_open ? "(" : "[") + Shortest(k.low) + ", " + Shortest(k.high) + (k.high_open ? ")" : "]");
-}
-
-
-std::vector<std::string> SplitList(const std::string& v) { return absl::StrSplit(v, ',', absl::SkipEmpty()); }
-
-namespace {
 
 absl::Status CheckText(const Key& k, const std::string& v) {
   if (k.check != nullptr) return k.check(k.name, v);

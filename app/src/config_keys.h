@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "config.h"
 
 namespace qinfer::app {
@@ -107,6 +108,19 @@ inline std::string LeafOf(const Key& k) {
   const std::string_view name = k.name;
   return std::string(name.substr(name.find('.') + 1));
 }
+
+// The whole of `v` must be a decimal integer in [min, max]: "12abc", " 12",
+// "+12" and "1e3" are errors, and so is a number out of range (never
+// clamped, never wrapped).
+absl::StatusOr<long long> ParseInt(const std::string& key, const std::string& v, long long min, long long max);
+
+// The whole of `v` must be a finite number: "0.1x", " 0.1", "nan" and "inf"
+// are errors, not 0.1 or a comparison that is always false.
+absl::StatusOr<double> ParseDouble(const std::string& key, const std::string& v, const std::string& expected);
+
+// The shortest text that reads back to exactly `x` (0.1, not
+// 0.10000000000000001).
+std::string Shortest(double x);
 
 // Every key, in the order the defaults file and README's table list them.
 std::span<const Key> ConfigKeyTable();

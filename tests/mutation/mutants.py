@@ -39,7 +39,7 @@ MUTANTS = [
      "begun_.insert(KeyOf(job.origin)); first.push_back(job.origin);", *UNIT["pipeline"]),
     ("truncate keeps the whole input", "consumer/src/job_decoder.cc",
      "    a.kept = limits.max_tokens;\n", "", *UNIT["consumer"]),
-    ("a number may end in junk ('0.1x')", "app/src/config_keys.cc",
+    ("a number may end in junk ('0.1x')", "app/src/config.cc",
      "ec == std::errc() && ptr == end && std::isfinite(d)", "ec == std::errc() && std::isfinite(d)", *UNIT["app"]),
     ("--set overrides are ignored", "app/src/config.cc",
      """  for (const std::string& o : overrides) {""",
