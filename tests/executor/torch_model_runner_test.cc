@@ -3,6 +3,8 @@
 #include "qinfer/executor/torch_model_runner.h"
 
 #include <gtest/gtest.h>
+
+#include "fakes/fake_clock.h"
 #include <sys/resource.h>
 
 #include <chrono>
@@ -95,6 +97,28 @@ TEST_F(TorchModelRunnerTest, DifferentInputsGiveDifferentOutputs) {
   auto b = runner_->Forward({{4, 5, 6}});
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_GT(MaxAbsDiff((*a)[0], (*b)[0]), 1e-3f) << "the model must depend on its input";
+}
+
+// A job's wait is read on the clock that stamped it (the scheduler's,
+// given to the runner as RunnerOptions::clock): a fake clock moved by five
+// seconds between the stamp and the run is a queue_seconds of 5, whatever
+// real time passed.
+TEST(TorchModelRunnerClockTest, QueueSecondsIsReadOnTheClockThatStampedTheJob) {
+  testing::FakeClock clock;
+  RunnerOptions options = OptionsFor(QINFER_TEST_MODEL_DIR);
+  options.clock = &clock;
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  Batch batch;
+  batch.bucket_bound = 16;
+  batch.jobs.push_back(MakeJob("waited", {1, 2, 3}, 0));
+  batch.jobs[0].enqueued_at = clock.Now();
+  clock.Advance(std::chrono::seconds(5));
+  auto outcomes = (*runner)->Run(batch);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status();
+  ASSERT_TRUE((*outcomes)[0].ok) << (*outcomes)[0].error;
+  EXPECT_DOUBLE_EQ((*outcomes)[0].queue_seconds, 5.0);
+  EXPECT_DOUBLE_EQ((*outcomes)[0].run_seconds, 0.0) << "the fake clock did not move during the run";
 }
 
 TEST_F(TorchModelRunnerTest, RunGivesEachJobItsOwnRowWithProvenance) {

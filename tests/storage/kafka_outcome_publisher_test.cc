@@ -14,6 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include "fakes/fake_clock.h"
+#include "qinfer/core/recorder.h"
+
 namespace qinfer::storage {
 namespace {
 
@@ -169,6 +172,30 @@ TEST(KafkaOutcomePublisherTest, UndeliverableMessagesFailOnceEachAfterTimeout) {
     EXPECT_NE(call.status.message().find("job=" + call.id), std::string::npos) << call.status;
     EXPECT_NE(call.thread, std::this_thread::get_id());
   }
+}
+
+// A full producer queue is waited out on the publisher's clock, up to
+// queue_full_timeout, then the outcome fails (the recorder retries it):
+// driven here by a fake clock, so the two seconds pass at once.
+TEST(KafkaOutcomePublisherTest, AFullQueueIsWaitedOutOnTheClockThenTheOutcomeFails) {
+  testing::FakeClock clock;
+  PublisherConfig c = Config();
+  c.properties["queue.buffering.max.messages"] = "1";
+  c.queue_full_timeout = milliseconds(2000);
+  c.clock = &clock;
+  Completions done;
+  auto p = KafkaOutcomePublisher::Create(c).value();
+  p->Publish(Result("a"), done.Callback("a"));  // fills the queue: no broker takes it
+  const auto real_start = std::chrono::steady_clock::now();
+  p->Publish(Result("b"), done.Callback("b"));
+  EXPECT_LT(std::chrono::steady_clock::now() - real_start, std::chrono::seconds(1)) << "no real sleeping";
+  EXPECT_GE(clock.slept(), milliseconds(2000));
+  EXPECT_LE(clock.slept(), milliseconds(2010));
+  ASSERT_TRUE(done.WaitFor(1, milliseconds(5000)));
+  const Completions::Call failed = done.calls()[0];
+  EXPECT_EQ(failed.id, "b");
+  EXPECT_EQ(failed.status.code(), absl::StatusCode::kResourceExhausted) << failed.status;
+  EXPECT_FALSE(IsPermanentDeliveryError(failed.status)) << "the recorder publishes it again";
 }
 
 TEST(KafkaOutcomePublisherTest, FlushTimesOutWhileMessagesAreOutstanding) {
