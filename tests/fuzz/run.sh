@@ -45,6 +45,8 @@ fi
 sources=(
   "$here/job_decoder_fuzz.cc"
   "$repo/consumer/src/job_decoder.cc"
+  "$repo/consumer/src/job_envelope.cc"
+  "$repo/consumer/src/job_input.cc"
   "$repo/core/src/job.cc"
   "$repo/core/src/outcome_json.cc"
   "$repo/core/src/utf8.cc"
@@ -52,6 +54,7 @@ sources=(
 )
 headers=(
   "$repo/consumer/include/qinfer/consumer/job_decoder.h"
+  "$repo/consumer/src/decoder_internal.h"
   "$repo/core/include/qinfer/core/job.h"
   "$repo/core/include/qinfer/core/clock.h"
   "$repo/core/include/qinfer/core/outcome_json.h"
