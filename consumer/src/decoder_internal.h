@@ -49,10 +49,6 @@ std::optional<std::string> UnknownFieldsError(const json& doc);
 // is not a non-empty string within limits.max_id_bytes.
 std::optional<std::string> ReadId(const json& doc, const DecoderLimits& limits, std::string& id);
 
-// Within `text`, a JSON object known to be valid (it parsed), the text of
-// the value of its top-level member `key` as it stands in `text` (the last
-// one, as the parse keeps), or nullopt without such a member.
-std::optional<std::string_view> RawMember(std::string_view text, std::string_view key);
 
 // Step 1, continued: every field but the input. `length` is the input's
 // length where known, for the records.

@@ -1,5 +1,7 @@
 #include "qinfer/core/outcome_json.h"
 
+#include "qinfer/core/json_scan.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -318,7 +320,11 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
     o.policy = j.value("policy", std::string());
     o.original_length = j.value("original_length", size_t{0});
     o.windows = j.value("windows", 0);
-    if (j.contains("meta")) o.meta_json = j["meta"].dump();
+    if (j.contains("meta")) {
+      // As it was stored: the producer's bytes (the job's `meta`).
+      const std::optional<std::string_view> raw = RawJsonMember(text, "meta");
+      o.meta_json = raw ? std::string(*raw) : j["meta"].dump();
+    }
     if (o.ok) {
       o.output = j.at("output").get<std::vector<float>>();
       o.label = j.value("label", std::string());

@@ -1,4 +1,5 @@
 #include "qinfer/core/outcome_json.h"
+#include "qinfer/core/json_scan.h"
 #include "qinfer/core/utf8.h"
 
 #include <gtest/gtest.h>
@@ -262,6 +263,28 @@ TEST(OutcomeJsonTest, TextThatIsNotUtf8IsReplacedNotThrownOn) {
 TEST(OutcomeJsonTest, RejectsGarbage) {
   EXPECT_FALSE(OutcomeFromJson("nope").ok());
   EXPECT_FALSE(OutcomeFromJson(R"({"status":"ok"})").ok()) << "no id";
+}
+
+}  // namespace
+}  // namespace qinfer
+
+namespace qinfer {
+namespace {
+
+// `meta` reads back as the bytes it was stored as (the producer's spacing
+// and key order), not as a parse would re-print it.
+TEST(OutcomeJsonMetaTest, MetaReadsBackAsItsStoredBytes) {
+  Outcome o;
+  o.id = "m";
+  o.ok = true;
+  o.output = {1.0f};
+  o.meta_json = R"({ "z" : 1,  "a" : [ "\"", {"q": null} ] })";
+  const auto back = OutcomeFromJson(OutcomeToJson(o));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->meta_json, o.meta_json);
+  EXPECT_EQ(RawJsonMember(R"({"a": 1, "meta" : [1, 2] , "b": {"meta": 3}})", "meta"), "[1, 2]");
+  EXPECT_EQ(RawJsonMember(R"({"a": "\"meta\": 9"})", "meta"), std::nullopt) << "inside a string is not a member";
+  EXPECT_EQ(RawJsonMember(R"({"m\u0065ta": true})", "meta"), "true") << "an escaped key is the key it reads as";
 }
 
 }  // namespace
