@@ -99,6 +99,12 @@ struct Config {
     size_t max_queued_tokens = 2000000;
     size_t max_queued_bytes = size_t{256} << 20;  // ids, payloads and meta held
   } scheduler;
+  struct Tokenizer {
+    // Workers of the tokenizer pool, which decodes (and tokenizes) the jobs
+    // topic's messages off the consumer thread; 0: the cores the model's
+    // intra-op threads leave, at least 1 (TokenizerThreads).
+    int threads = 0;
+  } tokenizer;
   struct Storage {
     std::string path = "run/results";
     bool sync = false;

@@ -50,6 +50,8 @@ template <>
 constexpr Config::Shutdown Config::*kSection<Config::Shutdown> = &Config::shutdown;
 template <>
 constexpr Config::HealthChecks Config::*kSection<Config::HealthChecks> = &Config::health;
+template <>
+constexpr Config::Tokenizer Config::*kSection<Config::Tokenizer> = &Config::tokenizer;
 
 template <class M>
 struct MemberOf;
@@ -427,6 +429,10 @@ constexpr Key kKeys[] = {
     Integer<&C::Scheduler::max_queued_bytes>("scheduler.max_queued_bytes", 1, 1LL << 50,
                                              "the same for the bytes queued jobs hold (ids, payload, `meta`); at "
                                              "least 2 × `limits.max_message_bytes`"),
+    Integer<&C::Tokenizer::threads>("tokenizer.threads", 0, 256,
+                                    "workers of the tokenizer pool, which decodes and tokenizes the jobs topic's "
+                                    "messages off the consumer thread, each with its own tokenizer")
+        .Note("the cores `model.threads` leaves, at least 1"),
     Text<&C::Storage::path>("storage.path", "RocksDB result store directory").Path().Accepts("a path"),
     Bool<&C::Storage::sync>("storage.sync",
                             "fsync every write (survives OS crashes; a process crash loses nothing "

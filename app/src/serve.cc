@@ -74,7 +74,9 @@ struct Service {
   std::unique_ptr<executor::TorchModelRunner> runner;
   std::optional<executor::PrecisionReport> precision;  // set when model.autocast is
   std::vector<int> bounds;
-  std::unique_ptr<tokenizer::Tokenizer> tokenizer;  // null: the model takes input_ids only
+  // One tokenizer handle per worker of the tokenizer pool; each null when
+  // the model takes input_ids only.
+  std::vector<std::unique_ptr<tokenizer::Tokenizer>> tokenizers;
   std::unique_ptr<storage::RocksDbOutcomeStore> store;
   std::optional<MemoryPlan> plan;
   DerivedPolicy derived;
@@ -116,9 +118,14 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
   if (absl::Status st = CheckAdmission(config, manifest, s.bounds.back()); !st.ok()) {
     return StartFailed(std::string(st.message()));
   }
-  auto text_tokenizer = LoadTokenizer(config, manifest, s.bounds.back());
-  if (!text_tokenizer.ok()) return StartFailed(std::string(text_tokenizer.status().message()));
-  s.tokenizer = *std::move(text_tokenizer);
+  const int threads = TokenizerThreads(config, int(std::max(1u, std::thread::hardware_concurrency())));
+  for (int i = 0; i < threads; ++i) {
+    auto text_tokenizer = LoadTokenizer(config, manifest, s.bounds.back());
+    if (!text_tokenizer.ok()) return StartFailed(std::string(text_tokenizer.status().message()));
+    s.tokenizers.push_back(*std::move(text_tokenizer));
+  }
+  Logger("app").Info("event=tokenizer_pool threads=%v tokenizer=%v", threads,
+                     s.tokenizers.front() ? manifest.tokenizer_path : std::string("none (input_ids)"));
   return std::nullopt;
 }
 
@@ -216,7 +223,9 @@ std::optional<int> BuildPipeline(const Config& config, const ServeOptions& optio
   s.recorder.emplace(*s.store, s.publisher.get(), s.tracker, f.health, recorder_options);
   s.source_queue.emplace(*s.queue);
   const executor::ModelManifest& manifest = s.runner->manifest();
-  auto source = consumer::KafkaJobSource::Create(SourceConfigFrom(config, manifest, s.bounds.back(), s.tokenizer.get()),
+  std::vector<const tokenizer::Tokenizer*> handles;
+  for (const auto& t : s.tokenizers) handles.push_back(t.get());
+  auto source = consumer::KafkaJobSource::Create(SourceConfigFrom(config, manifest, s.bounds.back(), handles),
                                                  *s.source_queue, *s.recorder, s.tracker);
   if (!source.ok()) return StartFailed(std::string(source.status().message()));
   s.source = *std::move(source);
@@ -279,6 +288,7 @@ pipeline::ServiceSnapshot ReadSnapshot(const pipeline::ServiceSnapshot& identity
                         .unfit = s.derived.unfit,
                         .partitions = s.source->partitions(),
                         .source = s.source->stats(),
+                        .decode = s.source->decode_stats(),
                         .records = f.metrics.records(),
                         .memory = s.runner->memory(),
                         .runner = s.runner->stats(),
@@ -369,9 +379,11 @@ void LogSummary(SteadyTime started, const Service& s) {
     for (const auto& [name, value] : values) absl::StrAppend(&line, " ", name, "=", value);
     return line;
   };
-  log.Info("event=summary run_seconds=%.1f jobs_run=%v peak_queued=%v real_tokens=%v padded_tokens=%v%v%v", seconds,
-           jobs, s.queue->peak_queued_jobs(), real, padded, counters(s.source->stats().Values()),
-           counters(s.recorder->stats().Values()));
+  log.Info(
+      "event=summary run_seconds=%.1f jobs_run=%v peak_queued=%v peak_decoding=%v real_tokens=%v padded_tokens=%v%v%v",
+      seconds, jobs, s.queue->peak_queued_jobs(), s.source->decode_stats().peak_in_flight.load(), real, padded,
+      counters(s.source->stats().Values()), counters(s.recorder->stats().Values()));
+  log.Info("event=decode_summary%v", counters(s.source->decode_stats().Values()));
   log.Info("event=loop_summary%v", counters(s.loop->stats().Values()));
   log.Info("event=ladder_summary%v", counters(s.runner->stats().Values()));
   const executor::BlockCacheStats cache = executor::ProcessCpuBlockCacheStats();

@@ -15,8 +15,14 @@ consumer::TopicCheck TopicCheckFrom(const Config& config) {
   return topics;
 }
 
+int TokenizerThreads(const Config& config, int cores) {
+  if (config.tokenizer.threads > 0) return config.tokenizer.threads;
+  const int model = config.model.threads > 0 ? config.model.threads : cores;
+  return std::max(1, cores - model);
+}
+
 consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest, int max_tokens,
-                                        const tokenizer::Tokenizer* tokenizer) {
+                                        std::span<const tokenizer::Tokenizer* const> tokenizers) {
   consumer::SourceConfig source;
   source.brokers = config.kafka.brokers;
   source.group_id = config.kafka.group_id;
@@ -37,10 +43,18 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   limits.type_ids = manifest.task.type_ids;
   limits.spans = manifest.task.task == task::kTokens;
   limits.long_lane_max_tokens = size_t(config.long_lane.max_tokens);
-  limits.tokenizer = tokenizer;
+  limits.tokenizer = tokenizers.empty() ? nullptr : tokenizers.front();
   limits.max_text_bytes = config.limits.max_text_bytes;
   limits.max_chunk_text_bytes = config.limits.max_chunk_text_bytes;
   limits.end_token_id = manifest.end_token_id;
+  for (const tokenizer::Tokenizer* handle : tokenizers) {
+    source.decode_workers.push_back(limits);
+    source.decode_workers.back().tokenizer = handle;
+  }
+  // The messages being decoded are bounded as queued jobs are: as many as
+  // the queue may hold, and their bytes within its byte bound.
+  source.decode_pool.max_messages = std::max<size_t>(1, config.scheduler.max_queued_jobs);
+  source.decode_pool.max_bytes = std::max<size_t>(1, config.scheduler.max_queued_bytes);
   return source;
 }
 

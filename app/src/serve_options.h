@@ -9,6 +9,8 @@
 // executor's size parser and are built in plan.cc (RunnerOptionsFrom).
 #pragma once
 
+#include <span>
+
 #include <chrono>
 #include <optional>
 #include <set>
@@ -35,12 +37,17 @@ namespace qinfer::app {
 // start-up check: a missing one would fail each delivery to it.
 consumer::TopicCheck TopicCheckFrom(const Config& config);
 
+// The tokenizer pool's workers: tokenizer.threads, or (0) the cores that
+// model.threads leaves of `cores`, at least 1.
+int TokenizerThreads(const Config& config, int cores);
+
 // The consumer: brokers, group, the jobs topic, librdkafka properties, and
 // the bounds on each message against the model. `max_tokens` is the longest
-// bucket bound; `tokenizer` (not owned, may be null: the model takes
-// input_ids only) must outlive the consumer.
+// bucket bound; `tokenizers` holds one handle per worker of the tokenizer
+// pool (not owned; each may be null: the model takes input_ids only), and
+// they must outlive the consumer. No handle: decoded on the consumer thread.
 consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest, int max_tokens,
-                                        const tokenizer::Tokenizer* tokenizer);
+                                        std::span<const tokenizer::Tokenizer* const> tokenizers);
 
 storage::RocksDbStoreOptions StoreOptionsFrom(const Config& config);
 

@@ -26,6 +26,7 @@ std::vector<pipeline::BucketSnapshot> Buckets(const SnapshotSources& in) {
 // The components' counters, under the names ServiceStatGroups gives them.
 std::map<std::string, StatValues> Stats(const SnapshotSources& in) {
   return {{"consumer", in.source.Values()},
+          {"decode", in.decode.Values()},
           {"recorder", in.recorder.Values()},
           {"loop", in.loop.Values()},
           {"runner", in.runner.Values()}};
@@ -51,6 +52,7 @@ pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& in) {
   }
   s.assigned_partitions = assigned;
   s.paused = in.source.paused.load();
+  s.decoding = in.decode.in_flight.load();
   s.records = in.records;
   s.memory_allocated = in.memory.allocated_bytes();
   s.memory_reserved = in.memory.reserved_bytes();
@@ -66,6 +68,7 @@ pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& in) {
 
 std::span<const StatGroup> ServiceStatGroups() {
   static constexpr StatGroup kGroups[] = {{"consumer", consumer::SourceStats::kDefs},
+                                          {"decode", consumer::DecodeStats::kDefs},
                                           {"recorder", RecorderStats::kDefs},
                                           {"loop", pipeline::LoopStats::kDefs},
                                           {"runner", executor::RunnerStats::kDefs}};

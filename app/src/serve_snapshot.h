@@ -43,6 +43,8 @@ struct SnapshotSources {
   // The consumer.
   std::vector<consumer::PartitionProgress> partitions;
   const consumer::SourceStats& source;
+  // The tokenizer pool.
+  const consumer::DecodeStats& decode;
   // Durable records by "ok" and failure reason (ServiceMetrics::records).
   std::map<std::string, uint64_t> records;
   // The executor: device memory and the OOM ladder.

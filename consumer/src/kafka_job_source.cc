@@ -63,6 +63,7 @@ struct KafkaJobSource::Impl {
   std::unique_ptr<kafka::KafkaLog> kafka_log;
   rd_kafka_t* rk = nullptr;
   SourceStats stats;
+  DecodeStats decode_stats;
   MessageHandler handler;
   std::map<std::pair<std::string, int32_t>, uint64_t> epochs;  // assigned
   bool paused = false;
@@ -97,11 +98,27 @@ struct KafkaJobSource::Impl {
   Mutex refresh_mu;
   CondVar refresh_cv;
   bool refresh_stop ABSL_GUARDED_BY(refresh_mu) = false;
+  // The tokenizer pool (null: decoded here, on the consumer thread). Last,
+  // so that its workers end first.
+  std::unique_ptr<DecodePool> pool;
 
   Impl(SourceConfig c, JobQueue& q, OutcomeSink& r, OffsetTracker& t)
-      : config(std::move(c)), queue(q), tracker(t), handler(config.limits, q, r, t, stats) {}
+      : config(std::move(c)), queue(q), tracker(t), handler(config.limits, q, r, t, stats) {
+    if (config.decode_workers.empty()) return;
+    std::vector<std::unique_ptr<MessageHandler>> handlers;
+    for (const DecoderLimits& limits : config.decode_workers) {
+      handlers.push_back(std::make_unique<MessageHandler>(limits, q, r, t, stats));
+    }
+    pool = std::make_unique<DecodePool>(std::move(handlers), config.decode_pool, decode_stats);
+  }
+
+  // Waits for the messages the pool is decoding (nothing without a pool).
+  void DrainDecodes() {
+    if (pool != nullptr) pool->Drain();
+  }
 
   ~Impl() {
+    pool.reset();  // its workers record and queue through what outlives them
     StopRefresher();
     if (rk == nullptr) return;
     if (closing && !closed) {
@@ -239,6 +256,7 @@ struct KafkaJobSource::Impl {
     // Commit what is durable before another member takes over, so it
     // re-processes as little as possible; Close() commits by itself.
     hooks.before_revoke = [this] {
+      DrainDecodes();  // what a worker decodes now is recorded before this commit
       StoreOffsets(/*force=*/true);
       return !closing;
     };
@@ -275,7 +293,8 @@ struct KafkaJobSource::Impl {
   }
 
   void ApplyBackpressure() {
-    const bool want_pause = paused ? !queue.HasRoomToResume() : queue.IsFull();
+    const bool pool_full = pool != nullptr && pool->IsFull();
+    const bool want_pause = paused ? (!queue.HasRoomToResume() || pool_full) : (queue.IsFull() || pool_full);
     if (want_pause == paused) return;
     rd_kafka_topic_partition_list_t* assignment = nullptr;
     if (rd_kafka_assignment(rk, &assignment) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
@@ -307,7 +326,12 @@ struct KafkaJobSource::Impl {
     if (msg->payload != nullptr) {
       raw.value = std::string_view(static_cast<const char*>(msg->payload), msg->len);
     }
-    handler.Handle(raw);
+    if (pool == nullptr) {
+      handler.Handle(raw);
+    } else if (handler.Track(raw)) {
+      // The pool owns its copy: librdkafka's message is destroyed next.
+      pool->Submit({std::string(raw.key), std::string(raw.value), raw.origin});
+    }
   }
 };
 
@@ -406,6 +430,8 @@ absl::Status KafkaJobSource::Run(const std::atomic<bool>& stop) {
   return absl::OkStatus();
 }
 
+const DecodeStats& KafkaJobSource::decode_stats() const { return impl_->decode_stats; }
+
 std::vector<PartitionProgress> KafkaJobSource::partitions() const {
   MutexLock lock(&impl_->progress_mu);
   std::vector<PartitionProgress> out;
@@ -424,6 +450,7 @@ absl::Status KafkaJobSource::Close(std::chrono::milliseconds timeout) {
   const SteadyTime deadline = s.clock.Now() + timeout;
   s.closing = true;
   s.StopRefresher();
+  s.DrainDecodes();
   s.StoreOffsets(/*force=*/true);
   // The final commit and the group leave both wait on the group coordinator,
   // which may be gone; each is served from a queue of ours so that neither

@@ -3,11 +3,15 @@
 namespace qinfer::consumer {
 
 void MessageHandler::Handle(const RawMessage& raw) {
-  if (!tracker_.Track(raw.origin)) return;
+  if (Track(raw)) Process(raw);
+}
+
+size_t MessageHandler::Process(const RawMessage& raw) {
   Decoded decoded = DecodeJob(raw, limits_);
+  size_t tokens = 0;
   if (auto* jobs = std::get_if<std::vector<Job>>(&decoded)) {
-    std::optional<Outcome> too_long = Queue(raw, *jobs);
-    if (!too_long) return;
+    std::optional<Outcome> too_long = Queue(raw, *jobs, tokens);
+    if (!too_long) return tokens;
     decoded = *std::move(too_long);
   }
   Outcome& failure = std::get<Outcome>(decoded);
@@ -19,9 +23,10 @@ void MessageHandler::Handle(const RawMessage& raw) {
     log_.Error("event=record_failed partition=%v offset=%v error=\"%v\"", raw.origin.partition, raw.origin.offset,
                std::string(s.message()));
   }
+  return 0;
 }
 
-std::optional<Outcome> MessageHandler::Queue(const RawMessage& raw, std::vector<Job>& jobs) {
+std::optional<Outcome> MessageHandler::Queue(const RawMessage& raw, std::vector<Job>& jobs, size_t& tokens) {
   const Job& first = jobs.front();
   if (first.replay_of.offset >= 0) stats_.replays++;
   std::string id = first.id;
@@ -32,8 +37,10 @@ std::optional<Outcome> MessageHandler::Queue(const RawMessage& raw, std::vector<
   }
   absl::Status pushed;
   for (Job& job : jobs) {
+    const size_t job_tokens = job.length();
     pushed = queue_.Push(std::move(job));
     if (!pushed.ok()) break;
+    tokens += job_tokens;
   }
   if (pushed.ok()) {
     log_.Trace("event=queued job=%v partition=%v offset=%v length=%v", id, raw.origin.partition, raw.origin.offset,

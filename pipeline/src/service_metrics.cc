@@ -113,6 +113,8 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r, std::span<const StatGrou
                         "(its lag then counts from the partition's low watermark)")),
       assigned_(Gauge(r, "qinfer_assigned_partitions", "Partitions of the jobs topic assigned here")),
       paused_(Gauge(r, "qinfer_consumer_paused", "1 while the consumer is paused for backpressure")),
+      decoding_(Gauge(r, "qinfer_decode_queue_messages",
+                      "Messages in the tokenizer pool, consumed and not yet decoded (bounded like queued jobs)")),
       fatal_(Gauge(r, "qinfer_fatal", "1 once a fatal condition was raised, by cause (the instance then exits)")),
       ready_(Gauge(r, "qinfer_ready", "1 while /readyz answers ready")),
       heartbeat_age_(Gauge(r, "qinfer_executor_heartbeat_age_seconds", "Seconds since the executor thread last beat")),
@@ -149,6 +151,7 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r, std::span<const StatGrou
   for (const char* kind : kDevice) device_bytes_.Add({{"kind", kind}});
   assigned_.Add({});
   paused_.Add({});
+  decoding_.Add({});
   for (const char* cause : {fatal_cause::kStore, fatal_cause::kConsumer, fatal_cause::kProducer}) {
     fatal_.Add({{"cause", cause}});
   }
@@ -296,6 +299,7 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
   }
   assigned_.Add({}).Set(s.assigned_partitions);
   paused_.Add({}).Set(s.paused ? 1 : 0);
+  decoding_.Add({}).Set(double(s.decoding));
   ready_.Add({}).Set(s.ready ? 1 : 0);
   if (!s.fatal_cause.empty()) fatal_.Add({{"cause", s.fatal_cause}}).Set(1);
   heartbeat_age_.Add({}).Set(s.heartbeat_age_seconds);

@@ -71,7 +71,7 @@ std::string SnapshotToJson(const ServiceSnapshot& s) {
                                {"high_watermark", p.high_watermark},
                                {"lag", p.lag}});
   }
-  j["consumer"] = {{"assigned_partitions", s.assigned_partitions}, {"paused", s.paused}};
+  j["consumer"] = {{"assigned_partitions", s.assigned_partitions}, {"paused", s.paused}, {"decoding", s.decoding}};
   j["records"] = s.records;
   j["memory"] = {{"allocated", s.memory_allocated},
                  {"reserved", s.memory_reserved},
@@ -134,6 +134,7 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
     const json& c = j.at("consumer");
     s.assigned_partitions = c.at("assigned_partitions").get<int>();
     s.paused = c.at("paused").get<bool>();
+    s.decoding = c.value("decoding", uint64_t{0});  // absent from an older instance's JSON
     s.records = j.at("records").get<std::map<std::string, uint64_t>>();
     const json& m = j.at("memory");
     s.memory_allocated = m.at("allocated").get<uint64_t>();
@@ -190,7 +191,8 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
                            at("misses"), at("released"));
   }
 
-  out << absl::StrFormat("\nconsumer  assigned %d  %s\n", s.assigned_partitions, s.paused ? "PAUSED" : "fetching");
+  out << absl::StrFormat("\nconsumer  assigned %d  %s  decoding %d\n", s.assigned_partitions,
+                         s.paused ? "PAUSED" : "fetching", s.decoding);
   if (s.partitions.empty()) {
     out << "  lag: not known yet (librdkafka statistics arrive every statistics.interval.ms)\n";
   } else {

@@ -289,6 +289,7 @@ std::vector<std::string> EveryKeyChanged() {
           "scheduler.max_queued_jobs=99",
           "scheduler.max_queued_tokens=9999",
           "scheduler.max_queued_bytes=12345",
+          "tokenizer.threads=3",
           "storage.path=/data/store",
           "storage.sync=true",
           "http.listen=0.0.0.0:9500",

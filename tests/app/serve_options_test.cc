@@ -68,10 +68,14 @@ TEST(ServeOptionsTest, TheConsumerReadsTheJobsTopicWithTheMessageBoundsAgainstTh
   c.admission.chunk_overlap = 16;
   c.admission.max_chunks = 5;
   c.long_lane.max_tokens = 900;
-  // Only the pointer is passed on: any address stands for the tokenizer.
-  const int stand_in = 0;
-  const auto* tokenizer = reinterpret_cast<const tokenizer::Tokenizer*>(&stand_in);
-  const consumer::SourceConfig s = SourceConfigFrom(c, Manifest(), 256, tokenizer);
+  c.scheduler.max_queued_jobs = 300;
+  c.scheduler.max_queued_bytes = 4000;
+  // Only the pointers are passed on: any address stands for a tokenizer.
+  const int stand_in[2] = {0, 0};
+  const auto* tokenizer = reinterpret_cast<const tokenizer::Tokenizer*>(&stand_in[0]);
+  const auto* second = reinterpret_cast<const tokenizer::Tokenizer*>(&stand_in[1]);
+  const std::vector<const tokenizer::Tokenizer*> handles = {tokenizer, second};
+  const consumer::SourceConfig s = SourceConfigFrom(c, Manifest(), 256, handles);
   EXPECT_EQ(s.brokers, "b1:9092,b2:9092");
   EXPECT_EQ(s.group_id, "g");
   EXPECT_EQ(s.topics, std::vector<std::string>{"jobs-t"});
@@ -90,11 +94,30 @@ TEST(ServeOptionsTest, TheConsumerReadsTheJobsTopicWithTheMessageBoundsAgainstTh
   EXPECT_EQ(l.long_lane_max_tokens, 900u);
   EXPECT_EQ(l.tokenizer, tokenizer);
   EXPECT_EQ(l.end_token_id, 102);
+  // The tokenizer pool: a worker per handle, each with its own, and the
+  // queue's bounds on what it holds.
+  ASSERT_EQ(s.decode_workers.size(), 2u);
+  EXPECT_EQ(s.decode_workers[0].tokenizer, tokenizer);
+  EXPECT_EQ(s.decode_workers[1].tokenizer, second);
+  EXPECT_EQ(s.decode_workers[1].max_meta_bytes, 700u) << "every worker has the same bounds";
+  EXPECT_EQ(s.decode_pool.max_messages, 300u);
+  EXPECT_EQ(s.decode_pool.max_bytes, 4000u);
+}
+
+TEST(ServeOptionsTest, TheTokenizerPoolTakesTheCoresTheModelLeavesAtLeastOne) {
+  Config c;
+  EXPECT_EQ(TokenizerThreads(c, 2), 1) << "the model's threads take every core by default";
+  c.model.threads = 2;
+  EXPECT_EQ(TokenizerThreads(c, 16), 14);
+  c.model.threads = 32;
+  EXPECT_EQ(TokenizerThreads(c, 16), 1);
+  c.tokenizer.threads = 3;
+  EXPECT_EQ(TokenizerThreads(c, 16), 3) << "tokenizer.threads, when set, wins";
 }
 
 TEST(ServeOptionsTest, AModelWhoseTaskIsNotEmbedAllowsNoChunksAndItsPairsReachTheDecoder) {
   executor::ModelManifest m = Manifest();
-  const consumer::SourceConfig embed = SourceConfigFrom(Config{}, m, 512, nullptr);
+  const consumer::SourceConfig embed = SourceConfigFrom(Config{}, m, 512, {});
   EXPECT_TRUE(embed.limits.chunk_allowed);
   EXPECT_FALSE(embed.limits.pairs);
   EXPECT_EQ(embed.limits.task, "embed");
@@ -103,7 +126,7 @@ TEST(ServeOptionsTest, AModelWhoseTaskIsNotEmbedAllowsNoChunksAndItsPairsReachTh
   m.task.activation = activation::kSigmoid;
   m.task.pairs = true;
   m.task.type_ids = true;
-  const consumer::SourceConfig s = SourceConfigFrom(Config{}, m, 512, nullptr);
+  const consumer::SourceConfig s = SourceConfigFrom(Config{}, m, 512, {});
   EXPECT_FALSE(s.limits.chunk_allowed);
   EXPECT_TRUE(s.limits.pairs);
   EXPECT_TRUE(s.limits.type_ids);

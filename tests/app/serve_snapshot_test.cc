@@ -77,6 +77,7 @@ class ServeSnapshotTest : public ::testing::Test {
                           .unfit = unfit_,
                           .partitions = std::move(partitions),
                           .source = source_,
+                          .decode = decode_,
                           .records = {{"ok", 7}, {"too_long", 2}},
                           .memory = memory_,
                           .runner = runner_,
@@ -91,6 +92,7 @@ class ServeSnapshotTest : public ::testing::Test {
   Health health_;
   std::set<int> unfit_;
   consumer::SourceStats source_;
+  consumer::DecodeStats decode_;
   FixedMemory memory_;
   executor::RunnerStats runner_;
   RecorderStats recorder_;
@@ -196,6 +198,7 @@ TEST_F(ServeSnapshotTest, MemoryTheLadderAndTheDegradedModesAreReportedByName) {
 TEST_F(ServeSnapshotTest, EveryDeclaredCounterReachesStatusAndMetrics) {
   auto counter = [this](const std::string& component, const char* name) -> std::atomic<uint64_t>* {
     if (component == "consumer") return source_.Find(name);
+    if (component == "decode") return decode_.Find(name);
     if (component == "recorder") return recorder_.Find(name);
     if (component == "loop") return loop_.Find(name);
     if (component == "runner") return runner_.Find(name);

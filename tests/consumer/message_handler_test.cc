@@ -5,44 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include "consumer_fakes.h"
+
 namespace qinfer::consumer {
 namespace {
 
 constexpr DecoderLimits kLimits{/*vocab_size=*/100, /*max_tokens=*/8};
 
-// Takes jobs up to `longest` ids (longer: OutOfRange, as a queue with no
-// bucket for them), or refuses everything once closed.
-class CommandedQueue final : public JobQueue {
- public:
-  size_t longest = 8;
-  bool closed = false;
-  std::vector<Job> jobs;
-  absl::Status Push(Job job) override {
-    if (closed) return absl::FailedPreconditionError("the queue is closed");
-    if (job.length() > longest) return absl::OutOfRangeError("no bucket holds a job this long");
-    jobs.push_back(std::move(job));
-    return absl::OkStatus();
-  }
-  bool IsFull() const override { return false; }
-  bool HasRoomToResume() const override { return true; }
-};
-
-// Keeps the records, and acks them as the recorder would once durable.
-class KeptRecords final : public OutcomeSink {
- public:
-  explicit KeptRecords(AckSink& acks) : acks_(acks) {}
-  std::vector<Outcome> records;
-  absl::Status Record(std::vector<Outcome> outcomes) override {
-    for (Outcome& o : outcomes) {
-      acks_.Ack(o.origin);
-      records.push_back(std::move(o));
-    }
-    return absl::OkStatus();
-  }
-
- private:
-  AckSink& acks_;
-};
+using testing::CommandedQueue;
+using testing::KeptRecords;
 
 class MessageHandlerTest : public ::testing::Test {
  protected:
@@ -66,18 +37,18 @@ class MessageHandlerTest : public ::testing::Test {
 
 TEST_F(MessageHandlerTest, AJobIsQueuedAndItsOffsetWaitsForItsRecord) {
   Handle(0, R"({"id": "a", "input_ids": [1, 2, 3]})");
-  ASSERT_EQ(queue_.jobs.size(), 1u);
-  EXPECT_EQ(queue_.jobs[0].id, "a");
-  EXPECT_EQ(queue_.jobs[0].origin.offset, 0);
-  EXPECT_TRUE(records_.records.empty());
+  ASSERT_EQ(queue_.jobs().size(), 1u);
+  EXPECT_EQ(queue_.jobs()[0].id, "a");
+  EXPECT_EQ(queue_.jobs()[0].origin.offset, 0);
+  EXPECT_TRUE(records_.records().empty());
   EXPECT_EQ(tracker_.pending(), 1u) << "tracked, not committable before its record";
   EXPECT_TRUE(Committable().empty());
 }
 
 TEST_F(MessageHandlerTest, AnInvalidMessageBecomesAnInvalidRecordAndIsCommittable) {
   Handle(0, "not json");
-  ASSERT_EQ(records_.records.size(), 1u);
-  EXPECT_EQ(records_.records[0].reason, reason::kInvalid);
+  ASSERT_EQ(records_.records().size(), 1u);
+  EXPECT_EQ(records_.records()[0].reason, reason::kInvalid);
   EXPECT_EQ(stats_.rejected.load(), 1u);
   ASSERT_EQ(Committable().size(), 1u);
   EXPECT_EQ(Committable()[0].next_offset, 1) << "the next offset to read";
@@ -86,17 +57,17 @@ TEST_F(MessageHandlerTest, AnInvalidMessageBecomesAnInvalidRecordAndIsCommittabl
 TEST_F(MessageHandlerTest, AJobNoBucketTakesBecomesATooLongRecord) {
   queue_.longest = 2;
   Handle(0, R"({"id": "long", "input_ids": [1, 2, 3]})");
-  ASSERT_EQ(records_.records.size(), 1u);
-  EXPECT_EQ(records_.records[0].id, "long");
-  EXPECT_EQ(records_.records[0].reason, reason::kTooLong);
-  EXPECT_NE(records_.records[0].error.find("no bucket"), std::string::npos) << records_.records[0].error;
+  ASSERT_EQ(records_.records().size(), 1u);
+  EXPECT_EQ(records_.records()[0].id, "long");
+  EXPECT_EQ(records_.records()[0].reason, reason::kTooLong);
+  EXPECT_NE(records_.records()[0].error.find("no bucket"), std::string::npos) << records_.records()[0].error;
   EXPECT_EQ(tracker_.pending(), 0u);
 }
 
 TEST_F(MessageHandlerTest, AMessageTheClosingQueueRefusesHasNoRecordAndStaysUncommitted) {
   queue_.closed = true;
   Handle(0, R"({"id": "late", "input_ids": [1]})");
-  EXPECT_TRUE(records_.records.empty()) << "no record: read again after the restart";
+  EXPECT_TRUE(records_.records().empty()) << "no record: read again after the restart";
   EXPECT_EQ(stats_.refused.load(), 1u);
   EXPECT_EQ(tracker_.pending(), 1u);
   EXPECT_TRUE(Committable().empty());
@@ -106,14 +77,14 @@ TEST_F(MessageHandlerTest, AReplayIsCounted) {
   Handle(0, R"({"id": "r", "input_ids": [1], "replay_of": {"topic": "jobs", "partition": 0, "offset": 9}})");
   Handle(1, R"({"id": "s", "input_ids": [1]})");
   EXPECT_EQ(stats_.replays.load(), 1u);
-  EXPECT_EQ(queue_.jobs.size(), 2u);
+  EXPECT_EQ(queue_.jobs().size(), 2u);
 }
 
 TEST_F(MessageHandlerTest, AMessageOfARevokedAssignmentIsLeftToItsNewOwner) {
   tracker_.Revoke("jobs", 0);
   Handle(0, R"({"id": "gone", "input_ids": [1]})");
-  EXPECT_TRUE(queue_.jobs.empty());
-  EXPECT_TRUE(records_.records.empty());
+  EXPECT_TRUE(queue_.jobs().empty());
+  EXPECT_TRUE(records_.records().empty());
 }
 
 }  // namespace

@@ -18,6 +18,8 @@
 
 #include "absl/status/statusor.h"
 #include "qinfer/consumer/consumer_statistics.h"
+#include "qinfer/consumer/decode_pool.h"
+#include "qinfer/consumer/source_stats.h"
 #include "qinfer/consumer/job_decoder.h"
 #include "qinfer/consumer/offset_tracker.h"
 #include "qinfer/core/clock.h"
@@ -45,23 +47,11 @@ struct SourceConfig {
   std::chrono::milliseconds poll_timeout{100};
   // How often offsets are stored, and the deadlines of Close; not owned.
   const Clock* clock = &RealClock();
-};
-
-// The consumer's counters (core/stats.h).
-#define QINFER_SOURCE_STATS(STAT)                                                                         \
-  STAT(messages, "qinfer_messages_consumed_total", "", "Messages read from the jobs topic")               \
-  STAT(rejected, "qinfer_rejected_messages_total", "",                                                    \
-       "Messages the consumer turned into invalid or too_long records")                                   \
-  STAT(replays, "qinfer_replayed_jobs_total", "",                                                         \
-       "Messages read from the jobs topic that replay a failure (replay_of)")                             \
-  STAT(pauses, "qinfer_consumer_pauses_total", "", "Backpressure pauses of the consumer")                 \
-  STAT(refused, "qinfer_refused_messages_total", "",                                                      \
-       "Messages left unacked because the queue was closed (stopping): delivered again after a restart")
-
-struct SourceStats {
-  QINFER_DECLARE_STATS(QINFER_SOURCE_STATS)
-  std::atomic<int> assigned_partitions{0};
-  std::atomic<bool> paused{false};
+  // The tokenizer pool (decode_pool.h): one DecoderLimits per worker, each
+  // with its own tokenizer handle (`limits` above is then unused); empty:
+  // messages are decoded on the consumer thread.
+  std::vector<DecoderLimits> decode_workers;
+  DecodePool::Options decode_pool;
 };
 
 // Not thread-safe except where noted: Run() and Close() belong to one thread
@@ -92,6 +82,8 @@ class KafkaJobSource {
 
   // Thread-safe.
   const SourceStats& stats() const { return stats_; }
+  // The tokenizer pool's counters (all 0 without a pool).
+  const DecodeStats& decode_stats() const;
   // Thread-safe. The assigned partitions' committed offsets, watermarks and
   // lag: committed offsets from librdkafka's latest statistics (every
   // statistics.interval.ms, 5 s unless kafka.consumer sets it; empty until

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "qinfer/consumer/job_decoder.h"
-#include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/offset_tracker.h"
+#include "qinfer/consumer/source_stats.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/logging.h"
 
@@ -26,12 +26,21 @@ class MessageHandler {
   // partition's offsets arrive in increasing order (OffsetTracker::Track). A
   // message of a partition no longer assigned, or of an older assignment,
   // is left alone: its new owner reads it.
+  // Track, then Process.
   void Handle(const RawMessage& message);
+
+  // The first half, on the consumer thread, in offset order: whether the
+  // message is still this assignment's (its offset is then tracked).
+  bool Track(const RawMessage& message) { return tracker_.Track(message.origin); }
+  // The second half, on the consumer thread or a tokenizer pool's worker:
+  // decode, then queue or record. Returns the tokens queued.
+  size_t Process(const RawMessage& message);
 
  private:
   // Queues the jobs of one message; the failure record when no bucket takes
-  // them, nullopt otherwise (queued, or refused while closing).
-  std::optional<Outcome> Queue(const RawMessage& message, std::vector<Job>& jobs);
+  // them, nullopt otherwise (queued, or refused while closing). `tokens`
+  // receives the tokens queued.
+  std::optional<Outcome> Queue(const RawMessage& message, std::vector<Job>& jobs, size_t& tokens);
 
   const DecoderLimits& limits_;
   JobQueue& queue_;

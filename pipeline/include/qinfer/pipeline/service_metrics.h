@@ -97,6 +97,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   prometheus::Family<prometheus::Gauge>& has_commit_;
   prometheus::Family<prometheus::Gauge>& assigned_;
   prometheus::Family<prometheus::Gauge>& paused_;
+  prometheus::Family<prometheus::Gauge>& decoding_;
   prometheus::Family<prometheus::Gauge>& fatal_;
   prometheus::Family<prometheus::Gauge>& ready_;
   prometheus::Family<prometheus::Gauge>& heartbeat_age_;

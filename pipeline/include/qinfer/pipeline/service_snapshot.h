@@ -71,6 +71,7 @@ struct ServiceSnapshot {
   std::vector<PartitionSnapshot> partitions;
   int assigned_partitions = 0;
   bool paused = false;
+  uint64_t decoding = 0;  // messages in the tokenizer pool, not yet decoded
   // Durable records this run: "ok" and each failure reason.
   std::map<std::string, uint64_t> records;
   // Device memory, bytes (budget 0: none).

@@ -1,0 +1,106 @@
+// The tokenizer pool (`tokenizer.threads`): decodes the jobs topic's
+// messages off the consumer thread, so that tokenizing runs on every core
+// the model leaves free instead of capping the service at one thread's
+// rate. The consumer thread polls and tracks each message's offset in
+// order (OffsetTracker), then hands the pool a copy of the message, which
+// the pool owns from then on (librdkafka's message is destroyed at once).
+// Each worker decodes with its own MessageHandler (its own tokenizer
+// handle) and queues the jobs or records the failure, as the consumer
+// thread would. Offsets are committed in order whatever order the workers
+// finish in: a commit point only passes offsets whose records are durable.
+//
+// Bounded: the messages being decoded count against `max_messages` and
+// `max_bytes`; while either is reached the consumer pauses (IsFull, with
+// the queue's own backpressure) and Submit waits for room, so a burst never
+// holds more than the bounds. Drain() waits until every submitted message
+// is decoded: the consumer calls it before a revoke commits and before
+// Close commits, so that no decode outlives the assignment it came from
+// unseen.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "qinfer/consumer/job_decoder.h"
+#include "qinfer/consumer/message_handler.h"
+#include "qinfer/core/mutex.h"
+#include "qinfer/core/stats.h"
+
+namespace qinfer::consumer {
+
+// The pool's counters (core/stats.h).
+#define QINFER_DECODE_STATS(STAT)                                                                          \
+  STAT(decoded, "qinfer_decoded_messages_total", "", "Messages the tokenizer pool decoded")                \
+  STAT(decoded_tokens, "qinfer_decoded_tokens_total", "",                                                  \
+       "Tokens of the jobs the tokenizer pool queued (its rate is the pool's tokens/s)")                   \
+  STAT(busy_ns, "qinfer_decode_busy_nanoseconds_total", "",                                                \
+       "Time the tokenizer pool's workers spent decoding, all workers together")                            \
+  STAT(waits, "qinfer_decode_full_waits_total", "",                                                        \
+       "Times the consumer waited for room in the tokenizer pool (its bounds were reached)")
+
+struct DecodeStats {
+  QINFER_DECLARE_STATS(QINFER_DECODE_STATS)
+  std::atomic<uint64_t> in_flight{0};        // messages submitted, not yet decoded
+  std::atomic<uint64_t> in_flight_bytes{0};  // their bytes
+  std::atomic<uint64_t> peak_in_flight{0};   // the most messages held at once
+};
+
+// One message as the pool owns it.
+struct OwnedMessage {
+  std::string key;
+  std::string value;
+  Origin origin;
+  RawMessage View() const { return {key, value, origin}; }
+};
+
+// Thread-safe: Submit, Drain and IsFull belong to the consumer thread; the
+// workers are the pool's own.
+class DecodePool {
+ public:
+  struct Options {
+    size_t max_messages = 4096;
+    size_t max_bytes = size_t{64} << 20;
+  };
+
+  // One worker per handler; REQUIRES: !handlers.empty(). `stats` (not
+  // owned) must outlive the pool.
+  DecodePool(std::vector<std::unique_ptr<MessageHandler>> handlers, Options options, DecodeStats& stats);
+  // Drains, then ends the workers.
+  ~DecodePool();
+
+  DecodePool(const DecodePool&) = delete;
+  DecodePool& operator=(const DecodePool&) = delete;
+
+  // Takes a tracked message (MessageHandler::Track said yes); waits while
+  // the pool is full.
+  void Submit(OwnedMessage message);
+  // Waits until every message submitted so far is decoded.
+  void Drain();
+  // The bounds are reached: the consumer pauses.
+  bool IsFull() const;
+  size_t threads() const { return workers_.size(); }
+
+
+ private:
+  void Work(MessageHandler& handler);
+  bool FullLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const Options options_;
+  std::vector<std::unique_ptr<MessageHandler>> handlers_;
+  DecodeStats& stats_;
+  mutable Mutex mu_;
+  CondVar changed_;  // a message was submitted or decoded, or the pool stops
+  std::deque<OwnedMessage> queue_ ABSL_GUARDED_BY(mu_);
+  size_t pending_ ABSL_GUARDED_BY(mu_) = 0;  // submitted, not yet decoded
+  size_t pending_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace qinfer::consumer
