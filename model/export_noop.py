@@ -2,12 +2,18 @@
 """Export a no-op model for measuring qinfer's own pipeline (bench/pipeline/).
 
     .venv/bin/python model/export_noop.py --out build/noop-model [--vocab 4096 --max-tokens 8 --dim 8]
+                                          [--tokenizer TOKENIZER_JSON]
 
 Writes
   OUT/model.pt       TorchScript (torch.jit.script) of
                      forward(input_ids int64 [B, L], attention_mask int64 [B, L])
                        -> float32 [B, dim]
   OUT/manifest.json  name "qinfer-noop", shapes, digest, torch version
+  OUT/tokenizer.json with --tokenizer: a copy of that tokenizer, named by the
+                     manifest, so the service takes `text` jobs and tokenizes
+                     them (the vocabulary is then the tokenizer's, and its
+                     end token the manifest's end_token_id): what measures
+                     the tokenizer pool with the model out of the way
 
 It keeps qinfer's model contract (model/qinfer_model.py checks it after
 saving) without any real compute: row b's output is the mean of its real ids
@@ -23,6 +29,7 @@ lines are part of the plain test model's bytes (and digest).
 
 import argparse
 import os
+import shutil
 import sys
 
 if __name__ == "__main__" and os.environ.get("PYTHONHASHSEED") != "0":
@@ -56,7 +63,18 @@ def main() -> None:
     ap.add_argument("--vocab", type=int, default=4096)
     ap.add_argument("--max-tokens", type=int, default=8)
     ap.add_argument("--dim", type=int, default=8)
+    ap.add_argument("--tokenizer", help="a tokenizer.json the service tokenizes `text` jobs with")
     a = ap.parse_args()
+    end_token = None
+    if a.tokenizer:
+        from tokenizers import Tokenizer  # noqa: E402
+
+        tok = Tokenizer.from_file(a.tokenizer)
+        tok.no_padding()
+        tok.no_truncation()
+        a.vocab = tok.get_vocab_size(with_added_tokens=True)
+        ends = [i for i in tok.encode("x").ids[1:] if i in tok.get_added_tokens_decoder()]
+        end_token = ends[-1] if ends else None
     if a.vocab < 2 or a.max_tokens < 1 or a.dim < 1:
         ap.error("need vocab >= 2, max-tokens >= 1 and dim >= 1")
 
@@ -81,7 +99,11 @@ def main() -> None:
         "max_positions": a.max_tokens,
         "output": "pooled",
         "dim": a.dim,
+        **({"tokenizer": "tokenizer.json"} if a.tokenizer else {}),
+        **({"end_token_id": end_token} if end_token is not None else {}),
     })
+    if a.tokenizer:
+        shutil.copyfile(a.tokenizer, os.path.join(a.out, "tokenizer.json"))
     print(f"wrote {path} and manifest.json (dim {checked['dim']}); digest {manifest['digest']}")
 
 

@@ -90,6 +90,23 @@ def gen_jobs(path: str, n: int, seed: int, vocab: int) -> int:
     return tokens
 
 
+WORDS = ("the service reads each job from the topic tokenizes its text with the model's own tokenizer "
+         "and buckets it by length before one executor thread runs the batch on the device while results "
+         "go to the store and replies are published to their topic when a reply is wanted").split()
+
+
+def gen_text_jobs(path: str, texts_path: str, n: int, seed: int) -> None:
+    """n text jobs of 8-40 words (the tokenizer pool's workload), and the
+    same texts for tokenizer_bench's single-thread rate."""
+    import random
+    rng = random.Random(seed)
+    with open(path, "w") as f, open(texts_path, "w") as g:
+        for i in range(n):
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 40)))
+            f.write(json.dumps({"id": f"t{i:07d}", "text": text}) + "\n")
+            g.write(json.dumps({"text": text}) + "\n")
+
+
 def create_topics(brokers: str, topics: dict) -> None:
     from confluent_kafka.admin import AdminClient, NewTopic
     admin = AdminClient({"bootstrap.servers": brokers})
@@ -121,12 +138,15 @@ def kcat_rate(brokers: str, topic: str, n: int) -> dict:
 
 
 def write_config(path: str, model: str, brokers: str, group: str, jobs_topic: str,
-                 reply_topic: str, store: str, max_batch_size: int, threads: int) -> None:
+                 reply_topic: str, store: str, max_batch_size: int, threads: int,
+                 tokenizer_threads: int = 0) -> None:
     with open(path, "w") as f:
         f.write(f"""model:
   path: {model}
   device: cpu
   threads: {threads}
+tokenizer:
+  threads: {tokenizer_threads}
 kafka:
   brokers: {brokers}
   group_id: {group}
@@ -157,11 +177,11 @@ def summary_fields(log_text: str) -> dict:
 
 
 def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, tag: str,
-               reply_topic: str) -> dict:
+               reply_topic: str, tokenizer_threads: int = 0) -> dict:
     store = os.path.join(work, f"store-{tag}")
     cfg = os.path.join(work, f"serve-{tag}.yaml")
     write_config(cfg, model, brokers, f"bench-{tag}-{os.getpid()}", jobs_topic, reply_topic, store,
-                 a.max_batch_size, a.threads)
+                 a.max_batch_size, a.threads, tokenizer_threads)
     logf = os.path.join(work, f"serve-{tag}.log")
     cmd = [a.qinfer, "serve", "-c", cfg, "--idle-exit", str(a.idle_exit)]
     if a.perf:
@@ -223,6 +243,50 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
     return res
 
 
+def single_thread_tokenizer(a, work: str, texts_file: str) -> dict:
+    """tokenizer_bench's single-thread rate on the same texts."""
+    out = os.path.join(work, "tokenizer.json")
+    bench = os.path.join(os.path.dirname(a.qinfer), "bench", "tokenizer_bench")
+    run([bench, "--tokenizer", os.path.join(REPO, "build", "minilm", "tokenizer.json"), "--texts", texts_file,
+         "--rounds", "3", "--passes", "1", "--out", out], stdout=subprocess.DEVNULL)
+    return json.load(open(out))
+
+
+def write_text_result(a, single: dict, text_runs: dict, started: float) -> None:
+    rate = single["texts_per_second"]
+    pools = {}
+    for t, rs in text_runs.items():
+        jobs_per_s = median([x["jobs_per_s"] for x in rs])
+        pools[str(t)] = {
+            "jobs_per_s": jobs_per_s,
+            "target_jobs_per_s": round(0.8 * t * rate),
+            "ratio_to_threads_x_single": round(jobs_per_s / (t * rate), 3),
+            "runs": rs,
+        }
+    result = {
+        "workload": "text: 8-40 words a job, MiniLM's tokenizer, a no-op model, storage only",
+        "jobs": a.jobs,
+        "rounds": a.rounds,
+        "single_thread_texts_per_s": round(rate),
+        "single_thread_tokens_per_s": round(single["tokens_per_second"]),
+        "tokenizer_threads": pools,
+        "cores": os.cpu_count(),
+        "bench_seconds": round(time.monotonic() - started, 1),
+        "date": datetime.date.today().isoformat(),
+        "command": "bench/pipeline/run.sh --workload text " + f"--jobs {a.jobs} --rounds {a.rounds} "
+                   f"--tokenizer-threads {a.tokenizer_threads}",
+        "definitions": {
+            "single_thread_texts_per_s": "bench/tokenizer_bench on the same texts, one thread (median of 3)",
+            "jobs_per_s": "median over rounds of jobs / (last record - first arrival in the scheduler)",
+            "target_jobs_per_s": "0.8 x tokenizer.threads x the single-thread rate (issue 31)",
+        },
+    }
+    with open(a.out, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+    log(f"wrote {a.out}")
+
+
 def median(xs):
     return round(statistics.median(xs)) if xs else None
 
@@ -244,6 +308,11 @@ def main() -> None:
     ap.add_argument("--qinfer", default=os.environ.get("QINFER_BIN",
                                                        os.path.join(REPO, "build", "qinfer")))
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--workload", choices=["ids", "text"], default="ids",
+                    help="ids: 1-4 token ids a job; text: 8-40 words a job, tokenized by the service with "
+                         "MiniLM's tokenizer (a no-op model that names it), storage only")
+    ap.add_argument("--tokenizer-threads", default="1,2",
+                    help="text: the tokenizer.threads values to run, side by side each round")
     a = ap.parse_args()
     arms = [x for x in a.arms.split(",") if x]
     if a.jobs < 1 or a.rounds < 1 or not set(arms) <= {"kcat", "storage", "replies"}:
@@ -275,18 +344,39 @@ def main() -> None:
         create_topics(brokers, {jobs_topic: a.partitions, **{t: 1 for t in reply_topics}})
 
         model_dir = os.path.join(work, "model")
-        run([a.python, os.path.join(REPO, "model", "export_noop.py"), "--out", model_dir],
-            stdout=subprocess.DEVNULL)
+        export = [a.python, os.path.join(REPO, "model", "export_noop.py"), "--out", model_dir]
+        if a.workload == "text":
+            export += ["--tokenizer", os.path.join(REPO, "build", "minilm", "tokenizer.json"), "--max-tokens", "128"]
+        run(export, stdout=subprocess.DEVNULL)
         manifest = json.load(open(os.path.join(model_dir, "manifest.json")))
 
         jobs_file = os.path.join(work, "jobs.jsonl")
-        tokens = gen_jobs(jobs_file, a.jobs, seed=1, vocab=manifest["vocab_size"])
+        if a.workload == "text":
+            texts_file = os.path.join(work, "texts.jsonl")
+            gen_text_jobs(jobs_file, texts_file, a.jobs, seed=1)
+            single = single_thread_tokenizer(a, work, texts_file)
+            tokens = single["tokens"]
+            log(f"single-thread tokenizer: {single['tokens_per_second']:.0f} tokens/s "
+                f"({single['texts_per_second']:.0f} texts/s)")
+        else:
+            tokens = gen_jobs(jobs_file, a.jobs, seed=1, vocab=manifest["vocab_size"])
         t0 = time.monotonic()
         run([a.qinfer, "submit", "-b", brokers, "-t", jobs_topic, "--no-progress", jobs_file],
             stdout=subprocess.DEVNULL)
         submit_seconds = time.monotonic() - t0
         log(f"published {a.jobs} jobs ({tokens} tokens) in {submit_seconds:.1f} s")
 
+        if a.workload == "text":
+            pools = [int(x) for x in a.tokenizer_threads.split(",") if x]
+            text_runs = {t: [] for t in pools}
+            for r in range(a.rounds):
+                for t in pools:
+                    res = serve_once(a, work, brokers, jobs_topic, os.path.join(model_dir, "model.pt"), a.jobs,
+                                     f"text-{t}-{r}", "", tokenizer_threads=t)
+                    text_runs[t].append(res)
+                    log(f"round {r + 1} text, tokenizer.threads {t}: {res['jobs_per_s']} jobs/s")
+            write_text_result(a, single, text_runs, started)
+            return
         runs = {arm: [] for arm in arms}
         for r in range(a.rounds):
             if "kcat" in arms:
