@@ -297,6 +297,65 @@ std::string OutcomeWithHistoryToJson(const Outcome& outcome, std::span<const Out
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+namespace {
+
+// A result's own fields (the record's "ok" side). Throws json::exception.
+void ReadResult(const json& j, Outcome& o) {
+  o.output = j.at("output").get<std::vector<float>>();
+  o.label = j.value("label", std::string());
+  if (j.contains("score")) o.score = j["score"].get<float>();
+  if (j.contains("entities")) {
+    o.entities.emplace();
+    for (const json& e : j["entities"]) {
+      o.entities->push_back({e.at("label").get<std::string>(), e.at("text").get<std::string>(),
+                             e.at("start").get<int32_t>(), e.at("end").get<int32_t>(), e.at("score").get<float>()});
+    }
+  }
+  if (j.contains("tokens")) {
+    o.tokens.emplace();
+    for (const json& t : j["tokens"]) {
+      o.tokens->push_back({t.at("token").get<std::string>(), t.at("start").get<int32_t>(), t.at("end").get<int32_t>(),
+                           t.at("label").get<std::string>(), t.at("score").get<float>()});
+    }
+  }
+  if (j.contains("scores")) {
+    for (const json& s : j["scores"]) o.scores.push_back({s.at("label").get<std::string>(), s.at("score").get<float>()});
+  }
+  o.device = j.value("device", std::string());
+  o.bucket = j.value("bucket", 0);
+  o.batch_size = j.value("batch_size", 0);
+  o.padded_length = j.value("padded_length", 0);
+  if (j.contains("model")) {
+    o.model_name = j["model"].value("name", std::string());
+    o.model_digest = j["model"].value("digest", std::string());
+  }
+  if (j.contains("timings")) {
+    o.queue_seconds = j["timings"].value("queue_seconds", 0.0);
+    o.run_seconds = j["timings"].value("run_seconds", 0.0);
+  }
+}
+
+// A failure record's own fields. Throws json::exception; false when the
+// payload is not base64.
+bool ReadFailure(const json& j, Outcome& o) {
+  o.reason = j.at("reason").get<std::string>();
+  o.error = j.value("error", std::string());
+  if (j.contains("payload_base64")) {
+    if (!absl::Base64Unescape(j["payload_base64"].get<std::string>(), &o.payload)) return false;
+  } else {
+    o.payload = j.value("payload", std::string());
+  }
+  o.payload_truncated = j.value("payload_truncated", false);
+  if (j.contains("source")) {
+    o.origin.topic = j["source"].value("topic", std::string());
+    o.origin.partition = j["source"].value("partition", -1);
+    o.origin.offset = j["source"].value("offset", int64_t{-1});
+  }
+  return true;
+}
+
+}  // namespace
+
 absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
@@ -326,55 +385,9 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
       o.meta_json = raw ? std::string(*raw) : j["meta"].dump();
     }
     if (o.ok) {
-      o.output = j.at("output").get<std::vector<float>>();
-      o.label = j.value("label", std::string());
-      if (j.contains("score")) o.score = j["score"].get<float>();
-      if (j.contains("entities")) {
-        o.entities.emplace();
-        for (const json& e : j["entities"]) {
-          o.entities->push_back({e.at("label").get<std::string>(), e.at("text").get<std::string>(),
-                                 e.at("start").get<int32_t>(), e.at("end").get<int32_t>(), e.at("score").get<float>()});
-        }
-      }
-      if (j.contains("tokens")) {
-        o.tokens.emplace();
-        for (const json& t : j["tokens"]) {
-          o.tokens->push_back({t.at("token").get<std::string>(), t.at("start").get<int32_t>(),
-                               t.at("end").get<int32_t>(), t.at("label").get<std::string>(),
-                               t.at("score").get<float>()});
-        }
-      }
-      if (j.contains("scores")) {
-        for (const json& s : j["scores"]) o.scores.push_back({s.at("label").get<std::string>(), s.at("score").get<float>()});
-      }
-      o.device = j.value("device", std::string());
-      o.bucket = j.value("bucket", 0);
-      o.batch_size = j.value("batch_size", 0);
-      o.padded_length = j.value("padded_length", 0);
-      if (j.contains("model")) {
-        o.model_name = j["model"].value("name", std::string());
-        o.model_digest = j["model"].value("digest", std::string());
-      }
-      if (j.contains("timings")) {
-        o.queue_seconds = j["timings"].value("queue_seconds", 0.0);
-        o.run_seconds = j["timings"].value("run_seconds", 0.0);
-      }
-    } else {
-      o.reason = j.at("reason").get<std::string>();
-      o.error = j.value("error", std::string());
-      if (j.contains("payload_base64")) {
-        if (!absl::Base64Unescape(j["payload_base64"].get<std::string>(), &o.payload)) {
-          return absl::InvalidArgumentError("bad outcome JSON: payload_base64 is not base64");
-        }
-      } else {
-        o.payload = j.value("payload", std::string());
-      }
-      o.payload_truncated = j.value("payload_truncated", false);
-      if (j.contains("source")) {
-        o.origin.topic = j["source"].value("topic", std::string());
-        o.origin.partition = j["source"].value("partition", -1);
-        o.origin.offset = j["source"].value("offset", int64_t{-1});
-      }
+      ReadResult(j, o);
+    } else if (!ReadFailure(j, o)) {
+      return absl::InvalidArgumentError("bad outcome JSON: payload_base64 is not base64");
     }
   } catch (const json::exception& e) {
     return absl::InvalidArgumentError(std::string("bad outcome JSON: ") + e.what());
