@@ -56,6 +56,9 @@ PEERS = ["st-torch-fp32", "st-torch-bf16", "st-onnx", "st-onnx-O2", "st-onnx-O3"
 # The reason of a peer that --no-peer-setup left out (run.sh writes it); --check
 # lets it pass, as it does the AOTI rows.
 NOT_SET_UP = "the venv did not set up: not set up (--no-peer-setup"
+# The rows a smoke leaves out (run.sh --smoke runs one configuration and one
+# peer); --check lets them pass too.
+SMOKE_SKIP = "smoke: "
 NO_COSINE = {"torchserve-b8": "its handler returns one number per job, not the embedding"}
 FIELDS = ["embeddings_per_s", "real_tokens_per_s", "texts", "ok", "lost", "fraction_of_peak", "min_cosine"]
 
@@ -212,7 +215,7 @@ def check(summary):
     problems = [f"no {k}" for k in ("profiles", "gemm") if not summary.get(k)]
     for name, entry in summary["systems"].items():
         if not entry["ran"]:
-            if name not in OPTIONAL and not entry["reason"].startswith(NOT_SET_UP):
+            if name not in OPTIONAL and not entry["reason"].startswith((NOT_SET_UP, SMOKE_SKIP)):
                 problems.append(f"{name} did not run: {entry['reason'].splitlines()[0]}")
             continue
         for profile in PROFILES:
