@@ -361,7 +361,7 @@ void Shutdown(const Config& config, bool fatal, Front& f, Service& s, Threads& t
 }
 
 // The summary of this run: per bucket, overall, degraded modes, the ladder.
-void LogSummary(SteadyTime started, const Service& s) {
+void LogSummary(SteadyTime started, const Service& s, const pipeline::ServiceMetrics& metrics) {
   auto log = Logger("app");
   const double seconds = std::chrono::duration<double>(RealClock().Now() - started).count();
   uint64_t jobs = 0, real = 0, padded = 0;
@@ -384,6 +384,13 @@ void LogSummary(SteadyTime started, const Service& s) {
       seconds, jobs, s.queue->peak_queued_jobs(), s.source->decode_stats().peak_in_flight.load(), real, padded,
       counters(s.source->stats().Values()), counters(s.recorder->stats().Values()));
   log.Info("event=decode_summary%v", counters(s.source->decode_stats().Values()));
+  // Where the time went, by stage (bench/pipeline reports it per job).
+  const pipeline::ServiceMetrics::StageSeconds stages = metrics.Stages();
+  log.Info(
+      "event=stage_summary decode_seconds=%.4f inference_seconds=%.4f store_write_seconds=%.4f store_writes=%v "
+      "job_latency_seconds=%.4f",
+      double(s.source->decode_stats().busy_ns.load()) / 1e9, stages.inference, stages.store_write,
+      stages.store_writes, stages.job_latency);
   log.Info("event=loop_summary%v", counters(s.loop->stats().Values()));
   log.Info("event=ladder_summary%v", counters(s.runner->stats().Values()));
   const executor::BlockCacheStats cache = executor::ProcessCpuBlockCacheStats();
@@ -444,7 +451,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   // Before the objects its handlers read go out of scope.
   std::move(stop_http).Invoke();
 
-  LogSummary(started, service);
+  LogSummary(started, service, f.metrics);
   if (fatal) {
     Logger("app").Error("event=exit code=1 cause=%v error=\"%v\"", f.health.cause(), f.health.reason());
     return kExitFatal;

@@ -161,11 +161,12 @@ http:
 """)
 
 
-def summary_fields(log_text: str) -> dict:
+def summary_fields(log_text: str, event: str = "summary") -> dict:
+    marker = f"event={event} "
     for line in log_text.splitlines():
-        if "event=summary " in line:
+        if marker in line:
             fields = {}
-            for part in line.split("event=summary ", 1)[1].split():
+            for part in line.split(marker, 1)[1].split():
                 if "=" in part:
                     k, v = part.split("=", 1)
                     try:
@@ -208,6 +209,7 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
     start = None
     end = 0
     count = 0
+    queue_waits = []
     with open(export) as f:
         for line in f:
             r = json.loads(line)
@@ -215,6 +217,7 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
                 die(f"serve ({tag}): a record is not ok: {line[:200]}")
             count += 1
             t = r["timings"]
+            queue_waits.append(t["queue_seconds"])
             arrived = r["completed_at_ms"] - 1000.0 * (t["queue_seconds"] + t["run_seconds"])
             start = arrived if start is None else min(start, arrived)
             end = max(end, r["completed_at_ms"])
@@ -235,6 +238,7 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
         "jobs_per_s": round(n / seconds),
         "store_only_seconds": round((res["store_last_ms"] - start) / 1000.0, 4),
         "serve_wall_seconds": round(wall, 2),
+        "stages": stages_of(text, n, queue_waits, res),
         "summary": summ,
     })
     if not a.keep:
@@ -259,6 +263,7 @@ def write_text_result(a, single: dict, text_runs: dict, started: float) -> None:
         jobs_per_s = median([x["jobs_per_s"] for x in rs])
         pools[str(t)] = {
             "jobs_per_s": jobs_per_s,
+            "stages": median_stages(rs),
             "target_jobs_per_s": round(0.8 * t * rate),
             "ratio_to_threads_x_single": round(jobs_per_s / (t * rate), 3),
             "runs": rs,
@@ -279,12 +284,42 @@ def write_text_result(a, single: dict, text_runs: dict, started: float) -> None:
             "single_thread_texts_per_s": "bench/tokenizer_bench on the same texts, one thread (median of 3)",
             "jobs_per_s": "median over rounds of jobs / (last record - first arrival in the scheduler)",
             "target_jobs_per_s": "0.8 x tokenizer.threads x the single-thread rate (issue 31)",
+            "stages": "per stage, median over rounds (serve's event=stage_summary and the records): "
+                      "decode_us_per_job (the tokenizer pool's busy time / jobs), queue_wait_ms_median "
+                      "(arrival in the scheduler to the batch's start), inference_us_per_job (forward "
+                      "passes / jobs), store_write_us_per_job (store writes / jobs), jobs_per_store_write, "
+                      "job_latency_ms_mean (arrival to durable record), publish_tail_ms (replies: last "
+                      "reply after the last record)",
         },
     }
     with open(a.out, "w") as f:
         json.dump(result, f, indent=2)
         f.write("\n")
     log(f"wrote {a.out}")
+
+
+def stages_of(log_text: str, n: int, queue_waits: list, res: dict) -> dict:
+    """Where a run's time went, per job, from serve's event=stage_summary
+    line and the records (bench/pipeline/README.md, "Stages")."""
+    st = summary_fields(log_text, "stage_summary")
+    if not st:
+        return {}
+    stages = {
+        "decode_us_per_job": round(1e6 * st["decode_seconds"] / n, 2),
+        "queue_wait_ms_median": round(1000 * statistics.median(queue_waits), 2),
+        "inference_us_per_job": round(1e6 * st["inference_seconds"] / n, 2),
+        "store_write_us_per_job": round(1e6 * st["store_write_seconds"] / n, 2),
+        "jobs_per_store_write": round(n / max(1, st["store_writes"]), 1),
+        "job_latency_ms_mean": round(1000 * st["job_latency_seconds"] / n, 2),
+    }
+    if "last_reply_ms" in res:
+        stages["publish_tail_ms"] = res["last_reply_ms"] - res["store_last_ms"]
+    return stages
+
+
+def median_stages(runs: list) -> dict:
+    keys = runs[0].get("stages", {}).keys() if runs else []
+    return {k: statistics.median(r["stages"][k] for r in runs) for k in keys}
 
 
 def median(xs):
@@ -415,6 +450,8 @@ def main() -> None:
         "kcat_msgs_per_s": median([x["msgs_per_s"] for x in runs.get("kcat", [])]),
         "storage_only_jobs_per_s": median([x["jobs_per_s"] for x in runs.get("storage", [])]),
         "replies_jobs_per_s": median([x["jobs_per_s"] for x in runs.get("replies", [])]),
+        "storage_stages": median_stages(runs.get("storage", [])),
+        "replies_stages": median_stages(runs.get("replies", [])),
         "submit_seconds": round(submit_seconds, 2),
         "bench_seconds": round(time.monotonic() - started, 1),
         "runs": runs,
@@ -439,6 +476,12 @@ def main() -> None:
                                   "end is the later of the last record and the last reply's "
                                   "broker timestamp (LogAppendTime with the bench's own broker)",
             "arrival": "completed_at_ms - 1000 * (queue_seconds + run_seconds) of each record",
+            "stages": "per stage, median over rounds (serve's event=stage_summary and the records): "
+                      "decode_us_per_job (the tokenizer pool's busy time / jobs), queue_wait_ms_median "
+                      "(arrival in the scheduler to the batch's start), inference_us_per_job (forward "
+                      "passes / jobs), store_write_us_per_job (store writes / jobs), jobs_per_store_write, "
+                      "job_latency_ms_mean (arrival to durable record), publish_tail_ms (replies: last "
+                      "reply after the last record)",
         },
     }
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)

@@ -240,6 +240,18 @@ void ServiceMetrics::OnBatchRecorded(const RecordedBatch& b) {
   latency_.ObserveMultiple(increments, sum);
 }
 
+ServiceMetrics::StageSeconds ServiceMetrics::Stages() const {
+  StageSeconds s;
+  for (const prometheus::MetricFamily& family : inference_seconds_.Collect()) {
+    for (const prometheus::ClientMetric& m : family.metric) s.inference += m.histogram.sample_sum;
+  }
+  const prometheus::ClientMetric store = store_write_.Collect();
+  s.store_write = store.histogram.sample_sum;
+  s.store_writes = store.histogram.sample_count;
+  s.job_latency = latency_.Collect().histogram.sample_sum;
+  return s;
+}
+
 std::map<std::string, uint64_t> ServiceMetrics::records() const {
   MutexLock lock(&mu_);
   return records_;

@@ -195,6 +195,29 @@ TEST(ServiceMetricsTest, AWriteOfSeveralRecordsOfOneReasonCountsEachAsTheStoreHo
   EXPECT_EQ(metrics.records(), in_store) << "what /status reports";
 }
 
+// The run's time by stage, as the summary line reports it: summed over
+// buckets and writes.
+TEST(ServiceMetricsTest, StagesSumTheForwardPassesStoreWritesAndLatencies) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry, kGroups);
+  for (int bucket : {16, 64}) {
+    RecordedBatch b;
+    b.bucket = bucket;
+    b.jobs = 2;
+    b.run_time = std::chrono::milliseconds(bucket);
+    b.latencies = {std::chrono::milliseconds(100), std::chrono::milliseconds(300)};
+    metrics.OnBatchRecorded(b);
+  }
+  std::vector<Outcome> two = {Record("a", true), Record("b", true)};
+  metrics.OnStored(two, std::chrono::milliseconds(5));
+  metrics.OnStored(two, std::chrono::milliseconds(7));
+  const ServiceMetrics::StageSeconds s = metrics.Stages();
+  EXPECT_NEAR(s.inference, 0.080, 1e-9);
+  EXPECT_NEAR(s.store_write, 0.012, 1e-9);
+  EXPECT_EQ(s.store_writes, 2u);
+  EXPECT_NEAR(s.job_latency, 0.8, 1e-9);
+}
+
 TEST(ServiceMetricsTest, ABatchFeedsTheBatchSizeInferenceAndLatencyHistograms) {
   prometheus::Registry registry;
   ServiceMetrics metrics(registry, kGroups);

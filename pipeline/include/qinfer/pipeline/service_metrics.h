@@ -62,6 +62,19 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   // Durable records so far: "ok" and each failure reason.
   std::map<std::string, uint64_t> records() const;
 
+  // Where a run's time went, summed over its jobs and batches, from the
+  // histograms: the batches' forward passes (ladder included), the store
+  // writes (retries included), and the jobs' latencies (arrival in the
+  // scheduler to the durable record). For the run's summary line, which
+  // bench/pipeline reads per stage.
+  struct StageSeconds {
+    double inference = 0;
+    double store_write = 0;
+    double job_latency = 0;
+    uint64_t store_writes = 0;
+  };
+  StageSeconds Stages() const;
+
  private:
   // Sets `counter` to `total` (a monotonic count kept elsewhere).
   void SetTotal(prometheus::Counter& counter, uint64_t total);
