@@ -266,13 +266,16 @@ void ServiceMetrics::AddStat(prometheus::Registry& r, const std::string& compone
     const size_t eq = label.find('=');
     labels.emplace(std::string(label.substr(0, eq)), std::string(label.substr(eq + 1)));
   }
-  stats_.push_back({component, def.name, &family->Add(labels)});  // exported from 0
+  // A counter of nanoseconds is exported in seconds, Prometheus's base unit
+  // (core/stats.h).
+  const double scale = std::string_view(def.name).ends_with("_ns") ? 1e-9 : 1.0;
+  stats_.push_back({component, def.name, &family->Add(labels), scale});  // exported from 0
 }
 
-void ServiceMetrics::SetTotal(prometheus::Counter& c, uint64_t total) {
+void ServiceMetrics::SetTotal(prometheus::Counter& c, uint64_t total, double scale) {
   MutexLock lock(&mu_);
   uint64_t& seen = seen_[&c];
-  if (total > seen) c.Increment(double(total - seen));
+  if (total > seen) c.Increment(double(total - seen) * scale);
   seen = total;
 }
 
@@ -327,14 +330,14 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
 
   // A total the snapshot does not name stays where it is.
   auto sync = [this](prometheus::Counter& counter, const std::map<std::string, uint64_t>& totals,
-                     const std::string& key) {
-    if (auto it = totals.find(key); it != totals.end()) SetTotal(counter, it->second);
+                     const std::string& key, double scale = 1.0) {
+    if (auto it = totals.find(key); it != totals.end()) SetTotal(counter, it->second, scale);
   };
   sync(cpu_cache_blocks_.Add({{"result", "hit"}}), s.cpu_block_cache, "hits");
   sync(cpu_cache_blocks_.Add({{"result", "miss"}}), s.cpu_block_cache, "misses");
   sync(cpu_cache_blocks_.Add({{"result", "released"}}), s.cpu_block_cache, "released");
   for (const StatSeries& stat : stats_) {
-    if (auto it = s.stats.find(stat.component); it != s.stats.end()) sync(*stat.counter, it->second, stat.name);
+    if (auto it = s.stats.find(stat.component); it != s.stats.end()) sync(*stat.counter, it->second, stat.name, stat.scale);
   }
 
   UpdateProcess();

@@ -233,9 +233,11 @@ TEST_F(ServeSnapshotTest, EveryDeclaredCounterReachesStatusAndMetrics) {
         const size_t eq = label.find('=');
         series += "{" + label.substr(0, eq) + "=\"" + label.substr(eq + 1) + "\"}";
       }
-      EXPECT_NE(scrape.find("\n" + series + " " + std::to_string(want) + "\n"), std::string::npos)
-          << series << " " << want << " missing from /metrics:\n"
-          << scrape;
+      // A count of nanoseconds is exported in seconds (core/stats.h).
+      const double exported = std::string_view(def.name).ends_with("_ns") ? double(want) * 1e-9 : double(want);
+      const size_t at = scrape.find("\n" + series + " ");
+      ASSERT_NE(at, std::string::npos) << series << " missing from /metrics:\n" << scrape;
+      EXPECT_DOUBLE_EQ(std::stod(scrape.substr(at + series.size() + 2)), exported) << series;
       EXPECT_NE(scrape.find("# HELP " + std::string(def.metric) + " "), std::string::npos) << def.metric;
     }
   }

@@ -39,7 +39,7 @@ namespace qinfer::consumer {
   STAT(decoded, "qinfer_decoded_messages_total", "", "Messages the tokenizer pool decoded")                \
   STAT(decoded_tokens, "qinfer_decoded_tokens_total", "",                                                  \
        "Tokens of the jobs the tokenizer pool queued (its rate is the pool's tokens/s)")                   \
-  STAT(busy_ns, "qinfer_decode_busy_nanoseconds_total", "",                                                \
+  STAT(busy_ns, "qinfer_decode_busy_seconds_total", "",                                                    \
        "Time the tokenizer pool's workers spent decoding, all workers together")                            \
   STAT(waits, "qinfer_decode_full_waits_total", "",                                                        \
        "Times the consumer waited for room in the tokenizer pool (its bounds were reached)")

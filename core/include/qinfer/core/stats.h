@@ -3,7 +3,10 @@
 //  - the field of its stats struct (a std::atomic<uint64_t>), which is also
 //    the counter's name on /status and in the run's summary log line;
 //  - the Prometheus counter family it is exported as, with its label
-//    ("key=value", or "" for none): several counters may share a family;
+//    ("key=value", or "" for none): several counters may share a family.
+//    A counter whose field ends in `_ns` counts nanoseconds and is exported
+//    in seconds, Prometheus's base unit (its family ends in
+//    `_seconds_total`);
 //  - the family's help text (given by the family's first counter; "" after).
 // From that one list come the struct's fields, the table of StatDefs that
 // /metrics registers its families from, and the name -> value map that

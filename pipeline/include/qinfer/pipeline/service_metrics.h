@@ -76,8 +76,8 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   StageSeconds Stages() const;
 
  private:
-  // Sets `counter` to `total` (a monotonic count kept elsewhere).
-  void SetTotal(prometheus::Counter& counter, uint64_t total);
+  // Sets `counter` to `total` × `scale` (a monotonic count kept elsewhere).
+  void SetTotal(prometheus::Counter& counter, uint64_t total, double scale = 1.0);
 
   // Registers the counter of `def` (its family on first sight), from 0.
   void AddStat(prometheus::Registry& registry, const std::string& component, const StatDef& def);
@@ -137,6 +137,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
     std::string component;
     std::string name;
     prometheus::Counter* counter = nullptr;
+    double scale = 1.0;  // 1e-9: a count of nanoseconds, exported in seconds
   };
   std::map<std::string, prometheus::Family<prometheus::Counter>*> stat_families_;
   std::vector<StatSeries> stats_;
