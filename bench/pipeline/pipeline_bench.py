@@ -284,18 +284,22 @@ def write_text_result(a, single: dict, text_runs: dict, started: float) -> None:
             "single_thread_texts_per_s": "bench/tokenizer_bench on the same texts, one thread (median of 3)",
             "jobs_per_s": "median over rounds of jobs / (last record - first arrival in the scheduler)",
             "target_jobs_per_s": "0.8 x tokenizer.threads x the single-thread rate (issue 31)",
-            "stages": "per stage, median over rounds (serve's event=stage_summary and the records): "
-                      "decode_us_per_job (the tokenizer pool's busy time / jobs), queue_wait_ms_median "
-                      "(arrival in the scheduler to the batch's start), inference_us_per_job (forward "
-                      "passes / jobs), store_write_us_per_job (store writes / jobs), jobs_per_store_write, "
-                      "job_latency_ms_mean (arrival to durable record), publish_tail_ms (replies: last "
-                      "reply after the last record)",
+            "stages": STAGES_DEFINITION,
         },
     }
     with open(a.out, "w") as f:
         json.dump(result, f, indent=2)
         f.write("\n")
     log(f"wrote {a.out}")
+
+
+STAGES_DEFINITION = (
+    "per stage, median over rounds (serve's event=stage_summary and the records): "
+    "decode_us_per_job (the tokenizer pool's busy time / jobs), queue_wait_ms_median "
+    "(arrival in the scheduler to the batch's start), inference_us_per_job (forward "
+    "passes / jobs), store_write_us_per_job (store writes / jobs), jobs_per_store_write, "
+    "job_latency_ms_mean (arrival to durable record), publish_tail_ms (replies: last "
+    "reply after the last record)")
 
 
 def stages_of(log_text: str, n: int, queue_waits: list, res: dict) -> dict:
@@ -476,12 +480,7 @@ def main() -> None:
                                   "end is the later of the last record and the last reply's "
                                   "broker timestamp (LogAppendTime with the bench's own broker)",
             "arrival": "completed_at_ms - 1000 * (queue_seconds + run_seconds) of each record",
-            "stages": "per stage, median over rounds (serve's event=stage_summary and the records): "
-                      "decode_us_per_job (the tokenizer pool's busy time / jobs), queue_wait_ms_median "
-                      "(arrival in the scheduler to the batch's start), inference_us_per_job (forward "
-                      "passes / jobs), store_write_us_per_job (store writes / jobs), jobs_per_store_write, "
-                      "job_latency_ms_mean (arrival to durable record), publish_tail_ms (replies: last "
-                      "reply after the last record)",
+            "stages": STAGES_DEFINITION,
         },
     }
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)

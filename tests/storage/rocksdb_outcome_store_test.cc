@@ -58,6 +58,45 @@ Outcome Attempt(Outcome o, int attempt) {
   return o;
 }
 
+// The column families of a store an older version wrote (before ranks),
+// "default" spelled out: RocksDB's kDefaultColumnFamilyName may not be
+// initialised yet when this is.
+const std::vector<std::string> kOlderStore = {"default", "results", "failed", "meta", "attempts", "history"};
+
+// The store's database opened directly, every column family by name: what a
+// test uses to lay out or damage a store as nothing else could.
+struct RawStore {
+  // The store in `dir` as it is; or, with `create`, a new one with those
+  // column families (in that order: handles[i] is create[i]).
+  explicit RawStore(const std::string& dir, std::vector<std::string> create = {}) {
+    rocksdb::DBOptions options;
+    options.create_if_missing = !create.empty();
+    options.create_missing_column_families = !create.empty();
+    std::vector<std::string> names = std::move(create);
+    if (names.empty()) {
+      EXPECT_TRUE(rocksdb::DB::ListColumnFamilies(options, dir, &names).ok());
+    }
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    for (const std::string& name : names) cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    rocksdb::DB* raw = nullptr;
+    EXPECT_TRUE(rocksdb::DB::Open(options, dir, cfs, &handles, &raw).ok());
+    db.reset(raw);
+  }
+  ~RawStore() {
+    for (rocksdb::ColumnFamilyHandle* h : handles) EXPECT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    EXPECT_TRUE(db->Close().ok());
+  }
+  rocksdb::ColumnFamilyHandle* cf(const std::string& name) {
+    for (rocksdb::ColumnFamilyHandle* h : handles) {
+      if (h->GetName() == name) return h;
+    }
+    ADD_FAILURE() << "no column family " << name;
+    return nullptr;
+  }
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+};
+
 class RocksDbOutcomeStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -521,24 +560,9 @@ TEST_F(RocksDbOutcomeStoreTest, AttemptsCountUpSurviveReopenAndEndWithTheOutcome
 TEST_F(RocksDbOutcomeStoreTest, AttemptsAnOlderVersionWroteCountAndEndWithTheOutcome) {
   // Older versions kept one entry per message: "topic/partition/offset" -> count.
   {
-    rocksdb::DBOptions options;
-    options.create_if_missing = true;
-    options.create_missing_column_families = true;
-    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    for (const char* name :
-         {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed", "meta", "attempts", "history"}) {
-      cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
-    }
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[4], "jobs/0/7", "2").ok());
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[4], "jobs/0/8", "1").ok());
-    for (rocksdb::ColumnFamilyHandle* h : handles) {
-      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
-    }
-    ASSERT_TRUE(db->Close().ok());
+    RawStore old(dir_, kOlderStore);
+    ASSERT_TRUE(old.db->Put(rocksdb::WriteOptions(), old.cf("attempts"), "jobs/0/7", "2").ok());
+    ASSERT_TRUE(old.db->Put(rocksdb::WriteOptions(), old.cf("attempts"), "jobs/0/8", "1").ok());
   }
   const Origin a{"jobs", 0, 7, 1}, b{"jobs", 0, 8, 1};
   const std::vector<Origin> both = {a, b};
@@ -629,33 +653,6 @@ TEST_F(RocksDbOutcomeStoreTest, TablesWrittenWithCrc32cChecksumsStayReadable) {
   EXPECT_EQ(Results(), 2001u);
 }
 
-// The store's database opened directly, every column family by name: what a
-// test uses to lay out or damage a store as nothing else could.
-struct RawStore {
-  explicit RawStore(const std::string& dir) {
-    rocksdb::DBOptions options;
-    std::vector<std::string> names;
-    EXPECT_TRUE(rocksdb::DB::ListColumnFamilies(options, dir, &names).ok());
-    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    for (const std::string& name : names) cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
-    rocksdb::DB* raw = nullptr;
-    EXPECT_TRUE(rocksdb::DB::Open(options, dir, cfs, &handles, &raw).ok());
-    db.reset(raw);
-  }
-  ~RawStore() {
-    for (rocksdb::ColumnFamilyHandle* h : handles) EXPECT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
-    EXPECT_TRUE(db->Close().ok());
-  }
-  rocksdb::ColumnFamilyHandle* cf(const std::string& name) {
-    for (rocksdb::ColumnFamilyHandle* h : handles) {
-      if (h->GetName() == name) return h;
-    }
-    ADD_FAILURE() << "no column family " << name;
-    return nullptr;
-  }
-  std::unique_ptr<rocksdb::DB> db;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-};
 
 // Put ranks a new record against an id's final record by its rank, kept
 // beside it, never by reading the record: an earlier record that no longer
@@ -691,26 +688,13 @@ TEST_F(RocksDbOutcomeStoreTest, AnEarlierRecordIsRankedWithoutBeingParsed) {
 // open, and its records then rank as before.
 TEST_F(RocksDbOutcomeStoreTest, AStoreWrittenBeforeRanksIsRankedAtOpen) {
   {
-    rocksdb::DBOptions options;
-    options.create_if_missing = true;
-    options.create_missing_column_families = true;
-    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    for (const char* name :
-         {rocksdb::kDefaultColumnFamilyName.c_str(), "results", "failed", "meta", "attempts", "history"}) {
-      cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
-    }
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, cfs, &handles, &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
+    RawStore old(dir_, kOlderStore);
     Outcome a = Result("a");
     a.attempt = 3;
     Outcome f = Failure("f");
     f.attempt = 1;
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[1], "a", OutcomeToJson(a)).ok());
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), handles[2], "f", OutcomeToJson(f)).ok());
-    for (rocksdb::ColumnFamilyHandle* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
-    ASSERT_TRUE(db->Close().ok());
+    ASSERT_TRUE(old.db->Put(rocksdb::WriteOptions(), old.cf("results"), "a", OutcomeToJson(a)).ok());
+    ASSERT_TRUE(old.db->Put(rocksdb::WriteOptions(), old.cf("failed"), "f", OutcomeToJson(f)).ok());
   }
   Outcome late = Result("a");
   late.attempt = 1;
