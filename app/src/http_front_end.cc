@@ -1,6 +1,7 @@
 #include "http_front_end.h"
 
 #include "qinfer/core/clock.h"
+#include "qinfer/core/thread_name.h"
 
 #include <chrono>
 
@@ -18,6 +19,7 @@ absl::Status HttpFrontEnd::Start(const std::string& host, int port) {
   if (bound <= 0) return absl::FailedPreconditionError("cannot bind " + host + ":" + std::to_string(port));
   port_ = bound;
   thread_ = std::thread([this] {
+    NameThisThread("qinfer-http");
     server_.listen_after_bind();
     loop_done_ = true;
   });

@@ -17,6 +17,7 @@
 #include "http_front_end.h"
 #include "plan.h"
 #include "qinfer/core/clock.h"
+#include "qinfer/core/thread_name.h"
 #include "qinfer/consumer/kafka_job_source.h"
 #include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/consumer/offset_tracker.h"
@@ -306,12 +307,16 @@ struct Threads {
 
 void StartThreads(Front& f, Service& s, Threads& t) {
   t.consumer = std::thread([&f, &s, &t] {
+    NameThisThread("qinfer-consumer");
     absl::Status st = s.source->Run(t.stop_fetching);
     if (!st.ok() && f.health.RaiseFatal(fatal_cause::kConsumer, std::string(st.message()))) {
       Logger("app").Error("event=fatal cause=consumer error=\"%v\"", std::string(st.message()));
     }
   });
-  t.executor = std::thread([&s] { s.loop->Run(); });
+  t.executor = std::thread([&s] {
+    NameThisThread("qinfer-executor");
+    s.loop->Run();
+  });
 }
 
 // Until a signal, a fatal condition, or idleness in batch mode; true when
@@ -388,9 +393,11 @@ void LogSummary(SteadyTime started, const Service& s, const pipeline::ServiceMet
   const pipeline::ServiceMetrics::StageSeconds stages = metrics.Stages();
   log.Info(
       "event=stage_summary decode_seconds=%.4f inference_seconds=%.4f store_write_seconds=%.4f store_writes=%v "
-      "job_latency_seconds=%.4f",
+      "ack_seconds=%.4f offset_store_seconds=%.4f offset_stores=%v job_latency_seconds=%.4f",
       double(s.source->decode_stats().busy_ns.load()) / 1e9, stages.inference, stages.store_write,
-      stages.store_writes, stages.job_latency);
+      stages.store_writes, double(s.recorder->stats().ack_ns.load()) / 1e9,
+      double(s.source->stats().offset_store_ns.load()) / 1e9, s.source->stats().offset_stores.load(),
+      stages.job_latency);
   log.Info("event=loop_summary%v", counters(s.loop->stats().Values()));
   log.Info("event=ladder_summary%v", counters(s.runner->stats().Values()));
   const executor::BlockCacheStats cache = executor::ProcessCpuBlockCacheStats();

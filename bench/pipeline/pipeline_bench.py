@@ -298,6 +298,8 @@ STAGES_DEFINITION = (
     "decode_us_per_job (the tokenizer pool's busy time / jobs), queue_wait_ms_median "
     "(arrival in the scheduler to the batch's start), inference_us_per_job (forward "
     "passes / jobs), store_write_us_per_job (store writes / jobs), jobs_per_store_write, "
+    "ack_us_per_job (the recorder marking offsets committable / jobs), offset_store_us_per_job "
+    "(the consumer thread storing committable offsets for librdkafka's commit / jobs), offset_stores, "
     "job_latency_ms_mean (arrival to durable record), publish_tail_ms (replies: last "
     "reply after the last record)")
 
@@ -314,6 +316,9 @@ def stages_of(log_text: str, n: int, queue_waits: list, res: dict) -> dict:
         "inference_us_per_job": round(1e6 * st["inference_seconds"] / n, 2),
         "store_write_us_per_job": round(1e6 * st["store_write_seconds"] / n, 2),
         "jobs_per_store_write": round(n / max(1, st["store_writes"]), 1),
+        "ack_us_per_job": round(1e6 * st["ack_seconds"] / n, 3),
+        "offset_store_us_per_job": round(1e6 * st["offset_store_seconds"] / n, 3),
+        "offset_stores": int(st["offset_stores"]),
         "job_latency_ms_mean": round(1000 * st["job_latency_seconds"] / n, 2),
     }
     if "last_reply_ms" in res:

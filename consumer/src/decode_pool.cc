@@ -1,13 +1,19 @@
 #include "qinfer/consumer/decode_pool.h"
 
 #include "qinfer/core/clock.h"
+#include "qinfer/core/thread_name.h"
 
 namespace qinfer::consumer {
 
 DecodePool::DecodePool(std::vector<std::unique_ptr<MessageHandler>> handlers, Options options, DecodeStats& stats)
     : options_(options), handlers_(std::move(handlers)), stats_(stats) {
   workers_.reserve(handlers_.size());
-  for (auto& handler : handlers_) workers_.emplace_back([this, h = handler.get()] { Work(*h); });
+  for (auto& handler : handlers_) {
+    workers_.emplace_back([this, h = handler.get(), n = workers_.size()] {
+      NameThisThread("qinfer-decode-" + std::to_string(n));
+      Work(*h);
+    });
+  }
 }
 
 DecodePool::~DecodePool() {
@@ -22,11 +28,6 @@ DecodePool::~DecodePool() {
 
 bool DecodePool::FullLocked() const {
   return pending_ >= options_.max_messages || (pending_ > 0 && pending_bytes_ >= options_.max_bytes);
-}
-
-bool DecodePool::IsFull() const {
-  MutexLock lock(&mu_);
-  return FullLocked();
 }
 
 void DecodePool::Submit(OwnedMessage message) {

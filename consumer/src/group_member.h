@@ -1,19 +1,51 @@
 // What both of consumer's group members (KafkaJobSource, and
 // KafkaTopicReader when it subscribes) do with librdkafka: answer a
-// rebalance and store offsets. Private to the consumer module.
+// rebalance and store offsets; and the owners of librdkafka's lists,
+// queues and events they use. Private to the consumer module.
 #pragma once
 
 #include <librdkafka/rdkafka.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "qinfer/consumer/offset_tracker.h"
+#include "qinfer/core/clock.h"
 #include "qinfer/core/logging.h"
 
 namespace qinfer::consumer::internal {
+
+// Owners of librdkafka's lists, queues and events.
+struct TopicPartitionListDeleter {
+  void operator()(rd_kafka_topic_partition_list_t* p) const { rd_kafka_topic_partition_list_destroy(p); }
+};
+using TopicPartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, TopicPartitionListDeleter>;
+
+struct QueueDeleter {
+  void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
+};
+using Queue = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
+
+struct EventDeleter {
+  void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
+};
+using Event = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
+
+// Serves `q`'s events to `on_event` until `done()` or `deadline` on `clock`.
+template <typename Done, typename OnEvent>
+void ServeUntil(rd_kafka_queue_t* q, const Clock& clock, SteadyTime deadline, Done done, OnEvent on_event) {
+  while (!done()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.Now());
+    if (left.count() <= 0) return;
+    Event ev(rd_kafka_queue_poll(q, int(std::min<int64_t>(left.count(), 1000))));
+    if (ev != nullptr) on_event(ev.get());
+  }
+}
 
 // What a member does around an eager rebalance (whole sets assigned and
 // revoked). Every hook may be empty.

@@ -9,15 +9,20 @@
 #include <variant>
 
 #include "group_member.h"
+#include "qinfer/consumer/backpressure.h"
 #include "qinfer/consumer/message_handler.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/mutex.h"
+#include "qinfer/core/thread_name.h"
 #include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::consumer {
 namespace {
 
 constexpr std::chrono::milliseconds kStoreInterval{100};
+// How long the consumer waits for room in a full job queue before it
+// pauses its partitions (Backpressure).
+constexpr std::chrono::milliseconds kFullQueueWait{250};
 // The most one watermark query (one ListOffsets request per leader) waits;
 // the refresher checks for a stop between queries, so this also bounds how
 // long Close() and the destructor wait for it.
@@ -25,31 +30,10 @@ constexpr std::chrono::milliseconds kWatermarkTimeout{1000};
 
 using TopicPartition = std::pair<std::string, int32_t>;
 
-struct TopicPartitionListDeleter {
-  void operator()(rd_kafka_topic_partition_list_t* p) const { rd_kafka_topic_partition_list_destroy(p); }
-};
-using TopicPartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, TopicPartitionListDeleter>;
-
-struct QueueDeleter {
-  void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
-};
-using Queue = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
-
-struct EventDeleter {
-  void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
-};
-using Event = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
-
-// Serves `q`'s events to `on_event` until `done()` or `deadline` on `clock`.
-template <typename Done, typename OnEvent>
-void ServeUntil(rd_kafka_queue_t* q, const Clock& clock, SteadyTime deadline, Done done, OnEvent on_event) {
-  while (!done()) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.Now());
-    if (left.count() <= 0) return;
-    Event ev(rd_kafka_queue_poll(q, int(std::min<int64_t>(left.count(), 1000))));
-    if (ev != nullptr) on_event(ev.get());
-  }
-}
+using internal::Event;
+using internal::Queue;
+using internal::ServeUntil;
+using internal::TopicPartitionList;
 
 }  // namespace
 
@@ -66,7 +50,7 @@ struct KafkaJobSource::Impl {
   DecodeStats decode_stats;
   MessageHandler handler;
   std::map<std::pair<std::string, int32_t>, uint64_t> epochs;  // assigned
-  bool paused = false;
+  Backpressure backpressure{queue, clock, stats, kFullQueueWait};
   bool closed = false;
   // Close() has begun: it commits once itself, so a revoke it causes does
   // not commit again (a synchronous commit has no bound of its own).
@@ -161,7 +145,10 @@ struct KafkaJobSource::Impl {
 
   void StartRefresher() {
     if (refresh_interval.count() <= 0) return;
-    refresher = std::thread([this] { RefreshWatermarks(); });
+    refresher = std::thread([this] {
+      NameThisThread("qinfer-lag");
+      RefreshWatermarks();
+    });
   }
 
   void StopRefresher() {
@@ -278,7 +265,7 @@ struct KafkaJobSource::Impl {
     // librdkafka keeps a partition's pause flag across a revoke and a new
     // assignment: a partition paused before a rebalance would otherwise
     // stay paused for good once it comes back. Set it to ours.
-    if (paused) {
+    if (backpressure.paused()) {
       rd_kafka_pause_partitions(rk, parts);
     } else {
       rd_kafka_resume_partitions(rk, parts);
@@ -289,26 +276,27 @@ struct KafkaJobSource::Impl {
     const SteadyTime now = clock.Now();
     if (!force && now - last_store < kStoreInterval) return;
     last_store = now;
-    internal::StoreOffsets(rk, force ? tracker.Committable() : tracker.TakeCommittable(), log);
+    const std::vector<CommitPoint> points = force ? tracker.Committable() : tracker.TakeCommittable();
+    internal::StoreOffsets(rk, points, log);
+    if (points.empty()) return;
+    stats.offset_stores++;
+    stats.offset_store_ns += uint64_t(std::chrono::nanoseconds(clock.Now() - now).count());
   }
 
   void ApplyBackpressure() {
-    const bool pool_full = pool != nullptr && pool->IsFull();
-    const bool want_pause = paused ? (!queue.HasRoomToResume() || pool_full) : (queue.IsFull() || pool_full);
-    if (want_pause == paused) return;
+    const Backpressure::Change change = backpressure.Next();
+    if (change == Backpressure::Change::kNone) return;
     rd_kafka_topic_partition_list_t* assignment = nullptr;
     if (rd_kafka_assignment(rk, &assignment) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
     TopicPartitionList owned(assignment);
-    if (want_pause) {
+    if (change == Backpressure::Change::kPause) {
       rd_kafka_pause_partitions(rk, owned.get());
-      stats.pauses++;
       log.Debug("event=paused partitions=%v", owned->cnt);
     } else {
       rd_kafka_resume_partitions(rk, owned.get());
       log.Debug("event=resumed partitions=%v", owned->cnt);
     }
-    paused = want_pause;
-    stats.paused = paused;
+    backpressure.Applied(change);
   }
 
   void Handle(const rd_kafka_message_t* msg) {

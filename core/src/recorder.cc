@@ -69,8 +69,10 @@ absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
 }
 
 void OutcomeRecorder::Ack(const Outcome& outcome) {
+  const SteadyTime start = options_.clock->Now();
   acks_.Ack(outcome.origin);
   stats_.acked++;
+  stats_.ack_ns += uint64_t(std::chrono::nanoseconds(options_.clock->Now() - start).count());
 }
 
 void OutcomeRecorder::PublishThenAck(std::shared_ptr<const Encoded> recorded, int attempt) {

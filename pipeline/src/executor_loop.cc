@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "qinfer/core/logging.h"
+#include "qinfer/core/thread_name.h"
 
 namespace qinfer::pipeline {
 namespace {
@@ -39,7 +40,10 @@ void ExecutorLoop::Run() {
       stop_recording_ = false;
       abandon_pending_ = false;
     }
-    record_thread_ = std::thread([this] { RecordLoop(); });
+    record_thread_ = std::thread([this] {
+      NameThisThread("qinfer-record");
+      RecordLoop();
+    });
   }
   // Should the runner throw (a test's simulated crash), what waits to be
   // recorded is lost unacked, as in a real crash.

@@ -12,6 +12,7 @@
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/mutex.h"
+#include "qinfer/core/thread_name.h"
 #include "qinfer/kafka/kafka_log.h"
 
 namespace qinfer::storage {
@@ -249,7 +250,10 @@ absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>> KafkaOutcomePublisher::Cr
   if (!rk.ok()) return rk.status();
   impl->rk = *rk;
   Impl* raw = impl.get();
-  impl->poller = std::thread([raw] { raw->PollLoop(); });
+  impl->poller = std::thread([raw] {
+    NameThisThread("qinfer-publish");
+    raw->PollLoop();
+  });
   impl->log.Info(
       "event=publisher_created brokers=%v default_reply_topic=%v "
       "dead_letter_topic=%v",

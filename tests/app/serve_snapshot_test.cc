@@ -155,7 +155,14 @@ TEST_F(ServeSnapshotTest, TheConsumersFiguresAndPartitionsAreCopied) {
   EXPECT_TRUE(s.paused);
   EXPECT_EQ(s.stats.at("consumer"),
             (std::map<std::string, uint64_t>{
-                {"messages", 11}, {"rejected", 12}, {"replays", 13}, {"pauses", 14}, {"refused", 0}}));
+                {"messages", 11},
+                {"rejected", 12},
+                {"replays", 13},
+                {"pauses", 14},
+                {"full_waits", 0},
+                {"refused", 0},
+                {"offset_stores", 0},
+                {"offset_store_ns", 0}}));
   EXPECT_EQ(s.records, (std::map<std::string, uint64_t>{{"ok", 7}, {"too_long", 2}}));
 }
 
@@ -179,7 +186,8 @@ TEST_F(ServeSnapshotTest, MemoryTheLadderAndTheDegradedModesAreReportedByName) {
                                                                       {"publish_retries", 32},
                                                                       {"undeliverable_permanent", 33},
                                                                       {"undeliverable_exhausted", 34},
-                                                                      {"dead_letter_notices", 35}}));
+                                                                      {"dead_letter_notices", 35},
+                                                                      {"ack_ns", 0}}));
   EXPECT_EQ(s.stats.at("loop"), (std::map<std::string, uint64_t>{{"batches", 0},
                                                                   {"jobs_run", 0},
                                                                   {"suspects_run_alone", 0},

@@ -55,6 +55,25 @@ TEST_F(RecorderTest, AcksOnlyAfterTheStoreWrite) {
   EXPECT_EQ(log_.events(), (Events{"put:a", "put:b", "ack:5", "ack:6"}));
 }
 
+// An offset tracker whose acks take `each` on the fake clock.
+class SlowAcks final : public AckSink {
+ public:
+  SlowAcks(testing::FakeClock& clock, std::chrono::nanoseconds each) : clock_(clock), each_(each) {}
+  void Ack(const Origin&) override { clock_.Advance(each_); }
+
+ private:
+  testing::FakeClock& clock_;
+  std::chrono::nanoseconds each_;
+};
+
+TEST_F(RecorderTest, TheAckStageIsTimedOnTheClock) {
+  SlowAcks acks(clock_, std::chrono::milliseconds(2));
+  OutcomeRecorder recorder(store_, nullptr, acks, health_, {.clock = &clock_});
+  ASSERT_TRUE(recorder.Record({Result("a", 5), Result("b", 6), Result("c", 7)}).ok());
+  EXPECT_EQ(recorder.stats().acked.load(), 3u);
+  EXPECT_EQ(recorder.stats().ack_ns.load(), uint64_t(std::chrono::nanoseconds(std::chrono::milliseconds(6)).count()));
+}
+
 TEST_F(RecorderTest, AFailureRecordWithNowhereToPublishIsAckedAfterItsWrite) {
   Outcome failure = Result("f", 7);
   failure.ok = false;

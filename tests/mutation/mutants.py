@@ -126,9 +126,12 @@ MUTANTS = [
      "policy.caps[i] = config.scheduler.max_batch_size;",
      *integration("LadderIntegrationTest.UnderAMemoryPlan*")),
     ("forget to pause", "consumer/src/kafka_job_source.cc",
-     """    if (want_pause) {
-      rd_kafka_pause_partitions(rk, owned.get());""", """    if (want_pause) {""",
+     """    if (change == Backpressure::Change::kPause) {
+      rd_kafka_pause_partitions(rk, owned.get());""", """    if (change == Backpressure::Change::kPause) {""",
      *integration("ServeIntegrationTest.Sigterm*")),
+    ("a full job queue pauses at once, without waiting for room", "consumer/src/backpressure.cc",
+     "if (!queue_.IsFull() || WaitForRoom()) return Change::kNone;", "if (!queue_.IsFull()) return Change::kNone;",
+     *UNIT["consumer"]),
     ("keep a stale pause after a rebalance", "consumer/src/kafka_job_source.cc",
      """    } else {
       rd_kafka_resume_partitions(rk, parts);

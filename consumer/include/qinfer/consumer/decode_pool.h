@@ -10,9 +10,11 @@
 // finish in: a commit point only passes offsets whose records are durable.
 //
 // Bounded: the messages being decoded count against `max_messages` and
-// `max_bytes`; while either is reached the consumer pauses (IsFull, with
-// the queue's own backpressure) and Submit waits for room, so a burst never
-// holds more than the bounds. Drain() waits until every submitted message
+// `max_bytes`; while either is reached Submit waits for room (a worker
+// finishing one message), so a burst never holds more than the bounds. The
+// consumer does not pause for a full pool (only for a full job queue, which
+// stays full for as long as the executor is behind): pausing and resuming
+// a partition costs librdkafka a re-fetch, about half a second each time. Drain() waits until every submitted message
 // is decoded: the consumer calls it before a revoke commits and before
 // Close commits, so that no decode outlives the assignment it came from
 // unseen.
@@ -59,7 +61,7 @@ struct OwnedMessage {
   RawMessage View() const { return {key, value, origin}; }
 };
 
-// Thread-safe: Submit, Drain and IsFull belong to the consumer thread; the
+// Thread-safe: Submit and Drain belong to the consumer thread; the
 // workers are the pool's own.
 class DecodePool {
  public:
@@ -82,8 +84,6 @@ class DecodePool {
   void Submit(OwnedMessage message);
   // Waits until every message submitted so far is decoded.
   void Drain();
-  // The bounds are reached: the consumer pauses.
-  bool IsFull() const;
   size_t threads() const { return workers_.size(); }
 
 

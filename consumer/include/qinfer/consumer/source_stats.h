@@ -16,8 +16,14 @@ namespace qinfer::consumer {
   STAT(replays, "qinfer_replayed_jobs_total", "",                                                         \
        "Messages read from the jobs topic that replay a failure (replay_of)")                             \
   STAT(pauses, "qinfer_consumer_pauses_total", "", "Backpressure pauses of the consumer")                 \
+  STAT(full_waits, "qinfer_consumer_full_queue_waits_total", "",                                          \
+       "Times the consumer found the job queue full and waited up to 250 ms for room before pausing")     \
   STAT(refused, "qinfer_refused_messages_total", "",                                                      \
-       "Messages left unacked because the queue was closed (stopping): delivered again after a restart")
+       "Messages left unacked because the queue was closed (stopping): delivered again after a restart")  \
+  STAT(offset_stores, "qinfer_offset_stores_total", "",                                                   \
+       "Times the consumer thread handed librdkafka committable offsets (its auto-commit sends them)")     \
+  STAT(offset_store_ns, "qinfer_offset_store_seconds_total", "",                                          \
+       "Time the consumer thread spent finding and storing committable offsets")
 
 struct SourceStats {
   QINFER_DECLARE_STATS(QINFER_SOURCE_STATS)

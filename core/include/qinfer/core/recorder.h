@@ -48,7 +48,9 @@ namespace qinfer {
        "retries_exhausted); recorded and acked")                                                           \
   STAT(undeliverable_exhausted, "qinfer_undeliverable_total", "class=retries_exhausted", "")               \
   STAT(dead_letter_notices, "qinfer_dead_letter_notices_total", "",                                        \
-       "Compact dead-letter notices of undeliverable outcomes")
+       "Compact dead-letter notices of undeliverable outcomes")                                            \
+  STAT(ack_ns, "qinfer_ack_seconds_total", "",                                                             \
+       "Time the recorder spent marking recorded outcomes' offsets committable (the offset tracker's acks)")
 
 struct RecorderStats {
   QINFER_DECLARE_STATS(QINFER_RECORDER_STATS)
