@@ -19,7 +19,7 @@ absl::Status HttpFrontEnd::Start(const std::string& host, int port) {
   if (bound <= 0) return absl::FailedPreconditionError("cannot bind " + host + ":" + std::to_string(port));
   port_ = bound;
   thread_ = std::thread([this] {
-    NameThisThread("qinfer-http");
+    StageThread stage("http");
     server_.listen_after_bind();
     loop_done_ = true;
   });

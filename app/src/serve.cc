@@ -307,14 +307,14 @@ struct Threads {
 
 void StartThreads(Front& f, Service& s, Threads& t) {
   t.consumer = std::thread([&f, &s, &t] {
-    NameThisThread("qinfer-consumer");
+    StageThread stage("consumer");
     absl::Status st = s.source->Run(t.stop_fetching);
     if (!st.ok() && f.health.RaiseFatal(fatal_cause::kConsumer, std::string(st.message()))) {
       Logger("app").Error("event=fatal cause=consumer error=\"%v\"", std::string(st.message()));
     }
   });
   t.executor = std::thread([&s] {
-    NameThisThread("qinfer-executor");
+    StageThread stage("executor");
     s.loop->Run();
   });
 }
@@ -398,6 +398,11 @@ void LogSummary(SteadyTime started, const Service& s, const pipeline::ServiceMet
       stages.store_writes, double(s.recorder->stats().ack_ns.load()) / 1e9,
       double(s.source->stats().offset_store_ns.load()) / 1e9, s.source->stats().offset_stores.load(),
       stages.job_latency);
+  // Where the CPU went, by thread (core/thread_name.h): qinfer's own
+  // threads by stage, and the whole process (librdkafka, RocksDB, torch).
+  std::string cpu;
+  for (const auto& [stage, cpu_seconds] : StageCpuSeconds()) absl::StrAppendFormat(&cpu, " %s=%.3f", stage, cpu_seconds);
+  log.Info("event=thread_cpu_summary%v", cpu);
   log.Info("event=loop_summary%v", counters(s.loop->stats().Values()));
   log.Info("event=ladder_summary%v", counters(s.runner->stats().Values()));
   const executor::BlockCacheStats cache = executor::ProcessCpuBlockCacheStats();

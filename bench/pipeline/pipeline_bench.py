@@ -301,7 +301,10 @@ STAGES_DEFINITION = (
     "ack_us_per_job (the recorder marking offsets committable / jobs), offset_store_us_per_job "
     "(the consumer thread storing committable offsets for librdkafka's commit / jobs), offset_stores, "
     "job_latency_ms_mean (arrival to durable record), publish_tail_ms (replies: last "
-    "reply after the last record)")
+    "reply after the last record); cpu_us_per_job_<stage>: CPU time of qinfer's threads of that "
+    "stage per job (consumer, decode, executor, record, publish, lag, http; serve's "
+    "event=thread_cpu_summary, the whole run including start-up), _other: the rest of the process "
+    "(librdkafka, RocksDB, torch), _process: all of it")
 
 
 def stages_of(log_text: str, n: int, queue_waits: list, res: dict) -> dict:
@@ -323,12 +326,22 @@ def stages_of(log_text: str, n: int, queue_waits: list, res: dict) -> dict:
     }
     if "last_reply_ms" in res:
         stages["publish_tail_ms"] = res["last_reply_ms"] - res["store_last_ms"]
+    # CPU per job by thread (serve's event=thread_cpu_summary): qinfer's
+    # stage threads, and "other" (librdkafka, RocksDB, torch) = process - them.
+    cpu = summary_fields(log_text, "thread_cpu_summary")
+    if cpu:
+        named = sum(v for k, v in cpu.items() if k != "process")
+        for k, v in sorted(cpu.items()):
+            if k != "process":
+                stages[f"cpu_us_per_job_{k}"] = round(1e6 * v / n, 2)
+        stages["cpu_us_per_job_other"] = round(1e6 * (cpu.get("process", named) - named) / n, 2)
+        stages["cpu_us_per_job_process"] = round(1e6 * cpu.get("process", named) / n, 2)
     return stages
 
 
 def median_stages(runs: list) -> dict:
     keys = runs[0].get("stages", {}).keys() if runs else []
-    return {k: statistics.median(r["stages"][k] for r in runs) for k in keys}
+    return {k: statistics.median(r["stages"][k] for r in runs if k in r["stages"]) for k in keys}
 
 
 def median(xs):

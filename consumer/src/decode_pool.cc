@@ -10,7 +10,7 @@ DecodePool::DecodePool(std::vector<std::unique_ptr<MessageHandler>> handlers, Op
   workers_.reserve(handlers_.size());
   for (auto& handler : handlers_) {
     workers_.emplace_back([this, h = handler.get(), n = workers_.size()] {
-      NameThisThread("qinfer-decode-" + std::to_string(n));
+      StageThread stage("decode", int(n));
       Work(*h);
     });
   }

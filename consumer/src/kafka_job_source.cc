@@ -146,7 +146,7 @@ struct KafkaJobSource::Impl {
   void StartRefresher() {
     if (refresh_interval.count() <= 0) return;
     refresher = std::thread([this] {
-      NameThisThread("qinfer-lag");
+      StageThread stage("lag");
       RefreshWatermarks();
     });
   }

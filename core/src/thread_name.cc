@@ -1,12 +1,70 @@
 #include "qinfer/core/thread_name.h"
 
 #include <pthread.h>
+#include <time.h>
+
+#include <mutex>
+#include <utility>
 
 namespace qinfer {
+namespace {
 
-void NameThisThread(const std::string& name) {
-  constexpr size_t kMaxLength = 15;  // the kernel's TASK_COMM_LEN, less its NUL
-  pthread_setname_np(pthread_self(), name.substr(0, kMaxLength).c_str());
+double Seconds(clockid_t clock) {
+  timespec ts{};
+  if (clock_gettime(clock, &ts) != 0) return 0;
+  return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
+// The stage threads: the totals of those ended, the CPU clocks of those
+// running (each valid while its thread lives: a thread leaves the map
+// before it ends, under the lock the readers hold).
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, double> ended;                     // guarded by mu
+  std::multimap<std::string, clockid_t> running;           // guarded by mu
+  std::map<pthread_t, std::multimap<std::string, clockid_t>::iterator> by_thread;  // guarded by mu
+};
+
+Registry& TheRegistry() {
+  static Registry* registry = new Registry;  // never destroyed: threads may end at exit
+  return *registry;
+}
+
+}  // namespace
+
+StageThread::StageThread(std::string stage, int index) : stage_(std::move(stage)) {
+  constexpr size_t kMaxName = 15;  // the kernel's TASK_COMM_LEN, less its NUL
+  std::string name = "qinfer-" + stage_;
+  if (index >= 0) name += "-" + std::to_string(index);
+  pthread_setname_np(pthread_self(), name.substr(0, kMaxName).c_str());
+  clockid_t clock;
+  if (pthread_getcpuclockid(pthread_self(), &clock) != 0) return;
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.by_thread[pthread_self()] = r.running.emplace(stage_, clock);
+}
+
+StageThread::~StageThread() {
+  const double used = Seconds(CLOCK_THREAD_CPUTIME_ID);
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.ended[stage_] += used;
+  if (auto it = r.by_thread.find(pthread_self()); it != r.by_thread.end()) {
+    r.running.erase(it->second);
+    r.by_thread.erase(it);
+  }
+}
+
+std::map<std::string, double> StageCpuSeconds() {
+  Registry& r = TheRegistry();
+  std::map<std::string, double> seconds;
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    seconds = r.ended;
+    for (const auto& [stage, clock] : r.running) seconds[stage] += Seconds(clock);
+  }
+  seconds["process"] = Seconds(CLOCK_PROCESS_CPUTIME_ID);
+  return seconds;
 }
 
 }  // namespace qinfer

@@ -41,7 +41,7 @@ void ExecutorLoop::Run() {
       abandon_pending_ = false;
     }
     record_thread_ = std::thread([this] {
-      NameThisThread("qinfer-record");
+      StageThread stage("record");
       RecordLoop();
     });
   }
@@ -98,7 +98,7 @@ void ExecutorLoop::StopRecording(bool abandon) {
 
 void ExecutorLoop::RecordLoop() {
   while (true) {
-    Pending next;
+    std::vector<Pending> next;
     size_t dropped = 0;
     {
       MutexLock lock(&record_mu_);
@@ -109,8 +109,10 @@ void ExecutorLoop::RecordLoop() {
         for (const Pending& p : pending_) dropped += p.records.size();
         pending_.clear();
       } else {
-        next = std::move(pending_.front());
-        pending_.pop_front();
+        // Everything waiting, in one store write.
+        next.reserve(pending_.size());
+        for (Pending& p : pending_) next.push_back(std::move(p));
+        pending_.clear();
         recording_ = true;
       }
     }
@@ -280,7 +282,9 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
   }
   if (records.empty() && !pending.summary) return;
   if (options_.record_queue == 0) {
-    Commit(std::move(pending));
+    std::vector<Pending> one;
+    one.push_back(std::move(pending));
+    Commit(std::move(one));
     return;
   }
   {
@@ -293,34 +297,45 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
   record_cv_.SignalAll();
 }
 
-void ExecutorLoop::Commit(Pending pending) {
-  if (!pending.records.empty()) {
-    const size_t n = pending.records.size();
-    if (!recorder_.Record(std::move(pending.records)).ok()) {
-      // The recorder raised the fatal condition; Run() stops on it.
-      if (pending.summary) {
-        log_.Error("event=record_failed bucket=%v batch=%v (jobs stay unacked)", pending.summary->bucket,
-                   pending.summary->jobs);
+void ExecutorLoop::Commit(std::vector<Pending> group) {
+  size_t crash_records = 0;
+  for (const Pending& p : group) crash_records += p.summary ? 0 : p.records.size();
+  std::vector<Outcome> records;
+  if (group.size() == 1) {
+    records = std::move(group.front().records);
+  } else {
+    size_t n = 0;
+    for (const Pending& p : group) n += p.records.size();
+    records.reserve(n);
+    for (Pending& p : group) std::move(p.records.begin(), p.records.end(), std::back_inserter(records));
+  }
+  if (!records.empty() && !recorder_.Record(std::move(records)).ok()) {
+    // The recorder raised the fatal condition; Run() stops on it.
+    for (const Pending& p : group) {
+      if (p.summary) {
+        log_.Error("event=record_failed bucket=%v batch=%v (jobs stay unacked)", p.summary->bucket, p.summary->jobs);
       }
-      return;
     }
-    if (!pending.summary) stats_.crash_isolated += n;
+    return;
   }
-  if (!pending.summary) return;
+  stats_.crash_isolated += crash_records;
   // Counted only once durable.
-  RecordedBatch& summary = *pending.summary;
   const SteadyTime durable = clock_.Now();
-  summary.latencies.reserve(pending.arrivals.size());
-  for (SteadyTime arrived : pending.arrivals) summary.latencies.push_back(durable - arrived);
-  {
-    MutexLock lock(&mu_);
-    BucketTotals& t = totals_[summary.bucket];
-    t.batches++;
-    t.jobs += summary.jobs;
-    t.real_tokens += summary.real_tokens;
-    t.padded_tokens += summary.padded_tokens;
+  for (Pending& p : group) {
+    if (!p.summary) continue;
+    RecordedBatch& summary = *p.summary;
+    summary.latencies.reserve(p.arrivals.size());
+    for (SteadyTime arrived : p.arrivals) summary.latencies.push_back(durable - arrived);
+    {
+      MutexLock lock(&mu_);
+      BucketTotals& t = totals_[summary.bucket];
+      t.batches++;
+      t.jobs += summary.jobs;
+      t.real_tokens += summary.real_tokens;
+      t.padded_tokens += summary.padded_tokens;
+    }
+    if (observer_ != nullptr) observer_->OnBatchRecorded(summary);
   }
-  if (observer_ != nullptr) observer_->OnBatchRecorded(summary);
 }
 
 std::map<int, BucketTotals> ExecutorLoop::totals() const {

@@ -251,7 +251,7 @@ absl::StatusOr<std::unique_ptr<KafkaOutcomePublisher>> KafkaOutcomePublisher::Cr
   impl->rk = *rk;
   Impl* raw = impl.get();
   impl->poller = std::thread([raw] {
-    NameThisThread("qinfer-publish");
+    StageThread stage("publish");
     raw->PollLoop();
   });
   impl->log.Info(

@@ -201,13 +201,13 @@ TEST_F(TokenizerPoolTest, OneTwoAndFourWorkersGiveTheTokenizersRecordsAndCommitE
   }
 }
 
-// Long texts (decoding is the run's bottleneck): the service is killed
-// while its two workers decode, twice, then finishes; nothing is lost and
-// nothing committed ahead of its record.
+// Long texts (150-400 words, truncated to 128 tokens: decoding is the run's
+// bottleneck): the service is killed while its two workers decode, twice,
+// then finishes; nothing is lost and nothing committed ahead of its record.
 TEST_F(TokenizerPoolTest, ASigkillWhileThePoolDecodesLosesNothing) {
   CreateTopic(brokers_, topic_, kPartitions);
   constexpr int kJobs = 20000;
-  auto jobs = MixedJobs(kJobs, 60, 200, vocab_, 32, "k-");
+  auto jobs = MixedJobs(kJobs, 150, 400, vocab_, 32, "k-");
   Produce(brokers_, topic_, jobs);
   // Static membership: the restart takes its partitions back at once.
   const std::vector<std::string> args = {"--set", "kafka.consumer.group.instance.id=" + UniqueName("pool")};
@@ -226,20 +226,21 @@ TEST_F(TokenizerPoolTest, ASigkillWhileThePoolDecodesLosesNothing) {
   ExpectEveryRecord(Expected(jobs), ReadStore(store_));
 }
 
-// A second member joins while the first one's four workers decode: the
-// revoke drains the pool before it commits; at that moment and at the end
-// nothing is lost and nothing committed ahead of its record. What a is
-// still running for a revoked partition may be redone by b (at-least-once):
-// at most what a held queued, each store keeping one record per id.
+// A second member joins while the first one's worker decodes (one worker,
+// long texts: the run lasts past the join): the revoke drains the pool
+// before it commits; at that moment and at the end nothing is lost and
+// nothing committed ahead of its record. What a is still running for a
+// revoked partition may be redone by b (at-least-once): at most what a held
+// queued, each store keeping one record per id.
 TEST_F(TokenizerPoolTest, ARebalanceWhileThePoolDecodesLosesNothing) {
   CreateTopic(brokers_, topic_, kPartitions);
   constexpr int kJobs = 20000;
-  auto jobs = MixedJobs(kJobs, 60, 200, vocab_, 33, "r-");
+  auto jobs = MixedJobs(kJobs, 150, 400, vocab_, 33, "r-");
   Produce(brokers_, topic_, jobs);
   const std::vector<std::string> stores = {(dir_ / "a").string(), (dir_ / "b").string()};
-  ServeProcess a(dir_.string(), Yaml(stores[0], 4));
+  ServeProcess a(dir_.string(), Yaml(stores[0], 1));
   ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, kPartitions, kJobs / 10, seconds(240))) << a.LogTail();
-  ServeProcess b(dir_.string(), Yaml(stores[1], 4));
+  ServeProcess b(dir_.string(), Yaml(stores[1], 2));
   const auto deadline = std::chrono::steady_clock::now() + seconds(120);
   while (a.Log().find("event=revoked") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

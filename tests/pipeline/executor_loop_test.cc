@@ -183,27 +183,39 @@ TEST_F(ExecutorLoopTest, AStoreThatKeepsFailingIsFatalAndNothingMoreIsRunOrAcked
   EXPECT_EQ(p.queue_.queued_jobs(), 0u);
 }
 
-TEST_F(ExecutorLoopTest, WithARecordQueueTheNextBatchRunsWhileTheLastIsWritten) {
+TEST_F(ExecutorLoopTest, WithARecordQueueTheNextBatchesRunWhileTheLastIsWrittenAndAreWrittenTogether) {
   options_.record_queue = 2;
-  std::atomic<int> batches_run{0};
-  runner_.before_run = [&](const Batch&) { batches_run++; };
-  std::atomic<bool> overlapped{false};
-  store_.before_put = [&] {
-    // The first write waits until the model has run the next batch.
-    if (overlapped.load()) return;
+  std::atomic<int> batches_run{0}, writes{0};
+  runner_.before_run = [&](const Batch& b) {
+    // b and c run once a's write has begun: a is written alone.
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (batches_run.load() < 2 && std::chrono::steady_clock::now() < give_up) {
+    while (b.jobs[0].id != "a" && writes.load() == 0 && std::chrono::steady_clock::now() < give_up) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    overlapped = batches_run.load() >= 2;
+    batches_run++;
+  };
+  std::atomic<bool> overlapped{false};
+  store_.before_put = [&] {
+    // The first write waits until the model has run both later batches,
+    // and their outcomes wait in the record queue.
+    if (writes++ > 0) return;
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (batches_run.load() < 3 && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    overlapped = batches_run.load() >= 3;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // c's outcomes reach the queue
   };
   Process p(store_, runner_, clock_, log_, options_, /*cap=*/1);
   p.Push({MakeJob("a", 1), MakeJob("b", 2), MakeJob("c", 3)});
   EXPECT_EQ(p.RunToEnd(), "");
-  EXPECT_TRUE(overlapped.load()) << "batch b ran while a's record was being written";
-  EXPECT_EQ(log_.events(), (Events{"put:a", "ack:1", "put:b", "ack:2", "put:c", "ack:3"}))
-      << "in order, each acked only after its write; all recorded when Run returns";
+  EXPECT_TRUE(overlapped.load()) << "batches b and c ran while a's record was being written";
+  EXPECT_EQ(log_.events(), (Events{"put:a", "ack:1", "put:b", "put:c", "ack:2", "ack:3"}))
+      << "in order, each acked only after its write; b and c, waiting together, in one write; all recorded "
+         "when Run returns";
+  EXPECT_EQ(writes.load(), 2);
   EXPECT_TRUE(store_.attempts.empty());
+  EXPECT_EQ(p.loop_.totals().at(16).batches, 3u) << "each batch counted once durable";
   EXPECT_EQ(p.loop_.totals().at(16).jobs, 3u);
   EXPECT_EQ(p.loop_.stats().abandoned.load(), 0u);
 }

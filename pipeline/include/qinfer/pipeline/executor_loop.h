@@ -61,7 +61,9 @@ struct LoopOptions {
   // 0 (default): the executor thread records each batch (store write,
   // replies, acks, metrics) before it takes the next. N > 0: a recording
   // thread of the loop's own does that, in order, and the executor thread
-  // runs the model meanwhile, waiting only when N batches are waiting. The
+  // runs the model meanwhile, waiting only when N batches are waiting; the
+  // batches waiting when it takes the next are recorded in one store write
+  // (fewer, larger writes while it is behind). The
   // guarantees stay: a job is acked only once its record is durable, its
   // attempt is durable before it runs, and only the jobs running when the
   // process dies are counted for it (see above).
@@ -158,8 +160,9 @@ class ExecutorLoop {
   // completes) is recorded, then counted in `summary` (none: crash records).
   void Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes, std::optional<RecordedBatch> summary,
               std::vector<SteadyTime> arrivals);
-  // Records `pending` (store, publish, ack), then counts it.
-  void Commit(Pending pending);
+  // Records the batches of `group` in one store write (store, publish,
+  // ack), then counts each.
+  void Commit(std::vector<Pending> group);
   // The recording thread (record_queue > 0).
   void RecordLoop();
   // Waits for the recording thread to record what is queued (abandon: to
