@@ -319,11 +319,12 @@ def stages_of(log_text: str, n: int, queue_waits: list, res: dict) -> dict:
         "inference_us_per_job": round(1e6 * st["inference_seconds"] / n, 2),
         "store_write_us_per_job": round(1e6 * st["store_write_seconds"] / n, 2),
         "jobs_per_store_write": round(n / max(1, st["store_writes"]), 1),
-        "ack_us_per_job": round(1e6 * st["ack_seconds"] / n, 3),
-        "offset_store_us_per_job": round(1e6 * st["offset_store_seconds"] / n, 3),
-        "offset_stores": int(st["offset_stores"]),
         "job_latency_ms_mean": round(1000 * st["job_latency_seconds"] / n, 2),
     }
+    if "ack_seconds" in st:  # not from a qinfer that predates these stages
+        stages["ack_us_per_job"] = round(1e6 * st["ack_seconds"] / n, 3)
+        stages["offset_store_us_per_job"] = round(1e6 * st["offset_store_seconds"] / n, 3)
+        stages["offset_stores"] = int(st["offset_stores"])
     if "last_reply_ms" in res:
         stages["publish_tail_ms"] = res["last_reply_ms"] - res["store_last_ms"]
     # CPU per job by thread (serve's event=thread_cpu_summary): qinfer's
