@@ -36,7 +36,7 @@ int ShowOne(const RocksDbOutcomeStore& store, const std::string& id) {
 }
 
 // Every final record (or every failure), one JSON line each, to a file or
-// standard output ("-").
+// standard output ("-"): the records as stored, not parsed and re-encoded.
 int Export(const RocksDbOutcomeStore& store, const ResultsOptions& o) {
   std::ofstream file;
   std::ostream* out = &std::cout;
@@ -49,12 +49,13 @@ int Export(const RocksDbOutcomeStore& store, const ResultsOptions& o) {
     out = &file;
   }
   uint64_t n = 0;
-  absl::Status s = store.ForEach(o.failures_only ? RocksDbOutcomeStore::Kind::kFailures : RocksDbOutcomeStore::Kind::kAll,
-                                 [&](const Outcome& outcome) {
-                                   *out << OutcomeToJson(outcome) << "\n";
-                                   ++n;
-                                   return true;
-                                 });
+  absl::Status s =
+      store.ForEachJson(o.failures_only ? RocksDbOutcomeStore::Kind::kFailures : RocksDbOutcomeStore::Kind::kAll,
+                        [&](std::string_view json) {
+                          *out << json << '\n';
+                          ++n;
+                          return true;
+                        });
   if (!s.ok()) return Fail(s);
   if (o.export_to != "-") std::cerr << "results: wrote " << n << " records to " << o.export_to << "\n";
   return 0;

@@ -60,12 +60,14 @@ Reading Read(const Message& m, const Topics& topics) {
     return Unreadable("message of " + std::to_string(m.oversized_bytes) + " bytes is over the size bound");
   }
   absl::StatusOr<Outcome> outcome;
+  bool from_reply = false;
   if (dead_letter && IsDeadLetter(m, topics)) {
     outcome = FromDeadLetter(DeadLetter{m.key, m.value, m.headers});
   } else if (NestedDeeperThan(m.value, kMaxReplyDepth)) {
     return Unreadable("reply nested deeper than " + std::to_string(kMaxReplyDepth));
   } else {
     outcome = OutcomeFromJson(m.value);
+    from_reply = true;
   }
   if (!outcome.ok()) return Unreadable(std::string(outcome.status().message()));
   if (outcome->id.empty()) return Unreadable("outcome with an empty id");
@@ -77,6 +79,8 @@ Reading Read(const Message& m, const Topics& topics) {
     return Unreadable("failure record without a reason");
   } else {
     r.kind = Reading::Kind::kOutcome;
+    const bool one_line = m.value.find('\n') == std::string::npos;
+    r.json = from_reply && one_line ? m.value : OutcomeToJson(*outcome);
   }
   r.outcome = *std::move(outcome);
   return r;
@@ -95,6 +99,7 @@ Reading::Kind Collector::Add(const Message& m) {
   switch (r.kind) {
     case Reading::Kind::kOutcome:
       held_outcomes_.push_back(std::move(r.outcome));
+      held_json_.push_back(std::move(r.json));
       break;
     case Reading::Kind::kNotice:
       stats_.notices++;
@@ -116,7 +121,7 @@ Reading::Kind Collector::Add(const Message& m) {
 
 absl::StatusOr<std::vector<Position>> Collector::Flush() {
   if (!held_outcomes_.empty()) {
-    if (absl::Status s = store_.Put(held_outcomes_); !s.ok()) return s;
+    if (absl::Status s = store_.Put(held_outcomes_, held_json_); !s.ok()) return s;
     stats_.writes++;
   }
   for (const Outcome& o : held_outcomes_) (o.ok ? stats_.results : stats_.failures)++;
@@ -124,6 +129,7 @@ absl::StatusOr<std::vector<Position>> Collector::Flush() {
   positions.reserve(held_next_.size());
   for (const auto& [tp, next] : held_next_) positions.push_back({tp.first, tp.second, next});
   held_outcomes_.clear();
+  held_json_.clear();
   held_next_.clear();
   held_messages_ = 0;
   held_bytes_ = 0;

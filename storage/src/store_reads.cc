@@ -57,23 +57,24 @@ absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountSuperseded() const {
 }
 
 absl::Status RocksDbOutcomeStore::ForEach(Kind kind, const std::function<bool(const Outcome&)>& fn) const {
-  rocksdb::ReadOptions ro;
-  ro.fill_cache = false;
-  std::optional<rocksdb::ManagedSnapshot> snapshot;
-  if (!impl_->options.read_only) {
-    snapshot.emplace(impl_->db.get());
-    ro.snapshot = snapshot->snapshot();
-  }
-  bool go_on = true;
-  if (kind == Kind::kResults || kind == Kind::kAll) {
-    if (absl::Status s = impl_->Visit(impl_->results, ro, fn, &go_on); !s.ok() || !go_on) {
-      return s;
+  return impl_->VisitKinds(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
+                                 std::string_view json) -> absl::StatusOr<bool> {
+    absl::StatusOr<Outcome> o = OutcomeFromJson(json);
+    if (!o.ok()) return impl_->Unparsable(cf, id, o.status());
+    return fn(*o);
+  });
+}
+
+absl::Status RocksDbOutcomeStore::ForEachJson(Kind kind,
+                                              const std::function<bool(std::string_view json)>& fn) const {
+  return impl_->VisitKinds(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
+                                 std::string_view json) -> absl::StatusOr<bool> {
+    // One line a record, as OutcomeToJson writes it: an object, no newline.
+    if (json.size() < 2 || json.front() != '{' || json.back() != '}' || json.find('\n') != std::string_view::npos) {
+      return impl_->Unparsable(cf, id, absl::DataLossError("not one line of a JSON object"));
     }
-  }
-  if (kind == Kind::kFailures || kind == Kind::kAll) {
-    return impl_->Visit(impl_->failed, ro, fn, &go_on);
-  }
-  return absl::OkStatus();
+    return fn(json);
+  });
 }
 
 absl::StatusOr<std::optional<std::string>> RocksDbOutcomeStore::GetMeta(const std::string& key) const {

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "fakes/fake_sinks.h"
 #include "qinfer/core/dead_letter.h"
 #include "qinfer/core/outcome_json.h"
@@ -199,6 +200,25 @@ class CollectorTest : public ::testing::Test {
   testing::RecordingStore store_{log_};
   Collector collector_{store_, kTopics};
 };
+
+// A reply is stored as the bytes the serving instance wrote (parsed for its
+// id and rank, not re-encoded); a dead letter, which has no record of its
+// own, and a reply spread over lines are encoded.
+TEST_F(CollectorTest, ARepliesBytesAreStoredAsTheyCameAndADeadLetterIsEncoded) {
+  // Bytes no encoder writes (a space after each comma), still an outcome.
+  const std::string reply = absl::StrReplaceAll(OutcomeToJson(Result("r1", 1)), {{",\"", ", \""}});
+  EXPECT_EQ(collector_.Add(Raw("replies", 1, reply)), Kind::kOutcome);
+  const std::string spread = absl::StrReplaceAll(OutcomeToJson(Result("r2", 2)), {{",\"", ",\n\""}});
+  EXPECT_EQ(collector_.Add(Raw("replies", 2, spread)), Kind::kOutcome);
+  const Outcome failure = Failure("f1", reason::kTooLong, 0);
+  EXPECT_EQ(collector_.Add(Letter(failure, 0, 3)), Kind::kOutcome);
+  ASSERT_TRUE(collector_.Flush().ok());
+  ASSERT_EQ(store_.stored_json.size(), 3u);
+  EXPECT_EQ(store_.stored_json[0], reply);
+  EXPECT_EQ(store_.stored_json[1], OutcomeToJson(*OutcomeFromJson(spread)));
+  EXPECT_EQ(store_.stored_json[2], OutcomeToJson(store_.stored[2]));
+  EXPECT_EQ(store_.stored[2].id, "f1");
+}
 
 TEST_F(CollectorTest, HeldBytesCountKeysValuesAndHeadersUntilAFlush) {
   Message m = Raw("replies", 1, "garbage");  // 7 bytes

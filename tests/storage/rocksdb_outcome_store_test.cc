@@ -496,6 +496,43 @@ TEST_F(RocksDbOutcomeStoreTest, ForEachVisitsEachRecordOnce) {
   EXPECT_EQ(seen, (std::map<std::string, int>{{"f1", 1}, {"f2", 1}}));
 }
 
+// `results --export`: each record as the bytes it was stored as, not parsed
+// and re-encoded (a meta's whitespace and key order as the producer sent
+// them), results then failures.
+TEST_F(RocksDbOutcomeStoreTest, ForEachJsonPassesEachRecordThroughAsItsStoredBytes) {
+  Outcome r = Result("r1");
+  r.meta_json = R"({"z": 1,   "a" : [ 2 ]})";
+  Outcome f = Failure("f1");
+  const std::vector<Outcome> outcomes = {r, f};
+  // Bytes no encoder writes: the store keeps what it is given.
+  const std::vector<std::string> json = {
+      R"({"id":"r1","ok":true,"output":[0.5],  "meta":{"z": 1,   "a" : [ 2 ]},"attempt":0})",
+      R"({"id":"f1","ok":false,"reason":"invalid","error":"bad",  "attempt":0})"};
+  ASSERT_TRUE(store().Put(outcomes, json).ok());
+  std::vector<std::string> seen;
+  ASSERT_TRUE(store()
+                  .ForEachJson(Kind::kAll,
+                               [&](std::string_view record) {
+                                 seen.emplace_back(record);
+                                 return true;
+                               })
+                  .ok());
+  EXPECT_EQ(seen, json);
+  seen.clear();
+  ASSERT_TRUE(store().ForEachJson(Kind::kFailures, [&](std::string_view record) {
+    seen.emplace_back(record);
+    return false;
+  }).ok());
+  EXPECT_EQ(seen, std::vector<std::string>{json[1]});
+}
+
+TEST_F(RocksDbOutcomeStoreTest, ForEachJsonRefusesARecordThatIsNotOneLineOfAnObjectNamingItsId) {
+  ASSERT_TRUE(store().Put(std::vector<Outcome>{Result("split")}, std::vector<std::string>{"{\"id\":\"split\",\n}"}).ok());
+  absl::Status s = store().ForEachJson(Kind::kAll, [](std::string_view) { return true; });
+  EXPECT_TRUE(absl::IsDataLoss(s)) << s;
+  EXPECT_NE(s.message().find("split"), std::string::npos) << s;
+}
+
 TEST_F(RocksDbOutcomeStoreTest, ForEachStopsWhenCallbackReturnsFalse) {
   PutOrDie({Result("r1"), Result("r2"), Result("r3"), Failure("f1")});
   int calls = 0;

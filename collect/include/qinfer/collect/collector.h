@@ -46,6 +46,10 @@ struct Reading {
   };
   Kind kind = Kind::kUnreadable;
   Outcome outcome;
+  // kOutcome: the record to store. A reply's own bytes when they are one
+  // line (the serving instance's OutcomeToJson, passed through, not
+  // re-encoded); else, and for a dead letter, OutcomeToJson(outcome).
+  std::string json;
   std::string why;
 };
 
@@ -115,6 +119,7 @@ class Collector {
   OutcomeStore& store_;
   const Topics topics_;
   std::vector<Outcome> held_outcomes_;
+  std::vector<std::string> held_json_;  // held_outcomes_' records
   size_t held_messages_ = 0;
   size_t held_bytes_ = 0;
   std::map<std::pair<std::string, int32_t>, int64_t> held_next_;  // -> next offset

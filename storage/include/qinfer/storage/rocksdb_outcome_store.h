@@ -25,6 +25,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -139,6 +140,11 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // store (including Put); it does not see those writes. A record that does
   // not parse stops the iteration with DataLoss naming its id.
   absl::Status ForEach(Kind kind, const std::function<bool(const Outcome&)>& fn) const;
+  // The same, passing each record as the bytes it is stored as (one line of
+  // JSON, as OutcomeToJson writes it), unparsed: what `results --export`
+  // writes. A record that is not one line of a JSON object stops the
+  // iteration with DataLoss naming its id.
+  absl::Status ForEachJson(Kind kind, const std::function<bool(std::string_view json)>& fn) const;
 
   // Small string values outside the outcome key space. PutMeta is durable
   // like Put; GetMeta returns nullopt for a missing key.
