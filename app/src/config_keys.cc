@@ -422,8 +422,8 @@ constexpr Key kKeys[] = {
                                        "waits for a batch of its own lengths, so no row pads more than this "
                                        "fraction; larger values keep batches fuller at the price of padding"),
     Integer<&C::Scheduler::max_queued_jobs>("scheduler.max_queued_jobs", 1, 1LL << 32,
-                                            "the consumer pauses its partitions at this many queued jobs and "
-                                            "resumes below half"),
+                                            "at this many queued jobs the consumer waits up to 250 ms for room, "
+                                            "then pauses its partitions; it resumes below half"),
     Integer<&C::Scheduler::max_queued_tokens>("scheduler.max_queued_tokens", 1, 1LL << 40,
                                               "the same for the tokens of queued jobs"),
     Integer<&C::Scheduler::max_queued_bytes>("scheduler.max_queued_bytes", 1, 1LL << 50,
