@@ -15,14 +15,13 @@ double Seconds(clockid_t clock) {
   return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
-// The stage threads: the totals of those ended, the CPU clocks of those
-// running (each valid while its thread lives: a thread leaves the map
-// before it ends, under the lock the readers hold).
+// The stage threads: the totals of those ended, and the stage and CPU clock
+// of each one running (a clock is valid while its thread lives: a thread
+// leaves the map before it ends, under the lock the readers hold).
 struct Registry {
   std::mutex mu;
-  std::map<std::string, double> ended;                     // guarded by mu
-  std::multimap<std::string, clockid_t> running;           // guarded by mu
-  std::map<pthread_t, std::multimap<std::string, clockid_t>::iterator> by_thread;  // guarded by mu
+  std::map<std::string, double> ended;                               // guarded by mu
+  std::map<pthread_t, std::pair<std::string, clockid_t>> running;  // guarded by mu
 };
 
 Registry& TheRegistry() {
@@ -41,7 +40,7 @@ StageThread::StageThread(std::string stage, int index) : stage_(std::move(stage)
   if (pthread_getcpuclockid(pthread_self(), &clock) != 0) return;
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mu);
-  r.by_thread[pthread_self()] = r.running.emplace(stage_, clock);
+  r.running[pthread_self()] = {stage_, clock};
 }
 
 StageThread::~StageThread() {
@@ -49,10 +48,7 @@ StageThread::~StageThread() {
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.ended[stage_] += used;
-  if (auto it = r.by_thread.find(pthread_self()); it != r.by_thread.end()) {
-    r.running.erase(it->second);
-    r.by_thread.erase(it);
-  }
+  r.running.erase(pthread_self());
 }
 
 std::map<std::string, double> StageCpuSeconds() {
@@ -61,7 +57,7 @@ std::map<std::string, double> StageCpuSeconds() {
   {
     std::lock_guard<std::mutex> lock(r.mu);
     seconds = r.ended;
-    for (const auto& [stage, clock] : r.running) seconds[stage] += Seconds(clock);
+    for (const auto& [thread, stage_clock] : r.running) seconds[stage_clock.first] += Seconds(stage_clock.second);
   }
   seconds["process"] = Seconds(CLOCK_PROCESS_CPUTIME_ID);
   return seconds;

@@ -300,14 +300,10 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
 void ExecutorLoop::Commit(std::vector<Pending> group) {
   size_t crash_records = 0;
   for (const Pending& p : group) crash_records += p.summary ? 0 : p.records.size();
-  std::vector<Outcome> records;
-  if (group.size() == 1) {
-    records = std::move(group.front().records);
-  } else {
-    size_t n = 0;
-    for (const Pending& p : group) n += p.records.size();
-    records.reserve(n);
-    for (Pending& p : group) std::move(p.records.begin(), p.records.end(), std::back_inserter(records));
+  // The first batch's outcomes, with the others' appended.
+  std::vector<Outcome> records = std::move(group.front().records);
+  for (size_t i = 1; i < group.size(); ++i) {
+    std::move(group[i].records.begin(), group[i].records.end(), std::back_inserter(records));
   }
   if (!records.empty() && !recorder_.Record(std::move(records)).ok()) {
     // The recorder raised the fatal condition; Run() stops on it.

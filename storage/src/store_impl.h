@@ -204,27 +204,11 @@ struct RocksDbOutcomeStore::Impl {
     return n;
   }
 
-  // Calls fn(id, the record as stored) for each record of `cf`; a non-OK
-  // status from fn ends the visit with it. Returns false in *go_on when fn
-  // asked to stop.
-  absl::Status Visit(rocksdb::ColumnFamilyHandle* cf, const rocksdb::ReadOptions& ro,
-                     const std::function<absl::StatusOr<bool>(std::string_view, std::string_view)>& fn,
-                     bool* go_on) const {
-    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      absl::StatusOr<bool> more = fn(it->key().ToStringView(), it->value().ToStringView());
-      if (!more.ok()) return more.status();
-      if (!*more) {
-        *go_on = false;
-        return absl::OkStatus();
-      }
-    }
-    return FromRocks(it->status(), "iterate", dir);
-  }
-
-  // Visit over the column families of `kind` (kAll: results, then
-  // failures), on one snapshot of a read-write store.
-  absl::Status VisitKinds(
+  // Calls fn(column family, id, the record as stored) for each record of
+  // `kind` (kAll: results, then failures), on one snapshot of a read-write
+  // store, until fn returns false (OK) or an error (which ends the visit
+  // with it).
+  absl::Status Visit(
       RocksDbOutcomeStore::Kind kind,
       const std::function<absl::StatusOr<bool>(rocksdb::ColumnFamilyHandle*, std::string_view, std::string_view)>& fn)
       const {
@@ -236,11 +220,15 @@ struct RocksDbOutcomeStore::Impl {
       snapshot.emplace(db.get());
       ro.snapshot = snapshot->snapshot();
     }
-    bool go_on = true;
     for (rocksdb::ColumnFamilyHandle* cf : {results, failed}) {
       if ((cf == results && kind == Kind::kFailures) || (cf == failed && kind == Kind::kResults)) continue;
-      auto visit = [&](std::string_view id, std::string_view json) { return fn(cf, id, json); };
-      if (absl::Status s = Visit(cf, ro, visit, &go_on); !s.ok() || !go_on) return s;
+      std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        absl::StatusOr<bool> more = fn(cf, it->key().ToStringView(), it->value().ToStringView());
+        if (!more.ok()) return more.status();
+        if (!*more) return absl::OkStatus();
+      }
+      if (absl::Status s = FromRocks(it->status(), "iterate", dir); !s.ok()) return s;
     }
     return absl::OkStatus();
   }

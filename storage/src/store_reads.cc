@@ -57,7 +57,7 @@ absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountSuperseded() const {
 }
 
 absl::Status RocksDbOutcomeStore::ForEach(Kind kind, const std::function<bool(const Outcome&)>& fn) const {
-  return impl_->VisitKinds(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
+  return impl_->Visit(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
                                  std::string_view json) -> absl::StatusOr<bool> {
     absl::StatusOr<Outcome> o = OutcomeFromJson(json);
     if (!o.ok()) return impl_->Unparsable(cf, id, o.status());
@@ -67,7 +67,7 @@ absl::Status RocksDbOutcomeStore::ForEach(Kind kind, const std::function<bool(co
 
 absl::Status RocksDbOutcomeStore::ForEachJson(Kind kind,
                                               const std::function<bool(std::string_view json)>& fn) const {
-  return impl_->VisitKinds(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
+  return impl_->Visit(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
                                  std::string_view json) -> absl::StatusOr<bool> {
     // One line a record, as OutcomeToJson writes it: an object, no newline.
     if (json.size() < 2 || json.front() != '{' || json.back() != '}' || json.find('\n') != std::string_view::npos) {

@@ -160,8 +160,8 @@ class ExecutorLoop {
   // completes) is recorded, then counted in `summary` (none: crash records).
   void Record(const std::vector<Job>& jobs, std::vector<Outcome> outcomes, std::optional<RecordedBatch> summary,
               std::vector<SteadyTime> arrivals);
-  // Records the batches of `group` in one store write (store, publish,
-  // ack), then counts each.
+  // Records the batches of `group` (at least one) in one store write
+  // (store, publish, ack), then counts each.
   void Commit(std::vector<Pending> group);
   // The recording thread (record_queue > 0).
   void RecordLoop();
