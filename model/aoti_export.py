@@ -3,7 +3,8 @@
 One helper for model/export_model.py and model/export_hf.py (export_minilm.py is export_hf.py on MiniLM):
 
     entries = export_packages(module, out_dir, max_batch=..., max_positions=...,
-                              targets=[("cpu", "float32"), ("cuda", "bfloat16")])
+                              targets=[("cpu", "float32"), ("cuda", "bfloat16")],
+                              options=CompileOptions(threads=2, freezing=True))
 
 exports `module` (forward(input_ids, attention_mask[, token_type_ids]), all
 int64 [B, T]) once per target with torch.export (dynamic batch 1..max_batch,
@@ -11,7 +12,24 @@ dynamic tokens 1..max_positions), compiles and packages it with
 torch._inductor.aoti_compile_and_package, writes OUT/model-<device>-<dtype>.pt2
 and returns the manifest's `packages` object:
 
-    {"cpu/float32": {"file": "model-cpu-float32.pt2", "digest": "sha256:..."}, ...}
+    {"cpu/float32": {"file": "model-cpu-float32.pt2", "digest": "sha256:...",
+                     "cpu_capability": "AVX512+avx512_bf16", "threads": 2,
+                     "inductor": {"freezing": true}}, ...}
+
+What the compiled code depends on besides the model is recorded per package
+and served only where it holds (the executor refuses a package otherwise):
+- cpu_capability (CPU packages): the vector ISA torch dispatches to here
+  (torch.backends.cpu.get_cpu_capability()), with "+avx512_bf16" and "+amx"
+  where the CPU has them. Inductor picks its vector code, and oneDNN its
+  prepacked weight layouts, for this CPU.
+- threads (CPU packages): Inductor writes the OpenMP thread count into the
+  code it generates (cpp.threads), so a package runs with that many threads
+  whatever the executor's intra-op count is; serve's model.threads must
+  equal it.
+- inductor: the Inductor options it was compiled with. freezing folds the
+  weights into constants (the bfloat16 casts of an autocast export once, at
+  compile time) and, with cpp.weight_prepack (on by default), rewrites the
+  linear layers into oneDNN ones with prepacked weights.
 
 A package's precision is fixed here: a bfloat16/float16 target runs the
 module under torch.autocast while it is exported (matmuls in the low
@@ -27,7 +45,9 @@ same module copies the cached package ("aoti: cache hit KEY") instead of
 compiling ("aoti: compiled KEY in N s").
 """
 
+import dataclasses
 import hashlib
+import json
 import os
 import shutil
 import time
@@ -36,6 +56,33 @@ import torch
 
 DTYPES = {"float32": None, "bfloat16": torch.bfloat16, "float16": torch.float16}
 DEVICES = ("cpu", "cuda")
+
+
+@dataclasses.dataclass(frozen=True)
+class CompileOptions:
+    """What the export compiles with besides the module (see the module's doc)."""
+
+    threads: int = 0         # OpenMP threads of the CPU packages; 0: torch.get_num_threads()
+    freezing: bool = False   # Inductor freezing (constant weights, prepacked oneDNN linears)
+
+    def resolved_threads(self) -> int:
+        return self.threads if self.threads > 0 else torch.get_num_threads()
+
+    def inductor_configs(self, device: str) -> dict:
+        configs = {"freezing": self.freezing}
+        if device == "cpu":
+            configs["cpp.threads"] = self.resolved_threads()
+        return configs
+
+
+def cpu_capability() -> str:
+    """This CPU as the executor names it (TorchModelRunner checks a CPU package's against it)."""
+    name = torch.backends.cpu.get_cpu_capability()
+    if torch._C._cpu._is_avx512_bf16_supported():
+        name += "+avx512_bf16"
+    if torch._C._cpu._is_amx_tile_supported():
+        name += "+amx"
+    return name
 
 
 class _Precision(torch.nn.Module):
@@ -88,16 +135,32 @@ def add_export_arguments(ap) -> None:
     ap.add_argument("--dtypes", default="float32",
                     help="aoti: precisions, comma-separated: float32, bfloat16, float16 (default float32); "
                          "cpu/float32 is always exported")
+    ap.add_argument("--threads", type=int, default=0, metavar="N",
+                    help="aoti: the OpenMP threads the CPU packages are compiled for; serve's model.threads "
+                         "must be the same (default: torch's intra-op threads here, the number of cores)")
+    ap.add_argument("--freezing", action="store_true",
+                    help="aoti: compile with Inductor freezing: weights become constants (an autocast "
+                         "package's bfloat16 casts are done once) and linear layers use oneDNN with "
+                         "prepacked weights")
     ap.add_argument("--min-cosine", type=float, default=0.999,
                     help="the floor of the reduced-precision checks: bf16/fp16 outputs whose cosine to "
                          "float32 falls below it are recorded as refused in the manifest (torchscript: "
                          "autocast), or fail the export (aoti: a bfloat16/float16 package) (default 0.999)")
 
 
+def export_argv(a) -> list[str]:
+    """add_export_arguments' options of `a` as a command line (a script that runs another one's main)."""
+    argv = ["--format", a.format, "--max-batch", str(a.max_batch), "--devices", a.devices, "--dtypes", a.dtypes,
+            "--threads", str(a.threads), "--min-cosine", repr(a.min_cosine)]
+    return argv + (["--freezing"] if a.freezing else [])
+
+
 def check_export_arguments(ap, a) -> None:
     """Refuses (ap.error) values of add_export_arguments' options that cannot be exported."""
     if a.max_batch < 1:
         ap.error(f"--max-batch {a.max_batch}: must be at least 1")
+    if a.threads < 0:
+        ap.error(f"--threads {a.threads}: must be at least 1 (or 0: torch's intra-op threads)")
     if not 0 < a.min_cosine <= 1:
         ap.error(f"--min-cosine {a.min_cosine}: must be in (0, 1]")
 
@@ -156,8 +219,23 @@ def _export(module: torch.nn.Module, device: str, dtype: str, max_batch: int, ma
         return torch.export.export(inner.eval(), (ids, mask, types)[:len(names)], dynamic_shapes=shapes)
 
 
+def compile_options(a) -> CompileOptions:
+    """The CompileOptions of add_export_arguments' options."""
+    return CompileOptions(threads=a.threads, freezing=a.freezing)
+
+
+def _compiled_for(device: str, options: CompileOptions) -> dict:
+    """A package's manifest fields that say what its compiled code depends on."""
+    fields = {}
+    if device == "cpu":
+        fields = {"cpu_capability": cpu_capability(), "threads": options.resolved_threads()}
+    fields["inductor"] = {"freezing": options.freezing}
+    return fields
+
+
 def export_packages(module: torch.nn.Module, out_dir: str, max_batch: int, max_positions: int,
-                    targets: list[tuple[str, str]], log=print) -> dict:
+                    targets: list[tuple[str, str]], options: CompileOptions = CompileOptions(),
+                    log=print) -> dict:
     """Writes one package per (device, dtype) target into out_dir; returns the `packages` object."""
     check_targets(targets)
     module = module.eval()
@@ -165,8 +243,10 @@ def export_packages(module: torch.nn.Module, out_dir: str, max_batch: int, max_p
     entries = {}
     for device, dtype in targets:
         ep = _export(module, device, dtype, max_batch, max_positions)
+        compiled_for = _compiled_for(device, options)
         key = hashlib.sha256("\n".join([
             state, ep.graph_module.code, torch.__version__, device, dtype, str(max_batch), str(max_positions),
+            json.dumps(compiled_for, sort_keys=True),
         ]).encode()).hexdigest()[:32]
         cached = os.path.join(cache_dir(), f"{key}.pt2")
         name = f"model-{device}-{dtype}.pt2"
@@ -177,12 +257,15 @@ def export_packages(module: torch.nn.Module, out_dir: str, max_batch: int, max_p
             start = time.monotonic()
             os.makedirs(cache_dir(), exist_ok=True)
             tmp = f"{cached}.{os.getpid()}.tmp.pt2"
-            torch._inductor.aoti_compile_and_package(ep, package_path=tmp)
+            # Inductor freezes only a graph compiled without grad.
+            with torch.no_grad():
+                torch._inductor.aoti_compile_and_package(ep, package_path=tmp,
+                                                         inductor_configs=options.inductor_configs(device))
             os.replace(tmp, cached)  # concurrent exports never see half a package
             log(f"aoti: compiled {key} ({device}/{dtype}) in {time.monotonic() - start:.1f} s")
         shutil.copyfile(cached, dest + ".tmp")
         os.replace(dest + ".tmp", dest)
-        entries[f"{device}/{dtype}"] = {"file": name, "digest": sha256_file(dest)}
+        entries[f"{device}/{dtype}"] = {"file": name, "digest": sha256_file(dest), **compiled_for}
     module.to("cpu")
     return entries
 

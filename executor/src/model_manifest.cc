@@ -12,7 +12,8 @@ constexpr const char* kPackageKeys[] = {"cpu/float32",  "cpu/bfloat16",  "cpu/fl
                                         "cuda/float32", "cuda/bfloat16", "cuda/float16"};
 
 // The aoti fields: `packages` (each key one of kPackageKeys, each value
-// {"file", "digest"}) and `max_batch`. Throws nlohmann::json::exception for a
+// {"file", "digest"[, "cpu_capability", "threads", "inductor"]}) and
+// `max_batch`. Throws nlohmann::json::exception for a
 // field of the wrong type.
 absl::Status ReadPackages(const nlohmann::json& j, const std::string& path, ModelManifest& m) {
   const std::string where = "model manifest " + path + ": ";
@@ -39,7 +40,15 @@ absl::Status ReadPackages(const nlohmann::json& j, const std::string& path, Mode
       return absl::InvalidArgumentError(where + "packages." + key + " needs a file name and a sha256: digest");
     }
     const std::filesystem::path f(file);
-    m.packages[key] = {f.is_absolute() ? file : (dir / f).string(), digest};
+    ModelManifest::Package& p = m.packages[key];
+    p.path = f.is_absolute() ? file : (dir / f).string();
+    p.digest = digest;
+    p.cpu_capability = entry.value("cpu_capability", std::string());
+    p.threads = entry.value("threads", 0);
+    if (entry.contains("threads") && p.threads < 1) {
+      return absl::InvalidArgumentError(where + "packages." + key + ".threads must be a positive integer");
+    }
+    if (entry.contains("inductor")) p.inductor = entry.at("inductor").dump();
   }
   if (m.packages.count("cpu/float32") == 0) {
     return absl::InvalidArgumentError(where +

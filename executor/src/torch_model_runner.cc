@@ -1,6 +1,8 @@
 #include "qinfer/executor/torch_model_runner.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/Version.h>
+#include <ATen/cpu/Utils.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
 
@@ -243,6 +245,13 @@ TorchModelRunner::~TorchModelRunner() = default;
 int CudaDeviceCount() { return int(torch::cuda::device_count()); }
 
 std::string TorchVersion() { return QINFER_TORCH_VERSION; }
+
+std::string CpuCapability() {
+  std::string name = at::get_cpu_capability();
+  if (at::cpu::is_avx512_bf16_supported()) name += "+avx512_bf16";
+  if (at::cpu::is_amx_tile_supported()) name += "+amx";
+  return name;
+}
 
 TorchThreads CurrentTorchThreads() { return {int(at::get_num_threads()), int(at::get_num_interop_threads())}; }
 

@@ -185,6 +185,80 @@ TEST(AotiFormatTest, ABfloat16PackageStaysCloseToFloat32AndAnOverrideRunsTheFloa
   EXPECT_LE(MaxAbsDiff((*a)[1].output, (*b)[1].output), 1e-5f) << "the override ran cpu/float32";
 }
 
+// The frozen export (--freezing): the bfloat16 package's weights are
+// bfloat16 constants and its linears oneDNN ones with prepacked weights; it
+// computes what the unfrozen package does, and padding changes no row.
+const std::string kFrozenModel = std::string(QINFER_TEST_MODEL_AOTI_FROZEN_DIR) + "/model-cpu-float32.pt2";
+
+double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
+  double dot = 0, na = 0, nb = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    dot += double(a[i]) * b[i];
+    na += double(a[i]) * a[i];
+    nb += double(b[i]) * b[i];
+  }
+  return dot / std::sqrt(na * nb);
+}
+
+TEST(AotiFreezingTest, AFrozenPackageGivesTheUnfrozenOutputsAndPaddingChangesNoRow) {
+  for (const std::string autocast : {"", "bf16"}) {
+    SCOPED_TRACE(autocast.empty() ? "float32" : "bfloat16");
+    auto frozen = Load(kFrozenModel, "cpu", autocast);
+    auto plain = Load(kAotiModel, "cpu", autocast);
+    ASSERT_TRUE(frozen.ok() && plain.ok()) << frozen.status() << plain.status();
+    const std::string key = autocast.empty() ? "cpu/float32" : "cpu/bfloat16";
+    EXPECT_EQ((*frozen)->manifest().packages.at(key).inductor, R"({"freezing":true})");
+    EXPECT_EQ((*plain)->manifest().packages.at(key).inductor, R"({"freezing":false})");
+    const auto rows = Rows({1, 7, 33, 200, 512}, 21, (*frozen)->manifest().vocab_size);
+    auto batched = (*frozen)->Forward(rows);
+    auto reference = (*plain)->Forward(rows);
+    ASSERT_TRUE(batched.ok() && reference.ok()) << batched.status() << reference.status();
+    for (size_t i = 0; i < rows.size(); ++i) {
+      SCOPED_TRACE("length " + std::to_string(rows[i].size()));
+      if (autocast.empty()) {
+        EXPECT_LE(MaxAbsDiff((*batched)[i], (*reference)[i]), 1e-5f) << "frozen vs unfrozen";
+      } else {
+        EXPECT_GE(Cosine((*batched)[i], (*reference)[i]), 0.9999) << "frozen vs unfrozen";
+      }
+      auto alone = (*frozen)->Forward({rows[i]});
+      ASSERT_TRUE(alone.ok()) << alone.status();
+      const float tolerance = autocast.empty() ? 1e-5f : 2e-2f;
+      EXPECT_LE(MaxAbsDiff((*alone)[0], (*batched)[i]), tolerance) << "alone vs in a batch padded to 512";
+      if (!autocast.empty()) {
+        EXPECT_GE(Cosine((*alone)[0], (*batched)[i]), 0.9999);
+      }
+    }
+  }
+}
+
+// The memory plan of a budgeted CPU holds with the frozen bfloat16 package's
+// constants (charged at load, as every model's weights are): the planned
+// batch of each bound runs full rows without running out of memory.
+TEST(AotiFreezingTest, ThePlanOnABudgetedCpuHoldsWithPrepackedConstants) {
+  auto frozen = Load(kFrozenModel, "cpu-budget:48MiB", "bf16");
+  ASSERT_TRUE(frozen.ok()) << frozen.status();
+  EXPECT_GT((*frozen)->budget_bytes(), 0);
+  // The constants (986,624 weights in bfloat16, packed) are charged at load.
+  EXPECT_GT((*frozen)->memory().allocated_bytes(), 986624 * 2) << "the package's constants count in the budget";
+  CalibrationOptions options;
+  options.bounds = {16, 128, 512};
+  options.max_batch_size = 256;
+  auto plan = Calibrate(**frozen, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const uint64_t ooms = (*frozen)->stats().oom_events;
+  for (const auto& entry : plan->entries) {
+    SCOPED_TRACE("bound " + std::to_string(entry.bound) + ", batch " + std::to_string(entry.batch_size));
+    if (entry.batch_size < 1) continue;
+    auto out = (*frozen)->Run(BatchOf(Rows(std::vector<int>(size_t(entry.batch_size), entry.bound), 22, 4096),
+                                      entry.bound));
+    ASSERT_TRUE(out.ok()) << out.status();
+    for (const Outcome& o : *out) ASSERT_TRUE(o.ok) << o.error;
+    EXPECT_EQ((*out)[0].batch_size, entry.batch_size) << "the planned batch ran whole";
+  }
+  EXPECT_EQ((*frozen)->stats().oom_events, ooms) << "no OOM at the planned sizes";
+  EXPECT_LT(plan->entries.back().batch_size, 256) << "the budget bounds the longest bucket's batch";
+}
+
 TEST(AotiManifestTest, AnUnknownFormatIsRefusedByName) {
   AotiCopy copy;
   copy.Edit("\"format\": \"aoti\"", "\"format\": \"onnx\"");
@@ -241,6 +315,49 @@ TEST(AotiLoadTest, AnExportOfAnotherTorchIsRefused) {
   EXPECT_TRUE(absl::IsFailedPrecondition(runner.status())) << runner.status();
   EXPECT_NE(runner.status().message().find("made by torch '1.13.0'"), std::string::npos) << runner.status();
   EXPECT_NE(runner.status().message().find(TorchVersion()), std::string::npos) << runner.status();
+}
+
+// A CPU package runs only on the CPU and with the thread count it was
+// compiled for (its manifest entry says which): anything else is refused at
+// load, naming both and what to do.
+TEST(AotiLoadTest, APackageCompiledForAnotherCpuCapabilityIsRefused) {
+  AotiCopy copy;
+  auto manifest = ModelManifest::Load(copy.manifest_path());
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  const std::string here = manifest->packages.at("cpu/float32").cpu_capability;
+  EXPECT_EQ(here, CpuCapability()) << "the export records this CPU";
+  copy.Edit("\"cpu_capability\": \"" + here + "\"", "\"cpu_capability\": \"SVE256\"");
+  auto runner = Load(copy.model());
+  ASSERT_FALSE(runner.ok());
+  const std::string message(runner.status().message());
+  EXPECT_TRUE(absl::IsFailedPrecondition(runner.status())) << message;
+  EXPECT_NE(message.find("package cpu/float32 was compiled for the CPU capability SVE256"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("this CPU's is " + CpuCapability()), std::string::npos) << message;
+  EXPECT_FALSE(Load(copy.model(), "cpu", "bf16").ok())
+      << "a bfloat16 primary loads cpu/float32 too (device overrides, the fallback), and it is refused";
+}
+
+TEST(AotiLoadTest, APackageCompiledForAnotherThreadCountIsRefused) {
+  auto manifest = ModelManifest::Load(kAotiDir + "/manifest.json");
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  const int threads = manifest->packages.at("cpu/bfloat16").threads;
+  ASSERT_GE(threads, 1) << "the export records its thread count";
+  RunnerOptions options;
+  options.model_path = kAotiModel;
+  options.autocast = "bf16";
+  options.intra_op_threads = threads + 1;
+  auto runner = TorchModelRunner::Load(options);
+  ASSERT_FALSE(runner.ok());
+  const std::string message(runner.status().message());
+  EXPECT_TRUE(absl::IsFailedPrecondition(runner.status())) << message;
+  EXPECT_NE(message.find("package cpu/bfloat16 was compiled for " + std::to_string(threads) +
+                         " OpenMP threads, but the executor runs " + std::to_string(threads + 1)),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("--threads " + std::to_string(threads + 1)), std::string::npos) << message;
+  options.intra_op_threads = threads;
+  EXPECT_TRUE(TorchModelRunner::Load(options).ok()) << "the thread count it was compiled for loads";
 }
 
 }  // namespace

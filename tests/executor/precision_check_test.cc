@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace qinfer::executor {
 namespace {
@@ -53,6 +55,44 @@ TEST(PrecisionCheckTest, ALowerFloorAcceptsTheDriftModel) {
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_GE(report->min_cosine, 0.5);
   EXPECT_TRUE(report->accepted());
+}
+
+double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
+  double dot = 0, na = 0, nb = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    dot += double(a[i]) * b[i];
+    na += double(a[i]) * a[i];
+    nb += double(b[i]) * b[i];
+  }
+  return dot / std::sqrt(na * nb);
+}
+
+// The probe's verdict is its worst row: a model that drifts only on rows of
+// 100 tokens or more is refused, although its short rows (the probe's first
+// ones, 7 and 32 tokens) stay within the floor, which is checked here too.
+TEST(PrecisionCheckTest, AModelThatDriftsOnlyOnItsLongerRowsIsRefused) {
+  auto bf16 = Load(QINFER_TEST_MODEL_DRIFT_LONG_DIR, "bf16");
+  auto float32 = Load(QINFER_TEST_MODEL_DRIFT_LONG_DIR, "");
+  ASSERT_NE(bf16, nullptr);
+  ASSERT_NE(float32, nullptr);
+  for (int length : {7, 32, 128}) {
+    std::vector<int64_t> row(static_cast<size_t>(length));
+    for (int p = 0; p < length; ++p) row[size_t(p)] = 1 + (p * 104729 + 17) % 4000;
+    auto reduced = bf16->Forward({row});
+    auto exact = float32->Forward({row});
+    ASSERT_TRUE(reduced.ok() && exact.ok()) << reduced.status() << exact.status();
+    const double cosine = Cosine((*reduced)[0], (*exact)[0]);
+    if (length < 100) {
+      EXPECT_GE(cosine, 0.999) << "a short row of " << length << " tokens does not drift";
+    } else {
+      EXPECT_LT(cosine, 0.999) << "a row of " << length << " tokens drifts";
+    }
+  }
+  auto report = CheckPrecision(*bf16, 0.999);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_FALSE(report->accepted()) << report->min_cosine;
+  EXPECT_LT(report->min_cosine, 0.999);
+  EXPECT_GE(report->worst_length, 100) << "the worst row is a long one";
 }
 
 // In float32 the drift model's difference of products is kept: the probe

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -139,6 +140,48 @@ TEST_F(ServeIntegrationTest, TheAotiExportServesTheSameOutputsAsTheTorchScriptEx
     if (o.batch_size > 1) ++batched;
   }
   EXPECT_GT(batched, jobs.size() / 2) << "the aoti packages ran batches, not only single jobs";
+}
+
+// The frozen export's bfloat16 package (constants folded, oneDNN linears
+// with prepacked weights) serves what the unfrozen bfloat16 package
+// computes for each job, padded as it ran: cosine 0.9999 or more.
+TEST_F(ServeIntegrationTest, TheFrozenBf16PackageServesTheUnfrozenPackagesOutputs) {
+  CreateTopic(brokers_, topic_, 2);
+  auto jobs = MakeJobs(200, kVocab, kMaxTokens, 5, "z-");
+  Produce(brokers_, topic_, jobs);
+  std::string yaml = Yaml();
+  const std::string torchscript = std::string(QINFER_TEST_MODEL_DIR) + "/model.pt\n";
+  const std::string frozen = std::string(QINFER_TEST_MODEL_AOTI_FROZEN_DIR) + "/model-cpu-float32.pt2";
+  ASSERT_NE(yaml.find(torchscript), std::string::npos);
+  yaml.replace(yaml.find(torchscript), torchscript.size(), frozen + "\n  autocast: bf16\n");
+  ServeProcess serve(dir_.string(), yaml);
+  DrainAndStop(serve, 2);
+
+  auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 200u);
+  executor::RunnerOptions options;
+  options.model_path = std::string(QINFER_TEST_MODEL_AOTI_DIR) + "/model-cpu-float32.pt2";
+  options.autocast = "bf16";
+  auto unfrozen = executor::TorchModelRunner::Load(options);
+  ASSERT_TRUE(unfrozen.ok()) << unfrozen.status();
+  size_t batched = 0;
+  for (const auto& [id, value] : jobs) {
+    const Outcome& o = records.at(id);
+    ASSERT_TRUE(o.ok) << id << ": " << o.error;
+    const auto input = nlohmann::json::parse(value).at("input_ids").get<std::vector<int64_t>>();
+    auto want = (*unfrozen)->Forward({input}, o.padded_length);
+    ASSERT_TRUE(want.ok()) << want.status();
+    ASSERT_EQ(o.output.size(), (*want)[0].size()) << id;
+    double dot = 0, a = 0, b = 0;
+    for (size_t d = 0; d < o.output.size(); ++d) {
+      dot += double(o.output[d]) * (*want)[0][d];
+      a += double(o.output[d]) * o.output[d];
+      b += double((*want)[0][d]) * (*want)[0][d];
+    }
+    EXPECT_GE(dot / std::sqrt(a * b), 0.9999) << id << " (batch of " << o.batch_size << ")";
+    if (o.batch_size > 1) ++batched;
+  }
+  EXPECT_GT(batched, jobs.size() / 2) << "the frozen package ran batches, not only single jobs";
 }
 
 TEST_F(ServeIntegrationTest, RepliesReadBackByKcatMatchTheStoredResults) {

@@ -37,6 +37,13 @@ struct ModelManifest {
   struct Package {
     std::string path;    // manifest field `file`, resolved against the manifest's directory
     std::string digest;  // "sha256:<hex>" of that file
+    // What a CPU package's compiled code was made for (model/aoti_export.py
+    // writes both; empty / 0 when absent, e.g. a package check_model.py
+    // took in, and then not checked): the CPU capability as CpuCapability()
+    // names it, and the OpenMP threads Inductor wrote into its loops.
+    std::string cpu_capability;
+    int threads = 0;
+    std::string inductor;  // the Inductor options it was compiled with, as JSON ("" when absent)
   };
   // aoti: the packages, keyed "<device kind>/<dtype>" (cpu or cuda;
   // float32, bfloat16 or float16), manifest field `packages`. model.path

@@ -196,6 +196,11 @@ class TorchModelRunner final : public ModelRunner, public CalibrationTarget {
 // The libtorch version this binary was built against (for plan keys).
 std::string TorchVersion();
 
+// This CPU as an aoti CPU package's `cpu_capability` names it: libtorch's
+// dispatch capability (AVX2, AVX512, ...), then "+avx512_bf16" and "+amx"
+// where the CPU has them (model/aoti_export.py's cpu_capability()).
+std::string CpuCapability();
+
 // libtorch's thread pools as they are now: intra-op (model.threads, or one
 // per core) and inter-op.
 struct TorchThreads {
