@@ -57,7 +57,10 @@ What it does:
      directory, copies the model there as DIR/model.pt, so that
      `model.path: DIR/model.pt` finds its manifest beside it. For a .pt2:
      format "aoti", max_batch, and `packages` with the one cpu/float32
-     package (copied as DIR/model-cpu-float32.pt2, what model.path names).
+     package (copied as DIR/model-cpu-float32.pt2, what model.path names;
+     the CPU capability, threads and Inductor options it was compiled for
+     come from the manifest read when that names the same package, and are
+     otherwise left out: the executor then cannot check them).
      A package does not refuse inputs longer than it was exported for, so
      its manifest's max_positions, when there is one, bounds the search.
 
@@ -352,7 +355,13 @@ def main() -> None:
     fields.update({key: source[key] for key in CARRIED if source and key in source})
     if aoti:
         fields["max_batch"] = a.max_batch
-        fields["packages"] = {"cpu/float32": {"file": AOTI_FILE, "digest": "sha256:" + sha256_file(path)}}
+        entry = {"file": AOTI_FILE, "digest": "sha256:" + sha256_file(path)}
+        # What the compiled code was made for (the executor checks it) is
+        # known only from the manifest of the export that made this package.
+        known = ((source or {}).get("packages") or {}).get("cpu/float32") or {}
+        if known.get("digest") == entry["digest"]:
+            entry.update({k: known[k] for k in ("cpu_capability", "threads", "inductor") if k in known})
+        fields["packages"] = {"cpu/float32": entry}
     manifest = write_manifest(out, path, fields)
     shape = "[B, T, " if contract["output"] == "token_logits" else "[B, "
     print(f"contract ok: forward({', '.join(contract['inputs'])}) -> float32 {shape}{checked['dim']}] "
