@@ -291,8 +291,8 @@ def markdown(summary, command, chart_name):
              f"Made by `{command}` on {s['date']} at commit `{s['commit']}`, on {m['cpu']} ({m['cores']} cores, "
              f"{m['memory_gib']} GiB, {m['os']}). `bench/README.md` (\"Real model\") says what each row measures.",
              "", f"Texts: {s['texts_source']}, tokenized by the model's tokenizer ([CLS] and [SEP] counted). "
-             "qinfer gets them as tokenized jobs (`input_ids`); the peers get the text and tokenize it inside "
-             "`encode()`, inside their timing.", "",
+             "qinfer serve gets them as text jobs and tokenizes them inside its timing, as the peers do inside "
+             "`encode()`; qinfer's executor-only rows get the token ids (the executor runs no tokenizer).", "",
              "| profile | texts | tokens | min | p50 | p90 | max |", "|---|---|---|---|---|---|---|"]
     counts = [st["texts"] for st in (s["profiles"] or {}).values()]
     if counts and min(counts) < DEFAULT_TEXTS:

@@ -16,9 +16,11 @@
 #      standard library's docstrings, tokenized by the model's tokenizer;
 #   3. the GEMM peak of this machine, fp32 and bf16 (bench/minilm/gemm.py);
 #   4. side by side, R rounds each (default 3), medians: qinfer serve end to
-#      end (bench/e2e.py on the tokenized jobs: one serve process, two warm
+#      end (bench/e2e.py on text jobs, so that serve's tokenizing is timed as
+#      the peers' is: one serve process, two warm
 #      passes, then R; the first pass is reported as cold) and executor only
-#      (build/bench/policy_bench, policy qinfer), each float32 and
+#      (build/bench/policy_bench, policy qinfer, on the texts' token ids),
+#      each float32 and
 #      model.autocast bf16, on the MiniLM export (build/minilm); the same on
 #      an AOTInductor package with --aoti-model DIR (a model directory whose
 #      manifest says "format": "aoti"); SentenceTransformer.encode() with the
@@ -146,6 +148,8 @@ qinfer_rows() {
   local tag=$1 model=$2 autocast=$3 file=$4 profile jobs
   local executor=qinfer-executor-$tag serve=qinfer-serve-$tag
   for profile in short paragraphs long; do
+    # The executor runs token ids (it has no tokenizer); serve gets the text
+    # and tokenizes it inside its timing, as the peers' encode() does.
     jobs=$OUT/texts/$profile.jobs.jsonl
     log "$executor: $profile"
     if ! "$BIN/bench/policy_bench" --model "$model" --model-file "$file" --jobs "$jobs" --workload "$profile" \
@@ -158,8 +162,8 @@ qinfer_rows() {
     fi
     log "$serve: $profile"
     if ! "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$model" \
-        --model-file "$file" --jobs "$jobs" --workload "$profile" --device "$DEVICE" --threads "$THREADS" \
-        --store "$CACHE/store-$tag" --rounds "$ROUNDS" --warm-rounds 2 --autocast "$autocast" \
+        --model-file "$file" --jobs "$OUT/texts/$profile.textjobs.jsonl" --workload "$profile" \
+        --device "$DEVICE" --threads "$THREADS" --store "$CACHE/store-$tag" --rounds "$ROUNDS" --warm-rounds 2 --autocast "$autocast" \
         --out "$OUT/runs/$serve-$profile.json" --embeddings "$OUT/emb/$serve-$profile.jsonl" \
         2>"$OUT/runs/$serve-$profile.log"; then
       not_run "$serve" "bench/e2e.py failed on $profile: $(tail -n 3 "$OUT/runs/$serve-$profile.log")"

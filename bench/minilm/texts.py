@@ -15,9 +15,11 @@ the model's max_seq_length, so no system truncates anything):
               tokens or more (a passage that then has more than 256 is
               dropped).
 N of each are drawn with a fixed seed. Writes, per profile P,
-DIR/P.texts.jsonl ({"id", "text", "tokens"}) and DIR/P.jobs.jsonl
-({"id", "input_ids"}: the same texts as qinfer jobs), and DIR/profiles.json
-(counts and token statistics).
+DIR/P.texts.jsonl ({"id", "text", "tokens"}), DIR/P.textjobs.jsonl
+({"id", "text"}: the texts as qinfer text jobs, which serve tokenizes),
+DIR/P.jobs.jsonl ({"id", "input_ids"}: the same texts tokenized, for the
+executor-only rows, which run no tokenizer) and DIR/profiles.json (counts
+and token statistics).
 """
 
 import argparse
@@ -67,13 +69,15 @@ def stats(lengths):
 def write_profile(out_dir, profile, texts, encode):
     lengths = []
     with open(os.path.join(out_dir, f"{profile}.texts.jsonl"), "w") as t, \
-            open(os.path.join(out_dir, f"{profile}.jobs.jsonl"), "w") as j:
+            open(os.path.join(out_dir, f"{profile}.jobs.jsonl"), "w") as j, \
+            open(os.path.join(out_dir, f"{profile}.textjobs.jsonl"), "w") as tj:
         for i, text in enumerate(texts, 1):
             ids = encode(text)
             job_id = f"{profile}-{i:05d}"
             lengths.append(len(ids))
             t.write(json.dumps({"id": job_id, "text": text, "tokens": len(ids)}, ensure_ascii=False) + "\n")
             j.write(json.dumps({"id": job_id, "input_ids": ids}) + "\n")
+            tj.write(json.dumps({"id": job_id, "text": text}, ensure_ascii=False) + "\n")
     return stats(lengths)
 
 
