@@ -235,6 +235,15 @@ def _compiled_for(device: str, options: CompileOptions) -> dict:
     return fields
 
 
+def package_key(state: str, graph_code: str, device: str, dtype: str, max_batch: int, max_positions: int,
+                compiled_for: dict) -> str:
+    """The cache key of a package: everything its compiled code depends on."""
+    return hashlib.sha256("\n".join([
+        state, graph_code, torch.__version__, device, dtype, str(max_batch), str(max_positions),
+        json.dumps(compiled_for, sort_keys=True),
+    ]).encode()).hexdigest()[:32]
+
+
 def export_packages(module: torch.nn.Module, out_dir: str, max_batch: int, max_positions: int,
                     targets: list[tuple[str, str]], options: CompileOptions = CompileOptions(),
                     log=print) -> dict:
@@ -246,10 +255,7 @@ def export_packages(module: torch.nn.Module, out_dir: str, max_batch: int, max_p
     for device, dtype in targets:
         ep = _export(module, device, dtype, max_batch, max_positions)
         compiled_for = _compiled_for(device, options)
-        key = hashlib.sha256("\n".join([
-            state, ep.graph_module.code, torch.__version__, device, dtype, str(max_batch), str(max_positions),
-            json.dumps(compiled_for, sort_keys=True),
-        ]).encode()).hexdigest()[:32]
+        key = package_key(state, ep.graph_module.code, device, dtype, max_batch, max_positions, compiled_for)
         cached = os.path.join(cache_dir(), f"{key}.pt2")
         name = f"model-{device}-{dtype}.pt2"
         dest = os.path.join(out_dir, name)

@@ -302,7 +302,7 @@ def test_check_model_accepts_a_pair_export_and_keeps_its_task(tmp_path):
 
 def test_aoti_packages_of_a_pair_model_equal_the_library(tmp_path, monkeypatch):
     # One AOTInductor compile (~15 s on 2 cores), cached in tmp only.
-    from aoti_export import load_package
+    from aoti_export import cpu_capability, load_package
     from sentence_transformers import CrossEncoder
 
     monkeypatch.setenv("QINFER_AOTI_CACHE", str(tmp_path / "aoti-cache"))
@@ -311,8 +311,27 @@ def test_aoti_packages_of_a_pair_model_equal_the_library(tmp_path, monkeypatch):
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert (m["format"], m["max_batch"], list(m["packages"])) == ("aoti", 16, ["cpu/float32"])
     assert m["inputs"] == ["input_ids", "attention_mask", "token_type_ids"]
+    entry = m["packages"]["cpu/float32"]
+    assert (entry["cpu_capability"], entry["threads"], entry["inductor"]) == (
+        cpu_capability(), torch.get_num_threads(), {"freezing": True}), "frozen by default, for this CPU"
     package = load_package(str(tmp_path / "out" / m["packages"]["cpu/float32"]["file"]))
     want = torch.as_tensor(CrossEncoder(str(ckpt), device="cpu").predict(PAIRS, convert_to_numpy=True))
     got = torch.sigmoid(package(*batch(tokenizer_of(ckpt), PAIRS, m["inputs"]))[:, 0])
     assert torch.allclose(got, want.float(), atol=1e-4)
     shutil.rmtree(tmp_path / "aoti-cache")
+
+
+def test_the_package_cache_key_holds_what_the_compiled_code_depends_on():
+    # A package made for another CPU, thread count or Inductor option is
+    # compiled again, never copied from the cache (no compile here: the key).
+    from aoti_export import CompileOptions, _compiled_for, package_key
+
+    def key(options=CompileOptions(threads=2), device="cpu", **fields):
+        return package_key("state", "graph", device, "bfloat16", 16, 128, {**_compiled_for(device, options), **fields})
+
+    base = key()
+    assert base == key(), "the same export, the same key"
+    assert base != key(CompileOptions(threads=3))
+    assert base != key(CompileOptions(threads=2, freezing=False))
+    assert base != key(cpu_capability="AVX2")
+    assert key(device="cuda") == key(CompileOptions(threads=3), device="cuda"), "a CUDA package has no CPU threads"
