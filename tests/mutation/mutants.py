@@ -14,6 +14,8 @@ UNIT = {
     "executor": ("executor_test memory_ladder_test",
                  "./tests/executor/executor_test --gtest_brief=1 && "
                  "./tests/executor/memory_ladder_test --gtest_brief=1"),
+    "aoti": ("aoti_test", "./tests/executor/aoti_test --gtest_brief=1"),
+    "precision": ("precision_check_test", "./tests/executor/precision_check_test --gtest_brief=1"),
 }
 
 
@@ -129,6 +131,13 @@ MUTANTS = [
      """    if (change == Backpressure::Change::kPause) {
       rd_kafka_pause_partitions(rk, owned.get());""", """    if (change == Backpressure::Change::kPause) {""",
      *integration("ServeIntegrationTest.Sigterm*")),
+    ("a CPU package compiled for another CPU is run", "executor/src/model_files.cc",
+     "if (!p.cpu_capability.empty() && p.cpu_capability != CpuCapability()) {", "if (false) {", *UNIT["aoti"]),
+    ("a CPU package compiled for another thread count is run", "executor/src/model_files.cc",
+     "if (p.threads > 0 && p.threads != threads) {", "if (false) {", *UNIT["aoti"]),
+    ("the precision probe keeps its first rows' verdict", "executor/src/precision_check.cc",
+     "if (report.rows++ == 0 || cosine < report.min_cosine) {", "if (report.rows++ < 6) {",
+     *UNIT["precision"]),
     ("a full job queue pauses at once, without waiting for room", "consumer/src/backpressure.cc",
      "if (!queue_.IsFull() || WaitForRoom()) return Change::kNone;", "if (!queue_.IsFull()) return Change::kNone;",
      *UNIT["consumer"]),
