@@ -44,10 +44,11 @@ absl::StatusOr<ModelFile> FileFor(const ModelManifest& m, const RunnerOptions& o
   const std::string kind = torch_device.rfind("cuda", 0) == 0 ? "cuda" : "cpu";
   const std::string key = kind + "/" + DtypeName(precision);
   if (auto it = m.packages.find(key); it != m.packages.end()) {
+    const ModelManifest::Package& p = it->second;
     if (kind == "cpu") {
-      if (absl::Status fits = FitsThisCpu(key, it->second, options); !fits.ok()) return fits;
+      if (absl::Status fits = FitsThisCpu(key, p, options); !fits.ok()) return fits;
     }
-    return ModelFile{it->second.path, it->second.digest, true};
+    return ModelFile{p.path, p.digest, true};
   }
   std::string have;
   for (const auto& [k, p] : m.packages) have += (have.empty() ? "" : ", ") + k;
@@ -132,6 +133,13 @@ absl::StatusOr<ResolvedModel> ResolveModel(RunnerOptions& options) {
   absl::StatusOr<ModelFile> cpu = FileFor(r.manifest, options, "cpu", std::nullopt);
   if (!cpu.ok()) return cpu.status();
   r.cpu_file = *std::move(cpu);
+  // What each package that will run was compiled for, once per package.
+  for (const auto& [key, p] : r.manifest.packages) {
+    if (p.path != r.primary_file.path && p.path != r.cpu_file.path) continue;
+    Logger("executor").Info("event=aoti_package package=%s cpu_capability=%s threads=%d inductor=%s", key,
+                            p.cpu_capability.empty() ? "-" : p.cpu_capability, p.threads,
+                            p.inductor.empty() ? "-" : p.inductor);
+  }
   return r;
 }
 
