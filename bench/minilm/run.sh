@@ -22,8 +22,9 @@
 #      (build/bench/policy_bench, policy qinfer, on the texts' token ids),
 #      each float32 and
 #      model.autocast bf16, on the MiniLM export (build/minilm); the same on
-#      an AOTInductor package with --aoti-model DIR (a model directory whose
-#      manifest says "format": "aoti"); SentenceTransformer.encode() with the
+#      an AOTInductor export: --aoti-model DIR (a model directory whose
+#      manifest says "format": "aoti"), else build/minilm-aoti, else one the
+#      run makes (frozen, cached by key); SentenceTransformer.encode() with the
 #      torch backend (float32, model in bf16), the ONNX Runtime backend
 #      (plain, O2, O3) and the OpenVINO backend (this CPU's default precision,
 #      and f32) (bench/minilm/peers.py); real TorchServe 0.12 at batch 8;
@@ -171,10 +172,22 @@ qinfer_rows() {
   done
 }
 
-# The AOTI rows: --aoti-model, else build/minilm-aoti when its manifest says aoti.
+# The AOTI rows: --aoti-model, else build/minilm-aoti when its manifest says
+# aoti, else an export of its own (frozen, float32 and bfloat16, compiled for
+# THREADS threads; model/aoti_export.py caches the packages by key, so only a
+# first run compiles, a few minutes on two cores).
 aoti_rows() {
   local dir=$AOTI file
   [[ -z $dir && -f $BIN/minilm-aoti/manifest.json ]] && dir=$BIN/minilm-aoti
+  if [[ -z $dir ]]; then
+    log "AOTI export of MiniLM (model/export_minilm.py --format aoti, cached by key)"
+    if "$PY" model/export_minilm.py --out "$OUT/minilm-aoti" --format aoti --max-batch 256 \
+        --dtypes float32,bfloat16 --threads "$THREADS" >"$OUT/aoti-export.log" 2>&1; then
+      dir=$OUT/minilm-aoti
+    else
+      log "AOTI export failed: $(tail -n 1 "$OUT/aoti-export.log")"
+    fi
+  fi
   # model.path of an aoti export: its cpu/float32 package (model/export_minilm.py --format aoti).
   if [[ -z $dir ]] || ! file=$("$PY" -c '
 import json, sys
