@@ -332,8 +332,23 @@ TEST_F(ServeIntegrationTest, SigtermMidRunThenRestartGivesEveryJobExactlyOneReco
 
   ServeProcess again(dir_.string(), Yaml(), small_queue);
   DrainAndStop(again, 3);
-  EXPECT_EQ(SummaryField(again.Log(), "messages"), 4000 - committed)
-      << "the restart reads from the committed offsets, redoing nothing";
+  // The restart reads from the committed offsets, redoing nothing, unless
+  // the group rebalanced during it (the broker is shared with other tests):
+  // then what was read and not yet committed (the queue's 256 and the
+  // pool's 256 at most) is delivered again once per extra assignment, and
+  // the store keeps one record of each (checked below).
+  const std::string log = again.Log();
+  int64_t assigned = 0;
+  for (size_t at = log.find("event=assigned"); at != std::string::npos; at = log.find("event=assigned", at + 1)) {
+    ++assigned;
+  }
+  const int64_t messages = SummaryField(log, "messages");
+  if (assigned <= 3) {
+    EXPECT_EQ(messages, 4000 - committed) << "the restart reads from the committed offsets, redoing nothing";
+  } else {
+    EXPECT_GE(messages, 4000 - committed);
+    EXPECT_LE(messages, 4000 - committed + (assigned - 3) * 512) << assigned << " partition assignments";
+  }
   auto records = ReadStore(store_);
   ASSERT_EQ(records.size(), 4000u);
   for (const auto& [id, value] : jobs) ASSERT_TRUE(records.at(id).ok) << id;
