@@ -72,6 +72,14 @@ def cosine(a, b):
     return dot / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
 
 
+def run_config(cmd, c, what):
+    """Runs `cmd` with configuration `c`'s environment; exits naming `what` and its stderr if it fails."""
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, **c["env"]})
+    if done.returncode != 0:
+        sys.exit(f"levers.py: {what} failed:\n{done.stderr[-2000:]}")
+
+
 def serve(a, c, profile, work):
     """One bench/e2e.py run of configuration `c` on the profile's text jobs: its figures."""
     out = os.path.join(work, f"serve-{c['tag']}-{profile}.json")
@@ -83,10 +91,7 @@ def serve(a, c, profile, work):
            "--store", os.path.join(a.plans, f"store-{c['tag']}"), "--out", out]
     if c["autocast"]:
         cmd += ["--autocast", c["autocast"]]
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, **c["env"]})
-    if done.returncode != 0:
-        sys.exit(f"levers.py: serve {c['tag']} on {profile} failed:\n{done.stderr[-2000:]}")
+    run_config(cmd, c, f"serve {c['tag']} on {profile}")
     report = json.load(open(out))
     figures = {k: report[k] for k in ("real_tokens_per_s", "jobs_per_s")}
     print(f"levers.py:         {profile:10s} {c['tag']:24s} {figures['jobs_per_s']:8.1f} jobs/s serve",
@@ -130,10 +135,7 @@ def main() -> None:
                        "--plan-cache", os.path.join(a.plans, f"plan-{c['tag']}.json")]
                 if c["autocast"]:
                     cmd += ["--autocast", c["autocast"]]
-                done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                      env={**os.environ, **c["env"]})
-                if done.returncode != 0:
-                    sys.exit(f"levers.py: {c['tag']} on {profile} failed:\n{done.stderr[-2000:]}")
+                run_config(cmd, c, f"{c['tag']} on {profile}")
                 median = json.load(open(out))["policies"]["qinfer"]["median"]
                 runs[c["tag"]][profile].append({k: median[k] for k in ("real_tokens_per_s", "jobs_per_s")})
                 print(f"levers.py: round {round_index + 1} {profile:10s} {c['tag']:24s} "

@@ -190,16 +190,6 @@ TEST(AotiFormatTest, ABfloat16PackageStaysCloseToFloat32AndAnOverrideRunsTheFloa
 // computes what the unfrozen package does, and padding changes no row.
 const std::string kFrozenModel = std::string(QINFER_TEST_MODEL_AOTI_FROZEN_DIR) + "/model-cpu-float32.pt2";
 
-double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
-  double dot = 0, na = 0, nb = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    dot += double(a[i]) * b[i];
-    na += double(a[i]) * a[i];
-    nb += double(b[i]) * b[i];
-  }
-  return dot / std::sqrt(na * nb);
-}
-
 TEST(AotiFreezingTest, AFrozenPackageGivesTheUnfrozenOutputsAndPaddingChangesNoRow) {
   for (const std::string autocast : {"", "bf16"}) {
     SCOPED_TRACE(autocast.empty() ? "float32" : "bfloat16");

@@ -5,10 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "runner_test_util.h"
 
 namespace qinfer::executor {
 namespace {
@@ -55,16 +56,6 @@ TEST(PrecisionCheckTest, ALowerFloorAcceptsTheDriftModel) {
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_GE(report->min_cosine, 0.5);
   EXPECT_TRUE(report->accepted());
-}
-
-double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
-  double dot = 0, na = 0, nb = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    dot += double(a[i]) * b[i];
-    na += double(a[i]) * a[i];
-    nb += double(b[i]) * b[i];
-  }
-  return dot / std::sqrt(na * nb);
 }
 
 // The probe's verdict is its worst row: a model that drifts only on rows of

@@ -34,4 +34,16 @@ inline float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b
   return diff;
 }
 
+// The cosine similarity of two outputs of the same width.
+inline double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double dot = 0, na = 0, nb = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    dot += double(a[i]) * b[i];
+    na += double(a[i]) * a[i];
+    nb += double(b[i]) * b[i];
+  }
+  return dot / std::sqrt(na * nb);
+}
+
 }  // namespace qinfer::executor
