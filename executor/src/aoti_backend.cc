@@ -32,7 +32,7 @@ class AotiBackend final : public ModelBackend {
     std::vector<at::Tensor> outputs = loader_->run(inputs);
     if (outputs.size() != 1) {
       throw std::runtime_error("AOTInductor package returned " + std::to_string(outputs.size()) +
-                               " outputs, expected one [B, D] tensor");
+                               " outputs, expected one tensor ([B, D], or [B, T, L] for tokens)");
     }
     return outputs[0];
   }

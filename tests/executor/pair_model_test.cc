@@ -3,13 +3,15 @@
 // forward takes token_type_ids as its third input. Its token types reach the
 // model, padding changes no row, and on the budgeted CPU device the OOM
 // ladder and the memory plan hold for pair batches (the OOMs are real: the
-// allocator refuses inside the model's forward).
+// allocator refuses inside the model's forward). Last, both models as
+// AOTInductor packages give their TorchScript packages' outputs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <string_view>
 
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/torch_model_runner.h"
@@ -189,6 +191,59 @@ TEST(TokensModelTest, EachJobGetsItsOwnTokensLogitsAndThePlanHolds) {
   EXPECT_EQ(budgeted->stats().oom_events, 0u) << "a planned batch of per-token outputs ran out of memory";
   EXPECT_LT(plan->entries.back().batch_size, 64) << "the budget must bind somewhere for the test to mean anything";
 }
+
+// Each task through the compiled path: the frozen AOTInductor package of the
+// same checkpoint (float32) gives the TorchScript package's outputs, a
+// pair's token types reach it, and padding changes no row.
+class AotiTaskTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  std::string Dir() const {
+    return std::string(std::string_view(GetParam()) == "rerank" ? QINFER_TEST_MODEL_RERANK_DIR
+                                                                 : QINFER_TEST_MODEL_TOKENS_DIR);
+  }
+};
+
+TEST_P(AotiTaskTest, ThePackageGivesTheTorchScriptOutputsAndPaddingChangesNoRow) {
+  const std::string package = Dir() + "-aoti/model-cpu-float32.pt2";
+  if (!std::filesystem::exists(package)) {
+    GTEST_SKIP() << "no " << GetParam() << " package at " << package
+                 << " (the build makes it where the venv imports transformers)";
+  }
+  auto scripted = LoadRunnerForTest(Dir() + "/model.pt", "cpu");
+  auto compiled = LoadRunnerForTest(package, "cpu");
+  ASSERT_NE(scripted, nullptr);
+  ASSERT_NE(compiled, nullptr);
+  const TaskSpec& want = scripted->manifest().task;
+  const TaskSpec& got = compiled->manifest().task;
+  EXPECT_EQ(got.task, GetParam());
+  EXPECT_TRUE(got == want) << "the package's manifest has another task part than the TorchScript package's";
+  const Batch batch = Pairs(128, 12, 3, 128, 11, compiled->manifest().vocab_size);
+  auto expected = scripted->Run(batch);
+  auto batched = compiled->Run(batch);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  ASSERT_TRUE(batched.ok()) << batched.status();
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    ASSERT_TRUE((*batched)[i].ok) << (*batched)[i].error;
+    EXPECT_LT(MaxAbsDiff((*batched)[i].output, (*expected)[i].output), kTolerance) << "job " << i;
+    Batch one;
+    one.bucket_bound = 128;
+    one.jobs.push_back(batch.jobs[i]);
+    auto alone = compiled->Run(one);
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    EXPECT_LT(MaxAbsDiff((*batched)[i].output, (*alone)[0].output), kTolerance) << "padding changed job " << i;
+  }
+  if (!got.type_ids) return;
+  // The pair's second segment as type 0 changes every logit: the package reads its third input.
+  Batch zeros = batch;
+  for (Job& job : zeros.jobs) job.type_ids.clear();
+  auto plain = compiled->Run(zeros);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  for (size_t i = 0; i < batch.jobs.size(); ++i) {
+    EXPECT_GT(MaxAbsDiff((*plain)[i].output, (*batched)[i].output), 1e-3f) << "job " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tasks, AotiTaskTest, ::testing::Values("rerank", "tokens"));
 
 }  // namespace
 }  // namespace qinfer::executor
