@@ -4,7 +4,7 @@ rounds alternating, so that a lever (an export option, a precision) is
 measured against its baseline in the same minutes on the same machine.
 
     .venv/bin/python bench/minilm/levers.py --texts DIR --out FILE.json \\
-        --config TAG=MODEL_DIR[,file=F][,autocast=bf16][,env=NAME:VALUE]... [--config ...] \\
+        --config TAG=MODEL_DIR[,file=F][,autocast=bf16][,env=NAME:VALUE][,set=KEY:VALUE]... [--config ...] \\
         [--profiles short,paragraphs,long] [--rounds 3] [--threads 2] \\
         [--device cpu-budget:4GiB] [--bin build] [--plans DIR] \
         [--serve --brokers HOST:PORT --kafka-dir KDIR]
@@ -14,9 +14,11 @@ configuration once per profile (build/bench/policy_bench --policies qinfer
 --rounds 1 --warmup-rounds 2: a fresh process, two untimed rounds, one timed),
 in the order given, then the next round; env=NAME:VALUE (repeatable) sets an
 environment variable for that configuration's processes (OMP_WAIT_POLICY:
-PASSIVE, say). A configuration's memory plan is
-cached in --plans (default ~/.cache/qinfer/bench-minilm/levers) by its tag,
-so only its first run calibrates. FILE.json holds every round, the median
+PASSIVE, say); set=KEY:VALUE (repeatable) sets a configuration key of its
+serve runs (tokenizer.threads:2, say; the executor-only run has no such
+keys). A configuration's memory plan is cached in --plans (default
+~/.cache/qinfer/bench-minilm/levers) by its tag, so only its first run
+calibrates. FILE.json holds every round, the median
 real tokens/s and jobs/s per configuration and profile, and each median over
 the first configuration's (the baseline). The first configuration's outputs
 are the reference of a min cosine per configuration and profile.
@@ -43,16 +45,16 @@ import tempfile
 def parse_config(text):
     tag, _, rest = text.partition("=")
     parts = rest.split(",")
-    config = {"tag": tag, "model": os.path.abspath(parts[0]), "file": None, "autocast": "", "env": {}}
+    config = {"tag": tag, "model": os.path.abspath(parts[0]), "file": None, "autocast": "", "env": {}, "set": {}}
     for part in parts[1:]:
         key, _, value = part.partition("=")
-        if key == "env" and ":" in value:
+        if key in ("env", "set") and ":" in value:
             name, _, setting = value.partition(":")
-            config["env"][name] = setting
+            config[key][name] = setting
         elif key in ("file", "autocast"):
             config[key] = value
         else:
-            raise argparse.ArgumentTypeError(f"--config {text}: unknown key '{key}' (file, autocast, env=NAME:VALUE)")
+            raise argparse.ArgumentTypeError(f"--config {text}: unknown key '{key}' (file, autocast, env=NAME:VALUE, set=KEY:VALUE)")
     if not tag or not parts[0]:
         raise argparse.ArgumentTypeError(f"--config {text}: expected TAG=MODEL_DIR[,file=F][,autocast=bf16]")
     if config["file"] is None:
@@ -91,6 +93,8 @@ def serve(a, c, profile, work):
            "--store", os.path.join(a.plans, f"store-{c['tag']}"), "--out", out]
     if c["autocast"]:
         cmd += ["--autocast", c["autocast"]]
+    for key, value in c["set"].items():
+        cmd += ["--set", f"{key}={value}"]
     run_config(cmd, c, f"serve {c['tag']} on {profile}")
     report = json.load(open(out))
     figures = {k: report[k] for k in ("real_tokens_per_s", "jobs_per_s")}
