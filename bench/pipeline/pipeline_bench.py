@@ -185,6 +185,8 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
                  a.max_batch_size, a.threads, tokenizer_threads)
     logf = os.path.join(work, f"serve-{tag}.log")
     cmd = [a.qinfer, "serve", "-c", cfg, "--idle-exit", str(a.idle_exit)]
+    for kv in a.set:
+        cmd += ["--set", kv]
     if a.perf:
         cmd = ["perf", "record", "-g", "-F", "999", "-o", os.path.join(work, f"perf-{tag}.data"),
                "--"] + cmd
@@ -360,6 +362,8 @@ def main() -> None:
     ap.add_argument("--idle-exit", type=int, default=1, help="serve --idle-exit seconds")
     ap.add_argument("--arms", default="kcat,storage,replies",
                     help="comma-separated subset of kcat,storage,replies")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a configuration key of every serve run (repeatable), e.g. kafka.producer.linger.ms=20")
     ap.add_argument("--perf", action="store_true",
                     help="run each serve under `perf record -g` (data kept in the work dir)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
@@ -488,6 +492,7 @@ def main() -> None:
             "partitions": a.partitions,
             "max_batch_size": a.max_batch_size,
             "model_threads": a.threads,
+            "set": a.set,
             "model": {"name": manifest["name"], "digest": manifest["digest"], "dim": manifest["dim"]},
         },
         "definitions": {

@@ -5,7 +5,8 @@
 #
 #   bench/pipeline/run.sh [--jobs N] [--out FILE.json] [--rounds R]
 #                         [--partitions P] [--max-batch-size B] [--threads T]
-#                         [--arms kcat,storage,replies] [--perf] [--keep]
+#                         [--arms kcat,storage,replies] [--set KEY=VALUE]...
+#                         [--perf] [--keep]
 #
 #   --jobs N            jobs (1-4 token ids each; default 100000)
 #   --out FILE          results JSON (default bench/results/pipeline.json)
@@ -14,6 +15,8 @@
 #   --max-batch-size B  scheduler.max_batch_size of the serve runs (default 64)
 #   --threads T         model.threads (default 1)
 #   --arms LIST         which arms run (default kcat,storage,replies)
+#   --set KEY=VALUE     a configuration key of every serve run (repeatable),
+#                       e.g. kafka.producer.linger.ms=25
 #   --perf              run each serve under `perf record -g`; keeps the data
 #   --keep              keep the work directory (stores, logs, configs)
 #
