@@ -188,7 +188,7 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
     for kv in a.set:
         cmd += ["--set", kv]
     if a.perf:
-        cmd = ["perf", "record", "-g", "-F", "999", "-o", os.path.join(work, f"perf-{tag}.data"),
+        cmd = ["perf", "record", *os.environ.get("QINFER_PERF_CALLGRAPH", "-g").split(), "-F", "999", "-o", os.path.join(work, f"perf-{tag}.data"),
                "--"] + cmd
     t0 = time.monotonic()
     with open(logf, "w") as lf:

@@ -69,7 +69,7 @@ void AttemptTable::Load(std::string_view key, std::string_view value) {
 }
 
 int AttemptTable::Count(std::string_view message) const {
-  auto it = members_.find(std::string(message));
+  auto it = members_.find(message);
   return it == members_.end() ? 0 : it->second.count;
 }
 

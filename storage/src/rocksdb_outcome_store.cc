@@ -117,7 +117,7 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(c
   if (!names.ok()) return names.status();
   const std::shared_ptr<rocksdb::Cache> block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (const std::string& name : *names) descriptors.emplace_back(name, ColumnFamilyOptions(block_cache));
+  for (const std::string& name : *names) descriptors.emplace_back(name, ColumnFamilyOptions(block_cache, name));
 
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
@@ -242,8 +242,11 @@ absl::StatusOr<std::vector<int>> RocksDbOutcomeStore::Attempts(std::span<const O
   std::vector<int> counts(origins.size(), 0);
   MutexLock lock(&impl_->write_mu);
   if (impl_->attempt_table.empty()) return counts;
+  std::string key;
   for (size_t i = 0; i < origins.size(); ++i) {
-    if (!origins[i].topic.empty()) counts[i] = impl_->attempt_table.Count(AttemptKey(origins[i]));
+    if (origins[i].topic.empty()) continue;
+    AttemptKeyInto(origins[i], key);
+    counts[i] = impl_->attempt_table.Count(key);
   }
   return counts;
 }

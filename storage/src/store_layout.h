@@ -62,6 +62,8 @@ bool IsHistoryKeyOf(std::string_view key, std::string_view prefix);
 
 // "topic/partition/offset".
 std::string AttemptKey(const Origin& o);
+// The same into `key` (replacing what it held), reusing its buffer.
+void AttemptKeyInto(const Origin& o, std::string& key);
 
 // The store's memory, one bound for all column families (README, "Sizing a
 // pod's memory"): their memtables together flush at kMemtableBytes (RocksDB's
@@ -70,9 +72,10 @@ std::string AttemptKey(const Origin& o);
 inline constexpr size_t kMemtableBytes = size_t{64} << 20;
 inline constexpr size_t kBlockCacheBytes = size_t{32} << 20;
 
-// Options of every column family: XXH3 block checksums and a Bloom filter
-// on the keys (see the .cc).
-rocksdb::ColumnFamilyOptions ColumnFamilyOptions(const std::shared_ptr<rocksdb::Cache>& block_cache);
+// Options of the column family `name`: XXH3 block checksums and a Bloom
+// filter on the keys, and for `ranks` one on its memtable too (see the .cc).
+rocksdb::ColumnFamilyOptions ColumnFamilyOptions(const std::shared_ptr<rocksdb::Cache>& block_cache,
+                                                 std::string_view name);
 
 // RocksDB's status as absl's, naming the operation and the store's path.
 absl::Status FromRocks(const rocksdb::Status& s, std::string_view op, const std::string& dir);

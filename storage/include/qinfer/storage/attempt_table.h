@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -93,7 +94,12 @@ class AttemptTable {
   // out of their groups.
   void Leave(const std::unordered_map<std::string_view, std::string_view>& gone, Change& change) const;
 
-  std::unordered_map<std::string, Member> members_;
+  // Looked up by string_view too (Count), without a copy of the key.
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+  };
+  std::unordered_map<std::string, Member, KeyHash, std::equal_to<>> members_;
   std::unordered_map<std::string, std::vector<std::string>> groups_;  // group -> messages
   uint64_t next_group_ = 0;
 };
