@@ -25,6 +25,9 @@
 #   QINFER_BENCH_BROKERS  use this broker instead of starting one
 #                         (deploy/kafka-local.sh on a free port, stopped at
 #                         the end)
+#   QINFER_PERF_CALLGRAPH perf's call-graph option with --perf (default -g;
+#                         "--call-graph dwarf" unwinds through libc and
+#                         RocksDB, which have no frame pointers)
 #   QINFER_PYTHON         Python with torch (default <repo>/.venv/bin/python,
 #                         else the QINFER_PYTHON of <repo>/build)
 #
