@@ -214,8 +214,9 @@ def durable_records(port):
 def one_process(a, lines, jobs, store, work):
     """W + R passes over the jobs through one serve process: pass K's jobs
     (ids suffixed ~TAGpK, this run's alone) are published once every earlier pass is durable, by
-    one `qinfer submit -` started before serve (so that its own start-up,
-    0.4 s of CPU, is in no pass's window). Returns each pass's figures."""
+    one `qinfer submit -` started before serve and ended after it (so that
+    neither its start-up, 0.4 s of CPU, nor its exit is in a pass's
+    window). Returns each pass's figures."""
     passes = a.warm_rounds + a.rounds
     tag, topic, replies = fresh_topics(a)
     pass_lines = lambda k: renamed(lines, f"~{tag}p{k}")
@@ -239,8 +240,12 @@ def one_process(a, lines, jobs, store, work):
                     break
                 submit.stdin.write(pass_lines(k))
                 submit.stdin.flush()
-            submit.stdin.close()
+            # submit's stdin stays open until serve has exited: a `qinfer
+            # submit` that ends tears libtorch down (tens of ms of CPU),
+            # which would otherwise fall inside the last pass's window.
+            # librdkafka sends what it was given within linger.ms anyway.
             rc = proc.wait()
+            submit.stdin.close()
             if submit.wait() != 0:
                 sys.exit(f"e2e.py: qinfer submit exited {submit.returncode}")
         finally:
