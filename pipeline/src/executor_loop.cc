@@ -157,7 +157,7 @@ void ExecutorLoop::RunOne(Batch batch) {
   for (size_t i = 0; i < batch.jobs.size(); ++i) {
     Job& job = batch.jobs[i];
     // This life's own attempt (a chunk's earlier window) is not a crash.
-    const int seen = (*counts)[i] - (begun_.contains(ViewOf(job.origin)) ? 1 : 0);
+    const int seen = (*counts)[i] - (begun_.contains(KeyOf(job.origin)) ? 1 : 0);
     if (seen >= options_.max_attempts) {
       log.Warn("event=crash_isolated job=%v partition=%v offset=%v attempts=%v", job.id, job.origin.partition,
                job.origin.offset, seen);
@@ -181,11 +181,7 @@ void ExecutorLoop::RunOne(Batch batch) {
     }
     std::vector<Origin> first;  // once per message and life
     for (const Job& job : b.jobs) {
-      const auto key = ViewOf(job.origin);
-      if (auto it = begun_.lower_bound(key); it == begun_.end() || *it != key) {
-        begun_.emplace_hint(it, KeyOf(job.origin));
-        first.push_back(job.origin);
-      }
+      if (begun_.insert(KeyOf(job.origin)).second) first.push_back(job.origin);
     }
     // The batches run before this one ended without taking the process
     // down, whether or not their records are durable yet: their attempts go
@@ -277,7 +273,7 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
     records.push_back(std::move(outcomes[i]));
   }
   for (const Outcome& o : records) {
-    if (auto it = begun_.find(ViewOf(o.origin)); it != begun_.end()) begun_.erase(it);
+    begun_.erase(KeyOf(o.origin));
     if (!pending.summary) continue;
     if (o.ok)
       pending.summary->ok++;

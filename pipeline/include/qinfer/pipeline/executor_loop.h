@@ -25,9 +25,8 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
-#include <string_view>
+#include <optional>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -147,10 +146,6 @@ class ExecutorLoop {
  private:
   using OriginKey = std::tuple<std::string, int32_t, int64_t>;
   static OriginKey KeyOf(const Origin& o) { return {o.topic, o.partition, o.offset}; }
-  // The same key without a copy of the topic: begun_'s lookups.
-  static std::tuple<std::string_view, int32_t, int64_t> ViewOf(const Origin& o) {
-    return {o.topic, o.partition, o.offset};
-  }
 
   // A batch's outcomes on their way to the recorder.
   struct Pending {
@@ -189,7 +184,7 @@ class ExecutorLoop {
   ChunkAssembler chunks_;
   // Messages whose attempt this life has already recorded (and not yet
   // their outcome): their windows add no further attempts.
-  std::set<OriginKey, std::less<>> begun_;
+  std::set<OriginKey> begun_;
   // With a record queue: whole jobs whose run ended since the last
   // BeginAttempts, whose attempts the next one forgets.
   std::vector<Origin> finished_;
