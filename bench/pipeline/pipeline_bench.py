@@ -188,8 +188,8 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
     for kv in a.set:
         cmd += ["--set", kv]
     if a.perf:
-        cmd = ["perf", "record", *os.environ.get("QINFER_PERF_CALLGRAPH", "-g").split(), "-F", "999", "-o", os.path.join(work, f"perf-{tag}.data"),
-               "--"] + cmd
+        callgraph = os.environ.get("QINFER_PERF_CALLGRAPH", "-g").split()
+        cmd = ["perf", "record", *callgraph, "-F", "999", "-o", os.path.join(work, f"perf-{tag}.data"), "--"] + cmd
     t0 = time.monotonic()
     with open(logf, "w") as lf:
         rc = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT).returncode

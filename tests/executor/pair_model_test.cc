@@ -45,6 +45,17 @@ Batch Pairs(int bound, int count, int min_len, int max_len, uint32_t seed, int64
   return batch;
 }
 
+// Job `i` of `batch` run alone (a batch of one in the same bucket) on
+// `runner`: its output, or nothing with a test failure.
+std::vector<float> RunAlone(TorchModelRunner& runner, const Batch& batch, size_t i) {
+  Batch one;
+  one.bucket_bound = batch.bucket_bound;
+  one.jobs.push_back(batch.jobs[i]);
+  auto outcome = runner.Run(one);
+  EXPECT_TRUE(outcome.ok() && (*outcome)[0].ok) << "job " << i << " alone";
+  return outcome.ok() ? (*outcome)[0].output : std::vector<float>();
+}
+
 class PairModelTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -64,14 +75,7 @@ class PairModelTest : public ::testing::Test {
   static std::vector<std::vector<float>> Alone(const Batch& batch) {
     auto runner = Load("cpu");
     std::vector<std::vector<float>> out;
-    for (const Job& job : batch.jobs) {
-      Batch one;
-      one.bucket_bound = batch.bucket_bound;
-      one.jobs.push_back(job);
-      auto outcome = runner->Run(one);
-      EXPECT_TRUE(outcome.ok() && (*outcome)[0].ok);
-      out.push_back(outcome.ok() ? (*outcome)[0].output : std::vector<float>());
-    }
+    for (size_t i = 0; i < batch.jobs.size(); ++i) out.push_back(RunAlone(*runner, batch, i));
     return out;
   }
 };
@@ -168,12 +172,7 @@ TEST(TokensModelTest, EachJobGetsItsOwnTokensLogitsAndThePlanHolds) {
   for (size_t i = 0; i < batch.jobs.size(); ++i) {
     ASSERT_TRUE((*outcomes)[i].ok) << (*outcomes)[i].error;
     EXPECT_EQ((*outcomes)[i].output.size(), batch.jobs[i].length() * labels) << "its own tokens, not the padding";
-    Batch one;
-    one.bucket_bound = 128;
-    one.jobs.push_back(batch.jobs[i]);
-    auto alone = plain->Run(one);
-    ASSERT_TRUE(alone.ok());
-    EXPECT_LT(MaxAbsDiff((*outcomes)[i].output, (*alone)[0].output), kTolerance) << "padding changed job " << i;
+    EXPECT_LT(MaxAbsDiff((*outcomes)[i].output, RunAlone(*plain, batch, i)), kTolerance) << "padding changed job " << i;
   }
   auto budgeted = LoadRunnerForTest(model, "cpu-budget:4MiB");
   ASSERT_NE(budgeted, nullptr);
@@ -225,12 +224,8 @@ TEST_P(AotiTaskTest, ThePackageGivesTheTorchScriptOutputsAndPaddingChangesNoRow)
   for (size_t i = 0; i < batch.jobs.size(); ++i) {
     ASSERT_TRUE((*batched)[i].ok) << (*batched)[i].error;
     EXPECT_LT(MaxAbsDiff((*batched)[i].output, (*expected)[i].output), kTolerance) << "job " << i;
-    Batch one;
-    one.bucket_bound = 128;
-    one.jobs.push_back(batch.jobs[i]);
-    auto alone = compiled->Run(one);
-    ASSERT_TRUE(alone.ok()) << alone.status();
-    EXPECT_LT(MaxAbsDiff((*batched)[i].output, (*alone)[0].output), kTolerance) << "padding changed job " << i;
+    EXPECT_LT(MaxAbsDiff((*batched)[i].output, RunAlone(*compiled, batch, i)), kTolerance)
+        << "padding changed job " << i;
   }
   if (!got.type_ids) return;
   // The pair's second segment as type 0 changes every logit: the package reads its third input.
