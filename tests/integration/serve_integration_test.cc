@@ -304,15 +304,23 @@ TEST_F(ServeIntegrationTest, SigtermMidRunThenRestartGivesEveryJobExactlyOneReco
   CreateTopic(brokers_, topic_, 3);
   auto jobs = MakeJobs(4000, kVocab, kMaxTokens, 4, "t-");
   Produce(brokers_, topic_, jobs);
-  // A small queue bound: the consumer pauses, so at the stop most jobs are
-  // still in Kafka and the drain finishes only what was queued.
+  // A small queue bound: the consumer waits for room and, when the executor
+  // falls behind for longer than the wait, pauses; so at the stop most jobs
+  // are still in Kafka and the drain finishes only what was queued.
   const std::vector<std::string> small_queue = {"--set", "scheduler.max_queued_jobs=256"};
   {
     ServeProcess serve(dir_.string(), Yaml(), small_queue);
     // Stop once some, but not all, offsets are committed.
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120))) << serve.LogTail();
     ASSERT_EQ(serve.Stop(SIGTERM), 0) << "clean exit on SIGTERM\n" << serve.LogTail();
-    EXPECT_GT(SummaryField(serve.Log(), "pauses"), 0) << "the queue bound paused the consumer\n" << serve.LogTail();
+    // Whether the queue stays full past the 250 ms wait (a pause) depends on
+    // how fast this machine runs the batches; that it filled and held the
+    // consumer back does not. Every pause follows a wait.
+    const int64_t waits = SummaryField(serve.Log(), "full_waits");
+    const int64_t pauses = SummaryField(serve.Log(), "pauses");
+    std::printf("full-queue waits: %lld, pauses %lld\n", (long long)waits, (long long)pauses);
+    EXPECT_GT(waits, 0) << "the queue bound held the consumer back\n" << serve.LogTail();
+    EXPECT_GE(waits, pauses) << serve.LogTail();
     // Paused partitions stop delivering: the queue stays near its bound
     // although 4,000 jobs wait in Kafka. What the tokenizer pool holds
     // counts against the same bound, so the bound is reached by the two.
