@@ -388,7 +388,7 @@ ServeProcess::ServeProcess(const std::string& dir, const std::string& yaml, std:
       struct rlimit limit = {rlim_t(max_file_bytes), rlim_t(max_file_bytes)};
       setrlimit(RLIMIT_FSIZE, &limit);
     }
-    execv(QINFER_BINARY, argv.data());
+    execv(args[0].c_str(), argv.data());
     _exit(127);
   }
   close(fd);
