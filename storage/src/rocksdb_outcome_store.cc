@@ -157,16 +157,13 @@ absl::Status RocksDbOutcomeStore::Impl::CheckBatch(std::span<const Outcome> outc
   return absl::OkStatus();
 }
 
-absl::Status RocksDbOutcomeStore::Impl::AddOutcome(const Outcome& o, const std::string& json, PutState& put) {
-  std::optional<Rank> prior;
+absl::Status RocksDbOutcomeStore::Impl::AddOutcome(const Outcome& o, const std::string& json,
+                                                   std::optional<Rank> stored, PutState& put) {
+  std::optional<Rank> prior = stored;
   std::string_view prior_json;  // set when this batch wrote it
   if (auto it = put.final_here.find(o.id); it != put.final_here.end()) {
     prior = it->second.first;
     prior_json = it->second.second;
-  } else {
-    absl::StatusOr<std::optional<Rank>> stored = StoredRank(put.ro, o.id);
-    if (!stored.ok()) return stored.status();
-    prior = *stored;
   }
   const Rank rank{o.ok, o.attempt};
   if (prior && Outranked(rank, *prior)) {
@@ -224,8 +221,10 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes, std::sp
   }
   AttemptTable::Change forget = s.attempt_table.Forget(done);
   s.AddWrites(forget, put.batch);
+  absl::StatusOr<std::vector<std::optional<Rank>>> stored = s.StoredRanks(put.ro, outcomes);
+  if (!stored.ok()) return stored.status();
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    if (absl::Status added = s.AddOutcome(outcomes[i], json[i], put); !added.ok()) return added;
+    if (absl::Status added = s.AddOutcome(outcomes[i], json[i], (*stored)[i], put); !added.ok()) return added;
   }
   rocksdb::Status written = s.db->Write(s.WriteOpts(), &put.batch);
   if (!written.ok()) {
