@@ -17,7 +17,8 @@ build=${QINFER_BUILD_DIR:-build}
 # (or that they run) before the full run, whose summary stays last.
 printf '==> GPU tests (label gpu) on this machine:\n'
 ctest --test-dir "$build" -L gpu -V 2>&1 | grep -E "no CUDA device|CUDA device: a CPU-only|Passed|Failed" | sed 's/^[0-9]*: /  /' | sort -u || true
-# Two at a time: the unit, fuzz and Python unit tests run in pairs; the
-# integration and bench tests are RUN_SERIAL and run alone.
+# Two at a time. The tests that stop the shared broker, kill processes at
+# chosen moments or bound how long something takes are RUN_SERIAL and run
+# alone (tests/integration/CMakeLists.txt).
 printf '==> ctest\n'
 ctest --test-dir "$build" --output-on-failure --timeout 900 -j2 "$@"

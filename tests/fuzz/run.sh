@@ -81,6 +81,23 @@ stale=0
 for f in "${sources[@]}" "${headers[@]}" "$rust_lib" "$0"; do
   [[ $f -nt $bin ]] && stale=1
 done
+# A fresh clone (CI) takes the binary from the cache, keyed by everything
+# that goes into it: the compiler, the flags, absl's, the sources and
+# headers, the Rust library (cargo builds it the same in every clone) and
+# this script. The cached binary's debug info names the clone that built it.
+cache=${QINFER_CACHE:-$HOME/.cache/qinfer}/fuzz
+key=$({
+  "$cxx" --version | head -1
+  echo "$flags"
+  pkg-config --cflags --libs absl_status absl_statusor absl_strings 2>/dev/null || true
+  sha256sum "${sources[@]}" "${headers[@]}" "$rust_lib" "$0" | cut -d' ' -f1
+} | sha256sum | cut -c1-16)
+if ((stale)) && [[ -x $cache/$key/job_decoder_fuzz ]]; then
+  echo "fuzz: $bin from the cache ($cache/$key)"
+  cp "$cache/$key/job_decoder_fuzz" "$bin.tmp" && mv "$bin.tmp" "$bin"
+  echo "$flags" >"$flags_file"
+  stale=0
+fi
 if ((stale)); then
   echo "fuzz: building $bin"
   if ! absl_cflags=$(pkg-config --cflags absl_status absl_statusor absl_strings) ||
@@ -102,6 +119,11 @@ if ((stale)); then
   fi
   mv "$bin.tmp" "$bin"
   echo "$flags" >"$flags_file"
+  # Kept under its key; only the three newest keys stay.
+  mkdir -p "$cache/$key.tmp.$$"
+  cp "$bin" "$cache/$key.tmp.$$/job_decoder_fuzz"
+  rm -rf "$cache/$key" && mv "$cache/$key.tmp.$$" "$cache/$key" || rm -rf "$cache/$key.tmp.$$"
+  ls -dt "$cache"/*/ 2>/dev/null | tail -n +4 | xargs -r rm -rf
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/qinfer-fuzz.XXXXXX")
