@@ -194,7 +194,11 @@ TEST_F(FaultTest, ThreeInstancesOneKilledOneAddedLoseNothing) {
 TEST_F(FaultTest, ARevokeCommitsNoOffsetPastAJobWithoutARecord) {
   CreateTopic(brokers_, topic_, 4);
   auto jobs = MakeJobs(3000, kVocab, kMaxTokens, 25, "r-");
-  Produce(brokers_, topic_, jobs);
+  // The second part is published once a is held, so a's queue holds jobs
+  // without records at the revoke however fast a ran the first.
+  const std::vector<std::pair<std::string, std::string>> first(jobs.begin(), jobs.begin() + 800);
+  const std::vector<std::pair<std::string, std::string>> second(jobs.begin() + 800, jobs.end());
+  Produce(brokers_, topic_, first);
   const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256"};
   const std::vector<std::string> stores = {(dir_ / "a").string(), (dir_ / "b").string()};
   const std::filesystem::path hold = dir_ / "hold-a";
@@ -204,6 +208,8 @@ TEST_F(FaultTest, ARevokeCommitsNoOffsetPastAJobWithoutARecord) {
   ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 4, 200, seconds(120))) << a.LogTail();
   // a's executor stops before its next batch; its queue fills up to the bound.
   std::ofstream(hold) << "hold\n";
+  std::this_thread::sleep_for(seconds(1));
+  Produce(brokers_, topic_, second);
   std::this_thread::sleep_for(seconds(3));
   ServeProcess b(dir_.string(), Yaml(stores[1]), args);
   ASSERT_TRUE(WaitForLog(b, "event=assigned", seconds(120))) << b.LogTail();

@@ -369,7 +369,12 @@ TEST_F(ServeIntegrationTest, SigtermMidRunThenRestartGivesEveryJobExactlyOneReco
 TEST_F(ServeIntegrationTest, SigtermWithAnAbandonedDrainCommitsNoOffsetPastAJobWithoutARecord) {
   CreateTopic(brokers_, topic_, 3);
   auto jobs = MakeJobs(2000, kVocab, kMaxTokens, 6, "a-");
-  Produce(brokers_, topic_, jobs);
+  // Two parts: the second is published only once the executor is held, so
+  // it is queued at the signal however fast this machine ran the first (one
+  // topic of 2,000 let a fast machine run every job before the hold).
+  const std::vector<std::pair<std::string, std::string>> first(jobs.begin(), jobs.begin() + 500);
+  const std::vector<std::pair<std::string, std::string>> second(jobs.begin() + 500, jobs.end());
+  Produce(brokers_, topic_, first);
   const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256"};
   {
     std::vector<std::string> cut_short = args;
@@ -382,6 +387,8 @@ TEST_F(ServeIntegrationTest, SigtermWithAnAbandonedDrainCommitsNoOffsetPastAJobW
     ServeProcess serve(dir_.string(), Yaml(), cut_short);
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120))) << serve.LogTail();
     std::ofstream(hold) << "hold\n";
+    std::this_thread::sleep_for(seconds(1));
+    Produce(brokers_, topic_, second);
     std::this_thread::sleep_for(seconds(2));
     ASSERT_EQ(::kill(serve.pid(), SIGTERM), 0);
     std::this_thread::sleep_for(seconds(1));
