@@ -126,8 +126,12 @@ TEST_F(FaultTest, SigtermWithRepliesInFlightToAStoppedBrokerExitsCleanly) {
   auto jobs = MakeJobs(3000, kVocab, kMaxTokens, 24, "s-", replies);
   Produce(brokers_, topic_, jobs);
   {
+    // It cannot leave the group with the broker stopped: a short session
+    // lets the restart below have the partitions in seconds, not after the
+    // 45 s default.
     ServeProcess serve(dir_.string(), Yaml(store_),
-                       {"--set", "scheduler.max_queued_jobs=512", "--set", "shutdown.drain_timeout_s=5"});
+                       {"--set", "scheduler.max_queued_jobs=512", "--set", "shutdown.drain_timeout_s=5", "--set",
+                        "kafka.consumer.session.timeout.ms=6000", "--set", "kafka.consumer.heartbeat.interval.ms=1000"});
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 300, seconds(120))) << serve.LogTail();
     ASSERT_EQ(Broker("stop"), 0);
     std::this_thread::sleep_for(seconds(2));  // results keep coming; replies cannot leave

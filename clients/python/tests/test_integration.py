@@ -59,10 +59,11 @@ def test_a_timeout_says_how_many_ids_are_missing(service):
     c = service.client(progress=False)
     [job_id] = c.submit([[101, 102]])
     t0 = time.monotonic()
-    with pytest.raises(qc.QinferTimeout, match=r"1 of 2 ids still missing after 20 s") as e:
-        list(c.results([job_id, "never-submitted"], timeout=20))
+    # The submitted job's reply comes within the timeout (one job on a ready service).
+    with pytest.raises(qc.QinferTimeout, match=r"1 of 2 ids still missing after 8 s") as e:
+        list(c.results([job_id, "never-submitted"], timeout=8))
     assert e.value.missing == ["never-submitted"]
-    assert time.monotonic() - t0 < 30
+    assert time.monotonic() - t0 < 18
 
 
 def test_store_export_reads_back_the_same_embeddings(service, tmp_path):
