@@ -129,9 +129,9 @@ TEST_F(FaultTest, SigtermWithRepliesInFlightToAStoppedBrokerExitsCleanly) {
     // It cannot leave the group with the broker stopped: a short session
     // lets the restart below have the partitions in seconds, not after the
     // 45 s default.
-    ServeProcess serve(dir_.string(), Yaml(store_),
-                       {"--set", "scheduler.max_queued_jobs=512", "--set", "shutdown.drain_timeout_s=5", "--set",
-                        "kafka.consumer.session.timeout.ms=6000", "--set", "kafka.consumer.heartbeat.interval.ms=1000"});
+    ServeProcess serve(
+        dir_.string(), Yaml(store_),
+        WithShortSession({"--set", "scheduler.max_queued_jobs=512", "--set", "shutdown.drain_timeout_s=5"}));
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 300, seconds(120))) << serve.LogTail();
     ASSERT_EQ(Broker("stop"), 0);
     std::this_thread::sleep_for(seconds(2));  // results keep coming; replies cannot leave
@@ -164,9 +164,7 @@ TEST_F(FaultTest, ThreeInstancesOneKilledOneAddedLoseNothing) {
   auto jobs = MakeJobs(6000, kVocab, kMaxTokens, 23, "g-");
   Produce(brokers_, topic_, jobs);
   // The broker notices the killed member after its session timeout.
-  const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256",
-                                         "--set", "kafka.consumer.session.timeout.ms=6000",
-                                         "--set", "kafka.consumer.heartbeat.interval.ms=1000"};
+  const std::vector<std::string> args = WithShortSession({"--set", "scheduler.max_queued_jobs=256"});
   std::vector<std::string> stores;
   for (const char* name : {"a", "b", "c", "d"}) stores.push_back((dir_ / name).string());
   ServeProcess a(dir_.string(), Yaml(stores[0]), args);

@@ -341,6 +341,12 @@ void BrokerTest::TearDown() {
   if (!HasFailure() && !dir_.empty()) std::filesystem::remove_all(dir_);
 }
 
+std::vector<std::string> WithShortSession(std::vector<std::string> args) {
+  args.insert(args.end(), {"--set", "kafka.consumer.session.timeout.ms=6000", "--set",
+                           "kafka.consumer.heartbeat.interval.ms=1000"});
+  return args;
+}
+
 std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab, int max_tokens, uint32_t seed,
                                                           const std::string& id_prefix, const std::string& reply_to) {
   std::mt19937 rng(seed);

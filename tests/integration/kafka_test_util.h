@@ -98,6 +98,11 @@ std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t voc
                                                           const std::string& id_prefix,
                                                           const std::string& reply_to = "");
 
+// `args` with the `serve --set` arguments of a 6 s group session (librdkafka's
+// default is 45 s): a member that is killed, or cannot leave its group while
+// the broker is stopped, gives its partitions up to the next member in seconds.
+std::vector<std::string> WithShortSession(std::vector<std::string> args);
+
 // A `qinfer serve` child process with its own config and log file.
 class ServeProcess {
  public:

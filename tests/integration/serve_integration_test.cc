@@ -417,9 +417,7 @@ TEST_F(ServeIntegrationTest, SigkillMidRunThenRestartLosesNothing) {
   Produce(brokers_, topic_, jobs);
   // The broker notices a killed member after its session timeout: keep it
   // short so the restarted member gets the partitions soon.
-  const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256",
-                                         "--set", "kafka.consumer.session.timeout.ms=6000",
-                                         "--set", "kafka.consumer.heartbeat.interval.ms=1000"};
+  const std::vector<std::string> args = WithShortSession({"--set", "scheduler.max_queued_jobs=256"});
   {
     ServeProcess serve(dir_.string(), Yaml(), args);
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 1000, seconds(120))) << serve.LogTail();
