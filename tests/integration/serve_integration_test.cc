@@ -414,14 +414,28 @@ TEST_F(ServeIntegrationTest, SigtermWithAnAbandonedDrainCommitsNoOffsetPastAJobW
 TEST_F(ServeIntegrationTest, SigkillMidRunThenRestartLosesNothing) {
   CreateTopic(brokers_, topic_, 3);
   auto jobs = MakeJobs(3000, kVocab, kMaxTokens, 5, "k-");
-  Produce(brokers_, topic_, jobs);
+  // Two parts, as in the abandoned-drain test above: the second is published
+  // once the executor is held (--test-hold-file), so jobs read and not yet
+  // recorded are in the killed process however fast it ran the first (here
+  // one topic of 3,000 was committed whole before the kill landed).
+  const std::vector<std::pair<std::string, std::string>> first(jobs.begin(), jobs.begin() + 1200);
+  const std::vector<std::pair<std::string, std::string>> second(jobs.begin() + 1200, jobs.end());
+  Produce(brokers_, topic_, first);
   // The broker notices a killed member after its session timeout: keep it
   // short so the restarted member gets the partitions soon.
   const std::vector<std::string> args = WithShortSession({"--set", "scheduler.max_queued_jobs=256"});
   {
-    ServeProcess serve(dir_.string(), Yaml(), args);
+    const std::filesystem::path hold = dir_ / "hold";
+    std::vector<std::string> held = args;
+    held.insert(held.end(), {"--test-hold-file", hold.string()});
+    ServeProcess serve(dir_.string(), Yaml(), held);
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 1000, seconds(120))) << serve.LogTail();
+    std::ofstream(hold) << "hold\n";
+    std::this_thread::sleep_for(seconds(1));
+    Produce(brokers_, topic_, second);
+    std::this_thread::sleep_for(seconds(2));
     EXPECT_EQ(serve.Stop(SIGKILL), 128 + SIGKILL);
+    std::filesystem::remove(hold);
   }
   // A killed member's partitions are reassigned once the broker notices it
   // left (session timeout); the restarted member resumes from the commits.
