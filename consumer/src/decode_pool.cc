@@ -22,7 +22,7 @@ DecodePool::~DecodePool() {
     MutexLock lock(&mu_);
     stopping_ = true;
   }
-  changed_.SignalAll();
+  work_.SignalAll();
   for (std::thread& worker : workers_) worker.join();
 }
 
@@ -30,13 +30,20 @@ bool DecodePool::FullLocked() const {
   return pending_ >= options_.max_messages || (pending_ > 0 && pending_bytes_ >= options_.max_bytes);
 }
 
+bool DecodePool::RoomLocked() const {
+  return pending_ == 0 || (2 * pending_ <= options_.max_messages && 2 * pending_bytes_ <= options_.max_bytes);
+}
+
 void DecodePool::Submit(OwnedMessage message) {
   const size_t bytes = message.key.size() + message.value.size();
+  bool wake = false;
   {
     MutexLock lock(&mu_);
     if (FullLocked()) {
       stats_.waits++;
-      while (FullLocked()) changed_.Wait(&mu_);
+      submitter_waits_ = true;
+      while (!RoomLocked()) room_.Wait(&mu_);
+      submitter_waits_ = false;
     }
     pending_++;
     pending_bytes_ += bytes;
@@ -44,13 +51,16 @@ void DecodePool::Submit(OwnedMessage message) {
     stats_.in_flight_bytes = pending_bytes_;
     if (pending_ > stats_.peak_in_flight.load()) stats_.peak_in_flight = pending_;
     queue_.push_back(std::move(message));
+    wake = idle_workers_ > 0;
   }
-  changed_.SignalAll();
+  if (wake) work_.Signal();
 }
 
 void DecodePool::Drain() {
   MutexLock lock(&mu_);
-  while (pending_ > 0) changed_.Wait(&mu_);
+  drainers_++;
+  while (pending_ > 0) room_.Wait(&mu_);
+  drainers_--;
 }
 
 void DecodePool::Work(MessageHandler& handler) {
@@ -59,7 +69,9 @@ void DecodePool::Work(MessageHandler& handler) {
     OwnedMessage message;
     {
       MutexLock lock(&mu_);
-      while (queue_.empty() && !stopping_) changed_.Wait(&mu_);
+      idle_workers_++;
+      while (queue_.empty() && !stopping_) work_.Wait(&mu_);
+      idle_workers_--;
       if (queue_.empty()) return;  // stopping, nothing left
       message = std::move(queue_.front());
       queue_.pop_front();
@@ -69,14 +81,18 @@ void DecodePool::Work(MessageHandler& handler) {
     stats_.busy_ns += uint64_t(std::chrono::nanoseconds(clock.Now() - start).count());
     stats_.decoded++;
     stats_.decoded_tokens += tokens;
+    bool wake = false;
     {
       MutexLock lock(&mu_);
       pending_--;
       pending_bytes_ -= message.key.size() + message.value.size();
       stats_.in_flight = pending_;
       stats_.in_flight_bytes = pending_bytes_;
+      // Wake the consumer only once the pool has drained to half its bounds
+      // (or empty, for Drain): one wake-up for many messages, not one each.
+      wake = (submitter_waits_ && RoomLocked()) || (drainers_ > 0 && pending_ == 0);
     }
-    changed_.SignalAll();
+    if (wake) room_.SignalAll();
   }
 }
 

@@ -9,17 +9,25 @@ BatchQueue::BatchQueue(Scheduler scheduler, const Clock& clock)
     : clock_(clock), bounds_(scheduler.bounds()), scheduler_(std::move(scheduler)) {}
 
 absl::Status BatchQueue::Push(Job&& job) {
+  bool sooner = false;
   {
     MutexLock lock(&mu_);
     if (closed_) {
       return absl::FailedPreconditionError("batch queue is closed");
     }
+    const std::optional<SteadyTime> before = scheduler_.NextDeadline();
     if (absl::Status s = scheduler_.Admit(std::move(job), clock_.Now()); !s.ok()) {
       return s;
     }
     peak_queued_jobs_ = std::max(peak_queued_jobs_, scheduler_.queued_jobs());
+    // A waiter sleeps until the deadline it last read, which only a push
+    // can bring forward (a first job, a bucket filled): otherwise waking
+    // it costs a context switch a job to find nothing ready.
+    const std::optional<SteadyTime> after = scheduler_.NextDeadline();
+    sooner = !before.has_value() || (after.has_value() && *after < *before);
+    if (sooner) wake_ups_++;
   }
-  changed_.SignalAll();
+  if (sooner) changed_.SignalAll();
   return absl::OkStatus();
 }
 
@@ -99,6 +107,11 @@ bool BatchQueue::HasRoomToResume() const {
 size_t BatchQueue::queued_jobs() const {
   MutexLock lock(&mu_);
   return scheduler_.queued_jobs();
+}
+
+size_t BatchQueue::wake_ups() const {
+  MutexLock lock(&mu_);
+  return wake_ups_;
 }
 
 size_t BatchQueue::peak_queued_jobs() const {

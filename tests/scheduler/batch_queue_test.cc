@@ -100,6 +100,24 @@ TEST(BatchQueueTest, WakesTheWaiterWhenAPushFillsABucket) {
   EXPECT_LT(waited, milliseconds(5'000));
 }
 
+TEST(BatchQueueTest, WakesOnlyWhenAPushBringsTheDeadlineForward) {
+  // The bucket of length 8 holds 4 a batch (test_jobs.h): the first job sets
+  // the deadline, the next two change nothing a waiter would act on, the
+  // fourth fills the bucket.
+  qinfer::testing::FakeClock clock;
+  BatchQueue queue(MakeScheduler(milliseconds(60'000)), clock);
+  ASSERT_TRUE(queue.Push(MakeJob("a", 8)).ok());
+  EXPECT_EQ(queue.wake_ups(), 1u);
+  ASSERT_TRUE(queue.Push(MakeJob("b", 8)).ok());
+  ASSERT_TRUE(queue.Push(MakeJob("c", 8)).ok());
+  EXPECT_EQ(queue.wake_ups(), 1u);
+  ASSERT_TRUE(queue.Push(MakeJob("d", 8)).ok());
+  EXPECT_EQ(queue.wake_ups(), 2u);
+  std::optional<Batch> batch = queue.WaitNextBatch(milliseconds(0));
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("a", "b", "c", "d"));
+}
+
 TEST(BatchQueueTest, WakesTheWaiterWhenALoweredCapMakesABucketReady) {
   SystemClock clock;
   BatchQueue queue(MakeScheduler(milliseconds(60'000)), clock);

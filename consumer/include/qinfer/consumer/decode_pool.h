@@ -10,8 +10,10 @@
 // finish in: a commit point only passes offsets whose records are durable.
 //
 // Bounded: the messages being decoded count against `max_messages` and
-// `max_bytes`; while either is reached Submit waits for room (a worker
-// finishing one message), so a burst never holds more than the bounds. The
+// `max_bytes`; once either is reached Submit waits until the workers have
+// brought both down to half (or the pool is empty), so a burst never holds
+// more than the bounds and the consumer is woken once for many messages,
+// not once a message. The
 // consumer does not pause for a full pool (only for a full job queue, which
 // stays full for as long as the executor is behind; see backpressure.h):
 // pausing and resuming a partition costs librdkafka a re-fetch, 0.3-0.5 s
@@ -81,8 +83,8 @@ class DecodePool {
   DecodePool(const DecodePool&) = delete;
   DecodePool& operator=(const DecodePool&) = delete;
 
-  // Takes a tracked message (MessageHandler::Track said yes); waits while
-  // the pool is full.
+  // Takes a tracked message (MessageHandler::Track said yes); when the pool
+  // is full, waits until it has room again (see above).
   void Submit(OwnedMessage message);
   // Waits until every message submitted so far is decoded.
   void Drain();
@@ -92,16 +94,22 @@ class DecodePool {
  private:
   void Work(MessageHandler& handler);
   bool FullLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Both counts at most half their bound, or nothing pending.
+  bool RoomLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const Options options_;
   std::vector<std::unique_ptr<MessageHandler>> handlers_;
   DecodeStats& stats_;
   mutable Mutex mu_;
-  CondVar changed_;  // a message was submitted or decoded, or the pool stops
+  CondVar work_;  // a message was submitted, or the pool stops
+  CondVar room_;  // the pool has room again, or is empty
   std::deque<OwnedMessage> queue_ ABSL_GUARDED_BY(mu_);
   size_t pending_ ABSL_GUARDED_BY(mu_) = 0;  // submitted, not yet decoded
   size_t pending_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  size_t idle_workers_ ABSL_GUARDED_BY(mu_) = 0;  // waiting on work_
+  bool submitter_waits_ ABSL_GUARDED_BY(mu_) = false;
+  size_t drainers_ ABSL_GUARDED_BY(mu_) = 0;  // waiting on room_ in Drain
   std::vector<std::thread> workers_;
 };
 

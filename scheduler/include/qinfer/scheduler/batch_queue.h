@@ -28,14 +28,17 @@ class BatchQueue final : public BatchSource {
   BatchQueue(const BatchQueue&) = delete;
   BatchQueue& operator=(const BatchQueue&) = delete;
 
-  // Scheduler::Admit at clock.Now(), then wakes a waiter. Same ownership and
-  // errors as Admit (on error `job` is untouched), plus
+  // Scheduler::Admit at clock.Now(), then wakes the waiters if the job
+  // brought the next deadline forward (the first job queued, a bucket
+  // filled). Same ownership and errors as Admit (on error `job` is
+  // untouched), plus
   // FailedPreconditionError once Close() has been called: the job is then
   // not queued and the caller must not acknowledge it.
   absl::Status Push(Job&& job);
 
   // Returns a batch as soon as one is ready. Otherwise blocks until the next
-  // deadline, a Push, a SetCap, Close() or `max_wait` elapses, whichever
+  // deadline, a Push that brings it forward, a SetCap, Close() or
+  // `max_wait` elapses, whichever
   // comes first, re-checking on every wake; returns nullopt when `max_wait`
   // elapsed with nothing ready. After Close() it never blocks: it returns a
   // batch that is ready now, else nullopt.
@@ -63,6 +66,8 @@ class BatchQueue final : public BatchSource {
   // The most jobs ever queued at once: what the bound on queued jobs held
   // the queue to (the consumer's pause keeps it near max_queued_jobs).
   size_t peak_queued_jobs() const;
+  // How many pushes woke the waiters: one a batch or less, not one a job.
+  size_t wake_ups() const;
   std::vector<BucketStats> Stats() const;
   // Immutable after construction, so no lock is needed.
   const std::vector<int>& bounds() const { return bounds_; }
@@ -77,6 +82,7 @@ class BatchQueue final : public BatchSource {
   Scheduler scheduler_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   size_t peak_queued_jobs_ ABSL_GUARDED_BY(mu_) = 0;
+  size_t wake_ups_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace qinfer::scheduler
