@@ -583,3 +583,9 @@ pub unsafe extern "C" fn qinfer_tok_id_lists_free(lists: *mut QinferTokIdLists) 
         count: 0,
     };
 }
+
+// Every allocation of this library (and of `tokenizers` in it) goes to
+// mimalloc: see Cargo.toml. Whatever this library hands out is freed by its
+// own `*_free` functions, so C++'s allocator never sees these blocks.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
