@@ -4,7 +4,8 @@ rounds alternating, so that a lever (an export option, a precision) is
 measured against its baseline in the same minutes on the same machine.
 
     .venv/bin/python bench/minilm/levers.py --texts DIR --out FILE.json \\
-        --config TAG=MODEL_DIR[,file=F][,autocast=bf16][,env=NAME:VALUE][,set=KEY:VALUE]... [--config ...] \\
+        --config TAG=MODEL_DIR[,file=F][,autocast=bf16][,env=NAME:VALUE][,set=KEY:VALUE][,bin=DIR]... \\
+        [--config ...] \\
         [--profiles short,paragraphs,long] [--rounds 3] [--threads 2] \\
         [--device cpu-budget:4GiB] [--bin build] [--plans DIR] \
         [--serve --brokers HOST:PORT --kafka-dir KDIR]
@@ -16,7 +17,9 @@ in the order given, then the next round; env=NAME:VALUE (repeatable) sets an
 environment variable for that configuration's processes (OMP_WAIT_POLICY:
 PASSIVE, say); set=KEY:VALUE (repeatable) sets a configuration key of its
 serve runs (tokenizer.threads:2, say; the executor-only run has no such
-keys). A configuration's memory plan is cached in --plans (default
+keys); bin=DIR runs that configuration with DIR's qinfer and
+bench/policy_bench instead of --bin's, so that two builds are compared side
+by side. A configuration's memory plan is cached in --plans (default
 ~/.cache/qinfer/bench-minilm/levers) by its tag, so only its first run
 calibrates. FILE.json holds every round, the median
 real tokens/s and jobs/s per configuration and profile, and each median over
@@ -45,7 +48,8 @@ import tempfile
 def parse_config(text):
     tag, _, rest = text.partition("=")
     parts = rest.split(",")
-    config = {"tag": tag, "model": os.path.abspath(parts[0]), "file": None, "autocast": "", "env": {}, "set": {}}
+    config = {"tag": tag, "model": os.path.abspath(parts[0]), "file": None, "autocast": "", "env": {}, "set": {},
+              "bin": None}
     for part in parts[1:]:
         key, _, value = part.partition("=")
         if key in ("env", "set") and ":" in value:
@@ -53,8 +57,10 @@ def parse_config(text):
             config[key][name] = setting
         elif key in ("file", "autocast"):
             config[key] = value
+        elif key == "bin":
+            config[key] = os.path.abspath(value)
         else:
-            raise argparse.ArgumentTypeError(f"--config {text}: unknown key '{key}' (file, autocast, env=NAME:VALUE, set=KEY:VALUE)")
+            raise argparse.ArgumentTypeError(f"--config {text}: unknown key '{key}' (file, autocast, env=NAME:VALUE, set=KEY:VALUE, bin)")
     if not tag or not parts[0]:
         raise argparse.ArgumentTypeError(f"--config {text}: expected TAG=MODEL_DIR[,file=F][,autocast=bf16]")
     if config["file"] is None:
@@ -86,7 +92,7 @@ def serve(a, c, profile, work):
     """One bench/e2e.py run of configuration `c` on the profile's text jobs: its figures."""
     out = os.path.join(work, f"serve-{c['tag']}-{profile}.json")
     cmd = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e.py"),
-           "--qinfer", os.path.join(a.bin, "qinfer"), "--brokers", a.brokers, "--kafka-dir", a.kafka_dir,
+           "--qinfer", os.path.join(c["bin"] or a.bin, "qinfer"), "--brokers", a.brokers, "--kafka-dir", a.kafka_dir,
            "--model", c["model"], "--model-file", c["file"],
            "--jobs", os.path.join(a.texts, f"{profile}.textjobs.jsonl"), "--workload", profile,
            "--device", a.device, "--threads", str(a.threads), "--rounds", "1", "--warm-rounds", "2",
@@ -132,7 +138,8 @@ def main() -> None:
             for c in a.config:
                 out = os.path.join(work, f"{c['tag']}-{profile}.json")
                 emb = os.path.join(work, f"{c['tag']}-{profile}.jsonl")
-                cmd = [os.path.join(a.bin, "bench", "policy_bench"), "--model", c["model"], "--model-file", c["file"],
+                cmd = [os.path.join(c["bin"] or a.bin, "bench", "policy_bench"),
+                       "--model", c["model"], "--model-file", c["file"],
                        "--jobs", os.path.join(a.texts, f"{profile}.jobs.jsonl"), "--workload", profile,
                        "--policies", "qinfer", "--rounds", "1", "--warmup-rounds", "2", "--out", out,
                        "--outputs", emb, "--device", a.device, "--threads", str(a.threads),

@@ -84,8 +84,11 @@ DEVICE=cpu-budget:4GiB
 (( SMOKE )) && DEVICE=cpu-budget:256MiB
 # Kept between runs: the peers' exports, and the memory plans (policy_bench's
 # plan file, serve's store), each keyed by model digest, device and dtype, so
-# only the first run calibrates. One run at a time (serve's store is locked).
+# only the first run calibrates. Their files are named by configuration and
+# device, so that a full run and the smoke (another budget) keep their own.
+# One run at a time (serve's store is locked).
 CACHE=${QINFER_CACHE:-$HOME/.cache/qinfer}/bench-minilm
+PLANS=${DEVICE//:/-}
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 log() { printf '==> minilm %s: %s\n' "$(date +%T)" "$*" >&2; }
 started=$(date +%s)
@@ -157,14 +160,14 @@ qinfer_rows() {
         --policies qinfer --warmup-rounds 2 \
         --out "$OUT/runs/$executor-$profile.json" --outputs "$OUT/emb/$executor-$profile.jsonl" \
         --device "$DEVICE" --threads "$THREADS" --rounds "$ROUNDS" ${autocast:+--autocast "$autocast"} \
-        --plan-cache "$CACHE/plan-$tag.json" 2>"$OUT/runs/$executor-$profile.log"; then
+        --plan-cache "$CACHE/plan-$tag-$PLANS.json" 2>"$OUT/runs/$executor-$profile.log"; then
       not_run "$executor" \
         "policy_bench failed on $profile: $(grep -v ' info ' "$OUT/runs/$executor-$profile.log" | tail -n 3)"
     fi
     log "$serve: $profile"
     if ! "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$model" \
         --model-file "$file" --jobs "$OUT/texts/$profile.textjobs.jsonl" --workload "$profile" \
-        --device "$DEVICE" --threads "$THREADS" --store "$CACHE/store-$tag" --rounds "$ROUNDS" --warm-rounds 2 --autocast "$autocast" \
+        --device "$DEVICE" --threads "$THREADS" --store "$CACHE/store-$tag-$PLANS" --rounds "$ROUNDS" --warm-rounds 2 --autocast "$autocast" \
         --out "$OUT/runs/$serve-$profile.json" --embeddings "$OUT/emb/$serve-$profile.jsonl" \
         2>"$OUT/runs/$serve-$profile.log"; then
       not_run "$serve" "bench/e2e.py failed on $profile: $(tail -n 3 "$OUT/runs/$serve-$profile.log")"
