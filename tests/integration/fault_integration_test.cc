@@ -204,14 +204,10 @@ TEST_F(FaultTest, ARevokeCommitsNoOffsetPastAJobWithoutARecord) {
   const std::vector<std::string> args = {"--set", "scheduler.max_queued_jobs=256"};
   const std::vector<std::string> stores = {(dir_ / "a").string(), (dir_ / "b").string()};
   const std::filesystem::path hold = dir_ / "hold-a";
-  std::vector<std::string> held_args = args;
-  held_args.insert(held_args.end(), {"--test-hold-file", hold.string()});
-  ServeProcess a(dir_.string(), Yaml(stores[0]), held_args);
+  ServeProcess a(dir_.string(), Yaml(stores[0]), WithHoldFile(args, hold));
   ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 4, 200, seconds(120))) << a.LogTail();
   // a's executor stops before its next batch; its queue fills up to the bound.
-  std::ofstream(hold) << "hold\n";
-  std::this_thread::sleep_for(seconds(1));
-  Produce(brokers_, topic_, second);
+  HoldThenProduce(brokers_, topic_, hold, second);
   std::this_thread::sleep_for(seconds(3));
   ServeProcess b(dir_.string(), Yaml(stores[1]), args);
   ASSERT_TRUE(WaitForLog(b, "event=assigned", seconds(120))) << b.LogTail();

@@ -347,6 +347,18 @@ std::vector<std::string> WithShortSession(std::vector<std::string> args) {
   return args;
 }
 
+std::vector<std::string> WithHoldFile(std::vector<std::string> args, const std::filesystem::path& hold) {
+  args.insert(args.end(), {"--test-hold-file", hold.string()});
+  return args;
+}
+
+void HoldThenProduce(const std::string& brokers, const std::string& topic, const std::filesystem::path& hold,
+                     const std::vector<std::pair<std::string, std::string>>& messages) {
+  std::ofstream(hold) << "hold\n";
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  Produce(brokers, topic, messages);
+}
+
 std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab, int max_tokens, uint32_t seed,
                                                           const std::string& id_prefix, const std::string& reply_to) {
   std::mt19937 rng(seed);

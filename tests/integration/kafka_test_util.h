@@ -103,6 +103,18 @@ std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t voc
 // the broker is stopped, gives its partitions up to the next member in seconds.
 std::vector<std::string> WithShortSession(std::vector<std::string> args);
 
+// `args` with serve's hidden test hook, `--test-hold-file hold`: while the
+// file exists, start-up waits before it loads the model and the executor
+// waits before each batch.
+std::vector<std::string> WithHoldFile(std::vector<std::string> args, const std::filesystem::path& hold);
+
+// Holds the executor of a serve started WithHoldFile(..., hold) (creates the
+// file), lets the batch it is running end (1 s), then publishes `messages`:
+// they are read and queued without records, however fast the machine ran
+// what came before. The caller removes `hold` to let the executor go.
+void HoldThenProduce(const std::string& brokers, const std::string& topic, const std::filesystem::path& hold,
+                     const std::vector<std::pair<std::string, std::string>>& messages);
+
 // A `qinfer serve` child process with its own config and log file.
 class ServeProcess {
  public:

@@ -42,10 +42,6 @@ std::string WaitFor(httplib::Client& http, const std::string& path, int status, 
 
 void Touch(const std::filesystem::path& p) { std::ofstream(p) << "hold\n"; }
 
-// serve's hidden test hook: while `p` exists, start-up waits before it
-// loads the model and the executor waits before each batch.
-std::vector<std::string> HoldFileArgs(const std::filesystem::path& p) { return {"--test-hold-file", p.string()}; }
-
 class OpsIntegrationTest : public BrokerTest {};
 
 TEST_F(OpsIntegrationTest, ProbesFollowStartUpAStuckExecutorAndTheDrain) {
@@ -57,7 +53,7 @@ TEST_F(OpsIntegrationTest, ProbesFollowStartUpAStuckExecutorAndTheDrain) {
       dir_.string(),
       ServeYaml(brokers_, topic_, group_, store_,
                 "http:\n  listen: 127.0.0.1:" + std::to_string(port) + "\nhealth:\n  executor_stall_s: 1\n"),
-      HoldFileArgs(hold));
+      WithHoldFile({}, hold));
   httplib::Client http("127.0.0.1", port);
   http.set_connection_timeout(1);
 
@@ -228,9 +224,10 @@ TEST_F(OpsIntegrationTest, TheLagOfAPausedPartitionKeepsUpWithKafkasWatermarkAnd
   const std::filesystem::path hold = dir_ / "hold";
   const int port = FreePort();
   const std::string address = "127.0.0.1:" + std::to_string(port);
-  std::vector<std::string> args = {"--set", "kafka.consumer.statistics.interval.ms=" + std::to_string(kInterval),
-                                   "--set", "scheduler.max_queued_jobs=100"};
-  for (const std::string& a : HoldFileArgs(hold)) args.push_back(a);
+  const std::vector<std::string> args =
+      WithHoldFile({"--set", "kafka.consumer.statistics.interval.ms=" + std::to_string(kInterval), "--set",
+                    "scheduler.max_queued_jobs=100"},
+                   hold);
   ServeProcess serve(dir_.string(), ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: " + address + "\n"),
                      args);
   httplib::Client http("127.0.0.1", port);
@@ -327,8 +324,7 @@ TEST_F(OpsIntegrationTest, ARealPrometheusScrapesTheCompletedJobsAndALagThatFall
   CreateTopic(brokers_, topic_, 2);
   const std::filesystem::path hold = dir_ / "hold";
   const int port = FreePort();
-  std::vector<std::string> args = {"--set", "kafka.consumer.statistics.interval.ms=500"};
-  for (const std::string& a : HoldFileArgs(hold)) args.push_back(a);
+  const std::vector<std::string> args = WithHoldFile({"--set", "kafka.consumer.statistics.interval.ms=500"}, hold);
   ServeProcess serve(
       dir_.string(),
       ServeYaml(brokers_, topic_, group_, store_, "http:\n  listen: 127.0.0.1:" + std::to_string(port) + "\n"), args);

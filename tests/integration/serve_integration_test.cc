@@ -383,12 +383,9 @@ TEST_F(ServeIntegrationTest, SigtermWithAnAbandonedDrainCommitsNoOffsetPastAJobW
     // queue fills, and let go only after the signal: the drain then finds a
     // full queue and no time.
     const std::filesystem::path hold = dir_ / "hold";
-    cut_short.insert(cut_short.end(), {"--test-hold-file", hold.string()});
-    ServeProcess serve(dir_.string(), Yaml(), cut_short);
+    ServeProcess serve(dir_.string(), Yaml(), WithHoldFile(cut_short, hold));
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 200, seconds(120))) << serve.LogTail();
-    std::ofstream(hold) << "hold\n";
-    std::this_thread::sleep_for(seconds(1));
-    Produce(brokers_, topic_, second);
+    HoldThenProduce(brokers_, topic_, hold, second);
     std::this_thread::sleep_for(seconds(2));
     ASSERT_EQ(::kill(serve.pid(), SIGTERM), 0);
     std::this_thread::sleep_for(seconds(1));
@@ -426,13 +423,9 @@ TEST_F(ServeIntegrationTest, SigkillMidRunThenRestartLosesNothing) {
   const std::vector<std::string> args = WithShortSession({"--set", "scheduler.max_queued_jobs=256"});
   {
     const std::filesystem::path hold = dir_ / "hold";
-    std::vector<std::string> held = args;
-    held.insert(held.end(), {"--test-hold-file", hold.string()});
-    ServeProcess serve(dir_.string(), Yaml(), held);
+    ServeProcess serve(dir_.string(), Yaml(), WithHoldFile(args, hold));
     ASSERT_TRUE(WaitForCommittedAtLeast(brokers_, group_, topic_, 3, 1000, seconds(120))) << serve.LogTail();
-    std::ofstream(hold) << "hold\n";
-    std::this_thread::sleep_for(seconds(1));
-    Produce(brokers_, topic_, second);
+    HoldThenProduce(brokers_, topic_, hold, second);
     std::this_thread::sleep_for(seconds(2));
     EXPECT_EQ(serve.Stop(SIGKILL), 128 + SIGKILL);
     std::filesystem::remove(hold);
