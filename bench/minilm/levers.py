@@ -92,7 +92,7 @@ def serve(a, c, profile, work):
     """One bench/e2e.py run of configuration `c` on the profile's text jobs: its figures."""
     out = os.path.join(work, f"serve-{c['tag']}-{profile}.json")
     cmd = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e.py"),
-           "--qinfer", os.path.join(c["bin"] or a.bin, "qinfer"), "--brokers", a.brokers, "--kafka-dir", a.kafka_dir,
+           "--qinfer", os.path.join(c["bin"], "qinfer"), "--brokers", a.brokers, "--kafka-dir", a.kafka_dir,
            "--model", c["model"], "--model-file", c["file"],
            "--jobs", os.path.join(a.texts, f"{profile}.textjobs.jsonl"), "--workload", profile,
            "--device", a.device, "--threads", str(a.threads), "--rounds", "1", "--warm-rounds", "2",
@@ -125,6 +125,8 @@ def main() -> None:
     ap.add_argument("--plans", default=os.path.join(os.path.expanduser("~"), ".cache", "qinfer", "bench-minilm",
                                                     "levers"))
     a = ap.parse_args()
+    for c in a.config:
+        c["bin"] = c["bin"] or a.bin
     if a.serve and not (a.brokers and a.kafka_dir):
         ap.error("--serve needs --brokers and --kafka-dir (a broker of deploy/kafka-local.sh)")
     os.makedirs(a.plans, exist_ok=True)
@@ -138,7 +140,7 @@ def main() -> None:
             for c in a.config:
                 out = os.path.join(work, f"{c['tag']}-{profile}.json")
                 emb = os.path.join(work, f"{c['tag']}-{profile}.jsonl")
-                cmd = [os.path.join(c["bin"] or a.bin, "bench", "policy_bench"),
+                cmd = [os.path.join(c["bin"], "bench", "policy_bench"),
                        "--model", c["model"], "--model-file", c["file"],
                        "--jobs", os.path.join(a.texts, f"{profile}.jobs.jsonl"), "--workload", profile,
                        "--policies", "qinfer", "--rounds", "1", "--warmup-rounds", "2", "--out", out,
