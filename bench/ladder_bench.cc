@@ -43,6 +43,7 @@
 #include <thread>
 
 #include "qinfer/core/logging.h"
+#include "qinfer/executor/cpu_block_cache.h"
 #include "qinfer/executor/calibrator.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/buckets.h"
@@ -300,6 +301,8 @@ const nlohmann::json kDefinitions = {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // serve's malloc settings, so that these figures stand for its executor.
+  qinfer::executor::TuneProcessMalloc();
   CLI::App app{"OOM ladder benchmark: fixed batches vs qinfer's plan and ladder"};
   std::string model = "build/test-model/model.pt", budget_text = "128MiB", out = "bench/results/ladder.json";
   int jobs = 3000, fixed_batch = 32, rounds = 3, max_batch = 64, chunk = 256, max_batch_delay_ms = 50, threads = 0;

@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "qinfer/executor/calibrator.h"
+#include "qinfer/executor/cpu_block_cache.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/buckets.h"
 #include "qinfer/scheduler/scheduler.h"
@@ -400,6 +401,8 @@ json RatiosJson(const json& by_policy) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // serve's malloc settings, so that these figures stand for its executor.
+  qinfer::executor::TuneProcessMalloc();
   CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
   std::string model_dir, model_file = "model.pt", jobs_path, workload = "jobs", out_path, outputs_path;
   std::string device = "cpu-budget:256MiB", autocast, plan_cache;

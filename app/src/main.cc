@@ -14,13 +14,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "plan.h"
+#include "qinfer/executor/cpu_block_cache.h"
 #include "replay.h"
 #include "results.h"
 #include "serve.h"
 #include "status.h"
 #include "submit.h"
-
-#include <malloc.h>
 
 namespace {
 
@@ -314,17 +313,9 @@ int RunReplay(ReplayCli& r);
 }  // namespace
 
 int main(int argc, char** argv) {
-  // glibc's malloc raises its mmap threshold (up to 32 MiB) each time a large
-  // block is freed, so torch's per-batch CPU tensors, whose sizes change with
-  // every batch shape, end up in the arenas and their freed memory is kept:
-  // under a long backlog serve's RSS reached 2.2 GB with at most 380 MB live
-  // (bench/soak/run.sh, heaptrack). A fixed 1 MiB threshold returns every
-  // block past it to the system when it is freed: 0.4 GB in the same run
-  // (bench/results/soak-mmap-threshold.json). The tensors a forward pass
-  // frees and needs again are kept, within memory.cpu_block_cache, by the
-  // executor's CPU allocator (executor/cpu_block_cache.h), not by malloc.
-  // Set before any thread starts.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  // Before any thread starts: the malloc settings the CPU allocator's block
+  // cache is built around (executor/include/qinfer/executor/cpu_block_cache.h).
+  qinfer::executor::TuneProcessMalloc();
   CLI::App app{"qinfer: batch/offline inference from Kafka with length-bucketed batches"};
   app.require_subcommand(1);
   std::string log_level = "info";

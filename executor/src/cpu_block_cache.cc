@@ -1,5 +1,7 @@
 #include "qinfer/executor/cpu_block_cache.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <bit>
 
@@ -93,6 +95,11 @@ void CpuBlockCache::SetLimit(int64_t limit_bytes) {
 BlockCacheStats CpuBlockCache::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
   return stats_;
+}
+
+void TuneProcessMalloc() {
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(CpuBlockCache::kMinBlock));
+  mallopt(M_TRIM_THRESHOLD, 16 << 20);
 }
 
 }  // namespace qinfer::executor

@@ -3,7 +3,7 @@
 // A forward pass allocates and frees the same few large tensors (activations,
 // attention scores) batch after batch, at sizes that change with each batch's
 // shape. Handed back to the system when freed (glibc's mmap threshold, which
-// serve fixes at 1 MiB to keep its RSS bounded), every one of them is
+// TuneProcessMalloc fixes at 1 MiB to keep the RSS bounded), every one of them is
 // page-faulted in again by the next batch: on MiniLM in bf16 that was 1.4
 // million faults and 40% of serve's speed. Kept in glibc's arenas instead,
 // they fragment without bound (2.2 GB RSS with 0.4 GB live in the soak).
@@ -79,5 +79,23 @@ class CpuBlockCache {
 // The process's CPU allocator's cache (libtorch's CPU allocator hook is one
 // per process; TorchModelRunner::Load installs it and sets its limit).
 BlockCacheStats ProcessCpuBlockCacheStats();
+
+// glibc malloc's settings that the cache is built around; call first thing
+// in main, before any thread starts (serve, and the benchmarks that stand
+// for its executor, so that both run under the same allocator).
+//  - mmap threshold fixed at kMinBlock: glibc raises it (up to 32 MiB) each
+//    time a large block is freed, after which torch's per-batch tensors,
+//    whose sizes change with every batch shape, stay in the arenas and
+//    fragment them (a soak reached 2.2 GB RSS with 0.4 GB live;
+//    bench/results/soak-mmap-threshold.json). Torch's blocks of kMinBlock
+//    and more are this cache's, within its bound; any other block that large
+//    goes back to the system when freed.
+//  - trim threshold 16 MiB: fixing the mmap threshold also fixes the trim
+//    threshold at its 128 KiB default, so the blocks under kMinBlock that a
+//    forward pass frees (most of them written by oneDNN's kernels) were
+//    handed back from the top of the arena and page-faulted in again by the
+//    next batch: about 600 faults a batch on MiniLM. An arena now keeps up
+//    to 16 MiB free at its top.
+void TuneProcessMalloc();
 
 }  // namespace qinfer::executor
