@@ -4,7 +4,7 @@ rounds alternating, so that a lever (an export option, a precision) is
 measured against its baseline in the same minutes on the same machine.
 
     .venv/bin/python bench/minilm/levers.py --texts DIR --out FILE.json \\
-        --config TAG=MODEL_DIR[,file=F][,autocast=bf16][,env=NAME:VALUE][,set=KEY:VALUE][,bin=DIR]... \\
+        --config TAG=MODEL_DIR[,file=F][,autocast=bf16][,env=NAME:VALUE][,set=KEY:VALUE][,bin=DIR][,load=B:P]... \\
         [--config ...] \\
         [--profiles short,paragraphs,long] [--rounds 3] [--threads 2] \\
         [--device cpu-budget:4GiB] [--bin build] [--plans DIR] \
@@ -19,9 +19,13 @@ PASSIVE, say); set=KEY:VALUE (repeatable) sets a configuration key of its
 serve runs (tokenizer.threads:2, say; the executor-only run has no such
 keys); bin=DIR runs that configuration with DIR's qinfer and
 bench/policy_bench instead of --bin's, so that two builds are compared side
-by side. A configuration's memory plan is cached in --plans (default
-~/.cache/qinfer/bench-minilm/levers) by its tag, so only its first run
-calibrates. FILE.json holds every round, the median
+by side; load=BUSY_US:PERIOD_US runs a process beside that configuration's
+runs that keeps one thread busy BUSY_US of every PERIOD_US (1000:20000: 5%
+of a core), standing for the service's other threads, so that what a little
+work beside the forward pass costs it is measured (the report has the
+load's CPU share of one core per run). A configuration's memory plan is
+cached in --plans (default ~/.cache/qinfer/bench-minilm/levers) by its tag,
+so only its first run calibrates. FILE.json holds every round, the median
 real tokens/s and jobs/s per configuration and profile, and each median over
 the first configuration's (the baseline). The first configuration's outputs
 are the reference of a min cosine per configuration and profile.
@@ -43,13 +47,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def parse_config(text):
     tag, _, rest = text.partition("=")
     parts = rest.split(",")
     config = {"tag": tag, "model": os.path.abspath(parts[0]), "file": None, "autocast": "", "env": {}, "set": {},
-              "bin": None}
+              "bin": None, "load": None}
     for part in parts[1:]:
         key, _, value = part.partition("=")
         if key in ("env", "set") and ":" in value:
@@ -59,8 +64,15 @@ def parse_config(text):
             config[key] = value
         elif key == "bin":
             config[key] = os.path.abspath(value)
+        elif key == "load":
+            busy, _, period = value.partition(":")
+            if not (busy.isdigit() and period.isdigit() and 0 < int(busy) < int(period)):
+                raise argparse.ArgumentTypeError(f"--config {text}: load={value}: expected BUSY_US:PERIOD_US, "
+                                                 "0 < BUSY_US < PERIOD_US (1000:20000)")
+            config[key] = [int(busy), int(period)]
         else:
-            raise argparse.ArgumentTypeError(f"--config {text}: unknown key '{key}' (file, autocast, env=NAME:VALUE, set=KEY:VALUE, bin)")
+            raise argparse.ArgumentTypeError(f"--config {text}: unknown key '{key}' (file, autocast, env=NAME:VALUE, "
+                                             "set=KEY:VALUE, bin, load=BUSY_US:PERIOD_US)")
     if not tag or not parts[0]:
         raise argparse.ArgumentTypeError(f"--config {text}: expected TAG=MODEL_DIR[,file=F][,autocast=bf16]")
     if config["file"] is None:
@@ -80,12 +92,44 @@ def cosine(a, b):
     return dot / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
 
 
+# The side load: one thread busy BUSY_US of every PERIOD_US until killed.
+LOAD = """
+import sys, time
+busy, period = int(sys.argv[1]) / 1e6, int(sys.argv[2]) / 1e6
+while True:
+    start = time.monotonic()
+    while time.monotonic() - start < busy:
+        pass
+    time.sleep(max(0.0, period - (time.monotonic() - start)))
+"""
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_config(cmd, c, what):
-    """Runs `cmd` with configuration `c`'s environment; exits naming `what` and its stderr if it fails."""
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, **c["env"]})
+    """Runs `cmd` with configuration `c`'s environment (and its side load);
+    exits naming `what` and its stderr if it fails. Returns the side load's
+    share of one core over the run, or None without one."""
+    load = None
+    if c["load"]:
+        load = subprocess.Popen([sys.executable, "-c", LOAD, *map(str, c["load"])])
+        started = time.monotonic()
+    try:
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, **c["env"]})
+        share = cpu_seconds(load.pid) / (time.monotonic() - started) if load else None
+    finally:
+        if load:
+            load.kill()
+            load.wait()
     if done.returncode != 0:
         sys.exit(f"levers.py: {what} failed:\n{done.stderr[-2000:]}")
+    return share
 
 
 def serve(a, c, profile, work):
@@ -101,9 +145,11 @@ def serve(a, c, profile, work):
         cmd += ["--autocast", c["autocast"]]
     for key, value in c["set"].items():
         cmd += ["--set", f"{key}={value}"]
-    run_config(cmd, c, f"serve {c['tag']} on {profile}")
+    share = run_config(cmd, c, f"serve {c['tag']} on {profile}")
     report = json.load(open(out))
     figures = {k: report[k] for k in ("real_tokens_per_s", "jobs_per_s")}
+    if share is not None:
+        figures["load_share_of_a_core"] = share
     print(f"levers.py:         {profile:10s} {c['tag']:24s} {figures['jobs_per_s']:8.1f} jobs/s serve",
           file=sys.stderr)
     return figures
@@ -148,9 +194,12 @@ def main() -> None:
                        "--plan-cache", os.path.join(a.plans, f"plan-{c['tag']}.json")]
                 if c["autocast"]:
                     cmd += ["--autocast", c["autocast"]]
-                run_config(cmd, c, f"{c['tag']} on {profile}")
+                share = run_config(cmd, c, f"{c['tag']} on {profile}")
                 median = json.load(open(out))["policies"]["qinfer"]["median"]
-                runs[c["tag"]][profile].append({k: median[k] for k in ("real_tokens_per_s", "jobs_per_s")})
+                figures = {k: median[k] for k in ("real_tokens_per_s", "jobs_per_s")}
+                if share is not None:
+                    figures["load_share_of_a_core"] = share
+                runs[c["tag"]][profile].append(figures)
                 print(f"levers.py: round {round_index + 1} {profile:10s} {c['tag']:24s} "
                       f"{median['jobs_per_s']:8.1f} jobs/s", file=sys.stderr)
                 if a.serve:
