@@ -97,9 +97,6 @@ BlockCacheStats CpuBlockCache::stats() const {
   return stats_;
 }
 
-void TuneProcessMalloc() {
-  mallopt(M_MMAP_THRESHOLD, static_cast<int>(CpuBlockCache::kMinBlock));
-  mallopt(M_TRIM_THRESHOLD, 16 << 20);
-}
+void TuneProcessMalloc() { mallopt(M_MMAP_THRESHOLD, static_cast<int>(CpuBlockCache::kMinBlock)); }
 
 }  // namespace qinfer::executor

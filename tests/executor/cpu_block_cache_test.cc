@@ -3,10 +3,8 @@
 #include "qinfer/executor/cpu_block_cache.h"
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <atomic>
-#include <cstring>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -38,38 +36,6 @@ class CpuBlockCacheTest : public ::testing::Test {
     g_frees = 0;
   }
 };
-
-// Page faults of the calling thread so far.
-long ThreadMinorFaults() {
-  rusage usage{};
-  getrusage(RUSAGE_THREAD, &usage);
-  return usage.ru_minflt;
-}
-
-// A batch's buffers under the cache's kMinBlock, as oneDNN and torch make
-// them: 32 of 256 KiB, each written through, then freed together.
-long FaultsOfOneBatchOfSmallBuffers() {
-  constexpr size_t kBlock = 256 << 10;
-  const long before = ThreadMinorFaults();
-  std::vector<char*> blocks;
-  for (int i = 0; i < 32; ++i) {
-    blocks.push_back(static_cast<char*>(std::malloc(kBlock)));
-    std::memset(blocks.back(), i + 1, kBlock);
-  }
-  volatile char sink = 0;
-  for (char* block : blocks) sink = static_cast<char>(sink + block[kBlock - 1]);
-  for (char* block : blocks) std::free(block);
-  return ThreadMinorFaults() - before;
-}
-
-TEST(TuneProcessMallocTest, TheNextBatchFindsTheLastOnesSmallBuffersStillResident) {
-  TuneProcessMalloc();
-  const long first = FaultsOfOneBatchOfSmallBuffers();
-  const long second = FaultsOfOneBatchOfSmallBuffers();
-  // 8 MiB is 2,048 pages: the first batch may fault them in; with the trim
-  // threshold left at glibc's 128 KiB the second faulted them all again.
-  EXPECT_LT(second, 64) << "the first batch faulted " << first << " pages";
-}
 
 TEST(CpuBlockCacheClassTest, AClassHoldsItsRequestWastesAtMostAQuarterAndIsWholePages) {
   for (size_t n = kMiB; n < 600 * kMiB; n = n * 9 / 8 + 12345) {

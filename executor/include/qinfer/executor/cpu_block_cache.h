@@ -80,22 +80,23 @@ class CpuBlockCache {
 // per process; TorchModelRunner::Load installs it and sets its limit).
 BlockCacheStats ProcessCpuBlockCacheStats();
 
-// glibc malloc's settings that the cache is built around; call first thing
+// glibc malloc's setting that the cache is built around; call first thing
 // in main, before any thread starts (serve, and the benchmarks that stand
-// for its executor, so that both run under the same allocator).
-//  - mmap threshold fixed at kMinBlock: glibc raises it (up to 32 MiB) each
-//    time a large block is freed, after which torch's per-batch tensors,
-//    whose sizes change with every batch shape, stay in the arenas and
-//    fragment them (a soak reached 2.2 GB RSS with 0.4 GB live;
-//    bench/results/soak-mmap-threshold.json). Torch's blocks of kMinBlock
-//    and more are this cache's, within its bound; any other block that large
-//    goes back to the system when freed.
-//  - trim threshold 16 MiB: fixing the mmap threshold also fixes the trim
-//    threshold at its 128 KiB default, so the blocks under kMinBlock that a
-//    forward pass frees (most of them written by oneDNN's kernels) were
-//    handed back from the top of the arena and page-faulted in again by the
-//    next batch: about 600 faults a batch on MiniLM. An arena now keeps up
-//    to 16 MiB free at its top.
+// for its executor, so that both run under the same allocator): the mmap
+// threshold fixed at kMinBlock. glibc raises it (up to 32 MiB) each time a
+// large block is freed, after which torch's per-batch tensors, whose sizes
+// change with every batch shape, stay in the arenas and fragment them (a
+// soak reached 2.2 GB RSS with 0.4 GB live;
+// bench/results/soak-mmap-threshold.json). Torch's blocks of kMinBlock and
+// more are this cache's, within its bound; any other block that large goes
+// back to the system when freed.
+// Fixing it also leaves glibc's trim threshold at 128 KiB, so the smaller
+// blocks a forward pass frees go back from the top of the arena and the
+// next batch faults them in again (about 600 faults a batch on MiniLM).
+// A 16 MiB trim threshold removed those faults but kept 25-40 MB more
+// resident across the threads' arenas, for about 1% of speed
+// (bench/results/soak-trim-threshold.json,
+// minilm-levers-trim-threshold.json): not kept.
 void TuneProcessMalloc();
 
 }  // namespace qinfer::executor
