@@ -97,6 +97,6 @@ BlockCacheStats CpuBlockCache::stats() const {
   return stats_;
 }
 
-void TuneProcessMalloc() { mallopt(M_MMAP_THRESHOLD, static_cast<int>(CpuBlockCache::kMinBlock)); }
+void TuneProcessMalloc() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
 
 }  // namespace qinfer::executor

@@ -101,8 +101,8 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r, std::span<const StatGrou
                              "The CPU allocator's large blocks: held (live and free), free, limit "
                              "(memory.cpu_block_cache)")),
       cpu_cache_blocks_(Counter(r, "qinfer_cpu_block_cache_blocks_total",
-                                "Large CPU blocks: hit (a freed one handed out again), miss (taken from the "
-                                "system), released (given back to the system)")),
+                                "CPU blocks of 128 KiB and more: hit (a freed one handed out again), miss "
+                                "(taken from the system), released (given back to the system)")),
       lag_(Gauge(r, "qinfer_consumer_lag",
                  "Messages after the committed offset, by assigned partition of the jobs topic")),
       committed_(Gauge(r, "qinfer_committed_offset",

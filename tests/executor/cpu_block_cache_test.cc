@@ -206,6 +206,23 @@ TEST(CpuAllocatorTest, TheSecondBatchOfAShapeTakesNoNewBlockFromTheSystemAndGive
   EXPECT_EQ(*first, *third);
 }
 
+TEST(CpuAllocatorTest, TheBlocksUnderAMiBOfABatchAreKeptForTheNextToo) {
+  // A [2, 128] batch of the test model: its tensors are 128 KiB to 512 KiB,
+  // under glibc's mmap threshold but past its trim threshold, so the arena
+  // would hand them back and the next batch would fault them in again.
+  auto runner = LoadTestModel(int64_t(256) << 20);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  auto first = (*runner)->Forward(LongRows(2, 128, 0));
+  ASSERT_TRUE(first.ok()) << first.status();
+  const BlockCacheStats before = ProcessCpuBlockCacheStats();
+  auto second = (*runner)->Forward(LongRows(2, 128, 0));
+  ASSERT_TRUE(second.ok()) << second.status();
+  const BlockCacheStats after = ProcessCpuBlockCacheStats();
+  EXPECT_EQ(after.misses, before.misses) << "every block of the second batch was a freed one";
+  EXPECT_GT(after.hits, before.hits) << "the batch's blocks of 128 KiB and more come from the cache";
+  EXPECT_EQ(*first, *second);
+}
+
 TEST(CpuAllocatorTest, WithTheCacheOffEveryLargeBlockGoesBackToTheSystem) {
   auto runner = LoadTestModel(0);
   ASSERT_TRUE(runner.ok()) << runner.status();

@@ -266,8 +266,13 @@ TEST_F(FaultTest, ABacklogOfLargeMetaJobsStaysWithinTheQueuedByteBound) {
   ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
   std::printf("[ rss   ] base %.0f MiB, peak %.0f MiB, growth %.0f MiB (queued-byte bound %lld MiB)\n",
               base / 1048576.0, peak / 1048576.0, (peak - base) / 1048576.0, (long long)(bound >> 20));
-  // Without the byte bound the queue alone would hold about 240 MB here.
-  EXPECT_LT(peak - base, 160ll << 20);
+  // The bounds of this configuration add up to 139 MiB (README, "Sizing a
+  // pod's memory"): the queue's 16 and the tokenizer pool's 16, librdkafka's
+  // prefetch of 8 and 1 per partition, the memtables' 65 and the store's
+  // block cache of 32. The heap's own slack comes on top: over 12 runs of
+  // three builds the growth was 103 to 161 MiB. Without the byte bound the
+  // queue alone would hold about 240 MB more.
+  EXPECT_LT(peak - base, 192ll << 20);
   ExpectSound(AuditRun(brokers_, group_, topic_, 2, ReadStore(store_)), /*complete=*/true);
 }
 

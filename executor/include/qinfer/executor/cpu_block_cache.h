@@ -1,17 +1,22 @@
-// Large CPU blocks kept for reuse, within a bound.
+// CPU blocks of 128 KiB and more kept for reuse, within a bound.
 //
-// A forward pass allocates and frees the same few large tensors (activations,
+// A forward pass allocates and frees the same tensors (activations,
 // attention scores) batch after batch, at sizes that change with each batch's
-// shape. Handed back to the system when freed (glibc's mmap threshold, which
-// TuneProcessMalloc fixes at 1 MiB to keep the RSS bounded), every one of them is
+// shape. Handed back to the system when freed, every one of them is
 // page-faulted in again by the next batch: on MiniLM in bf16 that was 1.4
-// million faults and 40% of serve's speed. Kept in glibc's arenas instead,
-// they fragment without bound (2.2 GB RSS with 0.4 GB live in the soak).
+// million faults and 40% of serve's speed for the blocks of 1 MiB and more
+// (glibc's mmap threshold, which TuneProcessMalloc fixes at 1 MiB to keep
+// the RSS bounded), and about 600 faults a batch more for those from 128 KiB
+// to 1 MiB (the arena's top, given back past glibc's 128 KiB trim
+// threshold). Kept in glibc's arenas instead, they fragment without bound
+// (2.2 GB RSS with 0.4 GB live in the soak), and a larger trim threshold
+// would keep every thread's arena top, not only the forward pass's.
 //
 // This cache keeps freed blocks of at least kMinBlock bytes in size classes
 // (four per doubling, so a class wastes at most a quarter, and only in
 // address space: pages a tensor never touches are never resident) and hands
-// them out again, to a request of their class or of one a little smaller. It holds at most `limit_bytes` of such blocks, live and
+// them out again, to a request of their class or of one a little smaller.
+// It holds at most `limit_bytes` of such blocks, live and
 // free together: a block that would go past it evicts free blocks first
 // (largest classes first), and a block freed while the cache is over it goes
 // back to the system at once. Limit 0: nothing is kept.
@@ -40,7 +45,7 @@ class CpuBlockCache {
  public:
   using RawAlloc = void* (*)(size_t);
   using RawFree = void (*)(void*);
-  static constexpr size_t kMinBlock = size_t(1) << 20;
+  static constexpr size_t kMinBlock = size_t(128) << 10;
 
   CpuBlockCache(int64_t limit_bytes, RawAlloc raw_alloc, RawFree raw_free);
   ~CpuBlockCache();  // gives every free block back; live ones are the owners'
@@ -83,20 +88,14 @@ BlockCacheStats ProcessCpuBlockCacheStats();
 // glibc malloc's setting that the cache is built around; call first thing
 // in main, before any thread starts (serve, and the benchmarks that stand
 // for its executor, so that both run under the same allocator): the mmap
-// threshold fixed at kMinBlock. glibc raises it (up to 32 MiB) each time a
-// large block is freed, after which torch's per-batch tensors, whose sizes
-// change with every batch shape, stay in the arenas and fragment them (a
-// soak reached 2.2 GB RSS with 0.4 GB live;
-// bench/results/soak-mmap-threshold.json). Torch's blocks of kMinBlock and
-// more are this cache's, within its bound; any other block that large goes
-// back to the system when freed.
-// Fixing it also leaves glibc's trim threshold at 128 KiB, so the smaller
-// blocks a forward pass frees go back from the top of the arena and the
-// next batch faults them in again (about 600 faults a batch on MiniLM).
-// A 16 MiB trim threshold removed those faults but kept 25-40 MB more
-// resident across the threads' arenas, for about 1% of speed
-// (bench/results/soak-trim-threshold.json,
-// minilm-levers-trim-threshold.json): not kept.
+// threshold fixed at 1 MiB. glibc raises it (up to 32 MiB) each time a
+// large block is freed, after which blocks whose sizes change all the time
+// stay in the arenas and fragment them (a soak reached 2.2 GB RSS with
+// 0.4 GB live; bench/results/soak-mmap-threshold.json). Torch's blocks are
+// this cache's from kMinBlock up, within its bound; any other block of
+// 1 MiB or more goes back to the system when freed. The trim threshold
+// stays at glibc's 128 KiB: at 16 MiB it kept 25-40 MB more resident across
+// every thread's arena (bench/results/soak-trim-threshold.json).
 void TuneProcessMalloc();
 
 }  // namespace qinfer::executor
