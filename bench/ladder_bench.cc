@@ -43,8 +43,8 @@
 #include <thread>
 
 #include "qinfer/core/logging.h"
-#include "qinfer/executor/cpu_block_cache.h"
 #include "qinfer/executor/calibrator.h"
+#include "qinfer/executor/cpu_block_cache.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/buckets.h"
 #include "qinfer/scheduler/scheduler.h"
@@ -301,7 +301,7 @@ const nlohmann::json kDefinitions = {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // serve's malloc settings, so that these figures stand for its executor.
+  // serve's malloc setting, so that these figures stand for its executor.
   qinfer::executor::TuneProcessMalloc();
   CLI::App app{"OOM ladder benchmark: fixed batches vs qinfer's plan and ladder"};
   std::string model = "build/test-model/model.pt", budget_text = "128MiB", out = "bench/results/ladder.json";

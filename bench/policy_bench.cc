@@ -401,7 +401,7 @@ json RatiosJson(const json& by_policy) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // serve's malloc settings, so that these figures stand for its executor.
+  // serve's malloc setting, so that these figures stand for its executor.
   qinfer::executor::TuneProcessMalloc();
   CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
   std::string model_dir, model_file = "model.pt", jobs_path, workload = "jobs", out_path, outputs_path;

@@ -313,7 +313,7 @@ int RunReplay(ReplayCli& r);
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before any thread starts: the malloc settings the CPU allocator's block
+  // Before any thread starts: the malloc setting the CPU allocator's block
   // cache is built around (executor/include/qinfer/executor/cpu_block_cache.h).
   qinfer::executor::TuneProcessMalloc();
   CLI::App app{"qinfer: batch/offline inference from Kafka with length-bucketed batches"};
