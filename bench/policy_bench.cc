@@ -31,7 +31,7 @@
 //                [--device cpu-budget:256MiB] [--threads 2] [--rounds 3]
 //                [--policies arrival8,shared,qinfer,ideal,qinfer_arrival,sorted64]
 //                [--max-batch-size 64] [--max-batch-delay-ms 50]
-//                [--margin 0.1] [--autocast bf16] [--cuda-memory-fraction F]
+//                [--margin 0.1] [--autocast bf16] [--cuda-memory-fraction F] [--mkl-dispatch isa|vendor]
 //                [--outputs FILE.jsonl]   (every job's output, last round of the first policy)
 //                [--warmup-rounds N]      (untimed rounds first; default 0)
 #include <CLI/CLI.hpp>
@@ -405,7 +405,7 @@ int main(int argc, char** argv) {
   qinfer::executor::TuneProcessMalloc();
   CLI::App app{"qinfer executor policies side by side (see the source's header comment)"};
   std::string model_dir, model_file = "model.pt", jobs_path, workload = "jobs", out_path, outputs_path;
-  std::string device = "cpu-budget:256MiB", autocast, plan_cache;
+  std::string device = "cpu-budget:256MiB", autocast, plan_cache, mkl_dispatch = "isa";
   std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
   int threads = 2, rounds = 3, warmup_rounds = 0, max_batch_size = 64, delay_ms = 50;
   double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
@@ -428,6 +428,7 @@ int main(int argc, char** argv) {
                  "calibrated and written");
   app.add_option("--autocast", autocast, "bf16 | fp16 | empty");
   app.add_option("--cuda-memory-fraction", cuda_fraction, "cap the CUDA allocator (emulate a smaller card)");
+  app.add_option("--mkl-dispatch", mkl_dispatch, "serve's model.mkl_dispatch: isa | vendor");
   app.add_option("--outputs", outputs_path,
                  "JSONL of every job's output ({\"id\", \"output\"}) from the last round of the first policy");
   CLI11_PARSE(app, argc, argv);
@@ -437,6 +438,7 @@ int main(int argc, char** argv) {
   options.device = device;
   options.intra_op_threads = threads;
   options.autocast = autocast;
+  options.mkl_dispatch = mkl_dispatch;
   options.cuda_memory_fraction = cuda_fraction;
   options.cap_margin = margin;
   absl::StatusOr<std::unique_ptr<TorchModelRunner>> loaded = TorchModelRunner::Load(options);

@@ -30,6 +30,9 @@ struct Config {
     // row's autocast output to its float32 output, in (0, 1].
     double min_cosine = 0.999;
     int threads = 0;       // intra-op threads; 0: libtorch default
+    // Which of MKL's kernels run: isa (by the CPU's instruction sets, on any
+    // vendor) or vendor (MKL's own choice: generic kernels off Intel).
+    std::string mkl_dispatch = "isa";
     // Shared libraries registering TorchScript custom ops the model calls,
     // loaded before the model.
     std::vector<std::string> op_libraries;

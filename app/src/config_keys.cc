@@ -314,6 +314,12 @@ constexpr Key kKeys[] = {
                                   "cosine similarity between the two falls below this")
         .LowOpen(),
     Integer<&C::Model::threads>("model.threads", 0, 4096, "torch intra-op threads").Note("libtorch's default"),
+    Text<&C::Model::mkl_dispatch>("model.mkl_dispatch",
+                                  "how the MKL inside libtorch (float32 linears, bf16 attention) picks its kernels: "
+                                  "`isa` by the instruction sets the CPU reports, on any vendor; `vendor` MKL's "
+                                  "own choice, its generic kernels on a CPU not made by Intel (half the float32 "
+                                  "speed on an AMD EPYC)")
+        .Choices({"isa", "vendor"}),
     Texts<&C::Model::op_libraries>("model.op_libraries",
                                    "shared libraries registering TorchScript custom ops the "
                                    "model calls; loaded (dlopen) before the model")

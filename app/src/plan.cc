@@ -17,6 +17,7 @@ absl::StatusOr<executor::RunnerOptions> RunnerOptionsFrom(const Config& config) 
   o.manifest_path = config.model.manifest;
   o.device = config.model.device;
   o.intra_op_threads = config.model.threads;
+  o.mkl_dispatch = config.model.mkl_dispatch;
   o.autocast = config.model.autocast;
   o.op_libraries = config.model.op_libraries;
   if (config.model.fallback_device == "cpu" ||

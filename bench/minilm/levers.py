@@ -17,7 +17,7 @@ in the order given, then the next round; env=NAME:VALUE (repeatable) sets an
 environment variable for that configuration's processes (OMP_WAIT_POLICY:
 PASSIVE, say); set=KEY:VALUE (repeatable) sets a configuration key of its
 serve runs (tokenizer.threads:2, say; the executor-only run has no such
-keys); bin=DIR runs that configuration with DIR's qinfer and
+keys, except model.mkl_dispatch, which policy_bench takes as --mkl-dispatch); bin=DIR runs that configuration with DIR's qinfer and
 bench/policy_bench instead of --bin's, so that two builds are compared side
 by side; load=BUSY_US:PERIOD_US runs a process beside that configuration's
 runs that keeps one thread busy BUSY_US of every PERIOD_US (1000:20000: 5%
@@ -194,6 +194,8 @@ def main() -> None:
                        "--plan-cache", os.path.join(a.plans, f"plan-{c['tag']}.json")]
                 if c["autocast"]:
                     cmd += ["--autocast", c["autocast"]]
+                if "model.mkl_dispatch" in c["set"]:  # the one key the executor alone reads too
+                    cmd += ["--mkl-dispatch", c["set"]["model.mkl_dispatch"]]
                 share = run_config(cmd, c, f"{c['tag']} on {profile}")
                 median = json.load(open(out))["policies"]["qinfer"]["median"]
                 figures = {k: median[k] for k in ("real_tokens_per_s", "jobs_per_s")}

@@ -302,7 +302,8 @@ def markdown(summary, command, chart_name):
     for p, st in (s["profiles"] or {}).items():
         lines.append(f"| {p} | {st['texts']} | {st['tokens']:,} | {st['min']} | {st['p50']} | {st['p90']} | "
                      f"{st['max']} |")
-    lines += ["", f"GEMM peak measured in the same run (torch.matmul, {g.get('threads')} threads): "
+    lines += ["", f"GEMM peak measured in the same run (the best of torch.matmul and oneDNN's linear, "
+              f"{g.get('threads')} threads; bench/minilm/gemm.py): "
               f"{fmt(g.get('fp32_gflops'), 0)} GFLOP/s float32, {fmt(g.get('bf16_gflops'), 0)} GFLOP/s bf16. "
               "% of peak: FLOPs of the real tokens (21.2 MFLOP per token + 9.2 kFLOP × length per token) per "
               "second over the peak of the system's precision.", "", "## Embeddings per second", ""]

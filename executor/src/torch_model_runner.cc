@@ -17,6 +17,7 @@
 #include "model_files.h"
 #include "oom_ladder.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/executor/mkl_dispatch.h"
 #include "qinfer/executor/model_digest.h"
 
 namespace qinfer::executor {
@@ -267,6 +268,9 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   // Step 1: the files, before any device or memory is touched.
   absl::StatusOr<ResolvedModel> resolved = ResolveModel(options);
   if (!resolved.ok()) return resolved.status();
+  absl::StatusOr<MklDispatch> mkl = ParseMklDispatch(options.mkl_dispatch);
+  if (!mkl.ok()) return mkl.status();
+  SetMklDispatch(*mkl);
   if (absl::Status loaded = LoadOpLibraries(options.op_libraries); !loaded.ok()) return loaded;
   auto impl = std::make_unique<Impl>(options);
   impl->manifest = std::move(resolved->manifest);
@@ -294,10 +298,11 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
   Logger("executor")
       .Info(
           "event=model_loaded name=%s digest=%s device=%s dtype=%s fallback=%s budget_bytes=%d "
-          "allocated_bytes=%d load_seconds=%.2f",
+          "allocated_bytes=%d load_seconds=%.2f mkl_dispatch=%s mkl_kernel_path=%d",
           impl->manifest.name, impl->manifest.digest, options.device, impl->dtype,
           options.fallback_device.empty() ? "none" : options.fallback_device, impl->memory->budget_bytes(),
-          impl->memory->allocated_bytes(), SecondsBetween(start, options.clock->Now()));
+          impl->memory->allocated_bytes(), SecondsBetween(start, options.clock->Now()), options.mkl_dispatch,
+          MklKernelPath());
   return std::unique_ptr<TorchModelRunner>(new TorchModelRunner(std::move(impl)));
 }
 

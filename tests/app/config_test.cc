@@ -253,6 +253,7 @@ std::vector<std::string> EveryKeyChanged() {
           "model.autocast=bf16",
           "model.min_cosine=0.99",
           "model.threads=3",
+          "model.mkl_dispatch=vendor",
           "model.op_libraries=/lib/a.so,/lib/b.so",
           "memory.plan=false",
           "memory.margin=0.2",

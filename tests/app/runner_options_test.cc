@@ -13,6 +13,7 @@ TEST(RunnerOptionsTest, TheModelDeviceAndMemorySettingsPassThrough) {
   c.model.manifest = "/m/manifest.json";
   c.model.device = "cpu-budget:512MiB";
   c.model.threads = 3;
+  c.model.mkl_dispatch = "vendor";
   c.model.autocast = "bf16";
   c.model.op_libraries = {"/m/ops.so"};
   c.memory.cuda_memory_fraction = 0.5;
@@ -24,6 +25,7 @@ TEST(RunnerOptionsTest, TheModelDeviceAndMemorySettingsPassThrough) {
   EXPECT_EQ(o->manifest_path, "/m/manifest.json");
   EXPECT_EQ(o->device, "cpu-budget:512MiB");
   EXPECT_EQ(o->intra_op_threads, 3);
+  EXPECT_EQ(o->mkl_dispatch, "vendor");
   EXPECT_EQ(o->autocast, "bf16");
   EXPECT_EQ(o->op_libraries, std::vector<std::string>{"/m/ops.so"});
   EXPECT_EQ(o->cuda_memory_fraction, 0.5);

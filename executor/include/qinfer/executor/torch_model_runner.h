@@ -79,6 +79,10 @@ struct RunnerOptions {
   std::string device = "cpu";       // cpu | cuda:N | cpu-budget:<size>
   std::string fallback_device;      // "" (none) or "cpu": where single jobs that OOM run
   int intra_op_threads = 0;         // 0: libtorch's default
+  // Which of MKL's kernels run (mkl_dispatch.h): "isa" (by the CPU's
+  // instruction sets) or "vendor" (MKL's own choice); another value fails
+  // Load with InvalidArgument. Process-wide, and fixed by the first Load.
+  std::string mkl_dispatch = "isa";
   std::string autocast;             // "" (float32) | "bf16" | "fp16"
   double cuda_memory_fraction = 0;  // (0,1): cap the CUDA allocator (emulate a smaller card)
   int64_t cuda_budget_bytes = 0;    // plan within this on CUDA; 0: the (capped) card
