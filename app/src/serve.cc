@@ -26,6 +26,7 @@
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/executor/cpu_block_cache.h"
+#include "qinfer/executor/mkl_dispatch.h"
 #include "qinfer/executor/precision_check.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/pipeline/executor_loop.h"
@@ -271,6 +272,8 @@ pipeline::ServiceSnapshot Identity(const Config& config, const Service& s) {
   const executor::TorchThreads threads = executor::CurrentTorchThreads();
   identity.intra_op_threads = threads.intra_op;
   identity.inter_op_threads = threads.inter_op;
+  identity.mkl_dispatch = config.model.mkl_dispatch;
+  identity.mkl_kernel_path = executor::MklKernelPath();
   Logger("app").Info("event=torch_threads intra_op=%v inter_op=%v (model.threads=%v)", threads.intra_op,
                      threads.inter_op, config.model.threads);
   return identity;

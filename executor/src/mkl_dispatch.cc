@@ -38,6 +38,12 @@ int mkl_serv_intel_cpu_true(void) {
 }  // extern "C"
 
 int qinfer::executor::MklKernelPath() { return mkl_serv_cpu_detect(); }
+
+bool qinfer::executor::MklRunsGenericKernelsOnAVectorCpu() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && MklKernelPath() == 0;
+}
 #else
 int qinfer::executor::MklKernelPath() { return 0; }
+bool qinfer::executor::MklRunsGenericKernelsOnAVectorCpu() { return false; }
 #endif

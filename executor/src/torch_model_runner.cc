@@ -303,6 +303,12 @@ absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerO
           options.fallback_device.empty() ? "none" : options.fallback_device, impl->memory->budget_bytes(),
           impl->memory->allocated_bytes(), SecondsBetween(start, options.clock->Now()), options.mkl_dispatch,
           MklKernelPath());
+  if (MklRunsGenericKernelsOnAVectorCpu()) {
+    Logger("executor").Warn(
+        "event=mkl_generic_kernels mkl_dispatch=%s: MKL runs its generic kernels on a CPU with AVX2 (float32 "
+        "linears at about half speed); model.mkl_dispatch isa lets it pick by the CPU's instruction sets",
+        options.mkl_dispatch);
+  }
   return std::unique_ptr<TorchModelRunner>(new TorchModelRunner(std::move(impl)));
 }
 

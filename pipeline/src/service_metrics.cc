@@ -122,6 +122,9 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r, std::span<const StatGrou
                         "1, labelled with the qinfer version, libtorch version, model, model digest "
                         "and device")),
       torch_threads_(Gauge(r, "qinfer_torch_threads", "libtorch threads by pool (intra_op, inter_op)")),
+      mkl_kernel_path_(Gauge(r, "qinfer_mkl_kernel_path",
+                             "The kernel path MKL chose, as MKL numbers it (0: its generic kernels), by "
+                             "model.mkl_dispatch")),
       precision_(Gauge(r, "qinfer_precision_min_cosine",
                        "Start-up precision probe under model.autocast: the smallest cosine similarity of a "
                        "probe row's output to its float32 output, by dtype (no sample without autocast)")),
@@ -176,6 +179,7 @@ void ServiceMetrics::SetIdentity(const ServiceSnapshot& s) {
       .Set(1);
   torch_threads_.Add({{"kind", "intra_op"}}).Set(s.intra_op_threads);
   torch_threads_.Add({{"kind", "inter_op"}}).Set(s.inter_op_threads);
+  if (s.mkl_kernel_path >= 0) mkl_kernel_path_.Add({{"dispatch", s.mkl_dispatch}}).Set(s.mkl_kernel_path);
   if (!s.precision_dtype.empty()) precision_.Add({{"dtype", s.precision_dtype}}).Set(s.precision_min_cosine);
 }
 

@@ -40,6 +40,7 @@ std::string SnapshotToJson(const ServiceSnapshot& s) {
   j["device"] = s.device;
   j["fallback_device"] = s.fallback_device;
   j["threads"] = {{"intra_op", s.intra_op_threads}, {"inter_op", s.inter_op_threads}};
+  j["mkl"] = {{"dispatch", s.mkl_dispatch}, {"kernel_path", s.mkl_kernel_path}};
   if (!s.precision_dtype.empty()) {
     j["precision"] = {{"dtype", s.precision_dtype},
                       {"min_cosine", s.precision_min_cosine},
@@ -95,6 +96,10 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
     s.fallback_device = j.at("fallback_device").get<std::string>();
     s.intra_op_threads = j.at("threads").at("intra_op").get<int>();
     s.inter_op_threads = j.at("threads").at("inter_op").get<int>();
+    if (j.contains("mkl")) {  // absent from the JSON of an older instance
+      s.mkl_dispatch = j.at("mkl").at("dispatch").get<std::string>();
+      s.mkl_kernel_path = j.at("mkl").at("kernel_path").get<int>();
+    }
     if (j.contains("precision")) {  // only when a probe ran
       const json& p = j.at("precision");
       s.precision_dtype = p.at("dtype").get<std::string>();
@@ -157,6 +162,10 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
                          Duration(s.uptime_seconds), s.libtorch, s.intra_op_threads, s.inter_op_threads);
   out << absl::StrFormat("model   %s  digest %s\n", s.model, s.model_digest.substr(0, 16));
   out << absl::StrFormat("device  %s  fallback %s\n", s.device, s.fallback_device.empty() ? "none" : s.fallback_device);
+  if (s.mkl_kernel_path >= 0) {
+    out << absl::StrFormat("mkl     dispatch %s  kernel path %d%s\n", s.mkl_dispatch, s.mkl_kernel_path,
+                           s.mkl_kernel_path == 0 ? " (generic)" : "");
+  }
   if (!s.precision_dtype.empty()) {
     out << absl::StrFormat("precision  %s  min cosine %.6f to float32 over %d probe rows (floor %g)\n",
                            s.precision_dtype, s.precision_min_cosine, s.precision_rows, s.precision_floor);

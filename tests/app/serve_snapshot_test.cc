@@ -277,8 +277,10 @@ TEST_F(ServeSnapshotTest, TheDocumentedMetricsAreExactlyTheExportedOnes) {
   prometheus::Registry registry;
   pipeline::ServiceMetrics metrics(registry, ServiceStatGroups());
   // A family shows once it has a series: a bucket with a batch, a partition
-  // with a commit, a precision probe.
+  // with a commit, a precision probe, MKL's kernel path.
   identity_.precision_dtype = "bfloat16";
+  identity_.mkl_dispatch = "isa";
+  identity_.mkl_kernel_path = 7;
   const pipeline::ServiceSnapshot s =
       Build({{.bound = 64, .cap = 32, .queued_jobs = 3, .queued_tokens = 90, .queued_bytes = 900}}, {},
             {{.partition = 0, .committed_offset = 17, .low_watermark = 0, .high_watermark = 20, .lag = 3}});

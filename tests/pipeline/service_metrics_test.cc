@@ -3,6 +3,7 @@
 #include "qinfer/pipeline/service_metrics.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <prometheus/text_serializer.h>
 
 #include <chrono>
@@ -386,6 +387,32 @@ TEST(ServiceSnapshotTest, TheTableNamesEveryBucketTheMemoryLagAndFailures) {
                            "recorder  publish_retries 5  undeliverable_permanent 1"}) {
     EXPECT_NE(table.find(part), std::string::npos) << "'" << part << "' missing from:\n" << table;
   }
+}
+
+// MKL's kernel path: a gauge by model.mkl_dispatch, /status's "mkl" entry
+// read back, a line of the table that says when the kernels are generic;
+// none of them from the JSON of an instance that did not report it.
+TEST(ServiceSnapshotTest, MklsKernelPathIsExportedAndReadBack) {
+  prometheus::Registry registry;
+  ServiceMetrics metrics(registry, kGroups);
+  ServiceSnapshot s = Snapshot();
+  s.mkl_dispatch = "vendor";
+  s.mkl_kernel_path = 0;
+  metrics.SetIdentity(s);
+  EXPECT_TRUE(HasLine(Scrape(registry), "qinfer_mkl_kernel_path{dispatch=\"vendor\"} 0")) << Scrape(registry);
+  auto back = SnapshotFromJson(SnapshotToJson(s));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->mkl_dispatch, "vendor");
+  EXPECT_EQ(back->mkl_kernel_path, 0);
+  EXPECT_NE(FormatSnapshot(s).find("mkl     dispatch vendor  kernel path 0 (generic)"), std::string::npos)
+      << FormatSnapshot(s);
+
+  nlohmann::json older = nlohmann::json::parse(SnapshotToJson(s));
+  older.erase("mkl");
+  auto old_back = SnapshotFromJson(older.dump());
+  ASSERT_TRUE(old_back.ok()) << old_back.status();
+  EXPECT_EQ(old_back->mkl_kernel_path, -1);
+  EXPECT_EQ(FormatSnapshot(*old_back).find("mkl "), std::string::npos);
 }
 
 // The start-up precision probe's figures: a gauge by dtype, /status's

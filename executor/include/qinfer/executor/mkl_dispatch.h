@@ -42,4 +42,9 @@ void SetMklDispatch(MklDispatch dispatch);
 // fixes MKL's choice if nothing has yet.
 int MklKernelPath();
 
+// True when MKL runs its generic kernels (MklKernelPath() 0) on a CPU that
+// has AVX2: float32 linears at about half their speed. Load then logs
+// event=mkl_generic_kernels (warn).
+bool MklRunsGenericKernelsOnAVectorCpu();
+
 }  // namespace qinfer::executor

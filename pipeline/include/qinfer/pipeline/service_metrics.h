@@ -37,8 +37,9 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   // lists, core/stats.h) among them, each series with a fixed label set from 0.
   explicit ServiceMetrics(prometheus::Registry& registry, std::span<const StatGroup> groups = {});
 
-  // qinfer_build_info, qinfer_torch_threads and, when the precision probe
-  // ran, qinfer_precision_min_cosine, from the snapshot's identity fields.
+  // qinfer_build_info, qinfer_torch_threads, qinfer_mkl_kernel_path and,
+  // when the precision probe ran, qinfer_precision_min_cosine, from the
+  // snapshot's identity fields.
   // Call once the model is loaded.
   void SetIdentity(const ServiceSnapshot& identity);
 
@@ -116,6 +117,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   prometheus::Family<prometheus::Gauge>& heartbeat_age_;
   prometheus::Family<prometheus::Gauge>& build_info_;
   prometheus::Family<prometheus::Gauge>& torch_threads_;
+  prometheus::Family<prometheus::Gauge>& mkl_kernel_path_;
   prometheus::Family<prometheus::Gauge>& precision_;
   prometheus::Family<prometheus::Counter>& process_cpu_;
   prometheus::Family<prometheus::Gauge>& process_rss_;
