@@ -17,7 +17,8 @@ in the order given, then the next round; env=NAME:VALUE (repeatable) sets an
 environment variable for that configuration's processes (OMP_WAIT_POLICY:
 PASSIVE, say); set=KEY:VALUE (repeatable) sets a configuration key of its
 serve runs (tokenizer.threads:2, say; the executor-only run has no such
-keys, except model.mkl_dispatch, which policy_bench takes as --mkl-dispatch); bin=DIR runs that configuration with DIR's qinfer and
+keys, except model.mkl_dispatch, which policy_bench takes as
+--mkl-dispatch); bin=DIR runs that configuration with DIR's qinfer and
 bench/policy_bench instead of --bin's, so that two builds are compared side
 by side; load=BUSY_US:PERIOD_US runs a process beside that configuration's
 runs that keeps one thread busy BUSY_US of every PERIOD_US (1000:20000: 5%

@@ -21,9 +21,9 @@ void SetMklDispatch(MklDispatch dispatch) { g_dispatch.store(dispatch, std::memo
 
 }  // namespace qinfer::executor
 
-// MKL's own functions (libtorch_cpu exports both): the first is the one this
-// module answers in MKL's place, the second reports what MKL chose.
-// libtorch ships MKL on x86-64 only.
+// MKL's own functions (libtorch_cpu exports both): mkl_serv_cpu_detect
+// reports what MKL chose; mkl_serv_intel_cpu_true is the question this module
+// answers in MKL's place. libtorch ships MKL on x86-64 only.
 #if defined(__x86_64__)
 extern "C" {
 
@@ -44,6 +44,6 @@ bool qinfer::executor::MklRunsGenericKernelsOnAVectorCpu() {
   return __builtin_cpu_supports("avx2") && MklKernelPath() == 0;
 }
 #else
-int qinfer::executor::MklKernelPath() { return 0; }
+int qinfer::executor::MklKernelPath() { return -1; }
 bool qinfer::executor::MklRunsGenericKernelsOnAVectorCpu() { return false; }
 #endif

@@ -38,8 +38,9 @@ absl::StatusOr<MklDispatch> ParseMklDispatch(std::string_view name);
 void SetMklDispatch(MklDispatch dispatch);
 
 // The kernel path MKL chose, as MKL numbers it (mkl_serv_cpu_detect): 0 is
-// its generic code, higher numbers are wider vector instruction sets. Asking
-// fixes MKL's choice if nothing has yet.
+// its generic code, higher numbers are wider vector instruction sets; -1
+// where libtorch has no MKL (not x86-64). Asking fixes MKL's choice if
+// nothing has yet.
 int MklKernelPath();
 
 // True when MKL runs its generic kernels (MklKernelPath() 0) on a CPU that

@@ -51,7 +51,8 @@ struct ServiceSnapshot {
   int intra_op_threads = 0;
   int inter_op_threads = 0;
   // model.mkl_dispatch and the kernel path MKL chose (executor/mkl_dispatch.h:
-  // 0 its generic code); -1: not known (the JSON of an older instance).
+  // 0 its generic code); -1: not known (no MKL, or the JSON of an older
+  // instance).
   std::string mkl_dispatch;
   int mkl_kernel_path = -1;
   // The start-up precision probe (model.autocast): the primary's dtype and
