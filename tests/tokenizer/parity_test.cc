@@ -1,7 +1,8 @@
 // Parity with the Python `tokenizers` library: 2,000 texts of many kinds
 // (tests/tokenizer/make_parity.py writes them with the ids Python gives, at
-// build time) must get exactly the same ids from qinfer::tokenizer on
-// all-MiniLM-L6-v2's tokenizer.json: the whole sequence, the truncations at
+// build time) must get exactly the same ids and character offsets from
+// qinfer::tokenizer on all-MiniLM-L6-v2's tokenizer.json: the whole sequence
+// (ids and offsets), the truncations at
 // 256 and 16, and the overflowing windows at (256, 0), (256, 32) and (16, 4).
 // Skipped, with the reason, when the venv cannot run make_parity.py.
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qinfer/tokenizer/tokenizer.h"
@@ -57,7 +59,7 @@ class ParityTest : public ::testing::Test {
   std::unique_ptr<Tokenizer> tokenizer_;
 };
 
-TEST_F(ParityTest, EveryTextGetsThePythonLibrarysIds) {
+TEST_F(ParityTest, EveryTextGetsThePythonLibrarysIdsAndOffsets) {
   const json& cases = doc_["cases"];
   ASSERT_GE(cases.size(), 2000u);
   std::map<std::string, int> kinds;
@@ -104,6 +106,13 @@ TEST_F(ParityTest, EveryTextGetsThePythonLibrarysIds) {
     if (encoding->length() != want.size()) fail(i, "length", std::to_string(encoding->length()));
     if (encoding->special_tokens_only() != c["special_only"].get<bool>()) {
       fail(i, "special_tokens_only", encoding->special_tokens_only() ? "true" : "false");
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> offsets;
+    for (const Span& span : encoding->Spans()) offsets.emplace_back(span.start, span.end);
+    const auto want_offsets = c["offsets"].get<std::vector<std::pair<uint32_t, uint32_t>>>();
+    if (offsets != want_offsets) {
+      const auto first = std::mismatch(offsets.begin(), offsets.end(), want_offsets.begin(), want_offsets.end()).first;
+      fail(i, "offsets", "first difference at token " + std::to_string(first - offsets.begin()));
     }
     if (c.contains("tokens") && encoding->Tokens() != c["tokens"].get<std::vector<std::string>>()) {
       fail(i, "tokens", "differ");

@@ -189,15 +189,46 @@ fn utf8<'a>(text: &'a [u8], what: &str) -> Result<&'a str, Failure> {
     })
 }
 
+/// Turns byte offsets into `text` into offsets in characters (code points),
+/// as Python's tokenizers gives them: what the library's
+/// `encode_char_offsets` does token by token (`BytesToCharOffsetConverter`),
+/// without the hash map of every byte it builds for each text. An ASCII
+/// text's offsets are already in characters.
+fn to_char_offsets(text: &str, offsets: &mut [(usize, usize)]) {
+    if text.is_ascii() {
+        return;
+    }
+    // char_of[b]: the index of the character that byte b belongs to.
+    let mut char_of = Vec::with_capacity(text.len());
+    for (i, c) in text.chars().enumerate() {
+        char_of.extend(std::iter::repeat(i).take(c.len_utf8()));
+    }
+    for offset in offsets.iter_mut() {
+        let (start, stop) = *offset;
+        // The library's rules: a start outside the text keeps the byte
+        // offsets; a stop outside the text is one past the character of
+        // the byte before it (or start + 2 when that byte is outside too).
+        if let Some(&first) = char_of.get(start) {
+            let last = match char_of.get(stop) {
+                Some(&c) => c,
+                None => stop.checked_sub(1).and_then(|b| char_of.get(b)).copied().unwrap_or(first + 1) + 1,
+            };
+            *offset = (first, last);
+        }
+    }
+}
+
 /// encode(text, pair) with the special tokens, kept with its raw parts.
 fn encode(loaded: &Arc<Loaded>, text: &[u8], pair: Option<&[u8]>) -> Result<QinferEncoding, Failure> {
     let tokenizer = &loaded.tokenizer;
     let raw_of = |bytes: &[u8], what: &str| -> Result<Encoding, Failure> {
-        // Offsets in characters (code points), as Python's tokenizers gives them.
-        loaded
+        let text = utf8(bytes, what)?;
+        let mut raw = loaded
             .raw_tokenizer
-            .encode_char_offsets(utf8(bytes, what)?, false)
-            .map_err(|e| internal(format!("tokenizers failed to encode: {}", e)))
+            .encode(text, false)
+            .map_err(|e| internal(format!("tokenizers failed to encode: {}", e)))?;
+        to_char_offsets(text, raw.get_offsets_mut());
+        Ok(raw)
     };
     let raw = raw_of(text, "text")?;
     let raw_pair = match pair {
