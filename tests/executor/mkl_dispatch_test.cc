@@ -42,12 +42,7 @@ TEST(MklDispatchTest, ByDefaultMklRunsTheKernelsOfTheCpusInstructionSets) {
 
 // In a child process (the death test's), where MKL has not yet asked.
 [[noreturn]] void LoadRunAndSayThePath(const RunnerOptions& options) {
-  auto runner = TorchModelRunner::Load(options);
-  if (!runner.ok()) {
-    std::fprintf(stderr, "load failed: %s\n", runner.status().ToString().c_str());
-    std::_Exit(2);
-  }
-  auto rows = (*runner)->Forward(kRows);
+  auto rows = LoadOrExit(options)->Forward(kRows);
   std::fprintf(stderr, "forward ok=%d mkl_kernel_path=%d\n", int(rows.ok()), MklKernelPath());
   std::_Exit(0);
 }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +26,17 @@ inline std::unique_ptr<TorchModelRunner> LoadRunnerForTest(const std::string& mo
   auto runner = TorchModelRunner::Load(options);
   EXPECT_TRUE(runner.ok()) << runner.status();
   return runner.ok() ? *std::move(runner) : nullptr;
+}
+
+// For a death test's child, which ends by _Exit: the runner of `options`,
+// or exit status 2 with "load failed: STATUS" on stderr.
+inline std::unique_ptr<TorchModelRunner> LoadOrExit(const RunnerOptions& options) {
+  auto runner = TorchModelRunner::Load(options);
+  if (!runner.ok()) {
+    std::fprintf(stderr, "load failed: %s\n", runner.status().ToString().c_str());
+    std::_Exit(2);
+  }
+  return *std::move(runner);
 }
 
 // The largest difference between two outputs of the same width.

@@ -632,13 +632,9 @@ TEST(DeviceOverrideTest, AnOverrideOnABf16RunnerRunsOnAFloat32CpuCopy) {
 [[noreturn]] void LoadAndRunThenExit(const RunnerOptions& options, const Batch& batch) {
   const rlimit no_core_dump{0, 0};  // a test's crash leaves no core file
   setrlimit(RLIMIT_CORE, &no_core_dump);
-  auto runner = TorchModelRunner::Load(options);
-  if (!runner.ok()) {
-    std::fprintf(stderr, "load failed: %s\n", runner.status().ToString().c_str());
-    std::_Exit(2);
-  }
+  auto runner = LoadOrExit(options);
   std::fprintf(stderr, "model loaded\n");
-  auto outcomes = (*runner)->Run(batch);
+  auto outcomes = runner->Run(batch);
   std::fprintf(stderr, "Run returned (ok=%d)\n", int(outcomes.ok()));
   std::_Exit(0);
 }
