@@ -27,7 +27,8 @@
 #      date). Default DIR: bench/results/latest.
 #
 # --smoke: a seconds-long run for CI (40 jobs, 1 round, a 2,000-job pipeline
-# run) into a temporary DIR (or --out); it writes its report there, not to
+# run) into a temporary DIR (or --out; the temporary one is removed when the
+# smoke passes and kept when it fails); it writes its report there, not to
 # docs/, and fails unless every policy processed every job and every report
 # file has every field. Environment: QINFER_BENCH_SKIP_SETUP=1 skips step 1's
 # deploy/setup.sh (ctest runs it after the build); QINFER_BIN_DIR (default
@@ -64,7 +65,11 @@ if (( SMOKE )); then
   ROUNDS=1
   PIPELINE_JOBS=2000
   PIPELINE_ROUNDS=1
-  OUT=${OUT:-$(mktemp -d /tmp/qinfer-bench-smoke.XXXXXX)}
+  if [[ -z ${OUT:-} ]]; then
+    # A smoke's own folder goes when it passes; a failed one keeps it.
+    OUT=$(mktemp -d /tmp/qinfer-bench-smoke.XXXXXX)
+    SMOKE_TMP=1
+  fi
 fi
 OUT=${OUT:-bench/results/latest}
 BIN=${QINFER_BIN_DIR:-build}
@@ -95,7 +100,10 @@ log "results in $OUT ($JOBS jobs per workload, $ROUNDS rounds)"
 
 PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 deploy/kafka-local.sh start "$OUT/kafka" "$PORT" >&2
-trap 'deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true' EXIT
+trap 'rc=$?; deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true
+      if (( ${SMOKE_TMP:-0} )); then
+        if (( rc == 0 )); then rm -rf "$OUT"; else log "kept $OUT (the smoke failed)"; fi
+      fi' EXIT
 BROKERS=127.0.0.1:$PORT
 
 for workload in lognormal-0.5 lognormal-1.0 bimodal text; do

@@ -39,7 +39,8 @@
 # GEMMs, a 256 MiB budget instead of 4 GiB, one qinfer configuration:
 # TorchScript float32, executor and serve; one peer: encode() in float32,
 # the reference of every cosine) into a temporary DIR (or --out); the other
-# rows say "smoke: ...", not run. Its report stays there, and it fails
+# rows say "smoke: ...", not run. Its report stays there (a temporary DIR is
+# removed when the smoke passes, kept when it fails), and it fails
 # unless every system that ran ran every text and every field is written. --no-peer-setup: the ONNX and OpenVINO peers run only when
 # their venvs are already cached (otherwise: not run, "not set up").
 # Environment: QINFER_BENCH_SKIP_SETUP=1 skips deploy/setup.sh;
@@ -71,7 +72,11 @@ if (( SMOKE )); then
   TEXTS=8
   ROUNDS=1
   GEMM_ARGS=(--sizes "512,1024" --reps 3)
-  OUT=${OUT:-$(mktemp -d /tmp/qinfer-minilm-smoke.XXXXXX)}
+  if [[ -z ${OUT:-} ]]; then
+    # A smoke's own folder goes when it passes; a failed one keeps it.
+    OUT=$(mktemp -d /tmp/qinfer-minilm-smoke.XXXXXX)
+    SMOKE_TMP=1
+  fi
 fi
 OUT=${OUT:-bench/results/minilm-latest}
 BIN=${QINFER_BIN_DIR:-build}
@@ -263,7 +268,10 @@ log "results in $OUT ($TEXTS texts per profile, $ROUNDS rounds)"
 model_and_texts
 PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 deploy/kafka-local.sh start "$OUT/kafka" "$PORT" >&2
-trap 'deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true' EXIT
+trap 'rc=$?; deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true
+      if (( ${SMOKE_TMP:-0} )); then
+        if (( rc == 0 )); then rm -rf "$OUT"; else log "kept $OUT (the smoke failed)"; fi
+      fi' EXIT
 BROKERS=127.0.0.1:$PORT
 qinfer_rows fp32 "$MODEL" "" model.pt
 if (( SMOKE )); then
