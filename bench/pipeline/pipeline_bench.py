@@ -262,6 +262,7 @@ def single_thread_tokenizer(a, work: str, texts_file: str) -> dict:
 # Tokenizer.encode one text at a time on one thread, as a Python pipeline tokenizes, median of 3 passes.
 PYTHON_TOKENIZERS = """
 import json, statistics, sys, time
+import tokenizers
 from tokenizers import Tokenizer
 tok = Tokenizer.from_file(sys.argv[1]); tok.no_padding(); tok.no_truncation()
 texts = [json.loads(line)["text"] for line in open(sys.argv[2])]
@@ -271,7 +272,6 @@ for _ in range(3):
     for text in texts:
         tok.encode(text)
     rates.append(len(texts) / (time.perf_counter() - start))
-import tokenizers
 print(json.dumps({"texts_per_second": statistics.median(rates), "version": tokenizers.__version__}))
 """
 
