@@ -25,8 +25,8 @@ using nlohmann::json;
 inline constexpr int64_t kMaxAttempt = 1'000'000;
 
 // The key when it can serve as an id (UTF-8, so that the record under it
-// says the same id), cut to `max_bytes` on a character boundary; else the
-// message's coordinates.
+// says the same id), cut to `max_bytes` on a character boundary; else (or
+// when not even its first character fits) the message's coordinates.
 std::string DefaultId(const RawMessage& m, size_t max_bytes);
 
 // nlohmann's parse error without its "[json.exception...]" prefix and the

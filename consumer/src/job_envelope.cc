@@ -10,7 +10,10 @@
 namespace qinfer::consumer {
 
 std::string DefaultId(const RawMessage& m, size_t max_bytes) {
-  if (!m.key.empty() && IsValidUtf8(m.key)) return std::string(Utf8Prefix(m.key, max_bytes));
+  if (!m.key.empty() && IsValidUtf8(m.key)) {
+    const std::string_view prefix = Utf8Prefix(m.key, max_bytes);
+    if (!prefix.empty()) return std::string(prefix);
+  }
   return m.origin.topic + "/" + std::to_string(m.origin.partition) + "/" + std::to_string(m.origin.offset);
 }
 

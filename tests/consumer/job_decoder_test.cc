@@ -57,6 +57,23 @@ TEST(JobDecoderTest, DecodesAValidJobWithAllFields) {
 TEST(JobDecoderTest, IdDefaultsToKeyThenToTopicPartitionOffset) {
   EXPECT_EQ(OneJob(DecodeValue(R"({"input_ids":[1]})", "k-1")).id, "k-1");
   EXPECT_EQ(OneJob(DecodeValue(R"({"input_ids":[1]})")).id, "jobs/2/41");
+  // A key whose first character does not fit max_id_bytes is no id (the
+  // fuzzer found a failure record with an empty one).
+  DecoderLimits one_byte = kLimits;
+  one_byte.max_id_bytes = 1;
+  RawMessage m;
+  m.key = "\xc3\xa9t\xc3\xa9";
+  m.origin = {"jobs", 2, 41, 7};
+  for (std::string_view value : {std::string_view(R"({"input_ids":[1]})"), std::string_view("")}) {
+    m.value = value;
+    for (const Decoded& d : {DecodeJob(m, one_byte), DecodeJobDocument(m, one_byte)}) {
+      const std::string id = IsJob(d) ? OneJob(d).id : std::get<Outcome>(d).id;
+      EXPECT_EQ(id, "jobs/2/41") << value;
+    }
+  }
+  m.key = "t\xc3\xa9";
+  m.value = R"({"input_ids":[1]})";
+  EXPECT_EQ(OneJob(DecodeJob(m, one_byte)).id, "t");
 }
 
 // DecodeJob and DecodeJobDocument give the same answer for `value` (the
