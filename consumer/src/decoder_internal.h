@@ -119,7 +119,7 @@ std::string_view WordPrefix(std::string_view t, size_t max_bytes);
 // the library keeps of the whole text, as long as the part tokenized still
 // has more than max_tokens tokens (else it is `too_long`, as a text over the
 // bound is under every other policy).
-std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const std::string* pair,
+std::variant<tokenizer::Encoding, Outcome> EncodeText(std::string_view t, const std::string* pair,
                                                       std::string_view policy, const DecoderLimits& limits,
                                                       const JobFailure& fail);
 
@@ -141,7 +141,7 @@ Decoded KeepIds(Job job, const json& ids, const json* types, const Admission& a,
 std::vector<TokenSpan> SpansOf(const std::vector<int64_t>& ids, const std::vector<tokenizer::Span>& spans,
                                const DecoderLimits& limits);
 
-Decoded KeepText(Job job, const std::string& text, const tokenizer::Encoding& encoding, bool pair,
+Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& encoding, bool pair,
                  const Admission& a, size_t length, const DecoderLimits& limits, const JobFailure& fail);
 
 // Step 2 for a pair: its second part goes with its first, the model takes

@@ -59,31 +59,35 @@ Outcome FailureForMessage(const RawMessage& m, std::string id, const char* reaso
 
 namespace {
 
-// The fast path of DecodeJob. A message it reads is one whose document the
-// full path would accept as it stands: an object with "input_ids" (an array
-// of 1..max_tokens integers, each written as plain digits without a leading
-// zero and in [0, vocab_size)), and "id" and "reply_to" if present (strings
-// of 1..max_id_bytes printable ASCII characters without escapes), each key
-// once, nothing else but JSON whitespace. For such a message the full path
-// ends in the same Job (no policy, attempt 0, nothing truncated). Anything
-// else, valid or not, returns nullopt and takes the full path, which then
-// says what is wrong with it.
+// The fast path of DecodeJob reads a message that is an object with either
+// "input_ids" (an array of 1..max_tokens integers, each written as plain
+// digits without a leading zero and in [0, vocab_size)) or "text" (a string
+// without escapes or control characters), and "id" and "reply_to" if present
+// (strings of 1..max_id_bytes printable ASCII characters without escapes),
+// each key once, nothing else but JSON whitespace. Such a message has no
+// envelope fields, so the full path would give it the defaults (no policy
+// asked for, attempt 0). Anything else, valid or not, takes the full path,
+// which then says what is wrong with it.
 class PlainJobReader {
  public:
   PlainJobReader(std::string_view text, const DecoderLimits& limits)
       : p_(text.data()), end_(text.data() + text.size()), limits_(limits) {}
 
-  // Fills `job`'s id (when the message has one), reply_to and input_ids.
-  bool Read(Job& job, bool& has_id) {
-    bool seen_ids = false, seen_reply_to = false;
+  // Fills `job`'s id (when the message has one), reply_to and input_ids,
+  // or `text` (a view into the message) for a text job.
+  bool Read(Job& job, bool& has_id, std::optional<std::string_view>& text) {
+    bool seen_ids = false, seen_text = false, seen_reply_to = false;
     has_id = false;
     if (!Consume('{')) return false;
     while (true) {
       std::string_view key;
       if (!String(key) || !Consume(':')) return false;
-      if (key == "input_ids" && !seen_ids) {
+      if (key == "input_ids" && !seen_ids && !seen_text) {
         seen_ids = true;
         if (!Ids(job.input_ids)) return false;
+      } else if (key == "text" && !seen_text && !seen_ids) {
+        seen_text = true;
+        if (!Text(text.emplace())) return false;
       } else if (key == "id" && !has_id) {
         has_id = true;
         std::string_view id;
@@ -100,7 +104,7 @@ class PlainJobReader {
       if (Consume(',')) continue;
       if (!Consume('}')) return false;
       SkipSpace();
-      return p_ == end_ && seen_ids;
+      return p_ == end_ && (seen_ids || seen_text);
     }
   }
 
@@ -121,6 +125,22 @@ class PlainJobReader {
     while (p_ != end_ && *p_ != '"') {
       const auto c = static_cast<unsigned char>(*p_);
       if (c < 0x20 || c >= 0x7f || c == '\\') return false;
+      ++p_;
+    }
+    if (p_ == end_) return false;
+    out = std::string_view(begin, size_t(p_ - begin));
+    ++p_;
+    return true;
+  }
+  // A string without escapes or control characters. Its bytes from 0x80 on
+  // are not checked here: a text that is not UTF-8 fails in the tokenizer,
+  // and its message then takes the full path, whose parser says so.
+  bool Text(std::string_view& out) {
+    if (!Consume('"')) return false;
+    const char* begin = p_;
+    while (p_ != end_ && *p_ != '"') {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c < 0x20 || c == '\\') return false;
       ++p_;
     }
     if (p_ == end_) return false;
@@ -156,20 +176,50 @@ class PlainJobReader {
 
 }  // namespace
 
+namespace {
+
+// Steps 2 and 3 of the full path for a plain text message (PlainJobReader):
+// the jobs it would give, or nullopt where it would give a failure record
+// (the full path then writes that record).
+std::optional<std::vector<Job>> PlainTextJobs(const RawMessage& m, Job job, std::string_view text,
+                                              const DecoderLimits& limits) {
+  const JobFailure fail(m, job);
+  auto encoded = EncodeText(text, nullptr, limits.too_long_policy, limits, fail);
+  auto* encoding = std::get_if<tokenizer::Encoding>(&encoded);
+  if (encoding == nullptr) return std::nullopt;
+  const size_t length = encoding->length();
+  const Admission a = Admit(length, limits.tokenizer->added_tokens(false), 0, "", limits);
+  if (!a.error.empty()) return std::nullopt;
+  job.policy = a.policy();
+  if (a.kind == Admission::Kind::kTruncate) job.original_length = length;
+  Decoded kept = KeepText(std::move(job), text, *encoding, false, a, length, limits, fail);
+  auto* jobs = std::get_if<std::vector<Job>>(&kept);
+  if (jobs == nullptr) return std::nullopt;
+  return std::move(*jobs);
+}
+
+}  // namespace
+
 Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
   // The bounds that hold before any parse: a plain message is within them
   // when the full path's checks below would pass (its nesting depth is 2).
-  // A tokens model refuses input_ids (the document path says why).
-  if (m.value.size() <= limits.max_message_bytes && limits.max_depth >= 2 && !limits.spans) {
+  if (m.value.size() <= limits.max_message_bytes && limits.max_depth >= 2) {
     Job job;
     bool has_id = false;
-    if (PlainJobReader(m.value, limits).Read(job, has_id)) {
+    std::optional<std::string_view> text;
+    if (PlainJobReader(m.value, limits).Read(job, has_id, text)) {
       if (!has_id) job.id = DefaultId(m, limits.max_id_bytes);
       job.origin = m.origin;
       job.payload = std::string(m.value);
-      std::vector<Job> jobs;
-      jobs.push_back(std::move(job));
-      return jobs;
+      if (text) {
+        if (std::optional<std::vector<Job>> jobs = PlainTextJobs(m, std::move(job), *text, limits)) {
+          return *std::move(jobs);
+        }
+      } else if (!limits.spans) {  // a tokens model refuses input_ids (the full path says why)
+        std::vector<Job> jobs;
+        jobs.push_back(std::move(job));
+        return jobs;
+      }
     }
   }
   return DecodeJobDocument(m, limits);

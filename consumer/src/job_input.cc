@@ -50,7 +50,7 @@ std::string_view WordPrefix(std::string_view t, size_t max_bytes) {
   return space == std::string_view::npos || space == 0 ? within : within.substr(0, space);
 }
 
-std::variant<tokenizer::Encoding, Outcome> EncodeText(const std::string& t, const std::string* pair,
+std::variant<tokenizer::Encoding, Outcome> EncodeText(std::string_view t, const std::string* pair,
                                                       std::string_view policy, const DecoderLimits& limits,
                                                       const JobFailure& fail) {
   const bool truncating = policy == policy::kTruncate;
@@ -151,7 +151,7 @@ std::vector<TokenSpan> SpansOf(const std::vector<int64_t>& ids, const std::vecto
   return out;
 }
 
-Decoded KeepText(Job job, const std::string& text, const tokenizer::Encoding& encoding, bool pair,
+Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& encoding, bool pair,
                  const Admission& a, size_t length, const DecoderLimits& limits, const JobFailure& fail) {
   const bool keep_types = pair && limits.type_ids;
   if (limits.spans) job.text = text;

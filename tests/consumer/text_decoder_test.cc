@@ -332,6 +332,85 @@ TEST_F(TextDecoderTest, ChunkWindowsATextOverTheByteBoundUpToItsOwnBound) {
                 "`text_pair`: this model's task is embed");
 }
 
+// DecodeJob reads {"id", "text", "reply_to"} messages without a JSON
+// document; whatever such a message gives (jobs, a cut, windows, spans, or a
+// record saying why not), DecodeJobDocument gives the same.
+TEST_F(TextDecoderTest, PlainTextMessagesDecodeAsTheDocumentPathDecodesThem) {
+  const std::vector<std::string> values = {
+      R"({"id":"t","text":"one two three"})",
+      R"({"text":"one two three"})",
+      R"( { "id" : "t" , "reply_to" : "r1" , "text" : "four five" } )",
+      R"({"text":"one two","id":"late"})",
+      "{\"text\":\"caf\xc3\xa9 \xe4\xb8\x80 one\"}",           // UTF-8 beyond ASCII
+      "{\"text\":\"one \xff\xfe two\"}",                       // not UTF-8
+      "{\"text\":\"one \xed\xa0\x80 two\"}",                  // a UTF-16 surrogate in UTF-8
+      "{\"text\":\"one\x7f two\"}",                             // DEL is not a control character in JSON
+      "{\"text\":\"one\x01two\"}",                              // a raw control character
+      R"({"text":"one\ntwo"})",                                  // an escape
+      R"({"text":""})",
+      R"({"text":"   "})",
+      R"({"text":"[CLS] [SEP]"})",
+      R"({"text":"zzzz qqqq"})",
+      R"({"text":null})",
+      R"({"text":"one","text":"two"})",
+      R"({"text":"one","input_ids":[2,6,3]})",
+      R"({"id":"","text":"one"})",
+      R"({"text":"one two three four five six seven eight nine zero one two"})",
+      R"({"text":"one two three four five six seven eight nine zero one two three four five six seven eight"})",
+      R"({"text":"one two","meta":{}})",
+      R"({"text":"one two"} x)",
+      R"({"text":"one two")",
+  };
+  std::vector<std::pair<std::string, DecoderLimits>> settings;
+  settings.emplace_back("reject", limits_);
+  DecoderLimits truncate = limits_;
+  truncate.too_long_policy = "truncate";
+  settings.emplace_back("truncate", truncate);
+  DecoderLimits chunk = limits_;
+  chunk.too_long_policy = "chunk";
+  chunk.chunk_overlap = 2;
+  settings.emplace_back("chunk", chunk);
+  DecoderLimits few_chunks = chunk;
+  few_chunks.max_chunks = 2;
+  settings.emplace_back("chunk, 2 windows at most", few_chunks);
+  DecoderLimits no_chunk = chunk;
+  no_chunk.chunk_allowed = false;
+  settings.emplace_back("chunk not defined", no_chunk);
+  DecoderLimits lane = limits_;
+  lane.too_long_policy = "long_lane";
+  lane.long_lane_max_tokens = 16;
+  settings.emplace_back("long_lane", lane);
+  DecoderLimits spans = limits_;
+  spans.task = "tokens";
+  spans.spans = true;
+  settings.emplace_back("tokens", spans);
+  DecoderLimits bytes = truncate;
+  bytes.max_text_bytes = 20;
+  settings.emplace_back("truncate over 20 bytes", bytes);
+  DecoderLimits vocab = limits_;
+  vocab.vocab_size = 10;
+  settings.emplace_back("vocabulary of 10", vocab);
+  DecoderLimits none = limits_;
+  none.tokenizer = nullptr;
+  settings.emplace_back("no tokenizer", none);
+  size_t jobs = 0;
+  for (const auto& [name, limits] : settings) {
+    for (const std::string& value : values) {
+      RawMessage m;
+      m.key = "k";
+      m.value = value;
+      m.origin = {"jobs", 1, 17, 3};
+      Decoded fast = DecodeJob(m, limits);
+      Decoded full = DecodeJobDocument(m, limits);
+      if (auto* a = std::get_if<Outcome>(&fast)) a->completed_at_ms = 0;
+      if (auto* b = std::get_if<Outcome>(&full)) b->completed_at_ms = 0;
+      EXPECT_TRUE(fast == full) << name << ": " << value;
+      jobs += std::holds_alternative<std::vector<Job>>(full) ? 1 : 0;
+    }
+  }
+  EXPECT_GE(jobs, 40u) << "most messages are jobs under most settings";
+}
+
 TEST_F(TextDecoderTest, AModelWithoutATokenizerRefusesText) {
   limits_.tokenizer = nullptr;
   ExpectFailure(Decode(R"({"text":"one"})"), reason::kInvalid, "this model has no tokenizer");

@@ -128,11 +128,13 @@ using Decoded = std::variant<std::vector<Job>, Outcome>;
 //     truncation and overflow windows, special tokens kept; a pair longest
 //     first); input_ids (and their token_type_ids) are cut as they stand,
 //     keeping end_token_id at the end when they end with it.
-// The common message, {"id": "...", "input_ids": [...]} with at most a
-// "reply_to" besides, of plain ASCII strings and plain non-negative integers
-// within the limits, is read without building a JSON document; everything
-// else goes through DecodeJobDocument. The two give the same answer for
-// every message (tested, and checked by the decoder's fuzzer).
+// The common messages, {"id": "...", "input_ids": [...]} and
+// {"id": "...", "text": "..."} with at most a "reply_to" besides, of plain
+// non-negative integers and of strings without escapes, are read without
+// building a JSON document (a text that then fails to tokenize or is refused
+// by length takes the other path, which writes its record); everything else
+// goes through DecodeJobDocument. The two give the same answer for every
+// message (tested, and checked by the decoder's fuzzer).
 Decoded DecodeJob(const RawMessage& message, const DecoderLimits& limits);
 
 // DecodeJob with every message parsed into a JSON document (no fast path).
