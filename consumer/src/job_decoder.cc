@@ -174,10 +174,6 @@ class PlainJobReader {
   const DecoderLimits& limits_;
 };
 
-}  // namespace
-
-namespace {
-
 // Steps 2 and 3 of the full path for a plain text message (PlainJobReader):
 // the jobs it would give, or nullopt where it would give a failure record
 // (the full path then writes that record).
