@@ -87,7 +87,10 @@ class PlainJobReader {
         if (!Ids(job.input_ids)) return false;
       } else if (key == "text" && !seen_text && !seen_ids) {
         seen_text = true;
-        if (!Text(text.emplace())) return false;
+        // Bytes from 0x80 on are not checked here: a text that is not
+        // UTF-8 fails in the tokenizer, and its message then takes the full
+        // path, whose parser says so.
+        if (!String(text.emplace(), /*ascii=*/false)) return false;
       } else if (key == "id" && !has_id) {
         has_id = true;
         std::string_view id;
@@ -118,29 +121,14 @@ class PlainJobReader {
     ++p_;
     return true;
   }
-  // A string of printable ASCII without escapes.
-  bool String(std::string_view& out) {
+  // A string without escapes or control characters; with `ascii`, of
+  // printable ASCII only.
+  bool String(std::string_view& out, bool ascii = true) {
     if (!Consume('"')) return false;
     const char* begin = p_;
     while (p_ != end_ && *p_ != '"') {
       const auto c = static_cast<unsigned char>(*p_);
-      if (c < 0x20 || c >= 0x7f || c == '\\') return false;
-      ++p_;
-    }
-    if (p_ == end_) return false;
-    out = std::string_view(begin, size_t(p_ - begin));
-    ++p_;
-    return true;
-  }
-  // A string without escapes or control characters. Its bytes from 0x80 on
-  // are not checked here: a text that is not UTF-8 fails in the tokenizer,
-  // and its message then takes the full path, whose parser says so.
-  bool Text(std::string_view& out) {
-    if (!Consume('"')) return false;
-    const char* begin = p_;
-    while (p_ != end_ && *p_ != '"') {
-      const auto c = static_cast<unsigned char>(*p_);
-      if (c < 0x20 || c == '\\') return false;
+      if (c < 0x20 || c == '\\' || (ascii && c >= 0x7f)) return false;
       ++p_;
     }
     if (p_ == end_) return false;
