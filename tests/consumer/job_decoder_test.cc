@@ -1,6 +1,7 @@
 #include "qinfer/consumer/job_decoder.h"
 
 #include "qinfer/core/outcome_json.h"
+#include "decoder_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -76,18 +77,14 @@ TEST(JobDecoderTest, IdDefaultsToKeyThenToTopicPartitionOffset) {
   EXPECT_EQ(OneJob(DecodeJob(m, one_byte)).id, "t");
 }
 
-// DecodeJob and DecodeJobDocument give the same answer for `value` (the
-// failure records' wall-clock times aside).
+// DecodeJob and DecodeJobDocument give the same answer for `value`
+// (decoder_paths.h).
 void ExpectPathsAgree(std::string_view value, const DecoderLimits& limits = kLimits, std::string_view key = "") {
   RawMessage m;
   m.key = key;
   m.value = value;
   m.origin = {"jobs", 2, 41, 7};
-  Decoded fast = DecodeJob(m, limits);
-  Decoded full = DecodeJobDocument(m, limits);
-  if (auto* a = std::get_if<Outcome>(&fast)) a->completed_at_ms = 0;
-  if (auto* b = std::get_if<Outcome>(&full)) b->completed_at_ms = 0;
-  EXPECT_EQ(fast, full) << value;
+  consumer::ExpectPathsAgree(m, limits, value);
 }
 
 TEST(JobDecoderTest, PlainMessagesDecodeAsTheDocumentPathDecodesThem) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "decoder_paths.h"
 #include "qinfer/consumer/job_decoder.h"
 #include "qinfer/tokenizer/tokenizer.h"
 
@@ -400,11 +401,7 @@ TEST_F(TextDecoderTest, PlainTextMessagesDecodeAsTheDocumentPathDecodesThem) {
       m.key = "k";
       m.value = value;
       m.origin = {"jobs", 1, 17, 3};
-      Decoded fast = DecodeJob(m, limits);
-      Decoded full = DecodeJobDocument(m, limits);
-      if (auto* a = std::get_if<Outcome>(&fast)) a->completed_at_ms = 0;
-      if (auto* b = std::get_if<Outcome>(&full)) b->completed_at_ms = 0;
-      EXPECT_TRUE(fast == full) << name << ": " << value;
+      const Decoded full = ExpectPathsAgree(m, limits, name + ": " + value);
       jobs += std::holds_alternative<std::vector<Job>>(full) ? 1 : 0;
     }
   }
@@ -473,12 +470,7 @@ TEST(DecoderPathsTest, TheFastPathAndTheDocumentPathAgreeOnTheFuzzCorpus) {
       rest.remove_prefix(2 + k);
     }
     RawMessage m{key, rest, Origin{"jobs", 3, 42, 7}};
-    Decoded fast = DecodeJob(m, limits);
-    Decoded full = DecodeJobDocument(m, limits);
-    if (auto* a = std::get_if<Outcome>(&fast); a != nullptr && std::holds_alternative<Outcome>(full)) {
-      a->completed_at_ms = std::get<Outcome>(full).completed_at_ms;
-    }
-    EXPECT_TRUE(fast == full) << entry.path().filename();
+    ExpectPathsAgree(m, limits, entry.path().filename().string());
     ++seeds;
   }
   EXPECT_GE(seeds, 30u) << "the corpus is there";
