@@ -88,9 +88,9 @@ struct InputFields {
 // pair's second part where the model takes pairs (CheckPair).
 std::optional<std::string> CheckInputs(const InputFields& in, const DecoderLimits& limits);
 
-// The record of a job whose length the admission refused (`a.error`): a bad
-// id or token type says more than the length, so `invalid` wins over
-// `too_long`.
+// The record of an input_ids job whose length the admission refused
+// (`a.error`): a bad id or token type says more than the length, so
+// `invalid` wins over `too_long`. (A text's is DecodeText's.)
 Outcome RefusedByLength(const InputFields& in, const Admission& a, size_t length, const DecoderLimits& limits,
                         const JobFailure& fail);
 
@@ -143,6 +143,12 @@ std::vector<TokenSpan> SpansOf(const std::vector<int64_t>& ids, const std::vecto
 
 Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& encoding, bool pair,
                  const Admission& a, size_t length, const DecoderLimits& limits, const JobFailure& fail);
+
+// Steps 2 and 3 for a text job whose envelope is read (`job.policy` cleared,
+// `requested` the policy it asked for, empty for none): EncodeText, the
+// admission by length, then KeepText; or the record saying why not.
+Decoded DecodeText(Job job, std::string_view text, const std::string* pair, const std::string& requested,
+                   const DecoderLimits& limits, const JobFailure& fail);
 
 // Step 2 for a pair: its second part goes with its first, the model takes
 // pairs, and the part has the right type and length. Messages name the

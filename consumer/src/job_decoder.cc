@@ -162,26 +162,6 @@ class PlainJobReader {
   const DecoderLimits& limits_;
 };
 
-// Steps 2 and 3 of the full path for a plain text message (PlainJobReader):
-// the jobs it would give, or nullopt where it would give a failure record
-// (the full path then writes that record).
-std::optional<std::vector<Job>> PlainTextJobs(const RawMessage& m, Job job, std::string_view text,
-                                              const DecoderLimits& limits) {
-  const JobFailure fail(m, job);
-  auto encoded = EncodeText(text, nullptr, limits.too_long_policy, limits, fail);
-  auto* encoding = std::get_if<tokenizer::Encoding>(&encoded);
-  if (encoding == nullptr) return std::nullopt;
-  const size_t length = encoding->length();
-  const Admission a = Admit(length, limits.tokenizer->added_tokens(false), 0, "", limits);
-  if (!a.error.empty()) return std::nullopt;
-  job.policy = a.policy();
-  if (a.kind == Admission::Kind::kTruncate) job.original_length = length;
-  Decoded kept = KeepText(std::move(job), text, *encoding, false, a, length, limits, fail);
-  auto* jobs = std::get_if<std::vector<Job>>(&kept);
-  if (jobs == nullptr) return std::nullopt;
-  return std::move(*jobs);
-}
-
 }  // namespace
 
 Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
@@ -196,9 +176,11 @@ Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
       job.origin = m.origin;
       job.payload = std::string(m.value);
       if (text) {
-        if (std::optional<std::vector<Job>> jobs = PlainTextJobs(m, std::move(job), *text, limits)) {
-          return *std::move(jobs);
-        }
+        // The full path's own text steps; a failure record is left to the
+        // full path to write, so that every record has one writer.
+        const JobFailure fail(m, job);
+        Decoded decoded = DecodeText(std::move(job), *text, nullptr, "", limits, fail);
+        if (std::holds_alternative<std::vector<Job>>(decoded)) return decoded;
       } else if (!limits.spans) {  // a tokens model refuses input_ids (the full path says why)
         std::vector<Job> jobs;
         jobs.push_back(std::move(job));
@@ -284,29 +266,18 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   const std::string requested = std::move(job.policy);
   job.policy.clear();  // from here: the policy applied, if any
 
-  // Step 2: the input's length (a text is tokenized here).
-  std::optional<tokenizer::Encoding> encoding;
-  size_t length = 0, special = 0;
-  if (in.has_ids) {
-    length = in.ids->size();
-  } else {
-    auto encoded = EncodeText(in.text->get_ref<const std::string&>(),
-                              in.has_pair ? &in.pair->get_ref<const std::string&>() : nullptr,
-                              requested.empty() ? limits.too_long_policy : requested, limits, fail);
-    if (auto* failure = std::get_if<Outcome>(&encoded)) return std::move(*failure);
-    encoding = std::get<tokenizer::Encoding>(std::move(encoded));
-    length = encoding->length();
-    special = limits.tokenizer->added_tokens(in.has_pair);
+  if (!in.has_ids) {  // steps 2 and 3 for a text (it is tokenized here)
+    return DecodeText(std::move(job), in.text->get_ref<const std::string&>(),
+                      in.has_pair ? &in.pair->get_ref<const std::string&>() : nullptr, requested, limits, fail);
   }
-
-  // Step 3: admission by length, then the tokens the job keeps.
-  const Admission a = Admit(length, special, size_t(job.truncate_to), requested, limits);
+  // Step 2: the input's length; step 3: admission by length, then the ids
+  // the job keeps.
+  const size_t length = in.ids->size();
+  const Admission a = Admit(length, 0, size_t(job.truncate_to), requested, limits);
   if (!a.error.empty()) return RefusedByLength(in, a, length, limits, fail);
   job.policy = a.policy();
   if (a.kind == Admission::Kind::kTruncate) job.original_length = length;
-  if (in.has_ids) return KeepIds(std::move(job), *in.ids, in.has_types ? &*in.types : nullptr, a, length, limits, fail);
-  return KeepText(std::move(job), in.text->get_ref<const std::string&>(), *encoding, in.has_pair, a, length, limits,
-                  fail);
+  return KeepIds(std::move(job), *in.ids, in.has_types ? &*in.types : nullptr, a, length, limits, fail);
 }
 
 bool IsTooLongPolicy(std::string_view name) {

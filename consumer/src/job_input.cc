@@ -187,6 +187,20 @@ Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& enco
   return jobs;
 }
 
+Decoded DecodeText(Job job, std::string_view text, const std::string* pair, const std::string& requested,
+                   const DecoderLimits& limits, const JobFailure& fail) {
+  auto encoded = EncodeText(text, pair, requested.empty() ? limits.too_long_policy : requested, limits, fail);
+  if (auto* failure = std::get_if<Outcome>(&encoded)) return std::move(*failure);
+  const tokenizer::Encoding& encoding = std::get<tokenizer::Encoding>(encoded);
+  const size_t length = encoding.length();
+  const size_t special = limits.tokenizer->added_tokens(pair != nullptr);
+  const Admission a = Admit(length, special, size_t(job.truncate_to), requested, limits);
+  if (!a.error.empty()) return fail(reason::kTooLong, a.error, a.kept);
+  job.policy = a.policy();
+  if (a.kind == Admission::Kind::kTruncate) job.original_length = length;
+  return KeepText(std::move(job), text, encoding, pair != nullptr, a, length, limits, fail);
+}
+
 std::optional<std::string> CheckPair(bool has_ids, bool has_pair, bool has_types, json::const_iterator ids,
                                      json::const_iterator pair, json::const_iterator types,
                                      const DecoderLimits& limits) {
@@ -228,12 +242,10 @@ std::optional<std::string> CheckInputs(const InputFields& in, const DecoderLimit
 
 Outcome RefusedByLength(const InputFields& in, const Admission& a, size_t length, const DecoderLimits& limits,
                         const JobFailure& fail) {
-  if (in.has_ids) {
-    std::vector<int64_t> scratch;
-    if (auto bad = ReadIds(*in.ids, a.kept, limits, scratch)) return fail(reason::kInvalid, *bad, length);
-    if (in.has_types) {
-      if (auto bad = ReadTypeIds(*in.types, a.kept, limits, nullptr)) return fail(reason::kInvalid, *bad, length);
-    }
+  std::vector<int64_t> scratch;
+  if (auto bad = ReadIds(*in.ids, a.kept, limits, scratch)) return fail(reason::kInvalid, *bad, length);
+  if (in.has_types) {
+    if (auto bad = ReadTypeIds(*in.types, a.kept, limits, nullptr)) return fail(reason::kInvalid, *bad, length);
   }
   return fail(reason::kTooLong, a.error, a.kept);
 }
