@@ -283,9 +283,9 @@ def python_single_thread_tokenizer(a, texts_file: str) -> dict:
     return json.loads(out)
 
 
-def write_text_result(a, single: dict, python_single: dict, text_runs: dict, started: float) -> None:
-    rate = single["texts_per_second"]
-    python_rate = python_single["texts_per_second"]
+def write_text_result(a, singles: list, text_runs: dict, started: float) -> None:
+    rate = statistics.median(s["texts_per_second"] for s, _ in singles)
+    python_rate = statistics.median(p["texts_per_second"] for _, p in singles)
     pools = {}
     for t, rs in text_runs.items():
         jobs_per_s = median([x["jobs_per_s"] for x in rs])
@@ -293,8 +293,9 @@ def write_text_result(a, single: dict, python_single: dict, text_runs: dict, sta
             "jobs_per_s": jobs_per_s,
             "stages": median_stages(rs),
             "target_jobs_per_s": round(0.8 * t * rate),
-            "ratio_to_threads_x_single": round(jobs_per_s / (t * rate), 3),
-            "ratio_to_threads_x_python_single": round(jobs_per_s / (t * python_rate), 3),
+            "ratio_to_threads_x_single": round(statistics.median(x["ratio_to_threads_x_single"] for x in rs), 3),
+            "ratio_to_threads_x_python_single": round(
+                statistics.median(x["ratio_to_threads_x_python_single"] for x in rs), 3),
             "runs": rs,
         }
     result = {
@@ -302,9 +303,10 @@ def write_text_result(a, single: dict, python_single: dict, text_runs: dict, sta
         "jobs": a.jobs,
         "rounds": a.rounds,
         "single_thread_texts_per_s": round(rate),
-        "single_thread_tokens_per_s": round(single["tokens_per_second"]),
+        "single_thread_tokens_per_s": round(statistics.median(s["tokens_per_second"] for s, _ in singles)),
         "python_single_thread_texts_per_s": round(python_rate),
-        "python_tokenizers_version": python_single["version"],
+        "python_tokenizers_version": singles[0][1]["version"],
+        "tokens": singles[0][0]["tokens"],
         "tokenizer_threads": pools,
         "cores": os.cpu_count(),
         "bench_seconds": round(time.monotonic() - started, 1),
@@ -312,12 +314,17 @@ def write_text_result(a, single: dict, python_single: dict, text_runs: dict, sta
         "command": "bench/pipeline/run.sh --workload text " + f"--jobs {a.jobs} --rounds {a.rounds} "
                    f"--tokenizer-threads {a.tokenizer_threads}",
         "definitions": {
-            "single_thread_texts_per_s": "bench/tokenizer_bench on the same texts, one thread (median of 3): "
-                                         "qinfer's own tokenizer library, the rate its pool's workers start from",
+            "single_thread_texts_per_s": "bench/tokenizer_bench on the same texts, one thread (median of 3), "
+                                         "measured right before each round's serve runs; here the median over "
+                                         "rounds, in each run its round's: qinfer's own tokenizer library, the "
+                                         "rate its pool's workers start from",
             "python_single_thread_texts_per_s": "Python tokenizers' Tokenizer.encode on the same texts, one text "
-                                                "at a time on one thread (median of 3): the rate issue 31 quoted",
-            "ratio_to_threads_x_single": "jobs_per_s / (tokenizer.threads x single_thread_texts_per_s)",
-            "ratio_to_threads_x_python_single": "jobs_per_s / (tokenizer.threads x python_single_thread_texts_per_s)",
+                                                "at a time on one thread (median of 3), measured the same way: "
+                                                "the rate issue 31 quoted",
+            "ratio_to_threads_x_single": "in a run, jobs_per_s / (tokenizer.threads x its round's "
+                                         "single_thread_texts_per_s); for a pool, the median over its runs",
+            "ratio_to_threads_x_python_single": "the same against python_single_thread_texts_per_s",
+            "tokens": "tokens of the texts, special tokens included (tokenizer_bench)",
             "jobs_per_s": "median over rounds of jobs / (last record - first arrival in the scheduler)",
             "target_jobs_per_s": "0.8 x tokenizer.threads x the single-thread rate (issue 31)",
             "stages": STAGES_DEFINITION,
@@ -450,31 +457,41 @@ def main() -> None:
         if a.workload == "text":
             texts_file = os.path.join(work, "texts.jsonl")
             gen_text_jobs(jobs_file, texts_file, a.jobs, seed=1)
-            single = single_thread_tokenizer(a, work, texts_file)
-            tokens = single["tokens"]
-            log(f"single-thread tokenizer: {single['tokens_per_second']:.0f} tokens/s "
-                f"({single['texts_per_second']:.0f} texts/s)")
-            python_single = python_single_thread_tokenizer(a, texts_file)
-            log(f"Python tokenizers {python_single['version']}, one thread: "
-                f"{python_single['texts_per_second']:.0f} texts/s")
+            tokens = None
         else:
             tokens = gen_jobs(jobs_file, a.jobs, seed=1, vocab=manifest["vocab_size"])
         t0 = time.monotonic()
         run([a.qinfer, "submit", "-b", brokers, "-t", jobs_topic, "--no-progress", jobs_file],
             stdout=subprocess.DEVNULL)
         submit_seconds = time.monotonic() - t0
-        log(f"published {a.jobs} jobs ({tokens} tokens) in {submit_seconds:.1f} s")
+        log(f"published {a.jobs} jobs" + (f" ({tokens} tokens)" if tokens else "") + f" in {submit_seconds:.1f} s")
 
         if a.workload == "text":
             pools = [int(x) for x in a.tokenizer_threads.split(",") if x]
             text_runs = {t: [] for t in pools}
+            singles = []
             for r in range(a.rounds):
+                # This machine's speed moves by half within an hour, so each round measures the
+                # single-thread rates right before its serve runs, and each run is read against them.
+                single = single_thread_tokenizer(a, work, texts_file)
+                python_single = python_single_thread_tokenizer(a, texts_file)
+                singles.append((single, python_single))
+                log(f"round {r + 1} single-thread tokenizer: {single['texts_per_second']:.0f} texts/s "
+                    f"({single['tokens_per_second']:.0f} tokens/s); Python tokenizers "
+                    f"{python_single['version']}: {python_single['texts_per_second']:.0f} texts/s")
                 for t in pools:
                     res = serve_once(a, work, brokers, jobs_topic, os.path.join(model_dir, "model.pt"), a.jobs,
                                      f"text-{t}-{r}", "", tokenizer_threads=t)
+                    res["single_thread_texts_per_s"] = round(single["texts_per_second"])
+                    res["python_single_thread_texts_per_s"] = round(python_single["texts_per_second"])
+                    res["ratio_to_threads_x_single"] = round(res["jobs_per_s"] / (t * single["texts_per_second"]), 3)
+                    res["ratio_to_threads_x_python_single"] = round(
+                        res["jobs_per_s"] / (t * python_single["texts_per_second"]), 3)
                     text_runs[t].append(res)
-                    log(f"round {r + 1} text, tokenizer.threads {t}: {res['jobs_per_s']} jobs/s")
-            write_text_result(a, single, python_single, text_runs, started)
+                    log(f"round {r + 1} text, tokenizer.threads {t}: {res['jobs_per_s']} jobs/s "
+                        f"({res['ratio_to_threads_x_single']} of threads x the single-thread tokenizer, "
+                        f"{res['ratio_to_threads_x_python_single']} of threads x Python's)")
+            write_text_result(a, singles, text_runs, started)
             return
         runs = {arm: [] for arm in arms}
         for r in range(a.rounds):

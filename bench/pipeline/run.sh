@@ -7,6 +7,7 @@
 #                         [--partitions P] [--max-batch-size B] [--threads T]
 #                         [--arms kcat,storage,replies] [--set KEY=VALUE]...
 #                         [--perf] [--keep]
+#                         [--workload text [--tokenizer-threads 1,2]]
 #
 #   --jobs N            jobs (1-4 token ids each; default 100000)
 #   --out FILE          results JSON (default bench/results/pipeline.json)
@@ -19,6 +20,14 @@
 #                       e.g. kafka.producer.linger.ms=25
 #   --perf              run each serve under `perf record -g`; keeps the data
 #   --keep              keep the work directory (stores, logs, configs)
+#   --workload text     text jobs of 8-40 words instead, tokenized by serve
+#                       with MiniLM's tokenizer (storage only); each round
+#                       first measures the single-thread tokenizer
+#                       (bench/tokenizer_bench) and Python `tokenizers` on
+#                       the same texts, and each run is read against its
+#                       round's rates
+#   --tokenizer-threads L  text: the tokenizer.threads values, side by side
+#                       each round (default 1,2)
 #
 # Environment:
 #   QINFER_BIN            the qinfer binary (default <repo>/build/qinfer)
@@ -35,7 +44,11 @@
 # replies_jobs_per_s (medians), submit_seconds, bench_seconds, runs{kcat,
 # storage, replies: one object per round}, setup{command, qinfer, commit,
 # date, machine, brokers, partitions, max_batch_size, model_threads, model},
-# definitions{...}}. How a serve run is timed: bench/pipeline/README.md.
+# definitions{...}}; with --workload text: {single_thread_texts_per_s,
+# python_single_thread_texts_per_s (medians over rounds), tokenizer_threads
+# {N: {jobs_per_s, ratio_to_threads_x_single, ratio_to_threads_x_python_single,
+# stages, runs}}, definitions{...}}. How a serve run is timed:
+# bench/pipeline/README.md.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
