@@ -210,6 +210,7 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
     run([a.qinfer, "results", "-s", store, "--export", export], stderr=subprocess.DEVNULL)
     start = None
     end = 0
+    last_arrival = 0
     count = 0
     queue_waits = []
     with open(export) as f:
@@ -222,6 +223,7 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
             queue_waits.append(t["queue_seconds"])
             arrived = r["completed_at_ms"] - 1000.0 * (t["queue_seconds"] + t["run_seconds"])
             start = arrived if start is None else min(start, arrived)
+            last_arrival = max(last_arrival, arrived)
             end = max(end, r["completed_at_ms"])
     if count != n:
         die(f"serve ({tag}): {count} records, want {n}")
@@ -238,6 +240,8 @@ def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, 
         "jobs": n,
         "seconds": round(seconds, 4),
         "jobs_per_s": round(n / seconds),
+        "arrivals_per_s": round(n / max((last_arrival - start) / 1000.0, 1e-6)),
+        "tail_ms": round(end - last_arrival, 1),
         "store_only_seconds": round((res["store_last_ms"] - start) / 1000.0, 4),
         "serve_wall_seconds": round(wall, 2),
         "stages": stages_of(text, n, queue_waits, res),
@@ -296,6 +300,10 @@ def write_text_result(a, singles: list, text_runs: dict, started: float) -> None
             "ratio_to_threads_x_single": round(statistics.median(x["ratio_to_threads_x_single"] for x in rs), 3),
             "ratio_to_threads_x_python_single": round(
                 statistics.median(x["ratio_to_threads_x_python_single"] for x in rs), 3),
+            "arrivals_per_s": median([x["arrivals_per_s"] for x in rs]),
+            "arrivals_ratio_to_threads_x_single": round(
+                statistics.median(x["arrivals_ratio_to_threads_x_single"] for x in rs), 3),
+            "tail_ms": statistics.median(x["tail_ms"] for x in rs),
             "runs": rs,
         }
     result = {
@@ -326,6 +334,10 @@ def write_text_result(a, singles: list, text_runs: dict, started: float) -> None
             "ratio_to_threads_x_python_single": "the same against python_single_thread_texts_per_s",
             "tokens": "tokens of the texts, special tokens included (tokenizer_bench)",
             "jobs_per_s": "median over rounds of jobs / (last record - first arrival in the scheduler)",
+            "arrivals_per_s": "median over rounds of " + ARRIVALS_DEFINITION,
+            "arrivals_ratio_to_threads_x_single": "arrivals_per_s / (tokenizer.threads x the round's "
+                                                  "single_thread_texts_per_s), median over runs",
+            "tail_ms": TAIL_DEFINITION,
             "target_jobs_per_s": "0.8 x tokenizer.threads x the single-thread rate (issue 31)",
             "stages": STAGES_DEFINITION,
         },
@@ -335,6 +347,14 @@ def write_text_result(a, singles: list, text_runs: dict, started: float) -> None
         f.write("\n")
     log(f"wrote {a.out}")
 
+
+ARRIVALS_DEFINITION = (
+    "jobs / (last arrival in the scheduler - first): the rate the consumer (and the tokenizer pool) "
+    "delivered jobs at, which is the steady rate of the whole pipeline while the scheduler's queue "
+    "stays short (its peak is the summary's peak_queued)")
+TAIL_DEFINITION = (
+    "last record (or reply) - last arrival: mostly the last partial batches' wait, "
+    "scheduler.max_batch_delay_ms (50 ms by default), which a finite run pays once")
 
 STAGES_DEFINITION = (
     "per stage, median over rounds (serve's event=stage_summary and the records): "
@@ -487,10 +507,14 @@ def main() -> None:
                     res["ratio_to_threads_x_single"] = round(res["jobs_per_s"] / (t * single["texts_per_second"]), 3)
                     res["ratio_to_threads_x_python_single"] = round(
                         res["jobs_per_s"] / (t * python_single["texts_per_second"]), 3)
+                    res["arrivals_ratio_to_threads_x_single"] = round(
+                        res["arrivals_per_s"] / (t * single["texts_per_second"]), 3)
                     text_runs[t].append(res)
                     log(f"round {r + 1} text, tokenizer.threads {t}: {res['jobs_per_s']} jobs/s "
                         f"({res['ratio_to_threads_x_single']} of threads x the single-thread tokenizer, "
-                        f"{res['ratio_to_threads_x_python_single']} of threads x Python's)")
+                        f"{res['ratio_to_threads_x_python_single']} of threads x Python's); arrivals "
+                        f"{res['arrivals_per_s']}/s ({res['arrivals_ratio_to_threads_x_single']}), "
+                        f"tail {res['tail_ms']} ms")
             write_text_result(a, singles, text_runs, started)
             return
         runs = {arm: [] for arm in arms}
@@ -558,6 +582,8 @@ def main() -> None:
                                   "end is the later of the last record and the last reply's "
                                   "broker timestamp (LogAppendTime with the bench's own broker)",
             "arrival": "completed_at_ms - 1000 * (queue_seconds + run_seconds) of each record",
+            "arrivals_per_s": "in each run, " + ARRIVALS_DEFINITION,
+            "tail_ms": "in each run, " + TAIL_DEFINITION,
             "stages": STAGES_DEFINITION,
         },
     }
