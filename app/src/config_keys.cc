@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "qinfer/consumer/decode_pool.h"
 #include "qinfer/core/secrets.h"
 #include "qinfer/executor/device_memory.h"
 
@@ -435,7 +436,7 @@ constexpr Key kKeys[] = {
     Integer<&C::Scheduler::max_queued_bytes>("scheduler.max_queued_bytes", 1, 1LL << 50,
                                              "the same for the bytes queued jobs hold (ids, payload, `meta`); at "
                                              "least 2 × `limits.max_message_bytes`"),
-    Integer<&C::Tokenizer::threads>("tokenizer.threads", 0, 256,
+    Integer<&C::Tokenizer::threads>("tokenizer.threads", 0, static_cast<long long>(consumer::DecodeStats::kMaxWorkers),
                                     "workers of the tokenizer pool, which decodes and tokenizes the jobs topic's "
                                     "messages off the consumer thread, each with its own tokenizer")
         .Note("the cores `model.threads` leaves, at least 1"),

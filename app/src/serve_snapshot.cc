@@ -1,5 +1,7 @@
 #include "serve_snapshot.h"
 
+#include <algorithm>
+
 namespace qinfer::app {
 namespace {
 
@@ -53,6 +55,8 @@ pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& in) {
   s.assigned_partitions = assigned;
   s.paused = in.source.paused.load();
   s.decoding = in.decode.in_flight.load();
+  const size_t workers = std::min<size_t>(in.decode.workers.load(), consumer::DecodeStats::kMaxWorkers);
+  for (size_t w = 0; w < workers; ++w) s.decode_worker_busy_ns.push_back(in.decode.worker_busy_ns[w].load());
   s.records = in.records;
   s.memory_allocated = in.memory.allocated_bytes();
   s.memory_reserved = in.memory.reserved_bytes();

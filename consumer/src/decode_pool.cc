@@ -7,11 +7,12 @@ namespace qinfer::consumer {
 
 DecodePool::DecodePool(std::vector<std::unique_ptr<MessageHandler>> handlers, Options options, DecodeStats& stats)
     : options_(options), handlers_(std::move(handlers)), stats_(stats) {
+  stats_.workers = uint32_t(handlers_.size());
   workers_.reserve(handlers_.size());
   for (auto& handler : handlers_) {
     workers_.emplace_back([this, h = handler.get(), n = workers_.size()] {
       StageThread stage("decode", int(n));
-      Work(*h);
+      Work(*h, n);
     });
   }
 }
@@ -63,7 +64,7 @@ void DecodePool::Drain() {
   drainers_--;
 }
 
-void DecodePool::Work(MessageHandler& handler) {
+void DecodePool::Work(MessageHandler& handler, size_t worker) {
   const Clock& clock = RealClock();
   while (true) {
     OwnedMessage message;
@@ -78,7 +79,9 @@ void DecodePool::Work(MessageHandler& handler) {
     }
     const SteadyTime start = clock.Now();
     const size_t tokens = handler.Process(message.View());
-    stats_.busy_ns += uint64_t(std::chrono::nanoseconds(clock.Now() - start).count());
+    const uint64_t busy = uint64_t(std::chrono::nanoseconds(clock.Now() - start).count());
+    stats_.busy_ns += busy;
+    stats_.worker_busy_ns[worker] += busy;
     stats_.decoded++;
     stats_.decoded_tokens += tokens;
     bool wake = false;

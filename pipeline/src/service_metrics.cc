@@ -115,6 +115,9 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r, std::span<const StatGrou
       paused_(Gauge(r, "qinfer_consumer_paused", "1 while the consumer is paused for backpressure")),
       decoding_(Gauge(r, "qinfer_decode_queue_messages",
                       "Messages in the tokenizer pool, consumed and not yet decoded (bounded like queued jobs)")),
+      decode_worker_busy_(Counter(r, "qinfer_decode_worker_busy_seconds_total",
+                                  "Time each of the tokenizer pool's workers spent decoding, by worker "
+                                  "(0 to tokenizer.threads - 1)")),
       fatal_(Gauge(r, "qinfer_fatal", "1 once a fatal condition was raised, by cause (the instance then exits)")),
       ready_(Gauge(r, "qinfer_ready", "1 while /readyz answers ready")),
       heartbeat_age_(Gauge(r, "qinfer_executor_heartbeat_age_seconds", "Seconds since the executor thread last beat")),
@@ -340,6 +343,9 @@ void ServiceMetrics::Update(const ServiceSnapshot& s) {
   sync(cpu_cache_blocks_.Add({{"result", "hit"}}), s.cpu_block_cache, "hits");
   sync(cpu_cache_blocks_.Add({{"result", "miss"}}), s.cpu_block_cache, "misses");
   sync(cpu_cache_blocks_.Add({{"result", "released"}}), s.cpu_block_cache, "released");
+  for (size_t w = 0; w < s.decode_worker_busy_ns.size(); ++w) {
+    SetTotal(decode_worker_busy_.Add({{"worker", std::to_string(w)}}), s.decode_worker_busy_ns[w], 1e-9);
+  }
   for (const StatSeries& stat : stats_) {
     if (auto it = s.stats.find(stat.component); it != s.stats.end()) sync(*stat.counter, it->second, stat.name, stat.scale);
   }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -72,7 +73,12 @@ std::string SnapshotToJson(const ServiceSnapshot& s) {
                                {"high_watermark", p.high_watermark},
                                {"lag", p.lag}});
   }
-  j["consumer"] = {{"assigned_partitions", s.assigned_partitions}, {"paused", s.paused}, {"decoding", s.decoding}};
+  json busy = json::array();
+  for (uint64_t ns : s.decode_worker_busy_ns) busy.push_back(double(ns) * 1e-9);
+  j["consumer"] = {{"assigned_partitions", s.assigned_partitions},
+                   {"paused", s.paused},
+                   {"decoding", s.decoding},
+                   {"decode_worker_busy_seconds", busy}};
   j["records"] = s.records;
   j["memory"] = {{"allocated", s.memory_allocated},
                  {"reserved", s.memory_reserved},
@@ -140,6 +146,11 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
     s.assigned_partitions = c.at("assigned_partitions").get<int>();
     s.paused = c.at("paused").get<bool>();
     s.decoding = c.value("decoding", uint64_t{0});  // absent from an older instance's JSON
+    if (c.contains("decode_worker_busy_seconds")) {  // absent from an older instance's JSON
+      for (const json& seconds : c.at("decode_worker_busy_seconds")) {
+        s.decode_worker_busy_ns.push_back(uint64_t(std::llround(seconds.get<double>() * 1e9)));
+      }
+    }
     s.records = j.at("records").get<std::map<std::string, uint64_t>>();
     const json& m = j.at("memory");
     s.memory_allocated = m.at("allocated").get<uint64_t>();

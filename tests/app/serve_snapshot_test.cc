@@ -166,6 +166,19 @@ TEST_F(ServeSnapshotTest, TheConsumersFiguresAndPartitionsAreCopied) {
   EXPECT_EQ(s.records, (std::map<std::string, uint64_t>{{"ok", 7}, {"too_long", 2}}));
 }
 
+// Each worker of the tokenizer pool has its own busy time, and only the
+// pool's workers are reported.
+TEST_F(ServeSnapshotTest, EachTokenizerWorkerReportsItsBusyTime) {
+  EXPECT_TRUE(Build().decode_worker_busy_ns.empty()) << "no pool, no worker";
+  decode_.workers = 2;
+  decode_.worker_busy_ns[0] = 3'000'000'000;
+  decode_.worker_busy_ns[1] = 500'000'000;
+  decode_.worker_busy_ns[2] = 7;  // not a worker of this pool
+  EXPECT_EQ(Build().decode_worker_busy_ns, (std::vector<uint64_t>{3'000'000'000, 500'000'000}));
+  EXPECT_NE(pipeline::SnapshotToJson(Build()).find("\"decode_worker_busy_seconds\":[3.0,0.5]"), std::string::npos)
+      << pipeline::SnapshotToJson(Build());
+}
+
 TEST_F(ServeSnapshotTest, MemoryTheLadderAndTheDegradedModesAreReportedByName) {
   const pipeline::ServiceSnapshot s = Build();
   EXPECT_EQ(s.memory_allocated, 100u);
@@ -277,7 +290,8 @@ TEST_F(ServeSnapshotTest, TheDocumentedMetricsAreExactlyTheExportedOnes) {
   prometheus::Registry registry;
   pipeline::ServiceMetrics metrics(registry, ServiceStatGroups());
   // A family shows once it has a series: a bucket with a batch, a partition
-  // with a commit, a precision probe, MKL's kernel path.
+  // with a commit, a precision probe, MKL's kernel path, a pool's worker.
+  decode_.workers = 1;
   identity_.precision_dtype = "bfloat16";
   identity_.mkl_dispatch = "isa";
   identity_.mkl_kernel_path = 7;

@@ -113,6 +113,12 @@ class DecodePoolTest : public ::testing::Test {
       EXPECT_EQ(decode_stats.decoded.load(), uint64_t(n));
       EXPECT_EQ(decode_stats.in_flight.load(), 0u);
       EXPECT_GT(decode_stats.decoded_tokens.load(), 0u);
+      // Each worker's busy time is its share of the pool's.
+      EXPECT_EQ(decode_stats.workers.load(), uint32_t(threads));
+      uint64_t busy = 0;
+      for (int w = 0; w < threads; ++w) busy += decode_stats.worker_busy_ns[w].load();
+      EXPECT_EQ(busy, decode_stats.busy_ns.load());
+      EXPECT_EQ(decode_stats.worker_busy_ns[threads].load(), 0u);
     }
     return made;
   }

@@ -84,6 +84,7 @@ ServiceSnapshot Snapshot() {
   s.buckets = {b16, b512};
   s.partitions = {{0, 90, 10}, {1, 50, 0}};
   s.assigned_partitions = 2;
+  s.decode_worker_busy_ns = {1'500'000'000, 250'000'000};
   s.records = {{"ok", 500}, {"too_long", 10}};
   s.memory_allocated = 1 << 20;
   s.memory_peak = 3 << 20;
@@ -310,6 +311,8 @@ TEST(ServiceMetricsTest, ASnapshotSetsQueuesCapsLagMemoryAndTotalsWithoutCountin
            "qinfer_build_info{device=\"cpu-budget:1GiB\",libtorch=\"2.8.0\",model=\"tiny\",model_digest=\"sha256:abc\","
            "version=\"0.5.0\"} 1",
            "qinfer_torch_threads{kind=\"intra_op\"} 2",
+           "qinfer_decode_worker_busy_seconds_total{worker=\"0\"} 1.5",
+           "qinfer_decode_worker_busy_seconds_total{worker=\"1\"} 0.25",
        }) {
     EXPECT_TRUE(HasLine(text, line)) << line << " missing from:\n" << text;
   }
@@ -375,6 +378,7 @@ TEST(ServiceSnapshotTest, JsonReadsBackToTheSameSnapshot) {
   EXPECT_EQ(SnapshotToJson(*back), SnapshotToJson(s));
   EXPECT_EQ(back->buckets.size(), 2u);
   EXPECT_EQ(back->partitions[0].lag, 10);
+  EXPECT_EQ(back->decode_worker_busy_ns, s.decode_worker_busy_ns);
   EXPECT_FALSE(SnapshotFromJson("{\"version\": 1}").ok());
   EXPECT_FALSE(SnapshotFromJson("not json").ok());
 }

@@ -24,6 +24,7 @@
 // decode outlives the assignment it came from unseen.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -52,9 +53,16 @@ namespace qinfer::consumer {
 
 struct DecodeStats {
   QINFER_DECLARE_STATS(QINFER_DECODE_STATS)
+  // The most workers a pool has (tokenizer.threads' upper bound).
+  static constexpr size_t kMaxWorkers = 256;
+
   std::atomic<uint64_t> in_flight{0};        // messages submitted, not yet decoded
   std::atomic<uint64_t> in_flight_bytes{0};  // their bytes
   std::atomic<uint64_t> peak_in_flight{0};   // the most messages held at once
+  // The pool's workers, and each one's share of busy_ns (the first
+  // `workers` entries; set before any worker starts).
+  std::atomic<uint32_t> workers{0};
+  std::array<std::atomic<uint64_t>, kMaxWorkers> worker_busy_ns{};
 };
 
 // One message as the pool owns it.
@@ -74,8 +82,8 @@ class DecodePool {
     size_t max_bytes = size_t{64} << 20;
   };
 
-  // One worker per handler; REQUIRES: !handlers.empty(). `stats` (not
-  // owned) must outlive the pool.
+  // One worker per handler; REQUIRES: 1 <= handlers.size() <=
+  // DecodeStats::kMaxWorkers. `stats` (not owned) must outlive the pool.
   DecodePool(std::vector<std::unique_ptr<MessageHandler>> handlers, Options options, DecodeStats& stats);
   // Drains, then ends the workers.
   ~DecodePool();
@@ -92,7 +100,7 @@ class DecodePool {
 
 
  private:
-  void Work(MessageHandler& handler);
+  void Work(MessageHandler& handler, size_t worker);
   bool FullLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Both counts at most half their bound, or nothing pending.
   bool RoomLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -112,6 +112,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   prometheus::Family<prometheus::Gauge>& assigned_;
   prometheus::Family<prometheus::Gauge>& paused_;
   prometheus::Family<prometheus::Gauge>& decoding_;
+  prometheus::Family<prometheus::Counter>& decode_worker_busy_;
   prometheus::Family<prometheus::Gauge>& fatal_;
   prometheus::Family<prometheus::Gauge>& ready_;
   prometheus::Family<prometheus::Gauge>& heartbeat_age_;

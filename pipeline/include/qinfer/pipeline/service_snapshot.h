@@ -77,6 +77,9 @@ struct ServiceSnapshot {
   int assigned_partitions = 0;
   bool paused = false;
   uint64_t decoding = 0;  // messages in the tokenizer pool, not yet decoded
+  // Time each of the tokenizer pool's workers spent decoding, by worker;
+  // empty without a pool.
+  std::vector<uint64_t> decode_worker_busy_ns;
   // Durable records this run: "ok" and each failure reason.
   std::map<std::string, uint64_t> records;
   // Device memory, bytes (budget 0: none).
