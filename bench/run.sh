@@ -125,7 +125,10 @@ for batch in 8 32; do
   for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
     args+=(--jobs "$OUT/$workload.jsonl" --out "$OUT/torchserve-$workload-b$batch.json")
   done
-  "$TS_PY" bench/torchserve/run.py --model "$OUT/model" --batch-size "$batch" --threads "$THREADS" \
+  # TorchServe's work folder (its config and logs, kept for a look
+  # afterwards) goes inside a smoke's own folder, which goes when it passes.
+  TMPDIR=$( (( ${SMOKE_TMP:-0} )) && echo "$OUT" || echo "${TMPDIR:-/tmp}") \
+    "$TS_PY" bench/torchserve/run.py --model "$OUT/model" --batch-size "$batch" --threads "$THREADS" \
     --rounds "$ROUNDS" "${args[@]}" >/dev/null
 done
 
