@@ -173,7 +173,7 @@ class CollectRun {
           positions = collector_.Flush();
           return positions.status();
         },
-        kStoreAttempts, kStoreBackoff, RealClock(), log_, nullptr);
+        "results", kStoreAttempts, kStoreBackoff, RealClock(), log_, nullptr);
     if (!written.ok()) {
       fatal_ = true;
       log_.Error("event=fatal cause=store error=\"%v\" (offsets not committed)", std::string(written.message()));

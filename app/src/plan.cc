@@ -146,7 +146,8 @@ absl::Status CheckAdmission(const Config& config, const executor::ModelManifest&
 }
 
 absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner, MetaStore& store,
-                                               const Config& config, const std::vector<int>& bounds, bool recalibrate) {
+                                               StoreWrites& writes, const Config& config,
+                                               const std::vector<int>& bounds, bool recalibrate) {
   auto log = Logger("app");
   PlanChoice choice;
   if (!config.memory.plan) return choice;
@@ -185,14 +186,16 @@ absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runne
   options.margin = config.memory.margin;
   auto plan = executor::Calibrate(runner, options);
   if (!plan.ok()) return plan.status();
-  if (absl::Status s = store.PutMeta(key, PlanToJson(*plan)); !s.ok()) return s;
+  const std::string json = PlanToJson(*plan);
+  if (absl::Status s = writes.Write(StoreWrite::kPlan, [&] { return store.PutMeta(key, json); }); !s.ok()) return s;
   choice.plan = *std::move(plan);
   choice.calibrated = true;
   return choice;
 }
 
-PlanKeeper::PlanKeeper(std::optional<MemoryPlan> plan, MetaStore& store, scheduler::BatchQueue& queue)
-    : plan_(std::move(plan)), store_(store), queue_(queue) {}
+PlanKeeper::PlanKeeper(std::optional<MemoryPlan> plan, MetaStore& store, StoreWrites& writes,
+                       scheduler::BatchQueue& queue)
+    : plan_(std::move(plan)), store_(store), writes_(writes), queue_(queue) {}
 
 void PlanKeeper::OnCapLowered(int bound, int new_cap, int failed_size) {
   auto log = Logger("app");
@@ -208,9 +211,10 @@ void PlanKeeper::OnCapLowered(int bound, int new_cap, int failed_size) {
   PlanEntry& e = plan_->entries[size_t(index)];
   if (e.lowered_from == 0) e.lowered_from = e.batch_size;
   e.batch_size = new_cap;
-  if (absl::Status s = store_.PutMeta(plan_->Key(), PlanToJson(*plan_)); !s.ok()) {
-    log.Error("event=plan_persist_failed error=\"%v\"", std::string(s.message()));
-  }
+  // A write that keeps failing raised the fatal condition in StoreWrites:
+  // the instance stops, and the cap is found again after the restart.
+  const std::string json = PlanToJson(*plan_);
+  (void)writes_.Write(StoreWrite::kPlan, [&] { return store_.PutMeta(plan_->Key(), json); });
 }
 
 int PlanCommand(const Config& config, bool recalibrate) {
@@ -232,7 +236,9 @@ int PlanCommand(const Config& config, bool recalibrate) {
   }
   Config with_plan = config;
   with_plan.memory.plan = true;
-  auto choice = LoadOrCalibratePlan(**runner, **store, with_plan, *bounds, recalibrate);
+  Health health;  // this command's own: a plan write that keeps failing ends it
+  StoreWrites writes(health, {});
+  auto choice = LoadOrCalibratePlan(**runner, **store, writes, with_plan, *bounds, recalibrate);
   if (!choice.ok()) {
     std::cerr << "qinfer plan: " << choice.status().message() << "\n";
     return 2;

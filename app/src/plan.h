@@ -10,6 +10,7 @@
 #include "config.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/memory_plan.h"
+#include "qinfer/core/store_writes.h"
 #include "qinfer/executor/torch_model_runner.h"
 #include "qinfer/scheduler/batch_queue.h"
 #include "qinfer/tokenizer/tokenizer.h"
@@ -51,25 +52,31 @@ absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config
                                                                     int max_tokens);
 
 // The stored plan for this model/device/dtype/budget/libtorch/buckets, or a
-// fresh calibration (persisted) when there is none or `recalibrate`.
+// fresh calibration (persisted through `writes`: a write that keeps failing
+// is an error here and the fatal condition there) when there is none or
+// `recalibrate`.
 // nullopt when the device has no budget or memory.plan is false.
 struct PlanChoice {
   std::optional<MemoryPlan> plan;
   bool calibrated = false;  // false: reused from the store
 };
 absl::StatusOr<PlanChoice> LoadOrCalibratePlan(executor::TorchModelRunner& runner, MetaStore& store,
-                                               const Config& config, const std::vector<int>& bounds, bool recalibrate);
+                                               StoreWrites& writes, const Config& config,
+                                               const std::vector<int>& bounds, bool recalibrate);
 
 // Ladder step 2 at the service level: a lowered cap goes to the scheduler
-// and into the stored plan. Called on the executor thread.
+// and into the stored plan, written through `writes` like every store write
+// (one that keeps failing raises the store's fatal condition). Called on the
+// executor thread.
 class PlanKeeper final : public executor::CapListener {
  public:
-  PlanKeeper(std::optional<MemoryPlan> plan, MetaStore& store, scheduler::BatchQueue& queue);
+  PlanKeeper(std::optional<MemoryPlan> plan, MetaStore& store, StoreWrites& writes, scheduler::BatchQueue& queue);
   void OnCapLowered(int bound, int new_cap, int failed_size) override;
 
  private:
   std::optional<MemoryPlan> plan_;
   MetaStore& store_;
+  StoreWrites& writes_;
   scheduler::BatchQueue& queue_;
 };
 

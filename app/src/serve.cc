@@ -63,6 +63,8 @@ struct Front {
   // times them (queue_seconds) and the loop beats with it.
   const Clock& clock = RealClock();
   Health health;
+  // Every store write that can fail: results, the attempt log, the plan.
+  StoreWrites writes{health, {}};
   prometheus::Registry registry;
   pipeline::ServiceMetrics metrics{registry, ServiceStatGroups()};
   LiveView view;
@@ -163,11 +165,11 @@ std::optional<int> CheckPrecision(const Config& config, Service& s) {
 
 // The store, the memory plan, and the scheduler whose caps come from it
 // where the device has a budget (otherwise from the token budget per batch).
-std::optional<int> BuildScheduler(const Config& config, bool recalibrate, const Clock& clock, Service& s) {
+std::optional<int> BuildScheduler(const Config& config, bool recalibrate, Front& f, Service& s) {
   auto store = storage::RocksDbOutcomeStore::Open(config.storage.path, StoreOptionsFrom(config));
   if (!store.ok()) return StartFailed("storage.path: " + std::string(store.status().message()));
   s.store = *std::move(store);
-  auto plan = LoadOrCalibratePlan(*s.runner, *s.store, config, s.bounds, recalibrate);
+  auto plan = LoadOrCalibratePlan(*s.runner, *s.store, f.writes, config, s.bounds, recalibrate);
   if (!plan.ok()) return StartFailed("memory plan: " + std::string(plan.status().message()));
   if (StopRequested()) return StartAbandoned("memory_plan");
   s.plan = plan->plan;
@@ -189,12 +191,12 @@ std::optional<int> BuildScheduler(const Config& config, bool recalibrate, const 
     return StartFailed("scheduler (scheduler.max_queued_bytes, limits.max_message_bytes): " +
                        std::string(sched.status().message()));
   }
-  s.queue.emplace(*std::move(sched), clock);
+  s.queue.emplace(*std::move(sched), f.clock);
   for (size_t i = 0; i < policy.bucket_bounds.size(); ++i) {
     log.Info("event=bucket bound=%v cap=%v%v", policy.bucket_bounds[i], policy.caps[i],
              s.derived.unfit.count(policy.bucket_bounds[i]) ? " unfit=true" : "");
   }
-  s.plan_keeper.emplace(s.plan, *s.store, *s.queue);
+  s.plan_keeper.emplace(s.plan, *s.store, f.writes, *s.queue);
   s.runner->SetCapListener(&*s.plan_keeper);
   return std::nullopt;
 }
@@ -222,7 +224,7 @@ std::optional<int> BuildPipeline(const Config& config, const ServeOptions& optio
   s.publisher = *std::move(publisher);
   OutcomeRecorder::Options recorder_options;
   recorder_options.observer = &f.metrics;
-  s.recorder.emplace(*s.store, s.publisher.get(), s.tracker, f.health, recorder_options);
+  s.recorder.emplace(*s.store, s.publisher.get(), s.tracker, f.writes, f.health, recorder_options);
   s.source_queue.emplace(*s.queue);
   const executor::ModelManifest& manifest = s.runner->manifest();
   std::vector<const tokenizer::Tokenizer*> handles;
@@ -237,7 +239,8 @@ std::optional<int> BuildPipeline(const Config& config, const ServeOptions& optio
     // Not released by SIGTERM: a test holds the drain with it.
     loop_options.before_batch = [path = options.hold_file_for_test] { WaitWhileExists(path, nullptr); };
   }
-  s.loop.emplace(*s.queue, *s.runner, *s.recorder, s.store.get(), f.health, f.clock, loop_options, &f.metrics);
+  s.loop.emplace(*s.queue, *s.runner, *s.recorder, s.store.get(), f.writes, f.health, f.clock, loop_options,
+                 &f.metrics);
   return std::nullopt;
 }
 
@@ -247,7 +250,7 @@ std::optional<int> Build(const Config& config, const ServeOptions& options, Fron
   if (auto code = LoadModel(config, s)) return code;
   if (auto code = CheckPrecision(config, s)) return code;
   if (StopRequested()) return StartAbandoned("precision_checked");
-  if (auto code = BuildScheduler(config, options.recalibrate, f.clock, s)) return code;
+  if (auto code = BuildScheduler(config, options.recalibrate, f, s)) return code;
   if (auto code = CheckTopics(config)) return code;
   if (StopRequested()) return StartAbandoned("topics_checked");
   return BuildPipeline(config, options, f, s);
@@ -298,6 +301,7 @@ pipeline::ServiceSnapshot ReadSnapshot(const pipeline::ServiceSnapshot& identity
                         .runner = s.runner->stats(),
                         .cpu_block_cache = executor::ProcessCpuBlockCacheStats(),
                         .recorder = s.recorder->stats(),
+                        .store = f.writes.stats(),
                         .loop = s.loop->stats()});
 }
 
@@ -369,7 +373,8 @@ void Shutdown(const Config& config, bool fatal, Front& f, Service& s, Threads& t
 }
 
 // The summary of this run: per bucket, overall, degraded modes, the ladder.
-void LogSummary(SteadyTime started, const Service& s, const pipeline::ServiceMetrics& metrics) {
+void LogSummary(SteadyTime started, const Service& s, const Front& f) {
+  const pipeline::ServiceMetrics& metrics = f.metrics;
   auto log = Logger("app");
   const double seconds = std::chrono::duration<double>(RealClock().Now() - started).count();
   uint64_t jobs = 0, real = 0, padded = 0;
@@ -390,7 +395,7 @@ void LogSummary(SteadyTime started, const Service& s, const pipeline::ServiceMet
   log.Info(
       "event=summary run_seconds=%.1f jobs_run=%v peak_queued=%v peak_decoding=%v real_tokens=%v padded_tokens=%v%v%v",
       seconds, jobs, s.queue->peak_queued_jobs(), s.source->decode_stats().peak_in_flight.load(), real, padded,
-      counters(s.source->stats().Values()), counters(s.recorder->stats().Values()));
+      counters(s.source->stats().Values()), counters(s.recorder->stats().Values()) + counters(f.writes.stats().Values()));
   log.Info("event=decode_summary%v", counters(s.source->decode_stats().Values()));
   // Where the time went, by stage (bench/pipeline reports it per job).
   const pipeline::ServiceMetrics::StageSeconds stages = metrics.Stages();
@@ -466,7 +471,7 @@ int Serve(const Config& config, const ServeOptions& options) {
   // Before the objects its handlers read go out of scope.
   std::move(stop_http).Invoke();
 
-  LogSummary(started, service, f.metrics);
+  LogSummary(started, service, f);
   if (fatal) {
     Logger("app").Error("event=exit code=1 cause=%v error=\"%v\"", f.health.cause(), f.health.reason());
     return kExitFatal;

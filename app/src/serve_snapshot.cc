@@ -30,6 +30,7 @@ std::map<std::string, StatValues> Stats(const SnapshotSources& in) {
   return {{"consumer", in.source.Values()},
           {"decode", in.decode.Values()},
           {"recorder", in.recorder.Values()},
+          {"store", in.store.Values()},
           {"loop", in.loop.Values()},
           {"runner", in.runner.Values()}};
 }
@@ -74,6 +75,7 @@ std::span<const StatGroup> ServiceStatGroups() {
   static constexpr StatGroup kGroups[] = {{"consumer", consumer::SourceStats::kDefs},
                                           {"decode", consumer::DecodeStats::kDefs},
                                           {"recorder", RecorderStats::kDefs},
+                                          {"store", StoreWriteStats::kDefs},
                                           {"loop", pipeline::LoopStats::kDefs},
                                           {"runner", executor::RunnerStats::kDefs}};
   return kGroups;

@@ -51,8 +51,9 @@ struct SnapshotSources {
   const executor::DeviceMemory& memory;
   const executor::RunnerStats& runner;
   executor::BlockCacheStats cpu_block_cache;
-  // The recorder's and the loop's counters.
+  // The recorder's, the store writes' and the loop's counters.
   const RecorderStats& recorder;
+  const StoreWriteStats& store;
   const pipeline::LoopStats& loop;
 };
 
@@ -63,7 +64,8 @@ struct SnapshotSources {
 pipeline::ServiceSnapshot BuildSnapshot(const SnapshotSources& sources);
 
 // The components' counter lists (core/stats.h) under their names in the
-// snapshot's `stats`: consumer, recorder, loop and runner. ServiceMetrics
+// snapshot's `stats`: consumer, decode, recorder, store, loop and runner.
+// ServiceMetrics
 // exports each counter from them.
 std::span<const StatGroup> ServiceStatGroups();
 

@@ -60,18 +60,22 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
 // from the failure it retried.
 class JobFailure {
  public:
+  // The job's envelope (id, attempt, replay_of and `meta`, as the bytes it
+  // arrived as) goes on every record it makes, as on the executor's.
   JobFailure(const RawMessage& m, const Job& job)
-      : m_(m), id_(job.id), attempt_(job.attempt), replay_of_(job.replay_of) {}
+      : m_(m), id_(job.id), meta_json_(job.meta_json), attempt_(job.attempt), replay_of_(job.replay_of) {}
   Outcome operator()(const char* why, std::string error, size_t length) const {
     Outcome out = FailureForMessage(m_, id_, why, std::move(error), length);
     out.attempt = attempt_;
     out.replay_of = replay_of_;
+    out.meta_json = meta_json_;
     return out;
   }
 
  private:
   const RawMessage& m_;
   std::string id_;
+  std::string meta_json_;
   int attempt_;
   Origin replay_of_;
 };

@@ -1,13 +1,6 @@
 #include "qinfer/core/job.h"
 
-#include <chrono>
-
 namespace qinfer {
-
-int64_t WallMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 size_t Job::footprint_bytes() const {
   size_t span_bytes = spans.capacity() * sizeof(TokenSpan);
@@ -47,7 +40,6 @@ Outcome FailureFor(const Job& job, std::string reason, std::string error) {
   out.reason = std::move(reason);
   out.error = std::move(error);
   out.payload = job.payload;
-  out.completed_at_ms = WallMillis();
   return out;
 }
 

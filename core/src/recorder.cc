@@ -18,33 +18,13 @@ bool IsPermanentDeliveryError(const absl::Status& status) {
   }
 }
 
-OutcomeRecorder::OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publisher, AckSink& acks, Health& health,
-                                 Options options)
-    : store_(store), publisher_(publisher), acks_(acks), health_(health), options_(options) {}
-
-absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
-                              std::chrono::milliseconds backoff, const Clock& clock, const Log& log,
-                              std::atomic<uint64_t>* errors) {
-  absl::Status status;
-  for (int attempt = 1; attempt <= attempts; ++attempt) {
-    status = write();
-    if (status.ok()) return status;
-    if (errors != nullptr) ++*errors;
-    log.Warn("event=store_error attempt=%v of=%v error=\"%v\"", attempt, attempts, std::string(status.message()));
-    // A transient I/O error deserves a retry; a lasting one is fatal.
-    if (attempt < attempts) clock.SleepFor(backoff * attempt);
-  }
-  return status;
-}
+OutcomeRecorder::OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publisher, AckSink& acks,
+                                 StoreWrites& writes, Health& health, Options options)
+    : store_(store), publisher_(publisher), writes_(writes), acks_(acks), health_(health), options_(options) {}
 
 absl::Status OutcomeRecorder::Store(std::span<const Outcome> outcomes, std::span<const std::string> json) {
-  absl::Status status = WriteWithRetries([&] { return store_.Put(outcomes, json); }, options_.store_attempts,
-                                         options_.store_backoff, *options_.clock, Logger("core"), &stats_.store_errors);
-  if (status.ok()) return status;
-  if (health_.RaiseFatal(fatal_cause::kStore, "store writes keep failing: " + std::string(status.message()))) {
-    Logger("core").Error("event=fatal cause=store error=\"%v\" (outcomes not acked)", std::string(status.message()));
-  }
-  return status;
+  // A failure raised the fatal condition in StoreWrites: nothing is acked.
+  return writes_.Write(StoreWrite::kResults, [&] { return store_.Put(outcomes, json); });
 }
 
 absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
@@ -52,7 +32,11 @@ absl::Status OutcomeRecorder::Record(std::vector<Outcome> outcomes) {
   const SteadyTime start = options_.clock->Now();
   std::vector<std::string> json;
   json.reserve(outcomes.size());
-  for (const Outcome& o : outcomes) json.push_back(OutcomeToJson(o));
+  const int64_t wall = options_.clock->WallMillis();
+  for (Outcome& o : outcomes) {
+    if (o.completed_at_ms == 0) o.completed_at_ms = wall;
+    json.push_back(OutcomeToJson(o));
+  }
   if (absl::Status s = Store(outcomes, json); !s.ok()) return s;
   stats_.stored += outcomes.size();
   if (options_.observer != nullptr) {

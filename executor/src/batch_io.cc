@@ -127,7 +127,6 @@ Outcome ResultMaker::Make(const Batch& batch, size_t i, std::vector<float> outpu
   o.model_digest = manifest_.digest;
   o.queue_seconds = job.enqueued_at == SteadyTime{} ? 0.0 : SecondsBetween(job.enqueued_at, batch_start);
   o.run_seconds = run_seconds;
-  o.completed_at_ms = WallMillis();
   return o;
 }
 

@@ -42,7 +42,7 @@ absl::StatusOr<MemoryPlan> Calibrate(CalibrationTarget& target, const Calibratio
   plan.margin = options.margin;
   plan.max_batch_size = options.max_batch_size;
   plan.bounds = options.bounds;
-  plan.created_at_ms = WallMillis();
+  plan.created_at_ms = options.clock->WallMillis();
   if (plan.budget_bytes <= 0) {
     return absl::FailedPreconditionError("device " + target.device() +
                                          " has no memory budget to plan in: use cpu-budget:<size> or a cuda device");

@@ -57,13 +57,11 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
     job.error =
         "window " + std::to_string(done.failed_window + 1) + " of " + std::to_string(window.windows) + ": " + f.error;
     job.payload = std::move(done.payload);
-    job.completed_at_ms = f.completed_at_ms;
     job.output.clear();
     return job;
   }
   Outcome job = std::move(done.pooled);
   job.ok = true;
-  job.completed_at_ms = WallMillis();
   if (done.entities) {
     job.entities = MergeWindowEntities(std::move(*done.entities));
     return job;
@@ -77,7 +75,6 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
   norm = std::sqrt(norm);
   const double scale = normalize_ && norm > 0 ? 1.0 / norm : 1.0;
   for (size_t d = 0; d < done.sum.size(); ++d) job.output[d] = float(done.sum[d] * scale);
-  job.completed_at_ms = WallMillis();
   return job;
 }
 

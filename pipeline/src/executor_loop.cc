@@ -18,12 +18,13 @@ std::vector<Origin> OriginsOf(const std::vector<Job>& jobs) {
 }  // namespace
 
 ExecutorLoop::ExecutorLoop(BatchSource& queue, ModelRunner& runner, OutcomeSink& recorder,
-                           AttemptLog* attempts, Health& health, const Clock& clock, LoopOptions options,
-                           BatchObserver* observer)
+                           AttemptLog* attempts, StoreWrites& writes, Health& health, const Clock& clock,
+                           LoopOptions options, BatchObserver* observer)
     : queue_(queue),
       runner_(runner),
       recorder_(recorder),
       attempts_(attempts),
+      writes_(writes),
       health_(health),
       clock_(clock),
       options_(options),
@@ -186,10 +187,8 @@ void ExecutorLoop::RunOne(Batch batch) {
     // The batches run before this one ended without taking the process
     // down, whether or not their records are durable yet: their attempts go
     // in the same write, so a crash now is not held against them.
-    if (absl::Status s = attempts_->BeginAttempts(first, finished_); !s.ok()) {
-      if (health_.RaiseFatal(fatal_cause::kStore, "attempt log unwritable: " + std::string(s.message()))) {
-        log.Error("event=fatal cause=store error=\"attempt log: %v\"", std::string(s.message()));
-      }
+    // A write that keeps failing raised the fatal condition in StoreWrites.
+    if (!writes_.Write(StoreWrite::kAttempts, [&] { return attempts_->BeginAttempts(first, finished_); }).ok()) {
       Abandon(b.jobs.size(), "fatal");
       return;
     }

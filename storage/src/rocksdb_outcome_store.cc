@@ -24,6 +24,7 @@
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/outcome_json.h"
 #include "qinfer/storage/attempt_table.h"
+#include "refusing_file_system.h"
 #include "store_impl.h"
 #include "store_layout.h"
 
@@ -106,8 +107,18 @@ absl::Status RocksDbOutcomeStore::Impl::OpenDb(rocksdb::DBOptions db_options,
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::OpenRefusingLogWritesForTest(
+    const std::string& dir, std::shared_ptr<const std::atomic<bool>> refuse) {
+  return OpenWith(dir, {}, NewLogRefusingEnv(std::move(refuse)));
+}
+
 absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(const std::string& dir,
                                                                                Options options) {
+  return OpenWith(dir, options, nullptr);
+}
+
+absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::OpenWith(
+    const std::string& dir, Options options, std::unique_ptr<rocksdb::Env> env) {
   if (absl::Status s = PrepareDir(dir, options.read_only); !s.ok()) return s;
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = !options.read_only;
@@ -122,6 +133,10 @@ absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> RocksDbOutcomeStore::Open(c
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->options = options;
+  if (env != nullptr) {
+    impl->env = std::move(env);
+    db_options.env = impl->env.get();
+  }
   if (absl::Status s = impl->OpenDb(db_options, descriptors); !s.ok()) return s;
   {
     MutexLock lock(&impl->write_mu);  // no other thread has the store yet

@@ -31,6 +31,7 @@ struct RocksDbOutcomeStore::Impl {
   std::string dir;
   Options options;
   std::string secondary_dir;  // read-only only: the follower's own info log
+  std::unique_ptr<rocksdb::Env> env;  // Options::refuse_log_writes_for_test only; outlives db
   std::unique_ptr<rocksdb::DB> db;
   // Every handle opened, ours and any column families a later version added
   // (RocksDB requires opening them all); destroyed before the DB.

@@ -55,7 +55,7 @@ class ServeSnapshotTest : public ::testing::Test {
     runner_.fallback_runs = 24;
     runner_.oom_failures = 25;
     runner_.override_runs = 26;
-    recorder_.store_errors = 31;
+    store_.store_errors_attempts = 31;
     recorder_.publish_retries = 32;
     recorder_.undeliverable_permanent = 33;
     recorder_.undeliverable_exhausted = 34;
@@ -84,6 +84,7 @@ class ServeSnapshotTest : public ::testing::Test {
                           .cpu_block_cache = {.hits = 9, .misses = 3, .released = 1, .held_bytes = 5 << 20,
                                               .free_bytes = 2 << 20, .limit_bytes = 512 << 20},
                           .recorder = recorder_,
+                          .store = store_,
                           .loop = loop_});
   }
 
@@ -96,6 +97,7 @@ class ServeSnapshotTest : public ::testing::Test {
   FixedMemory memory_;
   executor::RunnerStats runner_;
   RecorderStats recorder_;
+  StoreWriteStats store_;
   pipeline::LoopStats loop_;
 };
 
@@ -195,12 +197,13 @@ TEST_F(ServeSnapshotTest, MemoryTheLadderAndTheDegradedModesAreReportedByName) {
   EXPECT_EQ(s.stats.at("recorder"), (std::map<std::string, uint64_t>{{"stored", 0},
                                                                       {"published", 0},
                                                                       {"acked", 0},
-                                                                      {"store_errors", 31},
                                                                       {"publish_retries", 32},
                                                                       {"undeliverable_permanent", 33},
                                                                       {"undeliverable_exhausted", 34},
                                                                       {"dead_letter_notices", 35},
                                                                       {"ack_ns", 0}}));
+  EXPECT_EQ(s.stats.at("store"), (std::map<std::string, uint64_t>{
+                                    {"store_errors_results", 0}, {"store_errors_attempts", 31}, {"store_errors_plan", 0}}));
   EXPECT_EQ(s.stats.at("loop"), (std::map<std::string, uint64_t>{{"batches", 0},
                                                                   {"jobs_run", 0},
                                                                   {"suspects_run_alone", 0},
@@ -221,6 +224,7 @@ TEST_F(ServeSnapshotTest, EveryDeclaredCounterReachesStatusAndMetrics) {
     if (component == "consumer") return source_.Find(name);
     if (component == "decode") return decode_.Find(name);
     if (component == "recorder") return recorder_.Find(name);
+    if (component == "store") return store_.Find(name);
     if (component == "loop") return loop_.Find(name);
     if (component == "runner") return runner_.Find(name);
     return nullptr;

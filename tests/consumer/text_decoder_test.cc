@@ -5,6 +5,8 @@
 // over-long policies cut where the tokenizer cuts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -214,6 +216,38 @@ TEST_F(PairDecoderTest, AwkwardPairsGetTheirDocumentedRecords) {
   limits_.max_tokens = 6;
   ExpectFailure(Decode(R"({"text":"one two three four five","text_pair":"six","policy":"chunk"})"), reason::kTooLong,
                 "policy chunk is not defined for task rerank");
+}
+
+// Under truncate a single text over the byte bound is cut there; a pair is
+// not: cutting it could drop its second text (an `ok` record scoring a
+// different input). It stays too_long, whether truncate is the service's
+// policy or the job's own, and whatever its token count would be.
+TEST_F(PairDecoderTest, APairOverTheByteBoundStaysTooLongUnderTruncate) {
+  limits_.max_text_bytes = 10;
+  for (const char* policy_source : {"config", "job"}) {
+    SCOPED_TRACE(policy_source);
+    const bool from_job = std::string(policy_source) == "job";
+    limits_.too_long_policy = from_job ? policy::kReject : policy::kTruncate;
+    const std::string own = from_job ? R"(,"policy":"truncate")" : "";
+    for (const char* pair : {R"("text":"one two three","text_pair":"six")",          // the first text alone is over
+                             R"("text":"one two","text_pair":"three four five six seven")",  // the pair is
+                             R"("text":"one","text_pair":"two three four five six seven eight nine")"}) {
+      const Decoded d = Decode(std::string(R"({"id":"p",)") + pair + own + "}");
+      ExpectFailure(d, reason::kTooLong, "more than limits.max_text_bytes 10");
+      ASSERT_TRUE(std::holds_alternative<Outcome>(d));
+      EXPECT_NE(std::get<Outcome>(d).error.find("`text` and `text_pair` are"), std::string::npos)
+          << std::get<Outcome>(d).error;
+    }
+    // Within the bound, truncate cuts the pair longest-first, both texts kept.
+    limits_.max_text_bytes = 1000;
+    limits_.max_tokens = 6;
+    const std::vector<Job> cut = Jobs(Decode(std::string(R"({"id":"p","text":"one two","text_pair":"three four")") + own + "}"));
+    ASSERT_EQ(cut.size(), 1u);
+    EXPECT_EQ(cut[0].input_ids.back(), kSep);
+    EXPECT_EQ(std::count(cut[0].input_ids.begin(), cut[0].input_ids.end(), kSep), 2) << "both texts kept";
+    limits_.max_text_bytes = 10;
+    limits_.max_tokens = 12;
+  }
 }
 
 TEST_F(PairDecoderTest, TokenTypeIdsGoWithInputIdsAndAreCheckedAndCut) {

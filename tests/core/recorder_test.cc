@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "fakes/fake_clock.h"
 #include "fakes/fake_sinks.h"
 #include "qinfer/core/outcome_json.h"
@@ -39,13 +41,13 @@ class RecorderTest : public ::testing::Test {
   testing::ManualPublisher publisher_{log_};
   testing::RecordingAcks acks_{log_};
   Health health_;
+  StoreWrites writes_{health_, {.attempts = 3, .backoff = std::chrono::milliseconds(100), .clock = &clock_}};
   OutcomeRecorder recorder_{store_,
                             &publisher_,
                             acks_,
+                            writes_,
                             health_,
-                            {.store_attempts = 3,
-                             .store_backoff = std::chrono::milliseconds(100),
-                             .publish_attempts = 2,
+                            {.publish_attempts = 2,
                              .observer = &write_times_,
                              .clock = &clock_}};
 };
@@ -68,7 +70,7 @@ class SlowAcks final : public AckSink {
 
 TEST_F(RecorderTest, TheAckStageIsTimedOnTheClock) {
   SlowAcks acks(clock_, std::chrono::milliseconds(2));
-  OutcomeRecorder recorder(store_, nullptr, acks, health_, {.clock = &clock_});
+  OutcomeRecorder recorder(store_, nullptr, acks, writes_, health_, {.clock = &clock_});
   ASSERT_TRUE(recorder.Record({Result("a", 5), Result("b", 6), Result("c", 7)}).ok());
   EXPECT_EQ(recorder.stats().acked.load(), 3u);
   EXPECT_EQ(recorder.stats().ack_ns.load(), uint64_t(std::chrono::nanoseconds(std::chrono::milliseconds(6)).count()));
@@ -94,6 +96,7 @@ TEST_F(RecorderTest, TheStoreAndTheReplyGetTheSameBytesEncodedOnce) {
   a.output = {0.25f, -1.5f};
   Outcome b = Result("b", 6);  // stored only
   ASSERT_TRUE(recorder_.Record({a, b}).ok());
+  a.completed_at_ms = b.completed_at_ms = clock_.WallMillis();  // as the recorder stamped them
   ASSERT_EQ(store_.stored_json.size(), 2u);
   EXPECT_EQ(store_.stored_json[0], OutcomeToJson(a));
   EXPECT_EQ(store_.stored_json[1], OutcomeToJson(b));
@@ -197,7 +200,62 @@ TEST_F(RecorderTest, NeverAcksWhenTheStoreKeepsFailingAndRaisesAFatalCondition) 
   EXPECT_TRUE(health_.fatal());
   EXPECT_EQ(health_.cause(), fatal_cause::kStore);
   EXPECT_NE(health_.reason().find("injected store failure"), std::string::npos);
-  EXPECT_EQ(recorder_.stats().store_errors.load(), 3u);
+  EXPECT_EQ(writes_.stats().store_errors_results.load(), 3u);
+  EXPECT_EQ(writes_.stats().total(), 3u);
+}
+
+// A record's completed_at_ms is the clock's wall time as it goes to the
+// store (Clock::WallMillis), unless the outcome already carries one (a
+// record read back from a topic, an undeliverable reply stored again).
+TEST_F(RecorderTest, ARecordIsStampedWithTheClocksWallTimeAsItIsStored) {
+  clock_.SetWallMillis(1'765'000'000'123);
+  Outcome kept = Result("kept", 6);
+  kept.completed_at_ms = 42;
+  ASSERT_TRUE(recorder_.Record({Result("a", 5), kept}).ok());
+  ASSERT_EQ(store_.stored.size(), 2u);
+  EXPECT_EQ(store_.stored[0].completed_at_ms, 1'765'000'000'123);
+  EXPECT_NE(store_.stored_json[0].find(R"("completed_at_ms":1765000000123)"), std::string::npos)
+      << store_.stored_json[0];
+  EXPECT_EQ(store_.stored[1].completed_at_ms, 42);
+  clock_.Advance(std::chrono::seconds(2));
+  ASSERT_TRUE(recorder_.Record({Result("b", 7)}).ok());
+  EXPECT_EQ(store_.stored[2].completed_at_ms, 1'765'000'002'123) << "the wall time moves with the clock";
+}
+
+// Every failed try of a store write is one count and one line naming the
+// write, whichever write it is; a write whose tries are spent raises the
+// store's fatal condition once.
+TEST(StoreWritesTest, EachWriteIsRetriedCountedAndNamedAndALastingFailureIsFatal) {
+  testing::FakeClock clock;
+  Health health;
+  std::ostringstream out;
+  ScopedLogCapture capture("core", out, LogLevel::kInfo);
+  StoreWrites writes(health, {.attempts = 3, .backoff = std::chrono::milliseconds(100), .clock = &clock});
+  int calls = 0;
+  auto fail_twice = [&] { return ++calls <= 2 ? absl::UnavailableError("disk full") : absl::OkStatus(); };
+  ASSERT_TRUE(writes.Write(StoreWrite::kAttempts, fail_twice).ok()) << "a transient failure passes";
+  EXPECT_EQ(writes.stats().store_errors_attempts.load(), 2u);
+  EXPECT_EQ(clock.slept(), std::chrono::milliseconds(100 + 200)) << "backoff times the try's number";
+  EXPECT_FALSE(health.fatal());
+  const std::string transient = out.str();
+  EXPECT_NE(transient.find("event=store_error write=attempts attempt=1 of=3"), std::string::npos) << transient;
+  EXPECT_EQ(transient.find("event=fatal"), std::string::npos) << transient;
+
+  auto always = [] { return absl::ResourceExhaustedError("No space left on device"); };
+  EXPECT_FALSE(writes.Write(StoreWrite::kPlan, always).ok());
+  EXPECT_EQ(writes.stats().store_errors_plan.load(), 3u);
+  EXPECT_TRUE(health.fatal());
+  EXPECT_EQ(health.cause(), fatal_cause::kStore);
+  EXPECT_NE(health.reason().find("plan writes keep failing: No space left on device"), std::string::npos)
+      << health.reason();
+  EXPECT_FALSE(writes.Write(StoreWrite::kResults, always).ok());
+  EXPECT_EQ(writes.stats().store_errors_results.load(), 3u);
+  EXPECT_EQ(writes.stats().total(), 8u);
+  const std::string lasting = out.str();
+  EXPECT_NE(lasting.find("event=fatal cause=store write=plan"), std::string::npos) << lasting;
+  EXPECT_EQ(lasting.find("event=fatal cause=store write=results"), std::string::npos)
+      << "the first fatal condition is the one logged";
+  EXPECT_EQ(health.reason().find("results"), std::string::npos) << health.reason();
 }
 
 TEST(IsPermanentDeliveryErrorTest, ClassifiesByStatusCode) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "qinfer/core/interfaces.h"
@@ -22,6 +23,13 @@ class EventLog {
   std::vector<std::string> events() const {
     std::lock_guard lock(mu_);
     return events_;
+  }
+  // The events that start with `prefix`.
+  size_t count(std::string_view prefix) const {
+    std::lock_guard lock(mu_);
+    size_t n = 0;
+    for (const std::string& e : events_) n += e.starts_with(prefix) ? 1 : 0;
+    return n;
   }
 
  private:

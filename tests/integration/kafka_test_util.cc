@@ -359,6 +359,16 @@ void HoldThenProduce(const std::string& brokers, const std::string& topic, const
   Produce(brokers, topic, messages);
 }
 
+int64_t SummaryField(const std::string& log, const std::string& field) {
+  const size_t line = log.rfind("event=summary ");
+  if (line == std::string::npos) return -1;
+  const size_t end = log.find('\n', line);
+  const std::string summary = log.substr(line, end - line);
+  const size_t at = summary.find(" " + field + "=");
+  if (at == std::string::npos) return -1;
+  return std::atoll(summary.c_str() + at + field.size() + 2);
+}
+
 std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab, int max_tokens, uint32_t seed,
                                                           const std::string& id_prefix, const std::string& reply_to) {
   std::mt19937 rng(seed);

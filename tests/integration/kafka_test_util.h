@@ -92,6 +92,10 @@ struct ReadMessage {
 };
 std::vector<ReadMessage> ReadTopic(const std::string& brokers, const std::string& topic);
 
+// A number from a serve run's `event=summary` line, e.g. SummaryField(log,
+// "messages"); -1 when the line or the field is missing.
+int64_t SummaryField(const std::string& log, const std::string& field);
+
 // Deterministic jobs with long-tailed lengths (log-normal, median ~40,
 // clipped to [1, max_tokens]); returns (id, JSON value) pairs.
 std::vector<std::pair<std::string, std::string>> MakeJobs(int count, int64_t vocab, int max_tokens, uint32_t seed,

@@ -10,10 +10,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "kafka_test_util.h"
+#include "qinfer/core/json_scan.h"
 #include "qinfer/core/outcome_json.h"
+#include "util/run_command.h"
 #include "qinfer/executor/torch_model_runner.h"
 
 namespace qinfer::testing {
@@ -23,18 +26,6 @@ using std::chrono::seconds;
 
 constexpr int64_t kVocab = 4096;  // the test model's manifest
 constexpr int kMaxTokens = 512;
-
-// A number from the run's `event=summary` line, e.g. SummaryField(log,
-// "messages"); -1 when the line or the field is missing.
-int64_t SummaryField(const std::string& log, const std::string& field) {
-  const size_t line = log.rfind("event=summary ");
-  if (line == std::string::npos) return -1;
-  const size_t end = log.find('\n', line);
-  const std::string summary = log.substr(line, end - line);
-  const size_t at = summary.find(" " + field + "=");
-  if (at == std::string::npos) return -1;
-  return std::atoll(summary.c_str() + at + field.size() + 2);
-}
 
 class ServeIntegrationTest : public BrokerTest {
  protected:
@@ -184,16 +175,84 @@ TEST_F(ServeIntegrationTest, TheFrozenBf16PackageServesTheUnfrozenPackagesOutput
   EXPECT_GT(batched, jobs.size() / 2) << "the frozen package ran batches, not only single jobs";
 }
 
+// `meta` whose strings hold brackets, braces, quotes and backslashes,
+// nested in objects and arrays, with the producer's own spacing: each must
+// come back byte for byte, whatever a scanner that counts brackets would
+// make of it. Keyed tm-<i>; the first is too long (a failure record).
+const std::vector<std::string> kTrickyMeta = {
+    R"({"s":"}]\"{[","a":[{"b":"]}"},["\"","{"]],"o":{"x":{"y":"[{\"}"}}})",
+    R"( [ "}" , {"k" : "]\"{", "e": "\\"} ,  [[ ]], {} ] )",
+    R"({"q":"\\\"","n":{"m":["{","}",{"]":"["}]},"t":true,"z":null,"u":"\u007d\u005d"})",
+    R"("]}{[\" , \"meta\": {")",
+    R"({"meta":{"meta":"}"},"input_ids":"[1,2]","id":"not-this"})",
+};
+
+std::vector<std::pair<std::string, std::string>> TrickyMetaJobs(const std::string& reply_to) {
+  std::vector<std::pair<std::string, std::string>> jobs;
+  std::string long_ids;
+  for (int i = 0; i < kMaxTokens + 1; ++i) long_ids += (i ? ",3" : "3");
+  for (size_t i = 0; i < kTrickyMeta.size(); ++i) {
+    const std::string id = "tm-" + std::to_string(i);
+    const std::string ids = i == 0 ? long_ids : "5,6,7";
+    // meta before and after the other members, in turn.
+    jobs.emplace_back(id, i % 2 == 0 ? R"({"meta": )" + kTrickyMeta[i] + R"(, "id":")" + id + R"(","input_ids":[)" +
+                                           ids + R"(],"reply_to":")" + reply_to + R"("})"
+                                     : R"({"id":")" + id + R"(","input_ids":[)" + ids + R"(],"reply_to":")" +
+                                           reply_to + R"(","meta":)" + kTrickyMeta[i] + "}");
+  }
+  return jobs;
+}
+
+// The meta member of one exported or replied line, as its bytes.
+std::string MetaBytes(const std::string& json) {
+  std::optional<std::string_view> meta = RawJsonMember(json, "meta");
+  return meta ? std::string(*meta) : "<none>";
+}
+
 TEST_F(ServeIntegrationTest, RepliesReadBackByKcatMatchTheStoredResults) {
   CreateTopic(brokers_, topic_, 3);
   const std::string replies = UniqueName("replies");
   CreateTopic(brokers_, replies, 2);
   auto jobs = MakeJobs(300, kVocab, kMaxTokens, 2, "r-", replies);
+  const auto tricky = TrickyMetaJobs(replies);
+  jobs.insert(jobs.begin() + 150, tricky.begin(), tricky.end());
   Produce(brokers_, topic_, jobs);
   ServeProcess serve(dir_.string(), Yaml());
   DrainAndStop(serve, 3);
 
   auto records = ReadStore(store_);
+  ASSERT_EQ(records.size(), 300u + tricky.size());
+  // meta: from the store, the reply, the JSONL export and `results --id`.
+  auto [rc, exported] = RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " + store_ +
+                                   " --export -");
+  ASSERT_EQ(rc, 0);
+  std::map<std::string, std::string> exported_meta;
+  std::istringstream lines(exported);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    std::optional<std::string_view> id = RawJsonMember(line, "id");
+    ASSERT_TRUE(id.has_value()) << line;
+    exported_meta[std::string(id->substr(1, id->size() - 2))] = MetaBytes(line);
+  }
+  std::map<std::string, std::string> replied_meta;
+  for (const ReadMessage& m : ReadTopic(brokers_, replies)) replied_meta[m.key] = MetaBytes(m.value);
+  for (size_t i = 0; i < kTrickyMeta.size(); ++i) {
+    const std::string id = "tm-" + std::to_string(i);
+    std::string sent = kTrickyMeta[i];  // the value's own spacing; none around it
+    sent.erase(0, sent.find_first_not_of(' '));
+    sent.erase(sent.find_last_not_of(' ') + 1);
+    EXPECT_EQ(records.at(id).ok, i != 0) << id << ": " << records.at(id).error;
+    EXPECT_EQ(records.at(id).meta_json, sent) << id << " in the store";
+    EXPECT_EQ(exported_meta.at(id), sent) << id << " in results --export";
+    auto [id_rc, one] = RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " + store_ +
+                                   " --id " + id);
+    EXPECT_EQ(id_rc, 0) << one;
+    EXPECT_EQ(MetaBytes(one), sent) << id << " from results --id";
+    if (i != 0) {
+      EXPECT_EQ(replied_meta.at(id), sent) << id << " in its reply";
+    }
+  }
+  for (const auto& [id, value] : tricky) records.erase(id);
   ASSERT_EQ(records.size(), 300u);
   // An independent client reads the reply topic.
   const std::vector<ReadMessage> messages = ReadTopic(brokers_, replies);
@@ -201,9 +260,9 @@ TEST_F(ServeIntegrationTest, RepliesReadBackByKcatMatchTheStoredResults) {
   for (const ReadMessage& m : messages) {
     EXPECT_TRUE(replied.emplace(m.key, m.value).second) << "a second reply for " << m.key;
   }
-  ASSERT_EQ(messages.size(), 300u) << "one reply per job, no duplicates";
-  ASSERT_EQ(replied.size(), 300u);
-  EXPECT_EQ(EndOffsetTotal(brokers_, replies, 2), 300);
+  ASSERT_EQ(messages.size(), 300u + tricky.size() - 1) << "one reply per result, no duplicates";
+  ASSERT_EQ(replied.size(), 300u + tricky.size() - 1);
+  EXPECT_EQ(EndOffsetTotal(brokers_, replies, 2), int64_t(300 + tricky.size() - 1));
   for (int i = 0; i < 300; ++i) {
     const std::string id = "r-" + std::to_string(i);
     auto reply = OutcomeFromJson(replied.at(id));

@@ -49,9 +49,9 @@ class Process {
           int cap = 8, BatchObserver* observer = nullptr)
       : queue_(MakeQueue(clock, cap)),
         acks_(log),
-        recorder_(store, nullptr, acks_, health_,
-                  {/*store_attempts=*/2, std::chrono::milliseconds(0), 1, /*observer=*/nullptr}),
-        loop_(queue_, runner, recorder_, &store, health_, clock, options, observer) {}
+        writes_(health_, {.attempts = 2, .backoff = std::chrono::milliseconds(0), .clock = &clock}),
+        recorder_(store, nullptr, acks_, writes_, health_, {.publish_attempts = 1, .clock = &clock}),
+        loop_(queue_, runner, recorder_, &store, writes_, health_, clock, options, observer) {}
 
   void Push(std::vector<Job> jobs) {
     for (Job& j : jobs) ASSERT_TRUE(queue_.Push(std::move(j)).ok());
@@ -71,6 +71,7 @@ class Process {
   Health health_;
   scheduler::BatchQueue queue_;
   RecordingAcks acks_;
+  StoreWrites writes_;
   OutcomeRecorder recorder_;
   ExecutorLoop loop_;
 };

@@ -51,7 +51,8 @@ struct WidgetStats {
   QINFER_DECLARE_STATS(TEST_WIDGET_STATS)
 };
 
-const StatGroup kGroups[] = {{"widget", WidgetStats::kDefs}, {"recorder", RecorderStats::kDefs}};
+const StatGroup kGroups[] = {
+    {"widget", WidgetStats::kDefs}, {"recorder", RecorderStats::kDefs}, {"store", StoreWriteStats::kDefs}};
 
 ServiceSnapshot Snapshot() {
   ServiceSnapshot s;
@@ -90,7 +91,8 @@ ServiceSnapshot Snapshot() {
   s.memory_peak = 3 << 20;
   s.memory_budget = 1 << 30;
   s.stats["widget"] = {{"frames", 510}, {"drops_late", 4}, {"drops_bad", 0}};
-  s.stats["recorder"] = {{"store_errors", 0}, {"publish_retries", 5}, {"undeliverable_permanent", 1}};
+  s.stats["recorder"] = {{"publish_retries", 5}, {"undeliverable_permanent", 1}};
+  s.stats["store"] = {{"store_errors_results", 0}, {"store_errors_attempts", 2}};
   return s;
 }
 
@@ -109,7 +111,9 @@ TEST(ServiceMetricsTest, EveryFixedSeriesIsExportedFromZeroBeforeTheFirstEvent) 
            "qinfer_test_drops_total{why=\"late\"} 0",
            "qinfer_test_drops_total{why=\"bad\"} 0",
            "qinfer_undeliverable_total{class=\"permanent\"} 0",
-           "qinfer_store_errors_total 0",
+           "qinfer_store_errors_total{write=\"results\"} 0",
+           "qinfer_store_errors_total{write=\"attempts\"} 0",
+           "qinfer_store_errors_total{write=\"plan\"} 0",
            "qinfer_fatal{cause=\"store\"} 0",
            "qinfer_ready 0",
            "qinfer_job_latency_seconds_count 0",
@@ -178,7 +182,9 @@ TEST(ServiceMetricsTest, AWriteOfSeveralRecordsOfOneReasonCountsEachAsTheStoreHo
   testing::RecordingStore store(log);
   testing::RecordingAcks acks(log);
   Health health;
-  OutcomeRecorder recorder(store, /*publisher=*/nullptr, acks, health, OutcomeRecorder::Options{.observer = &metrics});
+  StoreWrites writes(health, {});
+  OutcomeRecorder recorder(store, /*publisher=*/nullptr, acks, writes, health,
+                           OutcomeRecorder::Options{.observer = &metrics});
   std::vector<Outcome> write;
   for (int i = 0; i < 3; ++i) write.push_back(Record("long-" + std::to_string(i), false, "too_long"));
   for (int i = 0; i < 4; ++i) write.push_back(Record("bad-" + std::to_string(i), false, "invalid"));

@@ -375,6 +375,40 @@ TEST_F(RocksDbOutcomeStoreTest, FinalRecordAndHistoryDoNotDependOnTheOrderOutcom
   EXPECT_EQ(Superseded(), 48u * 3);
 }
 
+// The newest attempt wins inside one write too, for an id the store already
+// holds: the write's older attempt, ranked above the stored record but
+// below the write's newer one, goes to history whichever of the two comes
+// first in the write, and whether the stored record's rank was written by
+// this process or read back after a reopen.
+TEST_F(RocksDbOutcomeStoreTest, InOneWriteAnOlderAttemptNeverReplacesANewerOneForAnIdAlreadyStored) {
+  int n = 0;
+  for (bool reopen : {false, true}) {
+    for (bool newer_first : {true, false}) {
+      for (bool newer_ok : {true, false}) {
+        const std::string id = "s" + std::to_string(n++);
+        Outcome stored = Attempt(Failure(id, reason::kTooLong), 1);
+        PutOrDie({stored});
+        if (reopen) {
+          store_.reset();
+          store();
+        }
+        Outcome older = Attempt(Result(id, {2.0f}), 2);
+        Outcome newer = newer_ok ? Attempt(Result(id, {3.0f}), 3) : Attempt(Failure(id, reason::kOom), 3);
+        PutOrDie(newer_first ? std::vector<Outcome>{newer, older} : std::vector<Outcome>{older, newer});
+        const std::string where = id + (reopen ? " after a reopen" : "") + (newer_first ? ", newer first" : ", older first");
+        std::optional<Outcome> final_record = GetOrDie(id);
+        ASSERT_TRUE(final_record.has_value()) << where;
+        EXPECT_EQ(final_record->attempt, 3) << where;
+        EXPECT_EQ(final_record->ok, newer_ok) << where;
+        std::vector<std::pair<int, bool>> history;
+        for (const Outcome& h : HistoryOrDie(id)) history.emplace_back(h.attempt, h.ok);
+        EXPECT_EQ(history, (std::vector<std::pair<int, bool>>{{1, false}, {2, true}})) << where;
+      }
+    }
+  }
+  EXPECT_EQ(Results() + Failures(), 8u) << "one final record per id";
+}
+
 TEST_F(RocksDbOutcomeStoreTest, OneSpanAppliesTheRulesInOrder) {
   const Outcome a0 = Attempt(Failure("a", reason::kTooLong), 0);
   const Outcome a1 = Attempt(Failure("a", reason::kOom), 1);

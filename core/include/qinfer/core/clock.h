@@ -21,6 +21,10 @@ class Clock {
   // Blocks the calling thread for `d` of this clock's time (no-op if <= 0).
   virtual void SleepFor(std::chrono::nanoseconds d) const = 0;
   void SleepUntil(SteadyTime t) const { SleepFor(t - Now()); }
+  // Milliseconds since the Unix epoch: the wall clock, which may jump, for
+  // the times a user reads in records (an outcome's completed_at_ms, a
+  // plan's created_at_ms). Never used to measure a duration.
+  virtual int64_t WallMillis() const = 0;
 };
 
 // The process's monotonic clock.
@@ -28,6 +32,7 @@ class SystemClock final : public Clock {
  public:
   SteadyTime Now() const override { return std::chrono::steady_clock::now(); }
   void SleepFor(std::chrono::nanoseconds d) const override;
+  int64_t WallMillis() const override;
 };
 
 // One SystemClock for the process: the default of every module's options.
@@ -37,8 +42,5 @@ const Clock& RealClock();
 inline double SecondsBetween(SteadyTime start, SteadyTime end) {
   return std::chrono::duration<double>(end - start).count();
 }
-
-// Milliseconds since the Unix epoch, for records a user reads.
-int64_t WallMillis();
 
 }  // namespace qinfer

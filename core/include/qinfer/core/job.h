@@ -159,7 +159,9 @@ struct Outcome {
   std::string model_digest;
   double queue_seconds = 0;     // enqueue to batch start
   double run_seconds = 0;       // the batch's forward pass
-  int64_t completed_at_ms = 0;  // wall clock
+  // Wall clock (Clock::WallMillis): the OutcomeRecorder stamps an outcome
+  // that has none as it goes to the store; 0 until then.
+  int64_t completed_at_ms = 0;
   // failure: reason (see `reason`), readable error, the input length.
   std::string reason;
   std::string error;
@@ -191,7 +193,7 @@ struct Outcome {
 // topic, meta, attempt, origin, replay_of and how it was admitted.
 Outcome OutcomeFor(const Job& job);
 
-// A failure record for `job` (OutcomeFor plus its payload and the time).
+// A failure record for `job` (OutcomeFor plus its payload).
 Outcome FailureFor(const Job& job, std::string reason, std::string error);
 
 }  // namespace qinfer

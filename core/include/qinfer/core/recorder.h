@@ -4,8 +4,9 @@
 //
 // No permanent error is retried, and no job stays unacknowledged because of
 // its reply (DESIGN.md, "Guarantees"):
-//  - a store write that keeps failing raises a fatal condition (Health): the
-//    outcomes are not acked, the instance stops and is restarted;
+//  - a store write goes through StoreWrites (retries, event=store_error,
+//    the counter); one that keeps failing raises the fatal condition there:
+//    the outcomes are not acked, the instance stops and is restarted;
 //  - a delivery that fails for good (unknown topic, message too large,
 //    authorization, no topic) or whose transient retries are spent is
 //    recorded on the stored outcome (`delivery_error`), announced by a
@@ -30,6 +31,7 @@
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/core/stats.h"
+#include "qinfer/core/store_writes.h"
 
 namespace qinfer {
 
@@ -41,7 +43,6 @@ namespace qinfer {
        "(offset committable)")                                                                             \
   STAT(published, "qinfer_recorder_outcomes_total", "step=published", "")                                  \
   STAT(acked, "qinfer_recorder_outcomes_total", "step=acked", "")                                          \
-  STAT(store_errors, "qinfer_store_errors_total", "", "Failed store write attempts")                       \
   STAT(publish_retries, "qinfer_publish_retries_total", "", "Transient delivery failures published again") \
   STAT(undeliverable_permanent, "qinfer_undeliverable_total", "class=permanent",                           \
        "Outcomes whose reply or dead letter could not be delivered, by class (permanent, "                 \
@@ -55,14 +56,6 @@ namespace qinfer {
 struct RecorderStats {
   QINFER_DECLARE_STATS(QINFER_RECORDER_STATS)
 };
-
-// Calls `write` until it succeeds, at most `attempts` times, sleeping on
-// `clock` backoff × attempt number between tries; each failure is logged on
-// `log` as event=store_error and counted in `errors` (may be null). Returns
-// the last status: a write that keeps failing is the caller's fatal condition.
-absl::Status WriteWithRetries(const std::function<absl::Status()>& write, int attempts,
-                              std::chrono::milliseconds backoff, const Clock& clock, const Log& log,
-                              std::atomic<uint64_t>* errors);
 
 // True for the delivery errors that no retry can fix: NotFound (unknown
 // topic or partition), InvalidArgument (message too large, invalid),
@@ -83,18 +76,19 @@ class RecordObserver {
 class OutcomeRecorder final : public OutcomeSink {
  public:
   struct Options {
-    int store_attempts = 5;                        // RocksDB write attempts before giving up
-    std::chrono::milliseconds store_backoff{100};  // times the attempt number
     // Publications of one outcome when deliveries fail transiently. Each
     // delivery already includes the producer's own retries with backoff
     // (librdkafka's retry.backoff.ms, up to message.timeout.ms).
     int publish_attempts = 3;
     RecordObserver* observer = nullptr;  // not owned; may be null
-    const Clock* clock = &RealClock();   // the store's backoff and write time; not owned
+    const Clock* clock = &RealClock();   // write time, ack time and wall time; not owned
   };
 
-  // `publisher` may be null (no Kafka output configured).
-  OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publisher, AckSink& acks, Health& health, Options options);
+  // `publisher` may be null (no Kafka output configured). Store writes go
+  // through `writes`, which raises the fatal condition when they keep
+  // failing; `health` takes a fatal producer error.
+  OutcomeRecorder(OutcomeStore& store, OutcomePublisher* publisher, AckSink& acks, StoreWrites& writes,
+                  Health& health, Options options);
 
   // Stores all of `outcomes` in one write, then publishes and acks each.
   // Each outcome is encoded once (OutcomeToJson); the store write and the
@@ -123,6 +117,7 @@ class OutcomeRecorder final : public OutcomeSink {
 
   OutcomeStore& store_;
   OutcomePublisher* publisher_;
+  StoreWrites& writes_;
   AckSink& acks_;
   Health& health_;
   Options options_;

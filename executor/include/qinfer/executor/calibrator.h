@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "qinfer/core/clock.h"
 #include "qinfer/core/memory_plan.h"
 
 namespace qinfer::executor {
@@ -36,6 +37,7 @@ struct CalibrationOptions {
   int max_batch_size = 64;                         // never plan above this
   double margin = 0.1;                             // headroom against fragmentation and drift
   std::function<void(const PlanEntry&)> on_entry;  // progress; may be empty
+  const Clock* clock = &RealClock();               // the plan's created_at_ms; not owned
 };
 
 // The largest batch of `length`-token inputs whose measured peak on the

@@ -39,6 +39,7 @@
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/core/stats.h"
+#include "qinfer/core/store_writes.h"
 #include "qinfer/core/task.h"
 #include "qinfer/pipeline/chunk_assembler.h"
 #include "qinfer/scheduler/batch_queue.h"
@@ -124,11 +125,14 @@ class BatchObserver {
 
 // Run() belongs to one thread; totals() and stats() are thread-safe.
 // Collaborators are not owned and must outlive the loop; `attempts` and
-// `observer` may be null (no crash isolation / no observer).
+// `observer` may be null (no crash isolation / no observer). The attempt
+// log's writes go through `writes` (retries, event=store_error, the counter,
+// the fatal condition when they keep failing), as the recorder's do.
 class ExecutorLoop {
  public:
   ExecutorLoop(BatchSource& queue, ModelRunner& runner, OutcomeSink& recorder, AttemptLog* attempts,
-               Health& health, const Clock& clock, LoopOptions options, BatchObserver* observer = nullptr);
+               StoreWrites& writes, Health& health, const Clock& clock, LoopOptions options,
+               BatchObserver* observer = nullptr);
   // Stops the recording thread, if any, leaving what it had not recorded
   // unacked.
   ~ExecutorLoop();
@@ -174,6 +178,7 @@ class ExecutorLoop {
   ModelRunner& runner_;
   OutcomeSink& recorder_;
   AttemptLog* attempts_;
+  StoreWrites& writes_;
   Health& health_;
   const Clock& clock_;
   const LoopOptions options_;

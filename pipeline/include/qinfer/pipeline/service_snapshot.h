@@ -91,7 +91,7 @@ struct ServiceSnapshot {
   // held_bytes, free_bytes, limit_bytes, hits, misses, released.
   std::map<std::string, uint64_t> cpu_block_cache;
   // The components' counters (core/stats.h) by component (consumer,
-  // recorder, loop, runner) and counter name: the consumer's counts, each
+  // decode, recorder, store, loop, runner) and counter name: the consumer's counts, each
   // outcome's steps, the OOM ladder and the degraded modes.
   std::map<std::string, std::map<std::string, uint64_t>> stats;
 };

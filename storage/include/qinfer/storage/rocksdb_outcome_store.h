@@ -19,6 +19,7 @@
 // RocksDB itself stays out of this header; users need only qinfer::core.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -32,6 +33,10 @@
 #include "absl/status/statusor.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/job.h"
+
+namespace rocksdb {
+class Env;
+}  // namespace rocksdb
 
 namespace qinfer::storage {
 
@@ -65,6 +70,12 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // kept, once) the store in `dir`. Errors carry RocksDB's message and `dir`;
   // a missing `dir` with read_only is NotFound.
   static absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> Open(const std::string& dir, Options options = {});
+  // Open (read-write), for tests of a full disk: while *refuse is true,
+  // every append to the write-ahead log fails inside RocksDB as on a full
+  // disk (NoSpace), so each write (Put, BeginAttempts, PutMeta) fails for
+  // real, through RocksDB's own error handling.
+  static absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> OpenRefusingLogWritesForTest(
+      const std::string& dir, std::shared_ptr<const std::atomic<bool>> refuse);
 
   // Closes the database. Read-write stores sync the write-ahead log first,
   // so a clean shutdown survives an OS crash even with sync = false.
@@ -161,6 +172,9 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
  private:
   struct Impl;
   explicit RocksDbOutcomeStore(std::unique_ptr<Impl> impl);
+  // Open, on `env` where it is not null (the store keeps it).
+  static absl::StatusOr<std::unique_ptr<RocksDbOutcomeStore>> OpenWith(const std::string& dir, Options options,
+                                                                       std::unique_ptr<rocksdb::Env> env);
   std::unique_ptr<Impl> impl_;
 };
 
