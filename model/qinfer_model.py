@@ -149,7 +149,7 @@ def _check_shape(out: torch.Tensor, rows: int, width: int, output: str, dim: int
 def check_contract(model, vocab_size: int, max_positions: int, seed: int = 0,
                    dim: int | None = None, lengths: list[int] | None = None,
                    avoid_ids: set[int] | None = None, atol: float = 1e-4,
-                   output: str = "pooled", inputs: list[str] | None = None) -> dict:
+                   output: str = "pooled", inputs: list[str] | None = None, rtol: float = 1e-5) -> dict:
     """Runs the model on padded batches and checks the contract.
 
     lengths: row lengths to try (default: 1, 7, 33, max_positions, clipped to
@@ -158,9 +158,24 @@ def check_contract(model, vocab_size: int, max_positions: int, seed: int = 0,
     output width (D or C), when known. output: "pooled", "logits" (both
     [B, D]) or "token_logits" ([B, L, C]: only real tokens are compared).
     inputs: the forward arguments, INPUTS_2 (default) or INPUTS_3 (rows are
-    then pairs: token types 0, then 1). Returns {"dim", "lengths", "width",
+    then pairs: token types 0, then 1). Two outputs are equal when every
+    value is within atol + rtol x the scale of its output vector (the
+    largest |value| of its row, or of its token's logits) of the other
+    (allclose's rule, at the output's scale), so a model whose outputs are
+    in the hundreds (a classifier's logits) is held to its own scale. Returns {"dim", "lengths", "width",
     "max_padding_diff"}. Raises ContractError.
     """
+    def differs(got: torch.Tensor, want: torch.Tensor) -> str | None:
+        """None when equal as above; else the largest difference and the tolerance, for the message."""
+        diff = (got - want).abs()
+        # The scale of a value is its row's (its output vector's) largest: float32's error in a logit
+        # that cancels to near 0 is that of the terms it was summed from.
+        allowed = atol + rtol * want.abs().amax(dim=-1, keepdim=True)
+        if not bool((diff > allowed).any()):
+            return None
+        return (f"{diff.max().item():.3g} (> {atol} + {rtol} x the output's largest |value|: "
+                f"{allowed.max().item():.3g} at most)")
+
     if output not in OUTPUTS:
         raise ValueError(f"output {output!r}: expected one of {OUTPUTS}")
     inputs = inputs or INPUTS_2
@@ -207,34 +222,36 @@ def check_contract(model, vocab_size: int, max_positions: int, seed: int = 0,
         same_types = None if not gen.pairs else gen.types(n).expand(3, n).contiguous()
         together = _run(model, same, torch.ones_like(same), same_types, "a batch of equal-length rows,")
         for i in range(len(same)):
-            diff = (alone(same[i]) - together[i]).abs().max().item()
-            if diff > atol:
+            diff = differs(together[i], alone(same[i]))
+            if diff:
                 raise ContractError(
                     f"rows depend on each other: in a batch of {len(same)} rows of {n} tokens (no padding), "
-                    f"row {i}'s output differs from the same row run alone by {diff:.3g} (> {atol}); each "
+                    f"row {i}'s output differs from the same row run alone by {diff}; each "
                     "row's output must depend on that row only (no normalisation, attention or pooling "
                     "across the batch dimension, no reordering of rows that is undone wrongly)")
 
         worst = 0.0
         for i, r in enumerate(rows):
-            worst = max(worst, (real(alone(r), len(r)) - real(batched[i], len(r))).abs().max().item())
-        if worst > atol:
-            what = "a token's output" if per_token else "a row"
-            raise ContractError(
-                f"padding changes results: {what} run alone and the same in a batch padded to "
-                f"{width} differ by up to {worst:.3g} (> {atol}); padded positions must be masked "
-                "in attention" + ("" if per_token else " and left out of the pooling"))
+            single, padded = real(alone(r), len(r)), real(batched[i], len(r))
+            worst = max(worst, (single - padded).abs().max().item())
+            diff = differs(padded, single)
+            if diff:
+                what = "a token's output" if per_token else "a row"
+                raise ContractError(
+                    f"padding changes results: {what} run alone and the same in a batch padded to {width} "
+                    f"differ by {diff} (a row of {len(r)} tokens); padded positions must be masked "
+                    "in attention" + ("" if per_token else " and left out of the pooling"))
 
         # The mask masks: other ids under attention_mask == 0 change nothing...
         other = ids.clone()
         other[mask == 0] = gen.ids(int((mask == 0).sum().item()))
         changed_out = _run(model, other, mask, types, "a padded batch of")
         keep = mask.bool() if per_token else slice(None)
-        diff = (changed_out[keep] - batched[keep]).abs().max().item()
-        if diff > atol:
+        diff = differs(changed_out[keep], batched[keep])
+        if diff:
             raise ContractError(
-                f"the ids at masked positions (attention_mask == 0) change the output by {diff:.3g} "
-                f"(> {atol}): the model must ignore them")
+                f"the ids at masked positions (attention_mask == 0) change the output by {diff}: the model "
+                "must ignore them")
         # ...and other ids under attention_mask == 1 change the row.
         changed = gen.ids(n)
         for _ in range(10):  # a vocabulary of one usable id has no other row

@@ -11,7 +11,10 @@
 #
 # Modes:
 #   plain     ctest as CI runs it (-j2);
-#   load      a busy loop on every core beside the tests, the tests at nice 19;
+#   load      a busy loop on every core beside the tests (each test process gets
+#             about half the CPU it would get alone; at nice 19 beside the loops
+#             it would get about 1.5%, which starves a serve rather than
+#             perturbing it);
 #   one-core  the tests (and the broker the fixture starts) under taskset to
 #             core 0, -j1;
 #   shuffle   ctest --schedule-random, -j2.
@@ -68,7 +71,7 @@ for mode in "${mode_list[@]}"; do
     cmd=(ctest --test-dir "$build" -L "$labels" --output-on-failure --timeout 900)
     case "$mode" in
       plain) cmd+=(-j2) ;;
-      load) start_load; cmd=(nice -n 19 "${cmd[@]}" -j2) ;;
+      load) start_load; cmd+=(-j2) ;;
       one-core) cmd=(taskset -c 0 "${cmd[@]}" -j1) ;;
       shuffle) cmd+=(-j2 --schedule-random) ;;
       *) echo "flake_hunt.sh: unknown mode '$mode'" >&2; exit 2 ;;

@@ -31,6 +31,10 @@ import export_hf  # noqa: E402
 import make_checkpoint  # noqa: E402
 
 FAMILIES = ["bert", "roberta", "xlm-roberta", "distilbert"]
+# The families of 2026 (model/families/): encoders with every task, and a decoder.
+NEW_ENCODERS = ["mpnet", "modernbert", "deberta-v2"]
+DECODERS = ["qwen3"]
+AFTER_PADDING = ("roberta", "xlm-roberta", "mpnet")  # positions start at pad_token_id + 1
 TEXTS = [
     "Maria walked to the market in Lisbon.",
     "The results were surprising!",
@@ -41,7 +45,8 @@ PAIRS = [("where is the bakery?", "Maria opened a bakery in Madrid next to the m
          ("who won?", "The tennis player served an ace to win the final set.")]
 # sentence-transformers directories: a pooling mode per family, one without Normalize.
 ST_POOLING = {"bert": ("mean", True), "roberta": ("cls", True), "xlm-roberta": ("max", True),
-              "distilbert": ("mean", False)}
+              "distilbert": ("mean", False), "mpnet": ("mean", True), "modernbert": ("mean", True),
+              "deberta-v2": ("cls", False), "qwen3": ("lasttoken", True)}
 
 
 def make(tmp_path, family, task, *extra):
@@ -82,9 +87,10 @@ def check_common(manifest, ckpt, out, family, task):
     assert manifest["format"] == "torchscript" and manifest["tokenizer"] == "tokenizer.json"
     assert manifest["family"] == family.replace("minilm", "bert")
     assert manifest["vocab_size"] == config["vocab_size"]
-    offset = config["pad_token_id"] + 1 if family in ("roberta", "xlm-roberta") else 0
+    offset = config["pad_token_id"] + 1 if family in AFTER_PADDING else 0
     assert manifest["max_positions"] == config["max_position_embeddings"] - offset
-    assert manifest["end_token_id"] == tokenizer.sep_token_id
+    # A decoder's tokenizer of this kind adds no special token: no end token.
+    assert manifest.get("end_token_id") == (None if family in DECODERS else tokenizer.sep_token_id)
     assert manifest["digest"] == "sha256:" + hashlib.sha256((out / "model.pt").read_bytes()).hexdigest()
     assert manifest["torch_version"] == torch.__version__
     assert (out / "tokenizer.json").read_bytes() == (ckpt / "tokenizer.json").read_bytes()
@@ -96,10 +102,17 @@ def pair_inputs(family):
     return ["input_ids", "attention_mask"] + (["token_type_ids"] if family in ("bert", "minilm") else [])
 
 
+def family_cases(*tasks):
+    """(family, task) of the new families for each task they have a head for (families/)."""
+    heads = {"embed": NEW_ENCODERS + DECODERS, "classify": NEW_ENCODERS + DECODERS,
+             "rerank": NEW_ENCODERS + DECODERS, "tokens": NEW_ENCODERS}
+    return [(f, t) for t in tasks for f in heads[t]]
+
+
 # ------------------------------------------------------------------ embed
 
-@pytest.mark.parametrize("family", FAMILIES)
-@pytest.mark.parametrize("st", [False, True], ids=["encoder", "sentence-transformers"])
+@pytest.mark.parametrize("family,st", [(f, st) for f in FAMILIES for st in (False, True)]
+                         + [(f, True) for f in NEW_ENCODERS + DECODERS])
 def test_embed_equals_sentence_transformers(tmp_path, family, st):
     from sentence_transformers import SentenceTransformer
 
@@ -113,6 +126,7 @@ def test_embed_equals_sentence_transformers(tmp_path, family, st):
     assert m["inputs"] == ["input_ids", "attention_mask"] and "labels" not in m
     assert (m["normalized"], m["pooling"]) == (normalize, pooling)
     assert m["max_tokens"] == (make_checkpoint.ST_MAX_SEQ_LENGTH if st else make_checkpoint.POSITIONS)
+    assert m["family"] == family
 
     want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(TEXTS, convert_to_numpy=True))
     with torch.inference_mode():
@@ -140,7 +154,7 @@ def test_embed_of_a_classifier_checkpoint_is_its_encoder_mean_pooled(tmp_path):
 # ------------------------------------------------------------------ classify, rerank, tokens
 
 @pytest.mark.parametrize("family,task", [(f, t) for f in FAMILIES for t in ("classify", "multilabel")]
-                         + [("minilm", "classify")])
+                         + [("minilm", "classify")] + family_cases("classify") + [("qwen3", "multilabel")])
 def test_classify_equals_the_text_classification_pipeline(tmp_path, family, task):
     from transformers import pipeline
 
@@ -165,7 +179,7 @@ def test_classify_equals_the_text_classification_pipeline(tmp_path, family, task
         assert {r["label"]: pytest.approx(r["score"], abs=1e-4) for r in result} == dict(zip(labels, row))
 
 
-@pytest.mark.parametrize("family", FAMILIES + ["minilm"])
+@pytest.mark.parametrize("family", FAMILIES + ["minilm"] + NEW_ENCODERS + DECODERS)
 def test_rerank_equals_the_cross_encoder(tmp_path, family):
     from sentence_transformers import CrossEncoder
 
@@ -182,7 +196,7 @@ def test_rerank_equals_the_cross_encoder(tmp_path, family):
     assert torch.allclose(torch.sigmoid(logits[:, 0]), want.float(), atol=1e-4)
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", FAMILIES + NEW_ENCODERS)
 def test_tokens_equal_the_token_classifier(tmp_path, family):
     from transformers import AutoModelForTokenClassification
 
@@ -201,6 +215,70 @@ def test_tokens_equal_the_token_classifier(tmp_path, family):
         for i, text in enumerate(TEXTS):
             want = library(**tokenizer(text, return_tensors="pt")).logits[0]
             assert torch.allclose(got[i, : len(want)], want, atol=1e-4), text
+
+
+# ------------------------------------------------------------------ decoders
+
+@pytest.mark.parametrize("pooling", ["lasttoken", "weightedmean"])
+def test_a_decoder_embeds_each_rows_own_last_token_or_weighted_mean(tmp_path, pooling):
+    # Rows of very different lengths in one right-padded batch: a row's last
+    # real token, not the batch's last position.
+    from sentence_transformers import SentenceTransformer
+
+    ckpt = make(tmp_path, "qwen3", "embed", "--st", "--pooling", pooling)
+    model, m = export(ckpt, tmp_path / "out")
+    assert (m["pooling"], m["family"], m["inputs"]) == (pooling, "qwen3", ["input_ids", "attention_mask"])
+    texts = ["a", TEXTS[3] + " " + TEXTS[0], "The results", TEXTS[1]]
+    want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(texts, convert_to_numpy=True))
+    with torch.inference_mode():
+        got = model(*batch(tokenizer_of(ckpt), texts, m["inputs"]))
+    assert F.cosine_similarity(got, want, dim=1).min().item() >= 0.9999
+
+
+def test_a_bare_causal_lm_embeds_by_its_last_token_as_sentence_transformers_builds_it(tmp_path):
+    from sentence_transformers import SentenceTransformer
+
+    ckpt = make(tmp_path, "qwen3", "embed", "--causal-lm")
+    model, m = export(ckpt, tmp_path / "out")
+    assert (m["task"], m["pooling"], m["normalized"]) == ("embed", "lasttoken", False)
+    want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(TEXTS, convert_to_numpy=True))
+    with torch.inference_mode():
+        got = model(*batch(tokenizer_of(ckpt), TEXTS, m["inputs"]))
+    assert torch.allclose(got, want, atol=1e-4, rtol=1e-4)
+
+
+def test_a_decoders_token_tagger_is_refused_by_name(tmp_path, capsys):
+    ckpt = make(tmp_path, "qwen3", "tokens")
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "a")
+    assert code == 2 and "REFUSED: task tokens: family qwen3 has heads for embed, classify, rerank only" in err
+
+
+def test_the_trace_of_a_new_family_follows_its_inputs_device(tmp_path):
+    # The library makes its masks' and positions' tensors with device=...; the
+    # export replaces each such constant by the inputs' device, so the model
+    # names no device (it would otherwise be pinned to the tracing CPU).
+    ckpt = make(tmp_path, "modernbert", "classify")
+    model, _ = export(ckpt, tmp_path / "out")
+    assert export_hf.pinned_devices(model) == []
+    assert "prim::device" in str(model.inlined_graph)
+
+
+def test_a_classifier_whose_logits_are_in_the_hundreds_exports(tmp_path):
+    # Its float32 logits differ from run to run by more than 1e-4 in absolute
+    # terms, which is noise at that scale: every check holds it to its scale.
+    from transformers import AutoModelForSequenceClassification
+
+    ckpt = make(tmp_path, "roberta", "classify", "--labels", "NEG,POS")
+    library = AutoModelForSequenceClassification.from_pretrained(str(ckpt))
+    with torch.no_grad():
+        library.classifier.out_proj.weight.mul_(4000.0)
+        library.classifier.out_proj.bias.fill_(300.0)
+    library.save_pretrained(str(ckpt))
+    model, m = export(ckpt, tmp_path / "out")
+    with torch.inference_mode():
+        logits = model(*batch(tokenizer_of(ckpt), TEXTS, m["inputs"]))
+    assert logits.abs().max().item() > 100
+    assert m["library_check"]["max_abs_diff"] <= 1e-4
 
 
 # ------------------------------------------------------------------ refusals and failed checks
@@ -261,9 +339,10 @@ def test_unsupported_sentence_transformers_modules_are_refused_by_name(tmp_path,
     assert code == 2 and "(sentence_transformers.models.Dense, path '2_Dense') is not supported" in err
     modules.pop(2)
     (ckpt / "modules.json").write_text(json.dumps(modules))
-    (ckpt / "1_Pooling" / "config.json").write_text(json.dumps({"pooling_mode": "weightedmean"}))
+    (ckpt / "1_Pooling" / "config.json").write_text(
+        json.dumps({"embedding_dimension": 32, "pooling_mode": "mean_sqrt_len_tokens"}))
     code, err = refused(capsys, ckpt, "--out", tmp_path / "b")
-    assert code == 2 and "pooling mode 'weightedmean' is not supported" in err
+    assert code == 2 and "pooling mode 'mean_sqrt_len_tokens' is not supported" in err
 
 
 def test_an_export_that_differs_from_the_library_fails_its_self_check(tmp_path, capsys, monkeypatch):

