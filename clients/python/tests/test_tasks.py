@@ -1,7 +1,8 @@
 """Classify, rerank, tag, end to end: a checkpoint made here, exported, served, and equal to its library.
 
 For every family (BERT, RoBERTa, XLM-RoBERTa, DistilBERT; MiniLM's real weights with
-seeded heads) and task (classify, rerank, tokens; embed beside them), the checkpoint comes from
+seeded heads) and task (classify, rerank, tokens; embed beside them), and for MPNet,
+ModernBERT, DeBERTa-v2 and Qwen3 on every task they have a head for, the checkpoint comes from
 tests/tasks/make_checkpoint.py (transformers' config classes and save_pretrained, a
 tokenizer trained there), model/export_hf.py exports it, `qinfer serve` runs it on the
 real broker, jobs go in raw through kcat (`key<TAB>value` lines), and the replies are
@@ -254,6 +255,32 @@ def test_embed_equals_encode(tmp_path, family):
         assert got["pair-to-embed"].reason == "invalid"
         assert "`text_pair`: this model's task is embed" in got["pair-to-embed"].error
         assert got["after"].output is not None
+    finally:
+        stop(svc)
+
+
+# The families of 2026 (model/families/), every task each has a head for (a decoder has no
+# tagger): the raw jobs through kcat, the replies equal to the library. About 2.5 s a case.
+NEW_FAMILY_CASES = [(f, t) for t in ("embed", "classify", "rerank") for f in ("mpnet", "modernbert", "deberta-v2",
+                                                                               "qwen3")] + \
+                   [(f, "tokens") for f in ("mpnet", "modernbert", "deberta-v2")]
+
+
+@pytest.mark.parametrize("family,task", NEW_FAMILY_CASES)
+def test_a_new_family_served_equals_its_library(tmp_path, family, task):
+    extra = {"embed": ["--st", "--pooling", "lasttoken" if family == "qwen3" else "mean"]}.get(task, [])
+    ckpt, pkg = make_package(tmp_path, family, task, *extra)
+    assert json.load(open(pkg / "manifest.json"))["family"] == family
+    svc = serve(tmp_path, pkg)
+    try:
+        if task == "embed":
+            check_embed(svc, ckpt)
+        elif task == "classify":
+            check_classify(svc, ckpt, pairs=True)
+        elif task == "rerank":
+            check_rerank(svc, ckpt)
+        else:
+            check_tokens(svc, ckpt, TAG_TEXTS)
     finally:
         stop(svc)
 
