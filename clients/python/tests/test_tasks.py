@@ -370,7 +370,7 @@ def readme_route(heading):
     return [line for line in section[start:section.index("```", start)].splitlines() if line.strip()]
 
 
-def run_route(tmp, heading, checkpoint_name, family, task, jsonl_name, rows):
+def run_route(tmp, heading, checkpoint_name, family, task, jsonl_name, rows, *extra):
     """Runs README's route under `heading` as printed, in `tmp`, with only the paths of the
     venv's python, the exporter and the binary made absolute, and the broker, topic and
     configuration replaced by the test's."""
@@ -379,7 +379,7 @@ def run_route(tmp, heading, checkpoint_name, family, task, jsonl_name, rows):
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} is needed (deploy/setup.sh installs it)")
     ckpt = tmp / checkpoint_name
-    make_checkpoint(ckpt, family, task)
+    make_checkpoint(ckpt, family, task, *extra)
     (tmp / jsonl_name).write_text("".join(json.dumps(r) + "\n" for r in rows))
     brokers, run = os.environ["QINFER_TEST_BROKERS"], os.urandom(4).hex()
     topic = f"jobs-route-{run}"
@@ -416,10 +416,11 @@ kafka:
     return ckpt, outputs
 
 
-def test_the_readmes_rerank_route_runs_as_printed(tmp_path):
+@pytest.mark.parametrize("family", ["deberta-v2"])  # BERT's rerank is served above
+def test_the_readmes_rerank_route_runs_as_printed(tmp_path, family):
     from sentence_transformers import CrossEncoder
     rows = [{"id": f"q{i}", "query": q, "passage": p} for i, (q, p) in enumerate(zip(QUERIES, PASSAGES))]
-    ckpt, _ = run_route(tmp_path, "**Rerank from a checkpoint directory**", "my-cross-encoder", "bert", "rerank",
+    ckpt, _ = run_route(tmp_path, "**Rerank from a checkpoint directory**", "my-cross-encoder", family, "rerank",
                         "pairs.jsonl", rows)
     records = {r["id"]: r for r in map(json.loads, open(tmp_path / "scores.jsonl"))}
     want = CrossEncoder(str(ckpt), device="cpu").predict([(r["query"], r["passage"]) for r in rows])
@@ -427,10 +428,11 @@ def test_the_readmes_rerank_route_runs_as_printed(tmp_path):
     assert np.abs(got - want).max() < TOLERANCE, (got, want)
 
 
-def test_the_readmes_classify_route_runs_as_printed(tmp_path):
+@pytest.mark.parametrize("family", ["modernbert"])  # RoBERTa's classify is served above
+def test_the_readmes_classify_route_runs_as_printed(tmp_path, family):
     from transformers import pipeline
     rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(TEXTS)]
-    ckpt, outputs = run_route(tmp_path, "**Classify from a checkpoint directory**", "my-classifier", "roberta",
+    ckpt, outputs = run_route(tmp_path, "**Classify from a checkpoint directory**", "my-classifier", family,
                               "classify", "texts.jsonl", rows)
     records = {r["id"]: r for r in map(json.loads, open(tmp_path / "labels.jsonl"))}
     want = pipeline("text-classification", model=str(ckpt), top_k=None)([r["text"] for r in rows])
@@ -466,3 +468,17 @@ def test_the_readmes_tag_route_runs_as_printed(tmp_path):
         assert [(e["label"], e["start"], e["end"], e["text"]) for e in record["entities"]] == \
             [(w["entity_group"], w["start"], w["end"], row["text"][w["start"]:w["end"]]) for w in want]
     assert records[f"t{len(texts) - 1}"]["windows"] > 1
+
+
+@pytest.mark.parametrize("family,pooling", [("qwen3", "lasttoken")])  # MPNet's embed is served above
+def test_the_readmes_embed_route_runs_as_printed(tmp_path, family, pooling):
+    # Qwen3-Embedding's layout: a decoder pooled by its last token.
+    from sentence_transformers import SentenceTransformer
+    rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(TEXTS)]
+    ckpt, _ = run_route(tmp_path, "**Embed from a checkpoint directory**", "my-embedder", family, "embed",
+                        "texts.jsonl", rows, "--st", "--pooling", pooling)
+    records = {r["id"]: r for r in map(json.loads, open(tmp_path / "vectors.jsonl"))}
+    want = SentenceTransformer(str(ckpt), device="cpu").encode([r["text"] for r in rows], convert_to_numpy=True)
+    got = np.array([records[r["id"]]["output"] for r in rows], dtype=np.float64)
+    cos = (got * want).sum(1) / (np.linalg.norm(got, axis=1) * np.linalg.norm(want, axis=1))
+    assert cos.min() >= 0.9999, cos
