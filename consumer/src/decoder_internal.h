@@ -55,6 +55,10 @@ std::optional<std::string> ReadId(const json& doc, const DecoderLimits& limits, 
 std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const DecoderLimits& limits, size_t length,
                                     Job& job);
 
+// A job's `dimensions`: the refusal naming it unless the model embeds and it
+// is a positive integer no larger than the embedding (limits.dim).
+std::optional<std::string> DimensionsError(const json& value, const DecoderLimits& limits);
+
 // The failure records of one job once its envelope is read: they carry its
 // attempt and replay_of, so that a replay that fails again is told apart
 // from the failure it retried.

@@ -70,7 +70,8 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, 
 // `ok` (a `text_pair` sent to a model that embeds `text` alone, say).
 constexpr const char* kJobFields[] = {"id",        "input_ids", "token_type_ids", "text",
                                            "text_pair", "reply_to",  "meta",           "attempt",
-                                           "policy",    "device",    "replay_of",      "truncate_to"};
+                                           "policy",    "device",    "replay_of",      "truncate_to",
+                                           "dimensions"};
 
 std::vector<std::string> UnknownFields(const json& doc) {
   std::vector<std::string> unknown;
@@ -153,6 +154,25 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
       return FailureForMessage(m, id, reason::kInvalid, "`truncate_to` must be a positive integer", length);
     }
     job.truncate_to = it->get<int>();
+  }
+  if (auto it = doc.find("dimensions"); it != doc.end() && !it->is_null()) {
+    if (auto bad = DimensionsError(*it, limits)) return FailureForMessage(m, id, reason::kInvalid, *bad, length);
+    job.dimensions = it->get<int>();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> DimensionsError(const json& value, const DecoderLimits& limits) {
+  if (limits.task != "embed") {
+    return "`dimensions`: this model's task is " + limits.task +
+           "; dimensions cut an embedding (encode(truncate_dim=...)): send the job without it";
+  }
+  if (!value.is_number_integer() || value.get<int64_t>() <= 0) {
+    return "`dimensions` must be a positive integer (the embedding's first N values)";
+  }
+  if (limits.dim > 0 && uint64_t(value.get<int64_t>()) > limits.dim) {
+    return "`dimensions` " + std::to_string(value.get<int64_t>()) + " is more than the model's " +
+           std::to_string(limits.dim) + " dimensions";
   }
   return std::nullopt;
 }

@@ -15,6 +15,16 @@ std::vector<Origin> OriginsOf(const std::vector<Job>& jobs) {
   return origins;
 }
 
+// A job's `dimensions`: the finished vector's first N values, as
+// encode(truncate_dim=N) returns them (after chunk assembly; not normalised
+// again).
+Outcome Truncated(Outcome outcome, int dimensions) {
+  if (outcome.ok && dimensions > 0 && outcome.output.size() > size_t(dimensions)) {
+    outcome.output.resize(size_t(dimensions));
+  }
+  return outcome;
+}
+
 }  // namespace
 
 ExecutorLoop::ExecutorLoop(BatchSource& queue, ModelRunner& runner, OutcomeSink& recorder,
@@ -263,13 +273,14 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
     // Each outcome gets its task's fields first: a tokens window's entities
     // come from its own spans, and the assembler stitches them.
     FinishOutcome(options_.task, outcomes[i]);
+    const int dimensions = i < jobs.size() ? jobs[i].dimensions : 0;
     if (i < jobs.size() && jobs[i].windows > 0) {
       if (std::optional<Outcome> whole = chunks_.Add(jobs[i], std::move(outcomes[i]))) {
-        records.push_back(*std::move(whole));
+        records.push_back(Truncated(*std::move(whole), dimensions));
       }
       continue;
     }
-    records.push_back(std::move(outcomes[i]));
+    records.push_back(Truncated(std::move(outcomes[i]), dimensions));
   }
   for (const Outcome& o : records) {
     begun_.erase(KeyOf(o.origin));

@@ -510,6 +510,25 @@ TEST(JobDecoderPolicyTest, LongLaneAdmitsUpToItsOwnBound) {
   ExpectFailure(DecodeWith(limits, LongJob(17)), reason::kTooLong, "exceeds long_lane.max_tokens 16");
 }
 
+// `dimensions` (encode(truncate_dim=N)): a positive integer no larger than
+// the embedding, for an embed model only; anything else is refused by name.
+TEST(JobDecoderFieldsTest, DimensionsAreAPositiveIntegerUpToTheEmbeddingForAnEmbedModelOnly) {
+  DecoderLimits limits = kLimits;
+  limits.dim = 16;
+  auto decode = [&](const std::string& dims) {
+    return DecodeWith(limits, R"({"id":"d","input_ids":[1,2],"dimensions":)" + dims + "}");
+  };
+  EXPECT_EQ(OneJob(decode("8")).dimensions, 8);
+  EXPECT_EQ(OneJob(decode("16")).dimensions, 16);
+  EXPECT_EQ(OneJob(DecodeWith(limits, R"({"id":"d","input_ids":[1,2]})")).dimensions, 0) << "the whole vector";
+  for (const char* bad : {"0", "-3", "2.5", "\"8\"", "true", "[8]"}) {
+    ExpectFailure(decode(bad), reason::kInvalid, "`dimensions` must be a positive integer");
+  }
+  ExpectFailure(decode("17"), reason::kInvalid, "`dimensions` 17 is more than the model's 16 dimensions");
+  limits.task = "classify";
+  ExpectFailure(decode("8"), reason::kInvalid, "`dimensions`: this model's task is classify");
+}
+
 TEST(JobDecoderPolicyTest, ReplayFieldsAreDecodedAndCarriedIntoFailures) {
   const std::string replay = R"(,"attempt":2,"device":"cpu","replay_of":{"topic":"jobs","partition":1,"offset":77})";
   const Job job = OneJob(DecodeWith(kLimits, LongJob(3, replay)));

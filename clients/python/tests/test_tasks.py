@@ -259,6 +259,22 @@ def test_embed_equals_encode(tmp_path, family):
         stop(svc)
 
 
+def check_dimensions(svc, ckpt):
+    """A job's `dimensions` equals encode(truncate_dim=...); beyond the model's width it is refused by name."""
+    from sentence_transformers import SentenceTransformer
+    st = SentenceTransformer(str(ckpt), device="cpu")
+    width = st.get_embedding_dimension()
+    jobs = [{"id": f"d{k}", "text": TEXTS[k % len(TEXTS)], "dimensions": k} for k in (1, 8, width)]
+    jobs.append({"id": "too-wide", "text": TEXTS[0], "dimensions": width + 1})
+    got = run_jobs(svc, jobs)
+    for job in jobs[:-1]:
+        want = st.encode([job["text"]], truncate_dim=job["dimensions"], convert_to_numpy=True)[0]
+        out = np.array(got[job["id"]].output, dtype=np.float64)
+        assert out.shape == want.shape, (job, out.shape)
+        assert np.abs(out - want).max() < TOLERANCE, (job, out, want)
+    assert got["too-wide"].reason == "invalid" and "`dimensions`" in got["too-wide"].error
+
+
 # The families of 2026 (model/families/), every task each has a head for (a decoder has no
 # tagger): the raw jobs through kcat, the replies equal to the library. About 2.5 s a case.
 NEW_FAMILY_CASES = [(f, t) for t in ("embed", "classify", "rerank") for f in ("mpnet", "modernbert", "deberta-v2",
@@ -275,8 +291,12 @@ def test_a_new_family_served_equals_its_library(tmp_path, family, task):
     try:
         if task == "embed":
             check_embed(svc, ckpt)
+            check_dimensions(svc, ckpt)
         elif task == "classify":
             check_classify(svc, ckpt, pairs=True)
+            got = run_jobs(svc, [{"id": "dims-to-classifier", "text": "x", "dimensions": 4}])
+            assert got["dims-to-classifier"].reason == "invalid"
+            assert "`dimensions`: this model's task is classify" in got["dims-to-classifier"].error
         elif task == "rerank":
             check_rerank(svc, ckpt)
         else:

@@ -76,6 +76,9 @@ struct DecoderLimits {
   // `input_ids` job that ends with it keeps it when truncated, as the
   // tokenizer's own truncation does.
   int64_t end_token_id = -1;
+  // The embedding's width (the manifest's dim; 0: unknown): a job's
+  // `dimensions` may ask for at most this many of its values.
+  size_t dim = 0;
 };
 
 // Over-long input policies (DecoderLimits::too_long_policy, a job's `policy`).

@@ -53,6 +53,10 @@ struct Job {
   std::string meta_json;
   int attempt = 0;        // set by `replay`
   int truncate_to = 0;    // replay override: keep only the first N ids (0: off)
+  // embed: the result's first N values, as encode(truncate_dim=N) returns
+  // them (after pooling, normalisation and chunk assembly; not normalised
+  // again). 0: the whole vector.
+  int dimensions = 0;
   // The over-long policy: in a message, the job's own choice ("" = the
   // configured admission.too_long); once decoded, the one applied ("" when
   // the input was not over-long: truncate, chunk or long_lane).
