@@ -27,6 +27,17 @@ using std::chrono::seconds;
 constexpr int64_t kVocab = 4096;  // the test model's manifest
 constexpr int kMaxTokens = 512;
 
+// The OpenMP threads an aoti export's cpu/float32 package was compiled for
+// (its manifest's packages."cpu/float32".threads): serve and the reference
+// runner run exactly that many, so the test's verdict does not depend on
+// how many cores this machine lends it (under taskset to one core the
+// default, one thread per core, is refused by name, as it should be).
+int PackageThreads(const std::string& dir) {
+  std::ifstream in(dir + "/manifest.json");
+  const nlohmann::json manifest = nlohmann::json::parse(in);
+  return manifest.at("packages").at("cpu/float32").at("threads").get<int>();
+}
+
 class ServeIntegrationTest : public BrokerTest {
  protected:
   std::string Yaml() { return ServeYaml(brokers_, topic_, group_, store_); }
@@ -104,7 +115,8 @@ TEST_F(ServeIntegrationTest, TheAotiExportServesTheSameOutputsAsTheTorchScriptEx
   const std::string aoti = std::string(QINFER_TEST_MODEL_AOTI_DIR) + "/model-cpu-float32.pt2";
   ASSERT_NE(yaml.find(torchscript), std::string::npos);
   yaml.replace(yaml.find(torchscript), torchscript.size(), aoti);
-  ServeProcess serve(dir_.string(), yaml);
+  const int threads = PackageThreads(QINFER_TEST_MODEL_AOTI_DIR);
+  ServeProcess serve(dir_.string(), yaml, {"--set", "model.threads=" + std::to_string(threads)});
   DrainAndStop(serve, 2);
 
   auto records = ReadStore(store_);
@@ -114,6 +126,7 @@ TEST_F(ServeIntegrationTest, TheAotiExportServesTheSameOutputsAsTheTorchScriptEx
   auto reference = executor::TorchModelRunner::Load(options);
   ASSERT_TRUE(reference.ok()) << reference.status();
   options.model_path = aoti;
+  options.intra_op_threads = threads;
   auto served = executor::TorchModelRunner::Load(options);
   ASSERT_TRUE(served.ok()) << served.status();
   size_t batched = 0;
@@ -145,7 +158,8 @@ TEST_F(ServeIntegrationTest, TheFrozenBf16PackageServesTheUnfrozenPackagesOutput
   const std::string frozen = std::string(QINFER_TEST_MODEL_AOTI_FROZEN_DIR) + "/model-cpu-float32.pt2";
   ASSERT_NE(yaml.find(torchscript), std::string::npos);
   yaml.replace(yaml.find(torchscript), torchscript.size(), frozen + "\n  autocast: bf16\n");
-  ServeProcess serve(dir_.string(), yaml);
+  const int threads = PackageThreads(QINFER_TEST_MODEL_AOTI_FROZEN_DIR);
+  ServeProcess serve(dir_.string(), yaml, {"--set", "model.threads=" + std::to_string(threads)});
   DrainAndStop(serve, 2);
 
   auto records = ReadStore(store_);
@@ -153,6 +167,7 @@ TEST_F(ServeIntegrationTest, TheFrozenBf16PackageServesTheUnfrozenPackagesOutput
   executor::RunnerOptions options;
   options.model_path = std::string(QINFER_TEST_MODEL_AOTI_DIR) + "/model-cpu-float32.pt2";
   options.autocast = "bf16";
+  options.intra_op_threads = PackageThreads(QINFER_TEST_MODEL_AOTI_DIR);
   auto unfrozen = executor::TorchModelRunner::Load(options);
   ASSERT_TRUE(unfrozen.ok()) << unfrozen.status();
   size_t batched = 0;
