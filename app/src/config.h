@@ -29,6 +29,10 @@ struct Config {
     // With autocast: the start-up precision probe's floor on the cosine of a
     // row's autocast output to its float32 output, in (0, 1].
     double min_cosine = 0.999;
+    // With autocast, for classify, rerank and tokens: the probe's bound on
+    // the largest difference of an activated score (a probability) from
+    // float32's, in [0, 1]; a changed top label is refused whatever it says.
+    double max_score_diff = 0.01;
     int threads = 0;       // intra-op threads; 0: libtorch default
     // Which of MKL's kernels run: isa (by the CPU's instruction sets, on any
     // vendor) or vendor (MKL's own choice: generic kernels off Intel).

@@ -312,8 +312,13 @@ constexpr Key kKeys[] = {
     Number<&C::Model::min_cosine>("model.min_cosine", 0, 1, false,
                                   "with `model.autocast`: start-up runs a probe of synthetic rows in the "
                                   "autocast dtype and in float32 and refuses to start (exit 2) when a row's "
-                                  "cosine similarity between the two falls below this")
+                                  "cosine similarity between the two falls below this (embed models)")
         .LowOpen(),
+    Number<&C::Model::max_score_diff>("model.max_score_diff", 0, 1, false,
+                                      "with `model.autocast`, for classify, rerank and tokens models: the probe "
+                                      "compares the scores their users read (softmax or sigmoid of the logits; "
+                                      "each token's for tokens) and refuses to start (exit 2) when one differs "
+                                      "from float32's by more than this, or a top label changes"),
     Integer<&C::Model::threads>("model.threads", 0, 4096, "torch intra-op threads").Note("libtorch's default"),
     Text<&C::Model::mkl_dispatch>("model.mkl_dispatch",
                                   "how the MKL inside libtorch (float32 linears, bf16 attention) picks its kernels: "

@@ -134,19 +134,26 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
 }
 
 // Under model.autocast, the primary's outputs must stay within
-// model.min_cosine of float32 (executor/precision_check.h): checked once,
-// before any plan or job, and refused as a configuration error.
+// model.min_cosine of float32 (embed), or its scores within
+// model.max_score_diff with no top label changed (classify, rerank, tokens;
+// executor/precision_check.h): checked once, before any plan or job, and
+// refused as a configuration error.
 std::optional<int> CheckPrecision(const Config& config, Service& s) {
   if (config.model.autocast.empty()) return std::nullopt;
-  if (const TaskSpec& task = s.runner->manifest().task; !task.is_embed()) {
-    return StartFailed("model.autocast " + config.model.autocast +
-                       ": the precision probe checks reduced precision by the cosine of pooled vectors, and this "
-                       "model's task is " + task.task + " (logits), which it cannot check: run it in float32 "
-                       "(model.autocast: empty)");
-  }
-  absl::StatusOr<executor::PrecisionReport> report = executor::CheckPrecision(*s.runner, config.model.min_cosine);
+  absl::StatusOr<executor::PrecisionReport> report =
+      executor::CheckPrecision(*s.runner, config.model.min_cosine, config.model.max_score_diff);
   if (!report.ok()) return StartFailed("model.autocast " + config.model.autocast + ": " +
                                        std::string(report.status().message()));
+  const std::string& task = s.runner->manifest().task.task;
+  if (!report->accepted() && report->scores) {
+    return StartFailed(absl::StrFormat(
+        "model.autocast %s: the precision probe's %s scores differ from float32's by up to %.6f (a row of %d "
+        "tokens, %d rows probed; model.max_score_diff %g) and %d top labels changed: the model's %s scores "
+        "drift from its float32 scores; run it in float32 (model.autocast: empty), or raise "
+        "model.max_score_diff if this drift is acceptable (a changed top label is refused whatever it says)",
+        config.model.autocast, task, report->max_score_diff, report->worst_length, report->rows, report->bound,
+        report->label_changes, report->dtype));
+  }
   if (!report->accepted()) {
     return StartFailed(absl::StrFormat(
         "model.autocast %s: the precision probe's minimum cosine similarity to float32 is %.6f (a row of %d "
@@ -156,9 +163,16 @@ std::optional<int> CheckPrecision(const Config& config, Service& s) {
         config.model.autocast, report->min_cosine, report->worst_length, report->rows, report->floor,
         report->dtype));
   }
-  Logger("app").Info("event=precision_checked dtype=%v min_cosine=%.6f rows=%v floor=%v%v", report->dtype,
-                     report->min_cosine, report->rows, report->floor,
-                     report->skipped ? absl::StrFormat(" skipped=%d (out of memory alone)", report->skipped) : "");
+  if (report->scores) {
+    Logger("app").Info("event=precision_checked dtype=%v task=%v max_score_diff=%.6f label_changes=%v rows=%v "
+                       "bound=%v%v", report->dtype, task, report->max_score_diff, report->label_changes, report->rows,
+                       report->bound,
+                       report->skipped ? absl::StrFormat(" skipped=%d (out of memory alone)", report->skipped) : "");
+  } else {
+    Logger("app").Info("event=precision_checked dtype=%v min_cosine=%.6f rows=%v floor=%v%v", report->dtype,
+                       report->min_cosine, report->rows, report->floor,
+                       report->skipped ? absl::StrFormat(" skipped=%d (out of memory alone)", report->skipped) : "");
+  }
   s.precision = *report;
   return std::nullopt;
 }
@@ -266,7 +280,7 @@ pipeline::ServiceSnapshot Identity(const Config& config, const Service& s) {
   identity.model_digest = runner.manifest().digest;
   identity.device = config.model.device;
   identity.fallback_device = runner.has_fallback() ? "cpu" : "";
-  if (s.precision) {
+  if (s.precision && !s.precision->scores) {  // /status reports the cosine probe
     identity.precision_dtype = s.precision->dtype;
     identity.precision_min_cosine = s.precision->min_cosine;
     identity.precision_rows = s.precision->rows;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 #include <vector>
@@ -110,15 +111,60 @@ absl::StatusOr<std::vector<std::optional<std::vector<float>>>> ReducedOutputs(
   return out;
 }
 
+// The activated scores of one output vector (a row's logits, or a token's):
+// a softmax, or a sigmoid per value.
+std::vector<double> Scores(const float* logits, size_t n, bool sigmoid) {
+  std::vector<double> s(n);
+  if (sigmoid) {
+    for (size_t i = 0; i < n; ++i) s[i] = 1.0 / (1.0 + std::exp(-double(logits[i])));
+    return s;
+  }
+  double top = -std::numeric_limits<double>::infinity(), sum = 0;
+  for (size_t i = 0; i < n; ++i) top = std::max(top, double(logits[i]));
+  for (size_t i = 0; i < n; ++i) sum += s[i] = std::exp(double(logits[i]) - top);
+  for (double& v : s) v /= sum;
+  return s;
+}
+
+// Compares a row's reduced-precision scores with float32's: each vector of
+// `width` values (a row's logits, or each token's) as its task's user reads
+// it. Returns the largest difference; counts the vectors whose top label
+// changed (a vector of one value, a cross-encoder's, has no label).
+double CompareScores(const std::vector<float>& got, const std::vector<float>& want, size_t width, bool sigmoid,
+                     int& label_changes) {
+  if (width == 0 || got.size() != want.size() || got.size() % width != 0) return 1.0;
+  double worst = 0;
+  for (size_t at = 0; at < got.size(); at += width) {
+    const std::vector<double> a = Scores(got.data() + at, width, sigmoid);
+    const std::vector<double> b = Scores(want.data() + at, width, sigmoid);
+    for (size_t i = 0; i < width; ++i) {
+      const double d = std::isfinite(a[i]) ? std::abs(a[i] - b[i]) : 1.0;
+      worst = std::max(worst, d);
+    }
+    if (width > 1 && std::max_element(a.begin(), a.end()) - a.begin() != std::max_element(b.begin(), b.end()) -
+                                                                             b.begin()) {
+      ++label_changes;
+    }
+  }
+  return worst;
+}
+
 }  // namespace
 
-absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double min_cosine) {
+absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double min_cosine, double max_score_diff) {
   if (!(min_cosine > 0 && min_cosine <= 1)) {
     return absl::InvalidArgumentError(absl::StrFormat("precision probe: floor %g is outside (0, 1]", min_cosine));
   }
+  if (!(max_score_diff >= 0 && max_score_diff <= 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("precision probe: score bound %g is outside [0, 1]", max_score_diff));
+  }
   const ModelManifest& manifest = runner.manifest();
+  const TaskSpec& task = manifest.task;
   const std::vector<std::vector<int64_t>> rows = ProbeRows(manifest.vocab_size, manifest.max_tokens);
-  PrecisionReport report{.dtype = runner.dtype(), .floor = min_cosine};
+  PrecisionReport report{.dtype = runner.dtype(), .scores = !task.is_embed(), .floor = min_cosine,
+                         .bound = max_score_diff};
+  const bool sigmoid = task.activation == activation::kSigmoid;
   absl::StatusOr<std::vector<std::vector<float>>> reference = Float32Outputs(runner, rows);
   if (!reference.ok()) return reference.status();
   for (size_t begin = 0, end = 0; begin < rows.size(); begin = end) {
@@ -129,6 +175,15 @@ absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double 
       const std::optional<std::vector<float>>& got = (*reduced)[i - begin];
       if (!got) {
         ++report.skipped;
+        continue;
+      }
+      if (report.scores) {
+        const double diff =
+            CompareScores(*got, (*reference)[i], size_t(std::max(0, manifest.dim)), sigmoid, report.label_changes);
+        if (report.rows++ == 0 || diff > report.max_score_diff) {
+          report.max_score_diff = std::max(report.max_score_diff, diff);
+          report.worst_length = int(rows[i].size());
+        }
         continue;
       }
       const double cosine = Cosine(*got, (*reference)[i]);

@@ -252,6 +252,7 @@ std::vector<std::string> EveryKeyChanged() {
           "model.fallback_device=none",
           "model.autocast=bf16",
           "model.min_cosine=0.99",
+          "model.max_score_diff=0.05",
           "model.threads=3",
           "model.mkl_dispatch=vendor",
           "model.op_libraries=/lib/a.so,/lib/b.so",

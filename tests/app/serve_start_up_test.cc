@@ -111,9 +111,9 @@ TEST_F(ServeStartUpRefusalTest, APrecisionAtOrAboveTheFloorIsLoggedAndStartUpGoe
 }
 
 // A rerank model (a tiny BERT cross-encoder made in the build): chunk is
-// refused by name for its task in the configuration and in `replay`, and so
-// is model.autocast (the precision probe compares pooled vectors).
-TEST_F(ServeStartUpRefusalTest, ChunkAndAutocastAreRefusedForARerankModelNamingItsTask) {
+// refused by name for its task in the configuration and in `replay`; under
+// model.autocast its probe compares scores, and model.max_score_diff decides.
+TEST_F(ServeStartUpRefusalTest, ChunkIsRefusedForARerankModelAndItsAutocastIsProbedOnItsScores) {
   const std::string model = std::string(QINFER_TEST_MODEL_RERANK_DIR) + "/model.pt";
   if (!std::filesystem::exists(model)) {
     GTEST_SKIP() << "no rerank model at " << model << " (the build makes it where the venv imports transformers)";
@@ -124,11 +124,17 @@ TEST_F(ServeStartUpRefusalTest, ChunkAndAutocastAreRefusedForARerankModelNamingI
                      "windows); this model's task is rerank"),
             std::string::npos)
       << out;
-  std::tie(rc, out) = Serve("--set model.path=" + model + " --set model.autocast=bf16");
+  std::tie(rc, out) = Serve("--set model.path=" + model + " --set model.autocast=bf16 --set model.max_score_diff=0");
   EXPECT_EQ(rc, 2) << out;
-  EXPECT_NE(out.find("model.autocast bf16: the precision probe checks reduced precision by the cosine of pooled "
-                     "vectors, and this model's task is rerank"),
+  EXPECT_NE(out.find("model.autocast bf16: the precision probe's rerank scores differ from float32's by up to 0."),
             std::string::npos)
+      << out;
+  EXPECT_NE(out.find("model.max_score_diff 0)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("no broker answered"), std::string::npos) << "refused before any broker is asked\n" << out;
+  std::tie(rc, out) =
+      Serve("--set model.path=" + model + " --set model.autocast=bf16 --set kafka.startup_wait_s=1");
+  EXPECT_EQ(rc, 75) << out;
+  EXPECT_NE(out.find("event=precision_checked dtype=bfloat16 task=rerank max_score_diff=0."), std::string::npos)
       << out;
   std::tie(rc, out) = qinfer::testing::RunCommand(std::string(QINFER_BINARY) + " replay --set model.path=" + model +
                                                   " --store " + (dir_ / "store").string() +

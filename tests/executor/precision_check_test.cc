@@ -25,6 +25,39 @@ std::unique_ptr<TorchModelRunner> Load(const std::string& model_dir, const std::
   return runner.ok() ? *std::move(runner) : nullptr;
 }
 
+// Classify, rerank and tokens models are probed on the scores their users
+// read. The tiny BERT cross-encoder of the task tests (random weights) passes
+// under bf16 at the default bound, and a bound of 0 refuses it (bf16 changes
+// its score a little): the bound decides. Its tagger's random logits hold
+// near ties, so whether bf16 flips a token's top label depends on the CPU's
+// bf16 kernels: whatever the count, a changed label is refused at any bound.
+TEST(PrecisionCheckTest, AScoreModelIsProbedOnItsScoresAndTheBoundDecides) {
+  const std::string rerank = QINFER_TEST_MODEL_RERANK_DIR, tokens = QINFER_TEST_MODEL_TOKENS_DIR;
+  if (rerank.empty() || tokens.empty()) GTEST_SKIP() << "no task test models in this build (no transformers)";
+  auto runner = Load(rerank, "bf16");
+  ASSERT_NE(runner, nullptr);
+  auto report = CheckPrecision(*runner, 0.999, 0.01);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_TRUE(report->scores);
+  EXPECT_GT(report->rows, 4);
+  EXPECT_GT(report->max_score_diff, 0.0) << "bf16 is not float32";
+  EXPECT_LE(report->max_score_diff, 0.01);
+  EXPECT_EQ(report->label_changes, 0) << "one logit: no label";
+  EXPECT_TRUE(report->accepted());
+  auto strict = CheckPrecision(*runner, 0.999, 0.0);
+  ASSERT_TRUE(strict.ok()) << strict.status();
+  EXPECT_FALSE(strict->accepted());
+  EXPECT_FALSE(CheckPrecision(*runner, 0.999, 1.5).ok()) << "a bound outside [0, 1]";
+
+  auto tagger = Load(tokens, "bf16");
+  ASSERT_NE(tagger, nullptr);
+  auto loose = CheckPrecision(*tagger, 0.999, 1.0);
+  ASSERT_TRUE(loose.ok()) << loose.status();
+  EXPECT_TRUE(loose->scores);
+  EXPECT_GT(loose->max_score_diff, 0.0);
+  EXPECT_EQ(loose->accepted(), loose->label_changes == 0) << "at a bound of 1 only a changed label refuses";
+}
+
 TEST(PrecisionCheckTest, RefusesTheDriftModelUnderBf16) {
   auto runner = Load(QINFER_TEST_MODEL_DRIFT_DIR, "bf16");
   ASSERT_NE(runner, nullptr);
