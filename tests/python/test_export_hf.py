@@ -219,6 +219,27 @@ def test_tokens_equal_the_token_classifier(tmp_path, family):
 
 # ------------------------------------------------------------------ decoders
 
+@pytest.mark.parametrize("family", ["qwen2", "llama", "mistral"])
+def test_the_other_decoders_embed_and_classify_as_their_libraries(tmp_path, family):
+    # Qwen2, Llama, Mistral: the decoders' module, the same rules as Qwen3's.
+    from sentence_transformers import SentenceTransformer
+    from transformers import pipeline
+
+    ckpt = make(tmp_path, family, "embed", "--st", "--pooling", "lasttoken")
+    model, m = export(ckpt, tmp_path / "embed")
+    assert (m["family"], m["pooling"]) == (family, "lasttoken")
+    want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(TEXTS, convert_to_numpy=True))
+    with torch.inference_mode():
+        got = model(*batch(tokenizer_of(ckpt), TEXTS, m["inputs"]))
+    assert F.cosine_similarity(got, want, dim=1).min().item() >= 0.9999
+    ckpt = make(tmp_path, family, "classify")
+    model, m = export(ckpt, tmp_path / "classify")
+    want = pipeline("text-classification", model=str(ckpt), top_k=None, device="cpu")(TEXTS)
+    with torch.inference_mode():
+        scores = torch.softmax(model(*batch(tokenizer_of(ckpt), TEXTS, m["inputs"])), dim=1)
+    for row, result in zip(scores.tolist(), want):
+        assert {r["label"]: pytest.approx(r["score"], abs=1e-4) for r in result} == dict(zip(m["labels"], row))
+
 @pytest.mark.parametrize("pooling", ["lasttoken", "weightedmean"])
 def test_a_decoder_embeds_each_rows_own_last_token_or_weighted_mean(tmp_path, pooling):
     # Rows of very different lengths in one right-padded batch: a row's last

