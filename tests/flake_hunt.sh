@@ -85,7 +85,7 @@ for mode in "${mode_list[@]}"; do
     failed=$(sed -nE 's/^([0-9]+) tests? failed.*/\1/p' <<< "$passed")
     # ctest says "100% tests passed, 0 tests failed out of N".
     failed=${failed:-$(grep -oE '[0-9]+ tests failed out of' "$log" | tail -1 | cut -d' ' -f1 || true)}
-    names=$(sed -nE 's/^ *[0-9]+ - ([^ ]+) \((Failed|Timeout|Exception|SEGFAULT|Not Run).*/\1/p' "$log" | sort -u | paste -sd, - || true)
+    names=$(sed -nE 's/^[[:space:]]*[0-9]+ - ([^ ]+) \((Failed|Timeout|Exception|SEGFAULT|Not Run).*/\1/p' "$log" | sort -u | paste -sd, - || true)
     printf '| %s | %d | %s | %s | %d | %s |\n' "$mode" "$r" "$(( ${total:-0} - ${failed:-0} ))" "${failed:-?}" \
       "$took" "${names:--}" | tee -a "$out"
   done
