@@ -163,15 +163,16 @@ std::optional<int> CheckPrecision(const Config& config, Service& s) {
         config.model.autocast, report->min_cosine, report->worst_length, report->rows, report->floor,
         report->dtype));
   }
+  const std::string skipped =
+      report->skipped ? absl::StrFormat(" skipped=%d (out of memory alone)", report->skipped) : "";
   if (report->scores) {
     Logger("app").Info("event=precision_checked dtype=%v task=%v max_score_diff=%.6f label_changes=%v rows=%v "
-                       "bound=%v%v", report->dtype, task, report->max_score_diff, report->label_changes, report->rows,
-                       report->bound,
-                       report->skipped ? absl::StrFormat(" skipped=%d (out of memory alone)", report->skipped) : "");
+                       "bound=%v%v",
+                       report->dtype, task, report->max_score_diff, report->label_changes, report->rows,
+                       report->bound, skipped);
   } else {
     Logger("app").Info("event=precision_checked dtype=%v min_cosine=%.6f rows=%v floor=%v%v", report->dtype,
-                       report->min_cosine, report->rows, report->floor,
-                       report->skipped ? absl::StrFormat(" skipped=%d (out of memory alone)", report->skipped) : "");
+                       report->min_cosine, report->rows, report->floor, skipped);
   }
   s.precision = *report;
   return std::nullopt;

@@ -6,37 +6,16 @@
 // (admission.too_long), `replay --policy chunk`, and a job's own `policy`
 // through the decoder the service builds from it. Embed and tokens take it.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "plan.h"
 #include "qinfer/consumer/job_decoder.h"
 #include "serve_options.h"
+#include "util/manifest_file.h"
 
 namespace qinfer::app {
 namespace {
-
-class ModelDir {
- public:
-  explicit ModelDir(const std::string& manifest) {
-    std::string dir = (std::filesystem::path(::testing::TempDir()) / "chunk-refusal-XXXXXX").string();
-    if (mkdtemp(dir.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << dir;
-    dir_ = dir;
-    std::ofstream(dir_ / "manifest.json") << manifest;
-  }
-  ~ModelDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string manifest() const { return (dir_ / "manifest.json").string(); }
-  std::string model() const { return (dir_ / "model.pt").string(); }
-
- private:
-  std::filesystem::path dir_;
-};
 
 constexpr int kMaxTokens = 16;
 
@@ -79,12 +58,12 @@ TEST(ChunkRefusalTest, ClassifyAndRerankRefuseChunkWhateverTheirManifestSaysEmbe
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    ModelDir dir(ManifestJson(c.fields));
-    absl::StatusOr<executor::ModelManifest> manifest = executor::ModelManifest::Load(dir.manifest());
+    testing::ManifestFile dir(ManifestJson(c.fields));
+    absl::StatusOr<executor::ModelManifest> manifest = executor::ModelManifest::Load(dir.path());
     ASSERT_TRUE(manifest.ok()) << manifest.status();
 
     Config config;
-    config.model.path = dir.model();
+    config.model.path = (dir.dir() / "model.pt").string();
     config.admission.too_long = "chunk";
     const absl::Status admission = CheckAdmission(config, *manifest, kMaxTokens);
     const absl::Status replay = CheckReplayPolicy(config, "chunk");

@@ -21,6 +21,7 @@
 #include "qinfer/executor/model_digest.h"
 #include "qinfer/executor/model_manifest.h"
 #include "runner_test_util.h"
+#include "util/manifest_file.h"
 
 namespace qinfer::executor {
 namespace {
@@ -381,25 +382,7 @@ TEST(ModelManifestTest, TheDefaultModelsPositionsEndAtItsMaxTokens) {
   EXPECT_EQ(long_model->max_positions, 1024);
 }
 
-// A manifest.json with `body` in a fresh temporary directory, removed with
-// the object.
-class ManifestFile {
- public:
-  explicit ManifestFile(const std::string& body) {
-    std::string dir = (std::filesystem::path(::testing::TempDir()) / "manifest-test-XXXXXX").string();
-    if (mkdtemp(dir.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << dir;
-    dir_ = dir;
-    std::ofstream(path()) << body;
-  }
-  ~ManifestFile() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string path() const { return (dir_ / "manifest.json").string(); }
-
- private:
-  std::filesystem::path dir_;
-};
+using testing::ManifestFile;
 
 // A directory with the test model's manifest.json beside a copy of
 // `model` (another model file, for a swap), removed with the object.

@@ -13,9 +13,10 @@
 // sigmoid per label, of each row's logits; of each token's for tokens), as
 // the largest absolute difference of a score, and the rows (tokens) whose
 // top label differs from float32's (an entity list follows each token's
-// top label); a non-finite score counts as a difference of 1. On a primary with a memory budget, rows that run out of memory
-// together are retried one by one, and a row that does not fit alone is
-// left out (counted in `skipped`).
+// top label); a non-finite score counts as a difference of 1. On a primary
+// with a memory budget, rows that run out of memory together are retried
+// one by one, and a row that does not fit alone is left out (counted in
+// `skipped`).
 //
 // The float32 side goes through Run's `device: cpu` path, so its rows count
 // in RunnerStats::override_runs (and a CPU copy of the model is loaded when
