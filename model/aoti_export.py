@@ -76,12 +76,26 @@ class CompileOptions:
         return configs
 
 
+def cpu_flags() -> set[str]:
+    """The CPU's flags as the kernel lists them (/proc/cpuinfo's first "flags" line): what the executor
+    reads too (torch 2.11 has no torch._C._cpu._is_avx512_bf16_supported, nor its C++ counterpart)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
 def cpu_capability() -> str:
     """This CPU as the executor names it (TorchModelRunner checks a CPU package's against it)."""
     name = torch.backends.cpu.get_cpu_capability()
-    if torch._C._cpu._is_avx512_bf16_supported():
+    flags = cpu_flags()
+    if "avx512_bf16" in flags:
         name += "+avx512_bf16"
-    if torch._C._cpu._is_amx_tile_supported():
+    if "amx_tile" in flags:
         name += "+amx"
     return name
 

@@ -110,12 +110,14 @@ def cmd_device(a: argparse.Namespace) -> int:
 
 # ---- inputs ----------------------------------------------------------------
 
-def export_model(work: str, model: str) -> tuple[str, float]:
-    """Exports (or reuses) the model with this Python's torch; returns its dir and seconds spent."""
+def export_model(work: str, model: str, aoti: list[str] | None = None,
+                 timeout: float | None = None) -> tuple[str, float]:
+    """Exports (or reuses) the model with this Python's torch; returns its dir and seconds spent.
+    `aoti`: export_model.py's --format aoti arguments (the packages' targets), else TorchScript."""
     import torch
 
-    out = os.path.join(work, f"model-{model}")
-    args = ["--vocab", str(VOCAB), "--max-tokens", str(MAX_TOKENS)] + MODELS[model]
+    out = os.path.join(work, f"model-{model}" + ("-aoti" if aoti else ""))
+    args = ["--vocab", str(VOCAB), "--max-tokens", str(MAX_TOKENS)] + MODELS[model] + (aoti or [])
     stamp = json.dumps({"args": args, "torch": torch.__version__})
     stamp_path = os.path.join(out, "export.stamp")
     if os.path.exists(os.path.join(out, "manifest.json")) and os.path.exists(stamp_path):
@@ -126,7 +128,7 @@ def export_model(work: str, model: str) -> tuple[str, float]:
     t0 = time.monotonic()
     say(f"model: exporting {model} ({' '.join(args)}) to {out}")
     subprocess.run([sys.executable, os.path.join(REPO, "model", "export_model.py"), "--out", out] + args,
-                   check=True)
+                   check=True, timeout=timeout)
     with open(stamp_path, "w") as f:
         f.write(stamp)
     return out, time.monotonic() - t0
@@ -224,17 +226,21 @@ def nonnegative_fit(pts: list[tuple[float, float, float]]) -> tuple[float, float
 
 
 def run_policy_bench(a: argparse.Namespace, model_dir: str, jobs: str, name: str, out: str, rounds: int,
-                     timeout: float | None) -> tuple[str, float]:
-    """Runs policy_bench; returns ("ok" | "failed" | "timed_out", seconds)."""
+                     timeout: float | None, *, policies: str | None = None, plan_cache: str | None = None,
+                     fraction: float | None = None, test_device: str | None = None,
+                     extra: tuple[str, ...] = ()) -> tuple[str, float]:
+    """Runs policy_bench; returns ("ok" | "failed" | "timed_out", seconds). The keyword arguments
+    override `a`'s policies, plan cache, memory fraction (on a GPU) and device (the test hook's)."""
     cmd = [a.policy_bench, "--model", model_dir, "--jobs", jobs, "--workload", name, "--out", out,
-           "--rounds", str(rounds), "--threads", str(a.threads), "--policies", a.policies,
-           "--plan-cache", a.plan_cache]
+           "--rounds", str(rounds), "--threads", str(a.threads), "--policies", policies or a.policies,
+           "--plan-cache", plan_cache or a.plan_cache, *extra]
     if a.max_batch_size:
         cmd += ["--max-batch-size", str(a.max_batch_size)]
     if is_test_device(a.device):
-        cmd += ["--device", a.device]
+        cmd += ["--device", test_device or a.device]
     else:
-        cmd += ["--device", "cuda:0", "--autocast", "bf16", "--cuda-memory-fraction", f"{a.fraction:.6f}"]
+        cmd += ["--device", "cuda:0", "--autocast", "bf16", "--cuda-memory-fraction",
+                f"{a.fraction if fraction is None else fraction:.6f}"]
     say("$ " + " ".join(cmd))
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, start_new_session=True)
@@ -353,6 +359,142 @@ def cmd_run(a: argparse.Namespace) -> int:
         say("NOT COMPLETE: " + ", ".join(f"{n} {r['status']}" for n, r in runs.items() if r["status"] != "ok"))
         return 4 if "failed" in statuses else 3
     return 0
+
+
+# ---- checks ----------------------------------------------------------------
+
+def read_outputs(path: str) -> dict[str, list[float]]:
+    with open(path) as f:
+        return {r["id"]: r["output"] for r in map(json.loads, f)}
+
+
+def min_cosine(a: dict[str, list[float]], b: dict[str, list[float]]) -> tuple[float, int]:
+    """The lowest cosine between the two runs' outputs of a job, over the jobs both have; and how many."""
+    worst, n = 1.0, 0
+    for key in a.keys() & b.keys():
+        x, y = a[key], b[key]
+        dot = sum(p * q for p, q in zip(x, y))
+        norm = (sum(p * p for p in x) * sum(q * q for q in y)) ** 0.5
+        worst, n = min(worst, dot / norm if norm else (1.0 if x == y else 0.0)), n + 1
+    return worst, n
+
+
+def cmd_checks(a: argparse.Namespace) -> int:
+    """The GPU path's own checks, beside the comparison: for each --models model, the TorchScript export
+    at the 24 GiB cap (policy qinfer), its AOTInductor export (--aoti-models: compiled here, the
+    cuda/bfloat16 package) on the same jobs, and forced OOMs: the allocator capped at --oom-fraction of
+    the card, so that sorted64's batches of 64 really run out of memory inside the model's forward and
+    go down the OOM ladder. Each run's outputs are compared with the 24 GiB TorchScript run's (cosine per
+    job). Fails (status 4) when a run fails, a job is lost, an output disagrees (cosine < --min-cosine),
+    or the capped run had no OOM at all (the check would prove nothing)."""
+    os.makedirs(a.out, exist_ok=True)
+    os.makedirs(a.work, exist_ok=True)
+    info = device_info(a.device)
+    test = is_test_device(a.device)
+    if not test and not info["cuda_available"]:
+        print("bench.py: NO CUDA DEVICE is visible to torch; stopping", file=sys.stderr)
+        return 1
+    total = info.get("total_memory", 0)
+    a.fraction = min(1.0, EMULATED_CARD_BYTES / total) if total else 0.0
+    jobs = write_jobs(a.work, "bimodal", a.jobs)
+    results: list[dict] = []
+    problems: list[str] = []
+
+    def run(model: str, kind: str, model_dir: str, policies: str, **kw) -> dict:
+        name = f"checks-{model}-{kind}"
+        out, outputs = os.path.join(a.out, f"{name}.json"), os.path.join(a.work, f"{name}.outputs.jsonl")
+        for path in (out, outputs):
+            if os.path.exists(path):
+                os.remove(path)
+        left = a.deadline - time.time()
+        entry = {"model": model, "kind": kind, "policies": policies}
+        if left < 10:
+            entry["status"] = "no_time"
+        else:
+            entry["status"], entry["seconds"] = run_policy_bench(
+                a, model_dir, jobs, name, out, a.rounds, left, policies=policies,
+                plan_cache=os.path.join(a.work, f"{name}.plan.json"),
+                extra=("--outputs", outputs, *kw.pop("extra", ())), **kw)
+        if entry["status"] == "ok":
+            with open(out) as f:
+                report = json.load(f)
+            entry["dtype"], entry["budget_bytes"] = report["dtype"], report["budget_bytes"]
+            entry["plan"] = {str(e["bound"]): e["batch_size"] for e in report["plan"]}
+            entry["policy"] = {p: {k: r["median"][k] for k in ("real_tokens_per_s", "oom_events_max", "lost_max",
+                                                               "fallback_runs", "cap_lowerings", "failed")}
+                               for p, r in report["policies"].items()}
+            entry["outputs"] = outputs
+            for p, m in entry["policy"].items():
+                if m["lost_max"] or m["failed"]:
+                    problems.append(f"{name}: {p} lost {m['lost_max']} and failed {m['failed']} jobs")
+        else:
+            problems.append(f"{name}: {entry['status']}")
+        results.append(entry)
+        say(f"check {name}: {entry['status']}")
+        return entry
+
+    def agree(entry: dict, reference: dict) -> None:
+        if entry["status"] != "ok" or reference["status"] != "ok":
+            return
+        cos, n = min_cosine(read_outputs(reference["outputs"]), read_outputs(entry["outputs"]))
+        entry["min_cosine_to_torchscript"], entry["jobs_compared"] = round(cos, 6), n
+        if cos < a.min_cosine or n == 0:
+            problems.append(f"checks-{entry['model']}-{entry['kind']}: outputs differ from the TorchScript "
+                            f"run's (min cosine {cos:.6f} over {n} jobs, floor {a.min_cosine})")
+
+    # The TorchScript and forced-OOM runs first; the AOTInductor compiles, the longest steps, last.
+    reference = {}
+    for model in a.models.split(","):
+        ts_dir, _ = export_model(a.work, model)
+        reference[model] = run(model, "torchscript", ts_dir, "qinfer")
+        oom = run(model, "oom", ts_dir, "qinfer,sorted64", fraction=a.oom_fraction, test_device=a.oom_test_device)
+        agree(oom, reference[model])
+        if oom["status"] == "ok" and not any(m["oom_events_max"] for m in oom["policy"].values()):
+            problems.append(f"checks-{model}-oom: no OOM under the cap, so the ladder was not exercised")
+    for model in [m for m in a.aoti_models.split(",") if m in reference]:
+        targets = ["--devices", "cpu" if test else "cuda", "--dtypes", "float32" if test else "bfloat16"]
+        t0 = time.monotonic()
+        try:
+            aoti_dir, _ = export_model(a.work, model, ["--format", "aoti", "--max-batch", str(a.max_batch_size),
+                                                       "--threads", str(a.threads)] + targets,
+                                       timeout=max(a.deadline - time.time(), 1))
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+            problems.append(f"checks-{model}-aoti: the export failed ({e})")
+            results.append({"model": model, "kind": "aoti", "status": "export_failed"})
+            continue
+        entry = run(model, "aoti", aoti_dir, "qinfer", extra=("--model-file", "model-cpu-float32.pt2"))
+        entry["export_s"] = round(time.monotonic() - t0, 1)
+        agree(entry, reference[model])
+
+    for entry in results:
+        entry.pop("outputs", None)
+    summary = {"what": "qinfer's GPU path checks (bench/gpu/bench.py checks)", "test_run": info["test_device"],
+               "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()), **git_commit(),
+               "machine": {k: info.get(k) for k in ("gpu", "total_memory", "torch", "torch_cuda")},
+               "settings": {"jobs": a.jobs, "workload": "bimodal", "rounds": a.rounds, "threads": a.threads,
+                            "max_batch_size": a.max_batch_size, "fraction": None if test else round(a.fraction, 6),
+                            "oom_fraction": None if test else a.oom_fraction,
+                            "oom_test_device": a.oom_test_device if test else None, "min_cosine": a.min_cosine},
+               "runs": results, "problems": problems}
+    with open(os.path.join(a.out, "checks.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    lines = ["| run | status | dtype | budget | tok/s (policy) | OOMs | fallback runs | lost | min cosine to TorchScript |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for e in results:
+        pol = e.get("policy", {})
+        cell = lambda k: " / ".join(f"{p} {m[k]:.0f}" for p, m in pol.items()) or "-"  # noqa: E731
+        lines.append(f"| {e['model']} {e['kind']} | {e['status']} | {e.get('dtype', '-')} | "
+                     f"{e.get('budget_bytes', 0) / GIB:.2f} GiB | {cell('real_tokens_per_s')} | "
+                     f"{cell('oom_events_max')} | {cell('fallback_runs')} | {cell('lost_max')} | "
+                     f"{e.get('min_cosine_to_torchscript', '-')} |")
+    with open(os.path.join(a.out, "checks.md"), "w") as f:
+        f.write("# qinfer GPU path checks\n\n" + "\n".join(lines) + "\n\n" +
+                ("Problems:\n" + "\n".join(f"- {p}" for p in problems) if problems else "No problems.") + "\n")
+    print("\n".join(lines), flush=True)
+    for p in problems:
+        say(f"CHECK FAILED: {p}")
+    return 4 if problems else 0
 
 
 # ---- summary ---------------------------------------------------------------
@@ -489,8 +631,24 @@ def main() -> int:
     r.add_argument("--max-batch-size", type=int)
     r.add_argument("--policies", default="arrival8,shared,qinfer,ideal,sorted64,qinfer:0.2")
     r.add_argument("--build-seconds", type=float, default=0.0)
+    c = sub.add_parser("checks")
+    c.add_argument("--policy-bench", required=True)
+    c.add_argument("--work", required=True, help="scratch dir: models, job files, outputs")
+    c.add_argument("--out", required=True)
+    c.add_argument("--deadline", type=float, required=True, help="epoch seconds by which to be done")
+    c.add_argument("--device", default="", help="test hook: cpu-budget:<size> instead of cuda:0")
+    c.add_argument("--models", default="tiny,minilm")
+    c.add_argument("--aoti-models", default="minilm", help="models also exported and run as AOTInductor packages")
+    c.add_argument("--jobs", type=int, default=1000, help="bimodal jobs per run")
+    c.add_argument("--rounds", type=int, default=1)
+    c.add_argument("--threads", type=int, default=4)
+    c.add_argument("--max-batch-size", type=int, default=256)
+    c.add_argument("--oom-fraction", type=float, default=0.002,
+                   help="the forced-OOM runs' cap, a fraction of the card (0.002 of an H200: about 280 MiB)")
+    c.add_argument("--oom-test-device", default="cpu-budget:128MiB", help="test hook: the forced-OOM runs' device")
+    c.add_argument("--min-cosine", type=float, default=0.99)
     a = ap.parse_args()
-    return cmd_device(a) if a.cmd == "device" else cmd_run(a)
+    return {"device": cmd_device, "run": cmd_run, "checks": cmd_checks}[a.cmd](a)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,23 +2,28 @@
 # The executor comparison on a CUDA machine, in one command (see
 # bench/gpu/README.md). Builds policy_bench against this machine's torch and
 # bench/gpu/vendor/ (gathered first by bench/gpu/gather.sh if it is missing),
-# exports the model, writes the workloads and runs every policy on each of
-# them with bf16 autocast on a 24 GiB share of the card, all within --minutes.
+# first runs the GPU path's checks (bench.py checks: the tiny and MiniLM-shaped
+# models as TorchScript at the 24 GiB cap, MiniLM as AOTInductor packages
+# compiled here, and forced OOMs under a ~280 MiB cap, each compared with the
+# TorchScript run's outputs) within --checks-minutes, then exports the model,
+# writes the workloads and runs every policy on each of them with bf16
+# autocast on a 24 GiB share of the card, all within --minutes.
 #
-#   bench/gpu/run.sh [--minutes 8] [--out DIR] [--python PY] [--model bert-base|minilm|tiny]
+#   bench/gpu/run.sh [--minutes 8] [--checks-minutes 3] [--out DIR] [--python PY] [--model bert-base|minilm|tiny]
 #                    [--rounds 3] [--jobs N] [--threads 4] [--max-batch-size N]
 #                    [--policies arrival8,shared,qinfer,ideal,sorted64,qinfer:0.2] [--build-dir DIR]
 #                    [--device cpu-budget:512MiB]   # test hook: no GPU
 #
 # Exit status: 0 done; 1 no CUDA device (or no torch, CMake, nvcc, or no
 # bench/gpu/vendor/ and it could not be gathered here); 2 bad arguments; 3 a
-# workload timed out or got no time; 4 a policy_bench run failed; other: a
-# build or export step failed.
+# workload timed out or got no time; 4 a policy_bench run or a check failed;
+# other: a build or export step failed.
 set -euo pipefail
 start=$(date +%s)
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 minutes=8
+checks_minutes=3
 out=$REPO/bench/results/gpu
 python=python3
 build_dir=$REPO/build-gpu-bench
@@ -29,6 +34,7 @@ usage() { sed -n '/^#   bench\/gpu\/run.sh/,/test hook/p' "${BASH_SOURCE[0]}" | 
 while (($#)); do
   case $1 in
     --minutes) minutes=${2:?}; shift 2 ;;
+    --checks-minutes) checks_minutes=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     --python) python=${2:?}; shift 2 ;;
     --build-dir) build_dir=${2:?}; shift 2 ;;
@@ -40,6 +46,7 @@ while (($#)); do
   esac
 done
 [[ $minutes =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "run.sh: --minutes takes a number" >&2; exit 2; }
+[[ $checks_minutes =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "run.sh: --checks-minutes takes a number" >&2; exit 2; }
 deadline=$(awk -v s="$start" -v m="$minutes" 'BEGIN { printf "%d", s + m * 60 }')
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -93,13 +100,26 @@ cmake --build "$build_dir" --target policy_bench -j"$build_jobs"
 build_s=$(($(date +%s) - build_start))
 log "build: done in ${build_s} s"
 
-# 2-3. Model, workloads, runs, summary.
-log "bench: until $(date -d "@$deadline" +%H:%M:%S 2>/dev/null || echo "$deadline")"
+# 2. The GPU path's checks, in their own share of the time (0: none).
 set +e
+checks_rc=0
+if [[ $checks_minutes != 0 && $checks_minutes != 0.0 ]]; then
+  checks_deadline=$(awk -v s="$(date +%s)" -v m="$checks_minutes" -v d="$deadline" \
+    'BEGIN { t = s + m * 60; printf "%d", (t < d ? t : d) }')
+  log "checks: until $(date -d "@$checks_deadline" +%H:%M:%S 2>/dev/null || echo "$checks_deadline")"
+  "$python" "$REPO/bench/gpu/bench.py" checks --policy-bench "$build_dir/bench/policy_bench" \
+    --work "$build_dir/bench-work" --out "$out" --deadline "$checks_deadline" --device "$device"
+  checks_rc=$?
+  log "checks: done (status $checks_rc)"
+fi
+
+# 3-4. Model, workloads, runs, summary.
+log "bench: until $(date -d "@$deadline" +%H:%M:%S 2>/dev/null || echo "$deadline")"
 "$python" "$REPO/bench/gpu/bench.py" run --policy-bench "$build_dir/bench/policy_bench" \
   --work "$build_dir/bench-work" --out "$out" --start "$start" --deadline "$deadline" \
   --build-seconds "$build_s" --device "$device" ${driver_args[@]+"${driver_args[@]}"}
 rc=$?
 set -e
+((rc == 0)) && rc=$checks_rc
 log "done (status $rc); results in $out"
 exit $rc

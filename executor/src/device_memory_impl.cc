@@ -12,6 +12,7 @@
 #include "qinfer/executor/device_memory.h"
 
 #ifdef QINFER_WITH_CUDA
+#include <ATen/ATen.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #endif
@@ -192,6 +193,11 @@ absl::StatusOr<std::unique_ptr<DeviceMemory>> CreateCudaMemory(int device_index,
   const auto device = c10::DeviceIndex(device_index);
   const int64_t total = int64_t(at::cuda::getDeviceProperties(device)->totalGlobalMem);
   if (memory_fraction > 0 && memory_fraction < 1) {
+    // The caching allocator of a device exists once CUDA is initialised
+    // (lazily, by the first tensor there); libtorch 2.11 refuses a fraction
+    // before that ("Allocator not initialized for device").
+    (void)at::empty({1}, at::TensorOptions().device(c10::Device(c10::kCUDA, device)));
+    c10::cuda::CUDACachingAllocator::emptyCache();
     c10::cuda::CUDACachingAllocator::setMemoryFraction(memory_fraction, device);
   }
   const int64_t cap = memory_fraction > 0 && memory_fraction < 1 ? int64_t(total * memory_fraction) : total;

@@ -2,12 +2,12 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
-#include <ATen/cpu/Utils.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
 
 #include <dlfcn.h>
 
+#include <fstream>
 #include <optional>
 
 #include "absl/strings/str_format.h"
@@ -247,10 +247,27 @@ int CudaDeviceCount() { return int(torch::cuda::device_count()); }
 
 std::string TorchVersion() { return QINFER_TORCH_VERSION; }
 
+// The CPU's flags as the kernel lists them (/proc/cpuinfo's first "flags"
+// line), for the features torch's C++ API stopped exposing (libtorch 2.11 has
+// no at::cpu::is_avx512_bf16_supported or is_amx_tile_supported; the Python
+// probes aoti_export.py uses are there in every version). The kernel lists a
+// feature only where the CPU has it and the kernel enables it, which is what
+// torch's probes check.
+static bool CpuHasFlag(const std::string& flag) {
+  static const std::string flags = [] {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("flags", 0) == 0) return line.substr(line.find(':') + 1) + " ";
+    }
+    return std::string();
+  }();
+  return flags.find(" " + flag + " ") != std::string::npos;
+}
+
 std::string CpuCapability() {
   std::string name = at::get_cpu_capability();
-  if (at::cpu::is_avx512_bf16_supported()) name += "+avx512_bf16";
-  if (at::cpu::is_amx_tile_supported()) name += "+amx";
+  if (CpuHasFlag("avx512_bf16")) name += "+avx512_bf16";
+  if (CpuHasFlag("amx_tile")) name += "+amx";
   return name;
 }
 
