@@ -192,6 +192,10 @@ class StDir:
     pooling: str
     normalize: bool
     max_seq_length: int | None
+    # encode()'s prompts by name (query and document always, empty unless the directory defines them)
+    # and the one it applies when none is named (None: no prompt).
+    prompts: dict
+    default_prompt_name: str | None
 
 
 @dataclass
@@ -306,16 +310,34 @@ def read_st_dir(checkpoint: str) -> StDir | None:
     if not os.path.isfile(os.path.join(checkpoint, "modules.json")):
         return None
     modules = st_modules(checkpoint)
-    prompts = os.path.join(checkpoint, "config_sentence_transformers.json")
-    if os.path.isfile(prompts) and read_json(prompts).get("default_prompt_name"):
-        raise Refused(f"{prompts}: default_prompt_name is set (encode() prepends a prompt to every text; "
-                      "qinfer sends the job's text as it is)")
+    prompts, default = st_prompts(checkpoint)
     model_dir = os.path.join(checkpoint, modules[0][1])
     pooling_path = os.path.join(checkpoint, modules[1][1], "config.json")
-    pooling = st_pooling_mode(read_json(pooling_path), pooling_path)
+    pooling_config = read_json(pooling_path)
+    pooling = st_pooling_mode(pooling_config, pooling_path)
+    if pooling_config.get("include_prompt") is False and any(prompts.values()):
+        raise Refused(f"{pooling_path}: include_prompt is false (Pooling leaves the prompt's tokens out of the "
+                      "pooled vector); qinfer pools every token of the prompted text, so it would not equal "
+                      "encode(prompt_name=...): not exported yet")
     config = st_transformer_config(model_dir)
     return StDir(model_dir=model_dir, pooling=pooling, normalize=len(modules) == 3,
-                 max_seq_length=config.get("max_seq_length"))
+                 max_seq_length=config.get("max_seq_length"), prompts=prompts, default_prompt_name=default)
+
+
+def st_prompts(checkpoint: str) -> tuple[dict, str | None]:
+    """encode()'s prompts (config_sentence_transformers.json's, over empty query and document ones, as
+    SentenceTransformer loads them) and default_prompt_name (None: none)."""
+    path = os.path.join(checkpoint, "config_sentence_transformers.json")
+    config = read_json(path) if os.path.isfile(path) else {}
+    own = config.get("prompts") or {}
+    if not isinstance(own, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in own.items()):
+        raise Refused(f"{path}: prompts must be an object of name: prompt strings")
+    prompts = {"query": "", "document": "", **own}
+    default = config.get("default_prompt_name") or None
+    if default is not None and default not in prompts:
+        raise Refused(f"{path}: default_prompt_name '{default}' is not one of its prompts "
+                      f"({', '.join(sorted(prompts))})")
+    return prompts, default
 
 
 def head_kind(config) -> tuple[str, str]:
@@ -696,16 +718,26 @@ def check_embed(plan: Plan, model, tokenizer) -> dict:
 
     st = SentenceTransformer(plan.checkpoint, device="cpu")
     st.max_seq_length = plan.max_tokens
+    prompts, default = (plan.st.prompts, plan.st.default_prompt_name) if plan.st else ({}, None)
+    if plan.st and (st.prompts != prompts or st.default_prompt_name != default):
+        raise CheckFailed(f"the prompts read from the directory ({prompts}, default {default}) are not "
+                          f"SentenceTransformer's ({st.prompts}, default {st.default_prompt_name})")
     texts = SENTENCES + [LONG]
-    want = torch.as_tensor(st.encode(texts, batch_size=len(texts), convert_to_numpy=True))
-    with torch.inference_mode():
-        got = model(*tokenize(tokenizer, texts, plan.max_tokens, plan.type_ids))
-    cos = F.cosine_similarity(got, want, dim=1)
-    if cos.min().item() < MIN_COSINE:
-        bad = [(texts[i][:40], round(c, 6)) for i, c in enumerate(cos.tolist()) if c < MIN_COSINE]
-        raise CheckFailed(f"embeddings differ from SentenceTransformer.encode(): cosine < {MIN_COSINE} for {bad}")
-    return {"reference": "SentenceTransformer.encode", "inputs": len(texts),
-            "min_cosine": round(cos.min().item(), 6)}
+    # Each prompt as a job names it, and no name (the default's), joined to the text as the service joins it.
+    worst = 1.0
+    for name in [None] + sorted(prompts):
+        prompt = prompts.get(name or default, "") if (name or default) else ""
+        want = torch.as_tensor(st.encode(texts, batch_size=len(texts), convert_to_numpy=True, prompt_name=name))
+        with torch.inference_mode():
+            got = model(*tokenize(tokenizer, [prompt + t for t in texts], plan.max_tokens, plan.type_ids))
+        cos = F.cosine_similarity(got, want, dim=1)
+        if cos.min().item() < MIN_COSINE:
+            bad = [(texts[i][:40], round(c, 6)) for i, c in enumerate(cos.tolist()) if c < MIN_COSINE]
+            raise CheckFailed(f"embeddings differ from SentenceTransformer.encode(prompt_name={name!r}): "
+                              f"cosine < {MIN_COSINE} for {bad}")
+        worst = min(worst, cos.min().item())
+    return {"reference": "SentenceTransformer.encode", "inputs": len(texts), "prompts": len(prompts),
+            "min_cosine": round(worst, 6)}
 
 
 def scores_from_logits(logits: Tensor, activation: str) -> Tensor:
@@ -866,6 +898,9 @@ def manifest_fields(plan: Plan, a, attn: str, end_token_id: int | None, extra: d
     })
     if plan.pooling:
         fields["pooling"] = plan.pooling
+    if plan.st:
+        fields["prompts"] = plan.st.prompts
+        fields["default_prompt_name"] = plan.st.default_prompt_name
     fields.update(extra)
     return fields
 

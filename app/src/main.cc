@@ -146,6 +146,10 @@ CLI::App* AddSubmit(CLI::App& app, SubmitCli& s) {
                      "(classify and rerank models take pairs); a line without a string there is reported and "
                      "skipped")
       ->needs(text);
+  submit->add_option("--prompt-name", s.options.prompt_name,
+                     "With --text: the prompt_name of every line that names none (one of an embed model's "
+                     "prompts, joined to the text before it is tokenized, as encode(prompt_name=...))")
+      ->needs(text);
   submit->add_flag("--no-progress", s.no_progress, "Do not draw progress on the terminal");
   return submit;
 }

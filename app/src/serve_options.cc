@@ -48,6 +48,8 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   limits.max_chunk_text_bytes = config.limits.max_chunk_text_bytes;
   limits.end_token_id = manifest.end_token_id;
   limits.dim = size_t(std::max(0, manifest.dim));
+  limits.prompts = manifest.prompts;
+  limits.default_prompt_name = manifest.default_prompt_name;
   for (const tokenizer::Tokenizer* handle : tokenizers) {
     source.decode_workers.push_back(limits);
     source.decode_workers.back().tokenizer = handle;

@@ -28,18 +28,22 @@ std::optional<std::string> MoveStringField(nlohmann::json& doc, const std::strin
   return std::nullopt;
 }
 
-// A text line as the text job it stands for: its text under `text`, and with
-// --text-pair-field its second text under `text_pair` (`line` re-encoded
-// when a field moved); what is wrong with it otherwise.
+// A text line as the text job it stands for: its text under `text`, with
+// --text-pair-field its second text under `text_pair`, and with
+// --prompt-name that prompt_name where it names none (`line` re-encoded
+// when a field moved or was added); what is wrong with it otherwise.
 std::optional<std::string> AsTextJob(const SubmitOptions& o, nlohmann::json& doc, std::string& line) {
   if (doc.contains("input_ids")) return "has `input_ids` beside its text";
   if (auto why = MoveStringField(doc, o.text_field, "text")) return why;
   if (!o.text_pair_field.empty()) {
     if (auto why = MoveStringField(doc, o.text_pair_field, "text_pair")) return why;
   }
-  if (o.text_field != "text" || (!o.text_pair_field.empty() && o.text_pair_field != "text_pair")) {
-    line = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  bool changed = o.text_field != "text" || (!o.text_pair_field.empty() && o.text_pair_field != "text_pair");
+  if (!o.prompt_name.empty() && !doc.contains("prompt_name")) {
+    doc["prompt_name"] = o.prompt_name;
+    changed = true;
   }
+  if (changed) line = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return std::nullopt;
 }
 

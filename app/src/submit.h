@@ -22,6 +22,10 @@ struct SubmitOptions {
   // string there is reported and skipped. Empty (default): lines are single
   // texts, sent as they are.
   std::string text_pair_field;
+  // With `text`: the `prompt_name` of every line that names none (an embed
+  // model's prompt, joined to the text before it is tokenized). Empty
+  // (default): lines are sent as they are.
+  std::string prompt_name;
 };
 
 // Publishes every JSON-object line of the file as one job message (key: its

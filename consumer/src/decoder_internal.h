@@ -55,9 +55,21 @@ std::optional<std::string> ReadId(const json& doc, const DecoderLimits& limits, 
 std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const DecoderLimits& limits, size_t length,
                                     Job& job);
 
+// The fields that shape an embedding (`dimensions`, `prompt_name`), into
+// `job`; the refusal naming the first that is wrong.
+std::optional<std::string> ReadEmbedFields(const json& doc, const DecoderLimits& limits, Job& job);
+
 // A job's `dimensions`: the refusal naming it unless the model embeds and it
 // is a positive integer no larger than the embedding (limits.dim).
 std::optional<std::string> DimensionsError(const json& value, const DecoderLimits& limits);
+
+// A job's `prompt_name`: the refusal naming it (and the model's prompts)
+// unless it is a string that names one of limits.prompts.
+std::optional<std::string> PromptNameError(const json& value, const DecoderLimits& limits);
+
+// The prompt a text job's text goes behind: its `prompt_name`'s, else the
+// model's default's; empty when there is none.
+std::string_view PromptOf(const Job& job, const DecoderLimits& limits);
 
 // The failure records of one job once its envelope is read: they carry its
 // attempt and replay_of, so that a replay that fails again is told apart

@@ -262,6 +262,12 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   if (auto failure = ReadEnvelope(m, doc, limits, in.has_ids ? in.ids->size() : 0, job)) {
     return *std::move(failure);
   }
+  if (in.has_ids && !job.prompt_name.empty()) {
+    return FailureForMessage(m, job.id, reason::kInvalid,
+                             "`prompt_name` goes with `text` (the prompt is joined to the text before it is "
+                             "tokenized): with `input_ids`, tokenize the prompt and the text together yourself",
+                             in.ids->size());
+  }
   const JobFailure fail(m, job);
   const std::string requested = std::move(job.policy);
   job.policy.clear();  // from here: the policy applied, if any

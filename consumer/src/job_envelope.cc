@@ -71,7 +71,7 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, 
 constexpr const char* kJobFields[] = {"id",        "input_ids", "token_type_ids", "text",
                                            "text_pair", "reply_to",  "meta",           "attempt",
                                            "policy",    "device",    "replay_of",      "truncate_to",
-                                           "dimensions"};
+                                           "dimensions", "prompt_name"};
 
 std::vector<std::string> UnknownFields(const json& doc) {
   std::vector<std::string> unknown;
@@ -155,9 +155,32 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
     }
     job.truncate_to = it->get<int>();
   }
+  if (auto bad = ReadEmbedFields(doc, limits, job)) return FailureForMessage(m, id, reason::kInvalid, *bad, length);
+  return std::nullopt;
+}
+
+std::optional<std::string> ReadEmbedFields(const json& doc, const DecoderLimits& limits, Job& job) {
   if (auto it = doc.find("dimensions"); it != doc.end() && !it->is_null()) {
-    if (auto bad = DimensionsError(*it, limits)) return FailureForMessage(m, id, reason::kInvalid, *bad, length);
+    if (auto bad = DimensionsError(*it, limits)) return bad;
     job.dimensions = it->get<int>();
+  }
+  if (auto it = doc.find("prompt_name"); it != doc.end() && !it->is_null()) {
+    if (auto bad = PromptNameError(*it, limits)) return bad;
+    job.prompt_name = it->get<std::string>();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> PromptNameError(const json& value, const DecoderLimits& limits) {
+  if (limits.prompts.empty()) {
+    return "`prompt_name`: this model has no prompts (its manifest lists none): send the job without it";
+  }
+  std::string names;
+  for (const auto& [name, prompt] : limits.prompts) names += (names.empty() ? "" : ", ") + name;
+  if (!value.is_string()) return "`prompt_name` must be a string, one of this model's prompts: " + names;
+  if (limits.prompts.count(value.get_ref<const std::string&>()) == 0) {
+    return "`prompt_name` '" + std::string(Utf8Prefix(value.get_ref<const std::string&>(), 64)) +
+           "' is not one of this model's prompts: " + names + " (names are case-sensitive)";
   }
   return std::nullopt;
 }

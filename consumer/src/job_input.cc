@@ -187,8 +187,24 @@ Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& enco
   return jobs;
 }
 
+std::string_view PromptOf(const Job& job, const DecoderLimits& limits) {
+  const std::string& name = job.prompt_name.empty() ? limits.default_prompt_name : job.prompt_name;
+  if (name.empty()) return {};
+  auto it = limits.prompts.find(name);
+  return it == limits.prompts.end() ? std::string_view() : std::string_view(it->second);
+}
+
 Decoded DecodeText(Job job, std::string_view text, const std::string* pair, const std::string& requested,
                    const DecoderLimits& limits, const JobFailure& fail) {
+  // The prompt is joined to the text as a string, then tokenized (a BPE
+  // merges across the join), and its tokens count toward the length, as
+  // encode(prompt_name=...) does.
+  std::string prompted;
+  if (const std::string_view prompt = PromptOf(job, limits); !prompt.empty() && !text.empty()) {
+    prompted.reserve(prompt.size() + text.size());
+    prompted.append(prompt).append(text);
+    text = prompted;
+  }
   auto encoded = EncodeText(text, pair, requested.empty() ? limits.too_long_policy : requested, limits, fail);
   if (auto* failure = std::get_if<Outcome>(&encoded)) return std::move(*failure);
   const tokenizer::Encoding& encoding = std::get<tokenizer::Encoding>(encoded);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace qinfer::executor {
@@ -92,6 +93,31 @@ absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelMan
   return absl::OkStatus();
 }
 
+// The prompts (see ModelManifest::prompts): an object of strings, for an
+// embed model; default_prompt_name one of its names. Throws
+// nlohmann::json::exception for a field of the wrong type.
+absl::Status ReadPrompts(const nlohmann::json& j, const std::string& path, ModelManifest& m) {
+  const std::string where = "model manifest " + path + ": ";
+  if (j.contains("prompts") && !j.at("prompts").is_null()) {
+    if (!j.at("prompts").is_object()) {
+      return absl::InvalidArgumentError(where + "prompts must be an object of name: prompt strings");
+    }
+    m.prompts = j.at("prompts").get<std::map<std::string, std::string>>();
+  }
+  if (j.contains("default_prompt_name") && !j.at("default_prompt_name").is_null()) {
+    m.default_prompt_name = j.at("default_prompt_name").get<std::string>();
+    if (m.prompts.count(m.default_prompt_name) == 0) {
+      return absl::InvalidArgumentError(where + "default_prompt_name '" + m.default_prompt_name +
+                                        "' is not one of its prompts");
+    }
+  }
+  if (!m.prompts.empty() && m.task.task != task::kEmbed) {
+    return absl::InvalidArgumentError(where + "prompts are for an embed model (sentence-transformers' encode); "
+                                      "this model's task is " + m.task.task);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
@@ -123,6 +149,7 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
       if (absl::Status s = ReadPackages(j, path, m); !s.ok()) return s;
     }
     if (absl::Status s = ReadTask(j, path, m); !s.ok()) return s;
+    if (absl::Status s = ReadPrompts(j, path, m); !s.ok()) return s;
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError("model manifest " + path + ": " + e.what());
   }

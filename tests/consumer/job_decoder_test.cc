@@ -10,7 +10,7 @@
 namespace qinfer::consumer {
 namespace {
 
-constexpr DecoderLimits kLimits{/*vocab_size=*/100, /*max_tokens=*/8};
+const DecoderLimits kLimits{/*vocab_size=*/100, /*max_tokens=*/8};
 
 Decoded DecodeValue(std::string_view value, std::string_view key = "") {
   RawMessage m;

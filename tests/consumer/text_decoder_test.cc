@@ -442,6 +442,45 @@ TEST_F(TextDecoderTest, PlainTextMessagesDecodeAsTheDocumentPathDecodesThem) {
   EXPECT_GE(jobs, 40u) << "most messages are jobs under most settings";
 }
 
+// A model's prompts (manifest `prompts`, `default_prompt_name`): the job's
+// prompt is joined to its text as a string and the whole is tokenized, so
+// its tokens count toward max_tokens; a job without `prompt_name` gets the
+// default's, on the plain-message fast path too; an empty prompt is none.
+TEST_F(TextDecoderTest, APromptIsJoinedToTheTextBeforeItIsTokenized) {
+  DecoderLimits limits = limits_;
+  limits.prompts = {{"query", "nine eight "}, {"document", ""}, {"Short", "seven"}};
+  limits.default_prompt_name = "query";
+  const std::vector<int64_t> query{kCls, Word(9), Word(8), Word(1), Word(2), kSep};
+  EXPECT_EQ(Jobs(DecodeWith(limits, R"({"id":"a","text":"one two"})"))[0].input_ids, query)
+      << "the default prompt, on the fast path";
+  EXPECT_EQ(Jobs(DecodeWith(limits, R"({"id":"a","text":"one two","reply_to":"r","meta":{}})"))[0].input_ids,
+            query)
+      << "the default prompt, on the document path";
+  EXPECT_EQ(Jobs(DecodeWith(limits, R"({"id":"a","text":"one two","prompt_name":"document"})"))[0].input_ids,
+            (std::vector<int64_t>{kCls, Word(1), Word(2), kSep}))
+      << "an empty prompt is how a job asks for none";
+  const std::vector<int64_t> joined =
+      Jobs(DecodeWith(limits, R"({"id":"a","text":"one two","prompt_name":"Short"})"))[0].input_ids;
+  EXPECT_NE(joined, (std::vector<int64_t>{kCls, Word(7), Word(1), Word(2), kSep}))
+      << "joined as strings: 'sevenone' is one word (its word pieces), not 'seven' and 'one'";
+  EXPECT_EQ(joined, tokenizer_->Encode("sevenone two")->Ids());
+  EXPECT_EQ(Jobs(DecodeWith(limits, R"({"id":"a","text":"one two","prompt_name":"Short"})"))[0].prompt_name, "Short");
+  ExpectFailure(DecodeWith(limits, R"({"id":"a","text":"one two three four five"})"), reason::kTooLong,
+                "max_tokens 8");  // 2 + 5 words + 2 specials: the prompt counts
+
+  ExpectFailure(DecodeWith(limits, R"({"id":"a","text":"one","prompt_name":"short"})"), reason::kInvalid,
+                "`prompt_name` 'short' is not one of this model's prompts: Short, document, query");
+  ExpectFailure(DecodeWith(limits, R"({"id":"a","text":"one","prompt_name":3})"), reason::kInvalid,
+                "`prompt_name` must be a string");
+  ExpectFailure(DecodeWith(limits, R"({"id":"a","input_ids":[2,6,3],"prompt_name":"query"})"), reason::kInvalid,
+                "`prompt_name` goes with `text`");
+  EXPECT_EQ(Jobs(DecodeWith(limits, R"({"id":"a","input_ids":[2,6,3]})"))[0].input_ids,
+            (std::vector<int64_t>{2, 6, 3}))
+      << "input_ids are the model's input as sent: no prompt is added to them";
+  ExpectFailure(Decode(R"({"id":"a","text":"one","prompt_name":"query"})"), reason::kInvalid,
+                "`prompt_name`: this model has no prompts");
+}
+
 TEST_F(TextDecoderTest, AModelWithoutATokenizerRefusesText) {
   limits_.tokenizer = nullptr;
   ExpectFailure(Decode(R"({"text":"one"})"), reason::kInvalid, "this model has no tokenizer");

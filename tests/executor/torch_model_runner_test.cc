@@ -495,6 +495,20 @@ TEST(ModelManifestTest, TheTaskFieldsAreReadWithTheirDefaults) {
   EXPECT_FALSE(r->task.type_ids) << "two inputs: a RoBERTa-like cross-encoder";
 }
 
+TEST(ModelManifestTest, AnEmbedModelsPromptsAreReadWithTheirDefault) {
+  ManifestFile file(R"({"vocab_size": 100, "max_tokens": 64, "dim": 8,
+                        "prompts": {"query": "query: ", "document": ""}, "default_prompt_name": "query"})");
+  auto m = ModelManifest::Load(file.path());
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->prompts, (std::map<std::string, std::string>{{"document", ""}, {"query", "query: "}}));
+  EXPECT_EQ(m->default_prompt_name, "query");
+  ManifestFile none(R"({"vocab_size": 100, "max_tokens": 64, "dim": 8, "default_prompt_name": null})");
+  auto n = ModelManifest::Load(none.path());
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_TRUE(n->prompts.empty());
+  EXPECT_EQ(n->default_prompt_name, "");
+}
+
 TEST(ModelManifestTest, ATaskThatDoesNotFitIsRefusedNamingTheField) {
   const std::pair<const char*, const char*> cases[] = {
       {R"("task": "summarize")", "task 'summarize' is not one of embed, classify, rerank, tokens"},
@@ -508,6 +522,11 @@ TEST(ModelManifestTest, ATaskThatDoesNotFitIsRefusedNamingTheField) {
       {R"("dim": 8, "inputs": ["input_ids"])", "inputs must be [input_ids, attention_mask] or"},
       {R"("task": "rerank", "output": "logits", "dim": 1, "activation": "softmax")",
        "activation 'softmax' does not fit task rerank"},
+      {R"("dim": 8, "prompts": {"query": "q: "}, "default_prompt_name": "passage")",
+       "default_prompt_name 'passage' is not one of its prompts"},
+      {R"("dim": 8, "prompts": ["q: "])", "prompts must be an object"},
+      {R"("task": "rerank", "output": "logits", "dim": 1, "prompts": {"query": "q: "})",
+       "prompts are for an embed model"},
   };
   for (const auto& [fields, error] : cases) {
     ManifestFile file(std::string(R"({"vocab_size": 100, "max_tokens": 64, )") + fields + "}");

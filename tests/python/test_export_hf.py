@@ -361,6 +361,24 @@ def test_unsupported_sentence_transformers_modules_are_refused_by_name(tmp_path,
     assert code == 2 and "pooling mode 'mean_sqrt_len_tokens' is not supported" in err
 
 
+def test_a_models_prompts_go_into_the_manifest_checked_against_encode(tmp_path, capsys):
+    """The prompts and default_prompt_name as SentenceTransformer loads them (query and document always);
+    each prompt joined to the text equals encode(prompt_name=...) (the export's own check). Pooling's
+    include_prompt false with a non-empty prompt is refused by name: not exported yet."""
+    ckpt = make(tmp_path, "bert", "embed", "--st", "--prompts", '{"query": "query: ", "passage": "passage: "}',
+                "--default-prompt-name", "passage")
+    _, manifest = export(ckpt, tmp_path / "out")
+    assert manifest["prompts"] == {"query": "query: ", "document": "", "passage": "passage: "}
+    assert manifest["default_prompt_name"] == "passage"
+    plain = make(tmp_path / "plain", "bert", "embed", "--st")
+    _, manifest = export(plain, tmp_path / "out-plain")
+    assert manifest["prompts"] == {"query": "", "document": ""} and manifest["default_prompt_name"] is None
+    excluded = make(tmp_path / "excl", "bert", "embed", "--st", "--prompts", '{"query": "query: "}',
+                    "--no-include-prompt")
+    code, err = refused(capsys, excluded, "--out", tmp_path / "c")
+    assert code == 2 and "include_prompt is false" in err and "not exported yet" in err
+
+
 def test_an_export_that_differs_from_the_library_fails_its_self_check(tmp_path, capsys, monkeypatch):
     # The wrong pooling (the first token instead of the mean): a contract-abiding
     # model that is not the checkpoint's.

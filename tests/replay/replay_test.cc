@@ -94,6 +94,17 @@ TEST(ReplayMessageTest, TheOriginalMessageWithTheNextAttemptItsOriginAndTheOverr
   EXPECT_FALSE(j.contains("truncate_to"));
 }
 
+TEST(ReplayMessageTest, AnEmbedJobsPromptNameAndDimensionsAreCarried) {
+  Outcome f = Failure("q", reason::kTooLong);
+  f.payload = R"({"text":"a long query","prompt_name":"query","dimensions":64})";
+  auto text = ReplayMessage(f, With("truncate", 0, ""), {});
+  ASSERT_TRUE(text.ok()) << text.status();
+  const json j = json::parse(*text);
+  EXPECT_EQ(j["prompt_name"], "query") << "the replay is tokenized behind the same prompt";
+  EXPECT_EQ(j["dimensions"], 64);
+  EXPECT_EQ(j["policy"], "truncate");
+}
+
 TEST(ReplayMessageTest, AReplayOfAReplayPointsAtTheFirstMessage) {
   Outcome again = Failure("a", reason::kOom, 1);
   again.replay_of = {"jobs", 0, 7, 0};

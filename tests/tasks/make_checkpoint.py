@@ -382,10 +382,13 @@ def save_st(out: str, model, tokenizer, a) -> None:
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
         transformer = Transformer(tmp, max_seq_length=a.max_seq_length)
-        modules = [transformer, Pooling(transformer.get_embedding_dimension(), pooling_mode=a.pooling)]
+        modules = [transformer, Pooling(transformer.get_embedding_dimension(), pooling_mode=a.pooling,
+                                        include_prompt=a.include_prompt)]
         if a.normalize:
             modules.append(Normalize())
-        SentenceTransformer(modules=modules, device="cpu").save(out)
+        prompts = json.loads(a.prompts) if a.prompts else None
+        SentenceTransformer(modules=modules, device="cpu", prompts=prompts,
+                            default_prompt_name=a.default_prompt_name).save(out)
 
 
 def check_tokenizer_json(out: str) -> None:
@@ -429,7 +432,13 @@ def main(argv=None) -> None:
                     help="--st: no Normalize module")
     ap.add_argument("--max-seq-length", type=int,
                     help=f"--st: the Transformer's max_seq_length (default {ST_MAX_SEQ_LENGTH}, minilm 256)")
+    ap.add_argument("--prompts", help='--st: the prompts, a JSON object (e.g. {"query": "query: "})')
+    ap.add_argument("--default-prompt-name", help="--st: the prompt encode() applies when none is named")
+    ap.add_argument("--no-include-prompt", dest="include_prompt", action="store_false",
+                    help="--st: Pooling leaves the prompt's tokens out (include_prompt false)")
     a = ap.parse_args(argv)
+    if (a.prompts or a.default_prompt_name or not a.include_prompt) and not a.st:
+        ap.error("--prompts, --default-prompt-name and --no-include-prompt go with --st")
     if a.st and a.task != "embed":
         ap.error("--st writes a sentence-transformers directory: only with --task embed")
     labels = a.labels.split(",") if a.labels else None

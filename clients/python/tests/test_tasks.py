@@ -278,6 +278,52 @@ def check_dimensions(svc, ckpt):
     assert got["too-wide"].reason == "invalid" and "`dimensions`" in got["too-wide"].error
 
 
+def check_prompts(svc, ckpt):
+    """A job's `prompt_name` (and none: the default's) equals encode(prompt_name=...); an unknown name,
+    or one beside input_ids, is refused by name."""
+    from sentence_transformers import SentenceTransformer
+    st = SentenceTransformer(str(ckpt), device="cpu")
+    names = [None] + sorted(st.prompts)
+    jobs = [{"id": f"p{i}-{k}", "text": t, **({"prompt_name": name} if name else {})}
+            for i, name in enumerate(names) for k, t in enumerate(QUERIES)]
+    jobs += [{"id": "unknown-prompt", "text": "x", "prompt_name": "Query"},
+             {"id": "prompt-with-ids", "input_ids": [1, 2], "prompt_name": names[-1]}]
+    got = run_jobs(svc, jobs)
+    for i, name in enumerate(names):
+        want = st.encode(QUERIES, prompt_name=name, convert_to_numpy=True)
+        out = np.array([got[f"p{i}-{k}"].output for k in range(len(QUERIES))], dtype=np.float64)
+        cos = (out * want).sum(1) / (np.linalg.norm(out, axis=1) * np.linalg.norm(want, axis=1))
+        assert cos.min() >= 0.9999, (name, cos)
+    assert got["unknown-prompt"].reason == "invalid"
+    assert "`prompt_name` 'Query' is not one of this model's prompts: " + ", ".join(sorted(st.prompts)) in \
+        got["unknown-prompt"].error
+    assert got["prompt-with-ids"].reason == "invalid" and "`prompt_name` goes with `text`" in \
+        got["prompt-with-ids"].error
+    # The last prompt by name from `qinfer submit --text --prompt-name` and the client's submit(prompt_name=).
+    name = names[-1]
+    c = svc.client(progress=False)
+    c._remember_start_offsets()
+    path = os.path.join(os.path.dirname(svc.config), "prompted.jsonl")
+    with open(path, "w") as f:
+        f.write(json.dumps({"id": "cli-p", "text": QUERIES[0]}) + "\n")
+    run = subprocess.run([svc.binary, "submit", "--text", "--prompt-name", name, "--brokers", svc.brokers,
+                          "--topic", svc.jobs_topic, str(path)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    ids = c.submit(QUERIES[1:2], prompt_name=name, ids=["py-p"])
+    got = {r.id: r for r in c.results(["cli-p"] + ids, timeout=120)}
+    c.close()
+    want = st.encode(QUERIES[:2], prompt_name=name, convert_to_numpy=True)
+    out = np.array([got["cli-p"].output, got["py-p"].output], dtype=np.float64)
+    cos = (out * want).sum(1) / (np.linalg.norm(out, axis=1) * np.linalg.norm(want, axis=1))
+    assert cos.min() >= 0.9999, (name, cos)
+
+
+# Prompts as the families' embedders carry them: E5's query/passage with a default (MPNet here),
+# Qwen3-Embedding's instruction for queries without one (a byte-level BPE merges across the join).
+PROMPTS = {"mpnet": ['{"query": "query: ", "passage": "passage: "}', "query"],
+           "qwen3": ['{"query": "Instruct: find passages\\nQuery:"}', None]}
+
+
 # The families of 2026 (model/families/), every task each has a head for (a decoder has no
 # tagger): the raw jobs through kcat, the replies equal to the library. About 2.5 s a case.
 NEW_FAMILY_CASES = [(f, t) for t in ("embed", "classify", "rerank") for f in ("mpnet", "modernbert", "deberta-v2",
@@ -288,6 +334,9 @@ NEW_FAMILY_CASES = [(f, t) for t in ("embed", "classify", "rerank") for f in ("m
 @pytest.mark.parametrize("family,task", NEW_FAMILY_CASES)
 def test_a_new_family_served_equals_its_library(tmp_path, family, task):
     extra = {"embed": ["--st", "--pooling", "lasttoken" if family == "qwen3" else "mean"]}.get(task, [])
+    if task == "embed" and family in PROMPTS:
+        prompts, default = PROMPTS[family]
+        extra += ["--prompts", prompts] + (["--default-prompt-name", default] if default else [])
     ckpt, pkg = make_package(tmp_path, family, task, *extra)
     assert json.load(open(pkg / "manifest.json"))["family"] == family
     svc = serve(tmp_path, pkg)
@@ -295,11 +344,15 @@ def test_a_new_family_served_equals_its_library(tmp_path, family, task):
         if task == "embed":
             check_embed(svc, ckpt)
             check_dimensions(svc, ckpt)
+            check_prompts(svc, ckpt)
         elif task == "classify":
             check_classify(svc, ckpt, pairs=True)
-            got = run_jobs(svc, [{"id": "dims-to-classifier", "text": "x", "dimensions": 4}])
+            got = run_jobs(svc, [{"id": "dims-to-classifier", "text": "x", "dimensions": 4},
+                                 {"id": "prompt-to-classifier", "text": "x", "prompt_name": "query"}])
             assert got["dims-to-classifier"].reason == "invalid"
             assert "`dimensions`: this model's task is classify" in got["dims-to-classifier"].error
+            assert got["prompt-to-classifier"].reason == "invalid"
+            assert "`prompt_name`: this model has no prompts" in got["prompt-to-classifier"].error
         elif task == "rerank":
             check_rerank(svc, ckpt)
         else:

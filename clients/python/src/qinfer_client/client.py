@@ -290,7 +290,8 @@ class Client:
 
     def submit(self, inputs: Sequence[str] | Sequence[Sequence[int]], pairs: Sequence[str] | None = None,
                ids: Sequence[str] | None = None, reply_to: str | None = None,
-               meta: dict | Sequence[dict] | None = None, policy: str | None = None) -> list[str]:
+               meta: dict | Sequence[dict] | None = None, policy: str | None = None,
+               prompt_name: str | None = None, dimensions: int | None = None) -> list[str]:
         """Publishes one job per input and returns the job ids, in input order.
 
         inputs: texts (sent as `text` for the service to tokenize, or tokenized
@@ -303,6 +304,10 @@ class Client:
         every job, or one per input; passed through into the results. policy:
         what qinfer does with an input over the model's max_tokens (reject,
         truncate, chunk, long_lane; default: the service's admission.too_long).
+        prompt_name: for an embed model with prompts, the prompt joined to every text
+        before the service tokenizes it, as encode(prompt_name=...) (default: the
+        model's default prompt, if any); texts only. dimensions: for an embed model,
+        the embedding's first N values, as encode(truncate_dim=N).
         Returns once the broker acknowledged every job; raises QinferError
         naming the first undelivered one otherwise.
         """
@@ -342,6 +347,15 @@ class Client:
                 raise ValueError(f"submit(): {len(meta)} meta dicts for {len(inputs)} inputs")
         if policy is not None and policy not in ("reject", "truncate", "chunk", "long_lane"):
             raise ValueError(f"submit(): policy {policy!r}: use reject, truncate, chunk or long_lane")
+        if prompt_name is not None:
+            if texts is None:
+                raise TypeError("submit(): prompt_name goes with texts tokenized by the service (the prompt is "
+                                "joined to the text before it is tokenized)")
+            if not isinstance(prompt_name, str) or not prompt_name:
+                raise ValueError(f"submit(): prompt_name {prompt_name!r}: one of the model's prompts' names")
+        if dimensions is not None and (isinstance(dimensions, bool) or not isinstance(dimensions, int)
+                                       or dimensions <= 0):
+            raise ValueError(f"submit(): dimensions {dimensions!r}: a positive integer")
 
         producer = self._get_producer()
         self._remember_start_offsets()
@@ -368,6 +382,10 @@ class Client:
                 job["meta"] = meta if isinstance(meta, dict) else meta[i]
             if policy:
                 job["policy"] = policy
+            if prompt_name is not None:
+                job["prompt_name"] = prompt_name
+            if dimensions is not None:
+                job["dimensions"] = dimensions
             value = json.dumps(job, separators=(",", ":"), ensure_ascii=False)
             while True:
                 try:

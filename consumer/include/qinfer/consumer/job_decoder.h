@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -79,6 +80,13 @@ struct DecoderLimits {
   // The embedding's width (the manifest's dim; 0: unknown): a job's
   // `dimensions` may ask for at most this many of its values.
   size_t dim = 0;
+  // The model's prompts by name and its default's name (the manifest's
+  // `prompts` and `default_prompt_name`): a text job's prompt (its
+  // `prompt_name`'s, else the default's) is joined to its text before it is
+  // tokenized, as sentence-transformers' encode(prompt_name=...) joins
+  // them; a name not among them is `invalid`. Empty: the model has none.
+  std::map<std::string, std::string> prompts{};
+  std::string default_prompt_name{};
 };
 
 // Over-long input policies (DecoderLimits::too_long_policy, a job's `policy`).
@@ -118,12 +126,12 @@ using Decoded = std::variant<std::vector<Job>, Outcome>;
 // steps, each of which may end in a failure record:
 //  1. the envelope: the bounds that hold before parsing (bytes, NUL, depth),
 //     the parse, and every field but the input (id, reply_to, meta, attempt,
-//     policy, device, replay_of, truncate_to);
+//     policy, device, replay_of, truncate_to, dimensions, prompt_name);
 //  2. the input: exactly one of `input_ids` (its length; with `pairs`,
 //     optionally `token_type_ids` of the same length) and `text` (with
 //     `pairs`, optionally `text_pair`; bounded by max_text_bytes together,
-//     then tokenized with the special tokens); any other field is refused
-//     by name;
+//     then tokenized with the special tokens, behind the job's prompt where
+//     the model has prompts); any other field is refused by name;
 //  3. admission by length (Admit): an input longer than limits.max_tokens
 //     comes back only under a policy that admits it, with `policy` set to
 //     the one applied: truncated (original_length set), as windows (chunk)

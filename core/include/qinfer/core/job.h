@@ -57,6 +57,10 @@ struct Job {
   // them (after pooling, normalisation and chunk assembly; not normalised
   // again). 0: the whole vector.
   int dimensions = 0;
+  // embed with prompts: the job's `prompt_name` ("" = the model's default
+  // prompt, if it has one). Its prompt is joined to the text before it is
+  // tokenized.
+  std::string prompt_name;
   // The over-long policy: in a message, the job's own choice ("" = the
   // configured admission.too_long); once decoded, the one applied ("" when
   // the input was not over-long: truncate, chunk or long_lane).

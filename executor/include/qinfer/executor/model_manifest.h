@@ -68,6 +68,14 @@ struct ModelManifest {
   // manifest field `end_token_id`); -1 when not named. A truncated
   // input_ids job that ends with it keeps it.
   int64_t end_token_id = -1;
+  // embed (a sentence-transformers model's prompts, manifest fields
+  // `prompts` and `default_prompt_name`): each prompt by its name, joined
+  // to a text job's text before tokenizing, as encode(prompt_name=...)
+  // does; a job names one in `prompt_name`, and one without gets the
+  // default's (none when default_prompt_name is empty). Empty: the model
+  // has no prompts.
+  std::map<std::string, std::string> prompts;
+  std::string default_prompt_name;
 
   // Reads and checks manifest.json; errors name the file and the field.
   static absl::StatusOr<ModelManifest> Load(const std::string& path);
