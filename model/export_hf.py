@@ -196,6 +196,8 @@ class StDir:
     # and the one it applies when none is named (None: no prompt).
     prompts: dict
     default_prompt_name: str | None
+    # Pooling's include_prompt: False leaves a prompt's first prompt_length tokens out of the pooled vector.
+    include_prompt: bool = True
 
 
 @dataclass
@@ -315,13 +317,10 @@ def read_st_dir(checkpoint: str) -> StDir | None:
     pooling_path = os.path.join(checkpoint, modules[1][1], "config.json")
     pooling_config = read_json(pooling_path)
     pooling = st_pooling_mode(pooling_config, pooling_path)
-    if pooling_config.get("include_prompt") is False and any(prompts.values()):
-        raise Refused(f"{pooling_path}: include_prompt is false (Pooling leaves the prompt's tokens out of the "
-                      "pooled vector); qinfer pools every token of the prompted text, so it would not equal "
-                      "encode(prompt_name=...): not exported yet")
     config = st_transformer_config(model_dir)
     return StDir(model_dir=model_dir, pooling=pooling, normalize=len(modules) == 3,
-                 max_seq_length=config.get("max_seq_length"), prompts=prompts, default_prompt_name=default)
+                 max_seq_length=config.get("max_seq_length"), prompts=prompts, default_prompt_name=default,
+                 include_prompt=pooling_config.get("include_prompt", True) is not False)
 
 
 def st_prompts(checkpoint: str) -> tuple[dict, str | None]:
@@ -478,8 +477,11 @@ class _Wrapper(nn.Module):
     """transformers' model with qinfer's signature and output; forward is in the two subclasses."""
 
     def __init__(self, model: nn.Module, task: str, pooling: str | None, normalize: bool, bool_mask: bool,
-                 takes_types: bool, mask: str = "4d", pad_id: int | None = None):
+                 takes_types: bool, mask: str = "4d", pad_id: int | None = None, exclude_prompt: bool = False):
         super().__init__()
+        # Pooling's include_prompt false: a mask value of 2 marks a prompt token, attended but left out of
+        # the pooled vector (the service writes 2 over a job's first prompt_length positions).
+        self.exclude_prompt = exclude_prompt
         self.model = model
         self.task = task
         self.pooling = pooling
@@ -499,21 +501,24 @@ class _Wrapper(nn.Module):
             return keys.bool()
         return (1.0 - keys.to(torch.float32)) * torch.finfo(torch.float32).min
 
-    def pool(self, hidden: Tensor, attention_mask: Tensor) -> Tensor:
-        """sentence-transformers' Pooling (one mode) and Normalize."""
+    def pool(self, hidden: Tensor, attention_mask: Tensor, real: Tensor) -> Tensor:
+        """sentence-transformers' Pooling (one mode) and Normalize, over the positions where
+        attention_mask is 1 (`real`: where the input has a token, prompt or not)."""
         mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+        rows = torch.arange(hidden.shape[0], device=hidden.device)
         if self.pooling == "cls":
-            pooled = hidden[:, 0]
+            # The first pooled position (the library's rule; position 0 unless the prompt is left out).
+            pooled = hidden[rows, attention_mask.argmax(dim=1)] if self.exclude_prompt else hidden[:, 0]
         elif self.pooling == "max":
             pooled = hidden.masked_fill(mask == 0, float("-inf")).max(dim=1).values
         elif self.pooling == "lasttoken":
             # Each row's last position whose mask is 1, whichever side the padding is on.
             positions = torch.arange(attention_mask.shape[1], device=attention_mask.device)
             last = (attention_mask * positions).argmax(dim=1)
-            pooled = hidden[torch.arange(hidden.shape[0], device=hidden.device), last]
+            pooled = hidden[rows, last]
         elif self.pooling == "weightedmean":
-            # A row's i-th real token (from 1) weighs i, padding 0.
-            first = attention_mask.argmax(dim=1).to(hidden.dtype)
+            # A row's i-th token (from 1, the first real one, prompt or not) weighs i, the others 0.
+            first = real.argmax(dim=1).to(hidden.dtype)
             positions = torch.arange(1, hidden.shape[1] + 1, device=hidden.device).to(hidden.dtype)
             weights = mask * (positions[None, :] - first[:, None])[:, :, None]
             pooled = (hidden * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1e-9)
@@ -531,9 +536,13 @@ class _Wrapper(nn.Module):
             kwargs["token_type_ids"] = torch.zeros_like(input_ids)
         if self.pad_id is not None:
             input_ids = input_ids.masked_fill(attention_mask == 0, self.pad_id)
+        pooled = attention_mask
+        if self.exclude_prompt:
+            pooled = (attention_mask == 1).to(attention_mask.dtype)
+            attention_mask = (attention_mask != 0).to(attention_mask.dtype)
         out = self.model(input_ids=input_ids, attention_mask=self.model_mask(attention_mask), **kwargs)
         if self.task == "embed":
-            return self.pool(out.last_hidden_state, attention_mask).float()
+            return self.pool(out.last_hidden_state, pooled, attention_mask).float()
         return out.logits.float()
 
 
@@ -563,8 +572,9 @@ def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
     cls = ThreeInputs if plan.type_ids else TwoInputs
     family = plan.family
     pad_id = plan.config.pad_token_id if family.decoder and plan.task != "embed" else None
+    exclude_prompt = bool(plan.st and not plan.st.include_prompt)
     return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa", takes_types, family.mask,
-               pad_id).eval()
+               pad_id, exclude_prompt).eval()
 
 
 def padded_batch(plan: Plan, lengths: list[int], seed: int) -> tuple:
@@ -713,6 +723,19 @@ def check_tokenizer_json(plan: Plan, tokenizer) -> int | None:
     return single.ids[-1] if single.special_tokens_mask[-1] else None
 
 
+def prompt_lengths(plan: Plan, tokenizer) -> dict:
+    """With include_prompt false: each non-empty prompt's length as sentence-transformers measures it (the
+    prompt tokenized alone, special tokens included, less a trailing special one); else {}."""
+    if not plan.st or plan.st.include_prompt:
+        return {}
+    lengths = {}
+    for name, prompt in plan.st.prompts.items():
+        if prompt:
+            ids = tokenizer(prompt)["input_ids"]
+            lengths[name] = len(ids) - (1 if ids and ids[-1] in tokenizer.all_special_ids else 0)
+    return lengths
+
+
 def check_embed(plan: Plan, model, tokenizer) -> dict:
     from sentence_transformers import SentenceTransformer
 
@@ -723,13 +746,19 @@ def check_embed(plan: Plan, model, tokenizer) -> dict:
         raise CheckFailed(f"the prompts read from the directory ({prompts}, default {default}) are not "
                           f"SentenceTransformer's ({st.prompts}, default {st.default_prompt_name})")
     texts = SENTENCES + [LONG]
-    # Each prompt as a job names it, and no name (the default's), joined to the text as the service joins it.
+    lengths = prompt_lengths(plan, tokenizer)
+    # Each prompt as a job names it, and no name (the default's), joined to the text as the service joins it;
+    # with include_prompt false its first prompt_length positions marked 2, as the service marks them.
     worst = 1.0
     for name in [None] + sorted(prompts):
-        prompt = prompts.get(name or default, "") if (name or default) else ""
+        key = name or default
+        prompt = prompts.get(key, "") if key else ""
         want = torch.as_tensor(st.encode(texts, batch_size=len(texts), convert_to_numpy=True, prompt_name=name))
+        inputs = tokenize(tokenizer, [prompt + t for t in texts], plan.max_tokens, plan.type_ids)
+        if key in lengths:
+            inputs[1][:, :lengths[key]] *= 2
         with torch.inference_mode():
-            got = model(*tokenize(tokenizer, [prompt + t for t in texts], plan.max_tokens, plan.type_ids))
+            got = model(*inputs)
         cos = F.cosine_similarity(got, want, dim=1)
         if cos.min().item() < MIN_COSINE:
             bad = [(texts[i][:40], round(c, 6)) for i, c in enumerate(cos.tolist()) if c < MIN_COSINE]
@@ -861,7 +890,7 @@ def check_packages(packages: dict, reference, plan: Plan, a, tokenizer) -> None:
             print(f"self-check ok: package {key}: min cosine vs. cpu/float32 {cos:.6f}")
 
 
-def manifest_fields(plan: Plan, a, attn: str, end_token_id: int | None, extra: dict) -> dict:
+def manifest_fields(plan: Plan, a, attn: str, end_token_id: int | None, extra: dict, tokenizer=None) -> dict:
     config = plan.config
     fields = {
         "name": a.name or os.path.basename(os.path.abspath(plan.checkpoint)),
@@ -901,6 +930,9 @@ def manifest_fields(plan: Plan, a, attn: str, end_token_id: int | None, extra: d
     if plan.st:
         fields["prompts"] = plan.st.prompts
         fields["default_prompt_name"] = plan.st.default_prompt_name
+        if not plan.st.include_prompt:
+            fields["include_prompt"] = False
+            fields["prompt_lengths"] = prompt_lengths(plan, tokenizer)
     fields.update(extra)
     return fields
 
@@ -937,7 +969,7 @@ def export(a) -> dict:
     for name in ("tokenizer.json", "tokenizer_config.json"):
         if os.path.isfile(os.path.join(plan.model_dir, name)):
             copy_into(os.path.join(plan.model_dir, name), a.out)
-    fields = manifest_fields(plan, a, attn, end_token_id, {"library_check": library, **extra})
+    fields = manifest_fields(plan, a, attn, end_token_id, {"library_check": library, **extra}, tokenizer)
     manifest = write_manifest(a.out, path, fields)
     print(f"wrote {path} ({plan.task}, {plan.config.model_type}, attn {attn}) and "
           f"{os.path.join(a.out, 'manifest.json')} in {time.monotonic() - t0:.1f} s; digest {manifest['digest']}")

@@ -50,6 +50,7 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   limits.dim = size_t(std::max(0, manifest.dim));
   limits.prompts = manifest.prompts;
   limits.default_prompt_name = manifest.default_prompt_name;
+  if (!manifest.include_prompt) limits.prompt_lengths = manifest.prompt_lengths;
   for (const tokenizer::Tokenizer* handle : tokenizers) {
     source.decode_workers.push_back(limits);
     source.decode_workers.back().tokenizer = handle;

@@ -168,6 +168,7 @@ Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& enco
     for (size_t w = 0; w < jobs.size() && w < window_spans.size(); ++w) {
       jobs[w].spans = SpansOf(jobs[w].input_ids, window_spans[w], limits);
     }
+    for (size_t w = 1; w < jobs.size(); ++w) jobs[w].pool_skip = 0;  // the prompt is in the first window
     return jobs;
   }
   if (a.kind == Admission::Kind::kTruncate) {
@@ -204,6 +205,8 @@ Decoded DecodeText(Job job, std::string_view text, const std::string* pair, cons
     prompted.reserve(prompt.size() + text.size());
     prompted.append(prompt).append(text);
     text = prompted;
+    auto skip = limits.prompt_lengths.find(job.prompt_name.empty() ? limits.default_prompt_name : job.prompt_name);
+    if (skip != limits.prompt_lengths.end()) job.pool_skip = skip->second;
   }
   auto encoded = EncodeText(text, pair, requested.empty() ? limits.too_long_policy : requested, limits, fail);
   if (auto* failure = std::get_if<Outcome>(&encoded)) return std::move(*failure);

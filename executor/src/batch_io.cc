@@ -38,6 +38,7 @@ BatchTensors Collate(const std::vector<TokenRow>& rows, int64_t padded_length, b
     const std::vector<int64_t>& row = *rows[b].ids;
     std::copy(row.begin(), row.end(), ids_data + b * l);
     std::fill_n(mask_data + b * l, row.size(), int64_t{1});
+    std::fill_n(mask_data + b * l, std::min(row.size(), size_t(std::max(0, rows[b].pool_skip))), int64_t{2});
     const std::vector<int64_t>* types = rows[b].type_ids;
     if (types_data != nullptr && types != nullptr && types->size() == row.size()) {
       std::copy(types->begin(), types->end(), types_data + b * l);

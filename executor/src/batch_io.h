@@ -26,12 +26,17 @@ namespace qinfer::executor {
 struct TokenRow {
   const std::vector<int64_t>* ids = nullptr;
   const std::vector<int64_t>* type_ids = nullptr;
-  static TokenRow Of(const Job& job) { return {&job.input_ids, job.type_ids.empty() ? nullptr : &job.type_ids}; }
+  int pool_skip = 0;  // Job::pool_skip: leading positions marked 2 in the mask (attended, not pooled)
+  static TokenRow Of(const Job& job) {
+    return {&job.input_ids, job.type_ids.empty() ? nullptr : &job.type_ids, job.pool_skip};
+  }
 };
 
 // The rows on the CPU, padded to the longest row or `padded_length`,
 // whichever is longer (*length receives it); token types only when
-// `with_type_ids` (0 where a row has none).
+// `with_type_ids` (0 where a row has none). The mask is 1 over a row's ids,
+// 0 over its padding, and 2 over its first pool_skip ids (a prompt a model
+// exported with include_prompt false attends to but does not pool).
 BatchTensors Collate(const std::vector<TokenRow>& rows, int64_t padded_length, bool with_type_ids, int64_t* length);
 
 // Moves a collated batch to `device` (nothing to do for the CPU).

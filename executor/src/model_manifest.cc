@@ -111,6 +111,17 @@ absl::Status ReadPrompts(const nlohmann::json& j, const std::string& path, Model
                                         "' is not one of its prompts");
     }
   }
+  m.include_prompt = j.value("include_prompt", true);
+  if (!m.include_prompt) {
+    m.prompt_lengths = j.value("prompt_lengths", std::map<std::string, int>());
+    for (const auto& [name, prompt] : m.prompts) {
+      auto it = m.prompt_lengths.find(name);
+      if (!prompt.empty() && (it == m.prompt_lengths.end() || it->second < 1)) {
+        return absl::InvalidArgumentError(where + "include_prompt is false, so prompt_lengths needs a positive "
+                                          "length for the prompt '" + name + "' (its tokens left out of pooling)");
+      }
+    }
+  }
   if (!m.prompts.empty() && m.task.task != task::kEmbed) {
     return absl::InvalidArgumentError(where + "prompts are for an embed model (sentence-transformers' encode); "
                                       "this model's task is " + m.task.task);

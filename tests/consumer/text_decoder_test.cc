@@ -479,6 +479,19 @@ TEST_F(TextDecoderTest, APromptIsJoinedToTheTextBeforeItIsTokenized) {
       << "input_ids are the model's input as sent: no prompt is added to them";
   ExpectFailure(Decode(R"({"id":"a","text":"one","prompt_name":"query"})"), reason::kInvalid,
                 "`prompt_name`: this model has no prompts");
+  EXPECT_EQ(Jobs(DecodeWith(limits, R"({"id":"a","text":"one two"})"))[0].pool_skip, 0)
+      << "a model that pools its prompt's tokens (include_prompt true) marks none";
+
+  // include_prompt false: the prompt's length (the manifest's prompt_lengths) is left out of pooling, in
+  // the first window only.
+  limits.prompt_lengths = {{"query", 3}, {"Short", 1}};
+  EXPECT_EQ(Jobs(DecodeWith(limits, R"({"id":"a","text":"one two"})"))[0].pool_skip, 3);
+  EXPECT_EQ(Jobs(DecodeWith(limits, R"({"id":"a","text":"one two","prompt_name":"document"})"))[0].pool_skip, 0);
+  const std::vector<Job> windows =
+      Jobs(DecodeWith(limits, R"({"id":"a","text":"one two three four five six seven","policy":"chunk"})"));
+  ASSERT_GT(windows.size(), 1u);
+  EXPECT_EQ(windows[0].pool_skip, 3);
+  for (size_t w = 1; w < windows.size(); ++w) EXPECT_EQ(windows[w].pool_skip, 0) << w;
 }
 
 TEST_F(TextDecoderTest, AModelWithoutATokenizerRefusesText) {

@@ -502,6 +502,13 @@ TEST(ModelManifestTest, AnEmbedModelsPromptsAreReadWithTheirDefault) {
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ(m->prompts, (std::map<std::string, std::string>{{"document", ""}, {"query", "query: "}}));
   EXPECT_EQ(m->default_prompt_name, "query");
+  EXPECT_TRUE(m->include_prompt);
+  ManifestFile excluded(R"({"vocab_size": 100, "max_tokens": 64, "dim": 8, "prompts": {"query": "query: "},
+                            "include_prompt": false, "prompt_lengths": {"query": 3}})");
+  auto e = ModelManifest::Load(excluded.path());
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_FALSE(e->include_prompt);
+  EXPECT_EQ(e->prompt_lengths, (std::map<std::string, int>{{"query", 3}}));
   ManifestFile none(R"({"vocab_size": 100, "max_tokens": 64, "dim": 8, "default_prompt_name": null})");
   auto n = ModelManifest::Load(none.path());
   ASSERT_TRUE(n.ok()) << n.status();
@@ -527,6 +534,8 @@ TEST(ModelManifestTest, ATaskThatDoesNotFitIsRefusedNamingTheField) {
       {R"("dim": 8, "prompts": ["q: "])", "prompts must be an object"},
       {R"("task": "rerank", "output": "logits", "dim": 1, "prompts": {"query": "q: "})",
        "prompts are for an embed model"},
+      {R"("dim": 8, "prompts": {"query": "q: ", "document": ""}, "include_prompt": false, "prompt_lengths": {})",
+       "prompt_lengths needs a positive length for the prompt 'query'"},
   };
   for (const auto& [fields, error] : cases) {
     ManifestFile file(std::string(R"({"vocab_size": 100, "max_tokens": 64, )") + fields + "}");

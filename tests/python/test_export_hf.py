@@ -363,8 +363,8 @@ def test_unsupported_sentence_transformers_modules_are_refused_by_name(tmp_path,
 
 def test_a_models_prompts_go_into_the_manifest_checked_against_encode(tmp_path, capsys):
     """The prompts and default_prompt_name as SentenceTransformer loads them (query and document always);
-    each prompt joined to the text equals encode(prompt_name=...) (the export's own check). Pooling's
-    include_prompt false with a non-empty prompt is refused by name: not exported yet."""
+    each prompt joined to the text equals encode(prompt_name=...) (the export's own check), with Pooling's
+    include_prompt false too (the prompt's positions marked 2 in the mask: attended, not pooled)."""
     ckpt = make(tmp_path, "bert", "embed", "--st", "--prompts", '{"query": "query: ", "passage": "passage: "}',
                 "--default-prompt-name", "passage")
     _, manifest = export(ckpt, tmp_path / "out")
@@ -375,8 +375,15 @@ def test_a_models_prompts_go_into_the_manifest_checked_against_encode(tmp_path, 
     assert manifest["prompts"] == {"query": "", "document": ""} and manifest["default_prompt_name"] is None
     excluded = make(tmp_path / "excl", "bert", "embed", "--st", "--prompts", '{"query": "query: "}',
                     "--no-include-prompt")
-    code, err = refused(capsys, excluded, "--out", tmp_path / "c")
-    assert code == 2 and "include_prompt is false" in err and "not exported yet" in err
+    model, manifest = export(excluded, tmp_path / "out-excl")
+    assert manifest["include_prompt"] is False and manifest["prompt_lengths"] == {"query": 5}
+    # The prompt's positions, marked 2, are attended to but not pooled: not the vector of all positions.
+    ids = torch.tensor([tokenizer_of(excluded)("query: what is a lighthouse?")["input_ids"]])
+    marked = torch.ones_like(ids)
+    marked[:, :5] = 2
+    with torch.inference_mode():
+        cos = F.cosine_similarity(model(ids, torch.ones_like(ids)), model(ids, marked)).item()
+    assert cos < 0.999, cos
 
 
 def test_an_export_that_differs_from_the_library_fails_its_self_check(tmp_path, capsys, monkeypatch):

@@ -318,10 +318,11 @@ def check_prompts(svc, ckpt):
     assert cos.min() >= 0.9999, (name, cos)
 
 
-# Prompts as the families' embedders carry them: E5's query/passage with a default (MPNet here),
-# Qwen3-Embedding's instruction for queries without one (a byte-level BPE merges across the join).
-PROMPTS = {"mpnet": ['{"query": "query: ", "passage": "passage: "}', "query"],
-           "qwen3": ['{"query": "Instruct: find passages\\nQuery:"}', None]}
+# Prompts as the families' embedders carry them: E5's query/passage with a default (MPNet here, with
+# Pooling's include_prompt false: the prompt's tokens left out of the mean), Qwen3-Embedding's instruction
+# for queries without one (a byte-level BPE merges across the join).
+PROMPTS = {"mpnet": ['{"query": "query: ", "passage": "passage: "}', "query", "--no-include-prompt"],
+           "qwen3": ['{"query": "Instruct: find passages\\nQuery:"}', None, None]}
 
 
 # The families of 2026 (model/families/), every task each has a head for (a decoder has no
@@ -335,8 +336,9 @@ NEW_FAMILY_CASES = [(f, t) for t in ("embed", "classify", "rerank") for f in ("m
 def test_a_new_family_served_equals_its_library(tmp_path, family, task):
     extra = {"embed": ["--st", "--pooling", "lasttoken" if family == "qwen3" else "mean"]}.get(task, [])
     if task == "embed" and family in PROMPTS:
-        prompts, default = PROMPTS[family]
-        extra += ["--prompts", prompts] + (["--default-prompt-name", default] if default else [])
+        prompts, default, include = PROMPTS[family]
+        extra += ["--prompts", prompts] + (["--default-prompt-name", default] if default else []) + \
+            ([include] if include else [])
     ckpt, pkg = make_package(tmp_path, family, task, *extra)
     assert json.load(open(pkg / "manifest.json"))["family"] == family
     svc = serve(tmp_path, pkg)

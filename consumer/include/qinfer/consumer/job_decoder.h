@@ -87,6 +87,10 @@ struct DecoderLimits {
   // them; a name not among them is `invalid`. Empty: the model has none.
   std::map<std::string, std::string> prompts{};
   std::string default_prompt_name{};
+  // Pooling's include_prompt false: a prompted job's Job::pool_skip is its
+  // prompt's length here (the manifest's `prompt_lengths`). Empty: every
+  // position is pooled.
+  std::map<std::string, int> prompt_lengths{};
 };
 
 // Over-long input policies (DecoderLimits::too_long_policy, a job's `policy`).

@@ -61,6 +61,11 @@ struct Job {
   // prompt, if it has one). Its prompt is joined to the text before it is
   // tokenized.
   std::string prompt_name;
+  // A model whose pooling leaves the prompt out (include_prompt false): the
+  // positions at the start of input_ids that are its prompt's tokens,
+  // attended to but not pooled (the executor marks them in the mask). 0:
+  // every position is pooled.
+  int pool_skip = 0;
   // The over-long policy: in a message, the job's own choice ("" = the
   // configured admission.too_long); once decoded, the one applied ("" when
   // the input was not over-long: truncate, chunk or long_lane).

@@ -76,6 +76,13 @@ struct ModelManifest {
   // has no prompts.
   std::map<std::string, std::string> prompts;
   std::string default_prompt_name;
+  // Pooling's include_prompt (manifest fields `include_prompt`, default
+  // true, and `prompt_lengths`): false leaves a prompted job's first
+  // prompt_lengths[name] positions out of the pooled vector (the executor
+  // marks them 2 in the attention mask; the exported model attends to them
+  // and pools the positions marked 1). Every non-empty prompt has a length.
+  bool include_prompt = true;
+  std::map<std::string, int> prompt_lengths;
 
   // Reads and checks manifest.json; errors name the file and the field.
   static absl::StatusOr<ModelManifest> Load(const std::string& path);
