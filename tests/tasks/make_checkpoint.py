@@ -432,11 +432,16 @@ def main(argv=None) -> None:
                     help="--st: no Normalize module")
     ap.add_argument("--max-seq-length", type=int,
                     help=f"--st: the Transformer's max_seq_length (default {ST_MAX_SEQ_LENGTH}, minilm 256)")
+    ap.add_argument("--positions", type=int, default=128,
+                    help="the model's window (max_position_embeddings, the tokenizer's model_max_length; default "
+                         "128): a long-window model for the plan's and the ladder's long buckets")
     ap.add_argument("--prompts", help='--st: the prompts, a JSON object (e.g. {"query": "query: "})')
     ap.add_argument("--default-prompt-name", help="--st: the prompt encode() applies when none is named")
     ap.add_argument("--no-include-prompt", dest="include_prompt", action="store_false",
                     help="--st: Pooling leaves the prompt's tokens out (include_prompt false)")
     a = ap.parse_args(argv)
+    global POSITIONS
+    POSITIONS = a.positions  # read by the config and tokenizer makers; every call sets it
     if (a.prompts or a.default_prompt_name or not a.include_prompt) and not a.st:
         ap.error("--prompts, --default-prompt-name and --no-include-prompt go with --st")
     if a.st and a.task != "embed":
