@@ -281,11 +281,15 @@ pipeline::ServiceSnapshot Identity(const Config& config, const Service& s) {
   identity.model_digest = runner.manifest().digest;
   identity.device = config.model.device;
   identity.fallback_device = runner.has_fallback() ? "cpu" : "";
-  if (s.precision && !s.precision->scores) {  // /status reports the cosine probe
+  if (s.precision) {  // /status reports the probe: cosines (embed) or scores
     identity.precision_dtype = s.precision->dtype;
     identity.precision_min_cosine = s.precision->min_cosine;
     identity.precision_rows = s.precision->rows;
     identity.precision_floor = s.precision->floor;
+    identity.precision_scores = s.precision->scores;
+    identity.precision_max_score_diff = s.precision->max_score_diff;
+    identity.precision_label_changes = s.precision->label_changes;
+    identity.precision_bound = s.precision->bound;
   }
   const executor::TorchThreads threads = executor::CurrentTorchThreads();
   identity.intra_op_threads = threads.intra_op;

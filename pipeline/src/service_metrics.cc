@@ -131,6 +131,10 @@ ServiceMetrics::ServiceMetrics(prometheus::Registry& r, std::span<const StatGrou
       precision_(Gauge(r, "qinfer_precision_min_cosine",
                        "Start-up precision probe under model.autocast: the smallest cosine similarity of a "
                        "probe row's output to its float32 output, by dtype (no sample without autocast)")),
+      precision_scores_(Gauge(r, "qinfer_precision_max_score_diff",
+                              "Start-up precision probe under model.autocast of a classify, rerank or tokens "
+                              "model: the largest difference of a probe row's scores from its float32 scores, "
+                              "by dtype (no sample without autocast)")),
       process_cpu_(Counter(r, "process_cpu_seconds_total", "User and system CPU time, seconds")),
       process_rss_(Gauge(r, "process_resident_memory_bytes", "Resident memory, bytes")),
       process_start_(Gauge(r, "process_start_time_seconds", "Start time, seconds since the epoch")),
@@ -183,7 +187,11 @@ void ServiceMetrics::SetIdentity(const ServiceSnapshot& s) {
   torch_threads_.Add({{"kind", "intra_op"}}).Set(s.intra_op_threads);
   torch_threads_.Add({{"kind", "inter_op"}}).Set(s.inter_op_threads);
   if (s.mkl_kernel_path >= 0) mkl_kernel_path_.Add({{"dispatch", s.mkl_dispatch}}).Set(s.mkl_kernel_path);
-  if (!s.precision_dtype.empty()) precision_.Add({{"dtype", s.precision_dtype}}).Set(s.precision_min_cosine);
+  if (!s.precision_dtype.empty() && s.precision_scores) {
+    precision_scores_.Add({{"dtype", s.precision_dtype}}).Set(s.precision_max_score_diff);
+  } else if (!s.precision_dtype.empty()) {
+    precision_.Add({{"dtype", s.precision_dtype}}).Set(s.precision_min_cosine);
+  }
 }
 
 prometheus::Counter& ServiceMetrics::OutcomeCounter(const std::string& what) {

@@ -42,7 +42,13 @@ std::string SnapshotToJson(const ServiceSnapshot& s) {
   j["fallback_device"] = s.fallback_device;
   j["threads"] = {{"intra_op", s.intra_op_threads}, {"inter_op", s.inter_op_threads}};
   j["mkl"] = {{"dispatch", s.mkl_dispatch}, {"kernel_path", s.mkl_kernel_path}};
-  if (!s.precision_dtype.empty()) {
+  if (!s.precision_dtype.empty() && s.precision_scores) {
+    j["precision"] = {{"dtype", s.precision_dtype},
+                      {"max_score_diff", s.precision_max_score_diff},
+                      {"label_changes", s.precision_label_changes},
+                      {"rows", s.precision_rows},
+                      {"bound", s.precision_bound}};
+  } else if (!s.precision_dtype.empty()) {
     j["precision"] = {{"dtype", s.precision_dtype},
                       {"min_cosine", s.precision_min_cosine},
                       {"rows", s.precision_rows},
@@ -109,9 +115,16 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
     if (j.contains("precision")) {  // only when a probe ran
       const json& p = j.at("precision");
       s.precision_dtype = p.at("dtype").get<std::string>();
-      s.precision_min_cosine = p.at("min_cosine").get<double>();
       s.precision_rows = p.at("rows").get<int>();
-      s.precision_floor = p.at("floor").get<double>();
+      s.precision_scores = p.contains("max_score_diff");
+      if (s.precision_scores) {
+        s.precision_max_score_diff = p.at("max_score_diff").get<double>();
+        s.precision_label_changes = p.at("label_changes").get<int>();
+        s.precision_bound = p.at("bound").get<double>();
+      } else {
+        s.precision_min_cosine = p.at("min_cosine").get<double>();
+        s.precision_floor = p.at("floor").get<double>();
+      }
     }
     s.uptime_seconds = j.at("uptime_seconds").get<double>();
     s.ready = j.at("ready").at("ok").get<bool>();
@@ -177,7 +190,12 @@ std::string FormatSnapshot(const ServiceSnapshot& s) {
     out << absl::StrFormat("mkl     dispatch %s  kernel path %d%s\n", s.mkl_dispatch, s.mkl_kernel_path,
                            s.mkl_kernel_path == 0 ? " (generic)" : "");
   }
-  if (!s.precision_dtype.empty()) {
+  if (!s.precision_dtype.empty() && s.precision_scores) {
+    out << absl::StrFormat(
+        "precision  %s  scores within %.6f of float32's, %d top labels changed, over %d probe rows (bound %g)\n",
+        s.precision_dtype, s.precision_max_score_diff, s.precision_label_changes, s.precision_rows,
+        s.precision_bound);
+  } else if (!s.precision_dtype.empty()) {
     out << absl::StrFormat("precision  %s  min cosine %.6f to float32 over %d probe rows (floor %g)\n",
                            s.precision_dtype, s.precision_min_cosine, s.precision_rows, s.precision_floor);
   }

@@ -303,6 +303,9 @@ TEST_F(ServeSnapshotTest, TheDocumentedMetricsAreExactlyTheExportedOnes) {
       Build({{.bound = 64, .cap = 32, .queued_jobs = 3, .queued_tokens = 90, .queued_bytes = 900}}, {},
             {{.partition = 0, .committed_offset = 17, .low_watermark = 0, .high_watermark = 20, .lag = 3}});
   metrics.SetIdentity(s);
+  pipeline::ServiceSnapshot scored = s;  // a classify model's probe: its own gauge
+  scored.precision_scores = true;
+  metrics.SetIdentity(scored);
   metrics.Update(s);
   pipeline::RecordedBatch batch;
   batch.bucket = 64;

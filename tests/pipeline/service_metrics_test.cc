@@ -453,6 +453,30 @@ TEST(ServiceSnapshotTest, ThePrecisionProbeIsExportedOnlyWhenItRan) {
   EXPECT_NE(table.find("precision  bfloat16  min cosine 0.999950 to float32 over 12 probe rows (floor 0.999)"),
             std::string::npos)
       << table;
+
+  // A scored task's probe: its score difference, labels changed and bound.
+  prometheus::Registry scored_registry;
+  ServiceMetrics scored_metrics(scored_registry, kGroups);
+  s.precision_scores = true;
+  s.precision_max_score_diff = 0.0031;
+  s.precision_label_changes = 0;
+  s.precision_bound = 0.01;
+  scored_metrics.SetIdentity(s);
+  const std::string scrape = Scrape(scored_registry);
+  EXPECT_DOUBLE_EQ(Sample(scrape, "qinfer_precision_max_score_diff{dtype=\"bfloat16\"}"), 0.0031);
+  EXPECT_EQ(scrape.find("qinfer_precision_min_cosine{"), std::string::npos) << "no cosine was measured";
+  auto scored = SnapshotFromJson(SnapshotToJson(s));
+  ASSERT_TRUE(scored.ok()) << scored.status();
+  EXPECT_TRUE(scored->precision_scores);
+  EXPECT_DOUBLE_EQ(scored->precision_max_score_diff, 0.0031);
+  EXPECT_EQ(scored->precision_label_changes, 0);
+  EXPECT_DOUBLE_EQ(scored->precision_bound, 0.01);
+  EXPECT_EQ(SnapshotToJson(s).find("min_cosine"), std::string::npos);
+  const std::string scored_table = FormatSnapshot(s);
+  EXPECT_NE(scored_table.find("precision  bfloat16  scores within 0.003100 of float32's, 0 top labels changed, "
+                              "over 12 probe rows (bound 0.01)"),
+            std::string::npos)
+      << scored_table;
 }
 
 // The CPU allocator's large-block cache: bytes by kind and blocks by

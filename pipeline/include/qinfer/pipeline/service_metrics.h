@@ -38,8 +38,9 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   explicit ServiceMetrics(prometheus::Registry& registry, std::span<const StatGroup> groups = {});
 
   // qinfer_build_info, qinfer_torch_threads, qinfer_mkl_kernel_path and,
-  // when the precision probe ran, qinfer_precision_min_cosine, from the
-  // snapshot's identity fields.
+  // when the precision probe ran, qinfer_precision_min_cosine (embed) or
+  // qinfer_precision_max_score_diff (the scored tasks), from the snapshot's
+  // identity fields.
   // Call once the model is loaded.
   void SetIdentity(const ServiceSnapshot& identity);
 
@@ -120,6 +121,7 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   prometheus::Family<prometheus::Gauge>& torch_threads_;
   prometheus::Family<prometheus::Gauge>& mkl_kernel_path_;
   prometheus::Family<prometheus::Gauge>& precision_;
+  prometheus::Family<prometheus::Gauge>& precision_scores_;
   prometheus::Family<prometheus::Counter>& process_cpu_;
   prometheus::Family<prometheus::Gauge>& process_rss_;
   prometheus::Family<prometheus::Gauge>& process_start_;

@@ -63,6 +63,14 @@ struct ServiceSnapshot {
   double precision_min_cosine = 0;
   int precision_rows = 0;
   double precision_floor = 0;
+  // A classify, rerank or tokens model's probe compares the scores its user
+  // reads instead: the largest difference from float32's, the rows whose top
+  // label changed (0, or it would not have started) and the bound
+  // model.max_score_diff; the cosine fields are then unused.
+  bool precision_scores = false;
+  double precision_max_score_diff = 0;
+  int precision_label_changes = 0;
+  double precision_bound = 0;
   double uptime_seconds = 0;
   // Health.
   bool ready = false;
