@@ -109,9 +109,9 @@ absl::StatusOr<FittingBatch> BisectFittingBatch(const FitsFn& fits, FittingBatch
   return lo;
 }
 
-absl::StatusOr<FittingBatch> SearchFittingBatch(const FitsFn& fits, int first, int max_batch) {
+absl::StatusOr<FittingBatch> SearchFittingBatch(const FitsFn& fits, int first, int max_batch, int64_t limit_bytes) {
   // Invariant: `lo` fits (batch 0: none known), `hi` does not (max + 1: unknown).
-  FittingBatch lo;
+  FittingBatch lo, before_lo;
   int hi = max_batch + 1;
   first = std::clamp(first, 1, max_batch);
   // Tries b: moves lo up to it when it fits, hi down when it does not.
@@ -120,17 +120,30 @@ absl::StatusOr<FittingBatch> SearchFittingBatch(const FitsFn& fits, int first, i
     absl::StatusOr<bool> fit = fits(b, &peak);
     if (!fit.ok()) return fit.status();
     if (*fit) {
+      before_lo = lo;
       lo = {b, peak};
     } else {
       hi = b;
     }
     return *fit;
   };
+  // The doubling step `next`, or less: the batch where the line through the
+  // last two fitting peaks meets limit_bytes (at least lo + 1, so that the
+  // plan is still proved tight). Twice at most: where the peaks are not a
+  // line, doubling and bisection take over.
+  int predictions = limit_bytes > 0 ? 2 : 0;
+  auto predicted = [&](int next) {
+    if (predictions == 0 || before_lo.batch == 0 || lo.peak <= before_lo.peak) return next;
+    --predictions;
+    const double per_row = double(lo.peak - before_lo.peak) / double(lo.batch - before_lo.batch);
+    const int64_t more = int64_t(double(limit_bytes - lo.peak) / per_row);
+    return int(std::clamp<int64_t>(int64_t(lo.batch) + more, lo.batch + 1, next));
+  };
   absl::StatusOr<bool> fit = step(first);
   if (!fit.ok()) return fit.status();
   if (*fit) {
     while (lo.batch < max_batch) {
-      fit = step(std::min(lo.batch * 2, max_batch));
+      fit = step(predicted(std::min(lo.batch * 2, max_batch)));
       if (!fit.ok()) return fit.status();
       if (!*fit) break;
     }

@@ -61,7 +61,8 @@ absl::StatusOr<MemoryPlan> Calibrate(CalibrationTarget& target, const Calibratio
   for (int i = int(options.bounds.size()) - 1; i >= 0; --i) {
     const int length = options.bounds[i];
     const SteadyTime start = RealClock().Now();
-    absl::StatusOr<FittingBatch> found = SearchFittingBatch(FitsWithin(target, length, limit), previous, max_batch);
+    absl::StatusOr<FittingBatch> found =
+        SearchFittingBatch(FitsWithin(target, length, limit), previous, max_batch, limit);
     if (!found.ok()) return found.status();
     PlanEntry& e = plan.entries[i];
     e.bound = length;

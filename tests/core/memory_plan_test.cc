@@ -137,6 +137,44 @@ TEST(SearchFittingBatchTest, AStartThatFitsCostsFewProbes) {
   EXPECT_LE(m.probes, 2 + 5);
 }
 
+TEST(SearchFittingBatchTest, WithTheLimitAPeakThatGrowsByRowsIsFoundInFourTries) {
+  // A fixed part (the weights) and 10 bytes a row: from 12, then 24, the line
+  // through their peaks meets 1375 at 37; 38 proves it tight.
+  struct Affine {
+    int64_t limit = 1375;
+    std::vector<int> tried;
+    FitsFn Fits() {
+      return [this](int b, int64_t* peak) -> absl::StatusOr<bool> {
+        tried.push_back(b);
+        *peak = 1000 + int64_t(b) * 10;
+        return *peak <= limit;
+      };
+    }
+  };
+  Affine with_limit;
+  absl::StatusOr<FittingBatch> found = SearchFittingBatch(with_limit.Fits(), 12, 64, with_limit.limit);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ(found->batch, 37);
+  EXPECT_EQ(with_limit.tried, (std::vector<int>{12, 24, 37, 38}));
+  Affine without;
+  EXPECT_EQ(SearchFittingBatch(without.Fits(), 12, 64)->batch, 37);
+  EXPECT_GT(without.tried.size(), 4u) << "doubling to 48, then bisection";
+
+  // Peaks that are not a line (a step at 30 rows): the guess fails, and
+  // bisection still finds the largest that fits.
+  for (int first : {1, 5, 12, 33}) {
+    std::vector<int> tried;
+    FitsFn stepped = [&tried](int b, int64_t* peak) -> absl::StatusOr<bool> {
+      tried.push_back(b);
+      *peak = 1000 + int64_t(b) * 10 + (b >= 30 ? 200 : 0);
+      return *peak <= 1375;
+    };
+    found = SearchFittingBatch(stepped, first, 64, 1375);
+    ASSERT_TRUE(found.ok()) << found.status();
+    EXPECT_EQ(found->batch, 29) << "from " << first;
+  }
+}
+
 TEST(SearchFittingBatchTest, AnErrorThatIsNotAFitEndsTheSearch) {
   int probes = 0;
   FitsFn broken = [&probes](int b, int64_t*) -> absl::StatusOr<bool> {

@@ -69,7 +69,12 @@ absl::StatusOr<FittingBatch> BisectFittingBatch(const FitsFn& fits, FittingBatch
 // The largest batch in [1, max_batch] that fits: tries `first` (clamped to
 // the range; the next longer bucket's batch, which fits a shorter one in all
 // but odd cases), doubles while it fits, or tries 1, 2, 4, ... below it when
-// it does not, then bisects between what fits and what does not.
-absl::StatusOr<FittingBatch> SearchFittingBatch(const FitsFn& fits, int first, int max_batch);
+// it does not, then bisects between what fits and what does not. With
+// `limit_bytes` (the bound `fits` holds peaks to), once two batches fit it
+// tries where their peaks' line meets the limit, and one more, before
+// doubling on: a long bucket's batches cost seconds each on a CPU, and a
+// peak that grows by a fixed amount a row is found in four tries.
+absl::StatusOr<FittingBatch> SearchFittingBatch(const FitsFn& fits, int first, int max_batch,
+                                                int64_t limit_bytes = 0);
 
 }  // namespace qinfer
