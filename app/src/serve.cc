@@ -43,7 +43,6 @@
 namespace qinfer::app {
 namespace {
 
-
 // The scheduler's queue as the consumer sees it.
 class QueueForSource final : public JobQueue {
  public:

@@ -31,6 +31,22 @@ std::string Duration(double seconds) {
   return absl::StrFormat("%dh%02dm", s / 3600, (s / 60) % 60);
 }
 
+// The precision probe's entry: the cosine one (embed) or the scores one.
+// Throws json::exception for a field that is missing or of the wrong type.
+void ReadPrecision(const json& p, ServiceSnapshot& s) {
+  s.precision_dtype = p.at("dtype").get<std::string>();
+  s.precision_rows = p.at("rows").get<int>();
+  s.precision_scores = p.contains("max_score_diff");
+  if (s.precision_scores) {
+    s.precision_max_score_diff = p.at("max_score_diff").get<double>();
+    s.precision_label_changes = p.at("label_changes").get<int>();
+    s.precision_bound = p.at("bound").get<double>();
+  } else {
+    s.precision_min_cosine = p.at("min_cosine").get<double>();
+    s.precision_floor = p.at("floor").get<double>();
+  }
+}
+
 }  // namespace
 
 std::string SnapshotToJson(const ServiceSnapshot& s) {
@@ -112,20 +128,7 @@ absl::StatusOr<ServiceSnapshot> SnapshotFromJson(const std::string& text) {
       s.mkl_dispatch = j.at("mkl").at("dispatch").get<std::string>();
       s.mkl_kernel_path = j.at("mkl").at("kernel_path").get<int>();
     }
-    if (j.contains("precision")) {  // only when a probe ran
-      const json& p = j.at("precision");
-      s.precision_dtype = p.at("dtype").get<std::string>();
-      s.precision_rows = p.at("rows").get<int>();
-      s.precision_scores = p.contains("max_score_diff");
-      if (s.precision_scores) {
-        s.precision_max_score_diff = p.at("max_score_diff").get<double>();
-        s.precision_label_changes = p.at("label_changes").get<int>();
-        s.precision_bound = p.at("bound").get<double>();
-      } else {
-        s.precision_min_cosine = p.at("min_cosine").get<double>();
-        s.precision_floor = p.at("floor").get<double>();
-      }
-    }
+    if (j.contains("precision")) ReadPrecision(j.at("precision"), s);  // only when a probe ran
     s.uptime_seconds = j.at("uptime_seconds").get<double>();
     s.ready = j.at("ready").at("ok").get<bool>();
     s.readiness = j.at("ready").at("text").get<std::string>();
