@@ -134,10 +134,11 @@ absl::StatusOr<FittingBatch> SearchFittingBatch(const FitsFn& fits, int first, i
   int predictions = limit_bytes > 0 ? 2 : 0;
   auto predicted = [&](int next) {
     if (predictions == 0 || before_lo.batch == 0 || lo.peak <= before_lo.peak) return next;
-    --predictions;
     const double per_row = double(lo.peak - before_lo.peak) / double(lo.batch - before_lo.batch);
     const int64_t more = int64_t(double(limit_bytes - lo.peak) / per_row);
-    return int(std::clamp<int64_t>(int64_t(lo.batch) + more, lo.batch + 1, next));
+    if (int64_t(lo.batch) + more >= next) return next;  // the doubling step is nearer: no guess spent
+    --predictions;
+    return int(std::max<int64_t>(int64_t(lo.batch) + more, lo.batch + 1));
   };
   absl::StatusOr<bool> fit = step(first);
   if (!fit.ok()) return fit.status();

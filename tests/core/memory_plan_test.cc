@@ -159,6 +159,11 @@ TEST(SearchFittingBatchTest, WithTheLimitAPeakThatGrowsByRowsIsFoundInFourTries)
   Affine without;
   EXPECT_EQ(SearchFittingBatch(without.Fits(), 12, 64)->batch, 37);
   EXPECT_GT(without.tried.size(), 4u) << "doubling to 48, then bisection";
+  // From 1: doubling while the line's batch is past the doubling step, then the guess.
+  Affine from_one;
+  from_one.limit = 1055;  // 5 rows
+  EXPECT_EQ(SearchFittingBatch(from_one.Fits(), 1, 64, from_one.limit)->batch, 5);
+  EXPECT_EQ(from_one.tried, (std::vector<int>{1, 2, 4, 5, 6}));
 
   // Peaks that are not a line (a step at 30 rows): the guess fails, and
   // bisection still finds the largest that fits.
