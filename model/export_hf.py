@@ -762,8 +762,8 @@ def check_embed(plan: Plan, model, tokenizer) -> dict:
         cos = F.cosine_similarity(got, want, dim=1)
         if cos.min().item() < MIN_COSINE:
             bad = [(texts[i][:40], round(c, 6)) for i, c in enumerate(cos.tolist()) if c < MIN_COSINE]
-            raise CheckFailed(f"embeddings differ from SentenceTransformer.encode(prompt_name={name!r}): "
-                              f"cosine < {MIN_COSINE} for {bad}")
+            call = f"encode(prompt_name={name!r})" if name else "encode()"
+            raise CheckFailed(f"embeddings differ from SentenceTransformer.{call}: cosine < {MIN_COSINE} for {bad}")
         worst = min(worst, cos.min().item())
     return {"reference": "SentenceTransformer.encode", "inputs": len(texts), "prompts": len(prompts),
             "min_cosine": round(worst, 6)}

@@ -390,7 +390,7 @@ def test_an_export_that_differs_from_the_library_fails_its_self_check(tmp_path, 
     # The wrong pooling (the first token instead of the mean): a contract-abiding
     # model that is not the checkpoint's.
     ckpt = make(tmp_path, "bert", "embed", "--st")
-    monkeypatch.setattr(export_hf._Wrapper, "pool", lambda self, hidden, mask: F.normalize(hidden[:, 0], dim=1))
+    monkeypatch.setattr(export_hf._Wrapper, "pool", lambda self, hidden, mask, real: F.normalize(hidden[:, 0], dim=1))
     code, err = refused(capsys, ckpt, "--out", tmp_path / "a")
     assert code == 1 and "SELF-CHECK FAILED: embeddings differ from SentenceTransformer.encode()" in err
 
