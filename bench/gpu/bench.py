@@ -268,17 +268,27 @@ def plan_run(est: Estimate, name: str, mean_len: float, share: float, rounds: in
     raise AssertionError("unreachable")
 
 
-def cmd_run(a: argparse.Namespace) -> int:
+def open_device(a: argparse.Namespace) -> dict | None:
+    """The out and work folders, what torch sees, and a.fraction (the share of the card that is 24 GiB);
+    None when there is no CUDA device and no test device."""
     os.makedirs(a.out, exist_ok=True)
     os.makedirs(a.work, exist_ok=True)
-    started = time.time()
     info = device_info(a.device)
-    test = is_test_device(a.device)
-    if not test and not info["cuda_available"]:
+    if not is_test_device(a.device) and not info["cuda_available"]:
         print("bench.py: NO CUDA DEVICE is visible to torch; stopping", file=sys.stderr)
+        return None
+    total = info.get("total_memory", 0)
+    a.fraction = min(1.0, EMULATED_CARD_BYTES / total) if total else 0.0
+    return info
+
+
+def cmd_run(a: argparse.Namespace) -> int:
+    started = time.time()
+    info = open_device(a)
+    if info is None:
         return 1
+    test = is_test_device(a.device)
     total_memory = info.get("total_memory", 0)
-    a.fraction = min(1.0, EMULATED_CARD_BYTES / total_memory) if total_memory else 0.0
     if not test and a.fraction < 1:
         say(f"device: {info['gpu']}, {total_memory / GIB:.1f} GiB; the allocator is capped at "
             f"{a.fraction:.4f} of it = {a.fraction * total_memory / GIB:.1f} GiB (a 24 GiB card)")
@@ -387,15 +397,10 @@ def cmd_checks(a: argparse.Namespace) -> int:
     go down the OOM ladder. Each run's outputs are compared with the 24 GiB TorchScript run's (cosine per
     job). Fails (status 4) when a run fails, a job is lost, an output disagrees (cosine < --min-cosine),
     or the capped run had no OOM at all (the check would prove nothing)."""
-    os.makedirs(a.out, exist_ok=True)
-    os.makedirs(a.work, exist_ok=True)
-    info = device_info(a.device)
-    test = is_test_device(a.device)
-    if not test and not info["cuda_available"]:
-        print("bench.py: NO CUDA DEVICE is visible to torch; stopping", file=sys.stderr)
+    info = open_device(a)
+    if info is None:
         return 1
-    total = info.get("total_memory", 0)
-    a.fraction = min(1.0, EMULATED_CARD_BYTES / total) if total else 0.0
+    test = is_test_device(a.device)
     jobs = write_jobs(a.work, "bimodal", a.jobs)
     results: list[dict] = []
     problems: list[str] = []
