@@ -4,6 +4,7 @@ and a PNG chart, and says which systems ran.
 
     .venv/bin/python bench/minilm/report.py --results DIR --json OUT.json --markdown OUT.md \
         --chart OUT.png [--command "bench/minilm/run.sh ..."] [--check]
+        [--title all-MiniLM-L6-v2] [--model-config CONFIG.json] [--default-texts 250]
 
 DIR holds what run.sh wrote: texts/profiles.json and texts/P.texts.jsonl,
 gemm.json, runs/ (one JSON per system, or per system and profile;
@@ -11,9 +12,11 @@ SYSTEM.notrun holds why a system did not run) and emb/ (each system's
 embeddings: .npy in text order from peers.py, JSONL {"id", "output"} from
 qinfer). Per system and profile: embeddings/s, tokens/s, the fraction of the
 relevant GEMM peak (bf16 for bf16 systems, else fp32) and the minimum cosine
-against float32 encode() (st-torch-fp32) on the same texts. FLOPs per text:
-21.2 MFLOP per token plus 9.2 kFLOP x length per token in attention, from its
-real token count. --check exits 1, naming what is missing, unless every
+against float32 encode() (st-torch-fp32) on the same texts. FLOPs per text,
+from its real token count: 2 per weight of the layers' matrix products per
+token, plus 4 x the attention width x layers x length per token (QK^T and
+AV): for all-MiniLM-L6-v2 21.2 MFLOP per token plus 9.2 kFLOP x length;
+--model-config (the model's config.json) gives another model's. --check exits 1, naming what is missing, unless every
 system ran every text and every field is written; the AOTI rows, and the
 peers that --no-peer-setup left out, may be "not run".
 """
@@ -27,10 +30,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from report import commit, machine  # noqa: E402  (bench/report.py: the same stamp)
 
 PROFILES = ["short", "paragraphs", "long"]
-FLOP_PER_TOKEN = 21.2e6
-ATTENTION_FLOP_PER_TOKEN_PER_LENGTH = 9.2e3
+# FLOPs per token, and per token and length in attention: all-MiniLM-L6-v2's unless --model-config.
+COSTS = {"token": 21.2e6, "attention": 9.2e3}
+GATED_MLP = {"qwen3", "qwen2", "llama", "mistral"}  # three MLP matrices (gate, up, down), not two
 REFERENCE = "st-torch-fp32"
-DEFAULT_TEXTS = 250  # run.sh's default --texts
+# run.sh's default --texts (--default-texts: another family's)
+SETTINGS = {"default_texts": 250}
 # (name, label, precision; None: the system's report says)
 SYSTEMS = [
     ("qinfer-serve-fp32", "qinfer serve end to end, float32", "fp32"),
@@ -77,7 +82,19 @@ def read_texts(results, profile):
 
 
 def flops(tokens):
-    return sum(FLOP_PER_TOKEN * n + ATTENTION_FLOP_PER_TOKEN_PER_LENGTH * n * n for n in tokens)
+    return sum(COSTS["token"] * n + COSTS["attention"] * n * n for n in tokens)
+
+
+def costs_of(config: dict) -> dict:
+    """COSTS of a transformers config.json: the layers' weights (grouped-query attention and a gated MLP
+    counted as they are) and the attention width; embeddings and pooling are left out."""
+    h, layers, ffn = config["hidden_size"], config["num_hidden_layers"], config["intermediate_size"]
+    heads = config["num_attention_heads"]
+    head_dim = config.get("head_dim") or h // heads
+    kv_heads = config.get("num_key_value_heads") or heads
+    attention_weights = 2 * h * heads * head_dim + 2 * h * kv_heads * head_dim
+    mlp_weights = (3 if config.get("model_type") in GATED_MLP else 2) * h * ffn
+    return {"token": 2.0 * layers * (attention_weights + mlp_weights), "attention": 4.0 * heads * head_dim * layers}
 
 
 def run_figures(results, name, profile):
@@ -285,9 +302,9 @@ def ratio_rows(summary):
     return lines
 
 
-def markdown(summary, command, chart_name):
+def markdown(summary, command, chart_name, title):
     s, m, g = summary, summary["machine"], summary["gemm"] or {}
-    lines = ["# Benchmarks: all-MiniLM-L6-v2 on real text", "",
+    lines = [f"# Benchmarks: {title} on real text", "",
              f"Made by `{command}` on {s['date']} at commit `{s['commit']}`, on {m['cpu']} ({m['cores']} cores, "
              f"{m['memory_gib']} GiB, {m['os']}). `bench/README.md` (\"Real model\") says what each row measures.",
              "", f"Texts: {s['texts_source']}, tokenized by the model's tokenizer ([CLS] and [SEP] counted). "
@@ -295,9 +312,9 @@ def markdown(summary, command, chart_name):
              "`encode()`; qinfer's executor-only rows get the token ids (the executor runs no tokenizer).", "",
              "| profile | texts | tokens | min | p50 | p90 | max |", "|---|---|---|---|---|---|---|"]
     counts = [st["texts"] for st in (s["profiles"] or {}).values()]
-    if counts and min(counts) < DEFAULT_TEXTS:
+    if counts and min(counts) < SETTINGS["default_texts"]:
         lines[4:4] = [f"**A small run ({min(counts)} texts per profile): it shows that every part runs, its figures "
-                      f"are not the benchmark's.** The benchmark is the default run, {DEFAULT_TEXTS} texts per "
+                      f"are not the benchmark's.** The benchmark is the default run, {SETTINGS['default_texts']} texts per "
                       "profile and 3 rounds, on a quiet machine.", ""]
     for p, st in (s["profiles"] or {}).items():
         lines.append(f"| {p} | {st['texts']} | {st['tokens']:,} | {st['min']} | {st['p50']} | {st['p90']} | "
@@ -305,7 +322,8 @@ def markdown(summary, command, chart_name):
     lines += ["", f"GEMM peak measured in the same run (the best of torch.matmul and oneDNN's linear, "
               f"{g.get('threads')} threads; bench/minilm/gemm.py): "
               f"{fmt(g.get('fp32_gflops'), 0)} GFLOP/s float32, {fmt(g.get('bf16_gflops'), 0)} GFLOP/s bf16. "
-              "% of peak: FLOPs of the real tokens (21.2 MFLOP per token + 9.2 kFLOP × length per token) per "
+              f"% of peak: FLOPs of the real tokens ({COSTS['token'] / 1e6:.1f} MFLOP per token + "
+              f"{COSTS['attention'] / 1e3:.1f} kFLOP × length per token) per "
               "second over the peak of the system's precision.", "", "## Embeddings per second", ""]
     lines += system_rows(summary) + [""] + version_lines(summary)
     lines += ["", "## Ratios", ""] + ratio_rows(summary) + [""]
@@ -318,7 +336,7 @@ def markdown(summary, command, chart_name):
     return "\n".join(lines)
 
 
-def chart(summary, path):
+def chart(summary, path, title):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -334,7 +352,7 @@ def chart(summary, path):
     axes[0].set_yticks(range(len(ran)))
     axes[0].set_yticklabels([n for n, _ in ran])
     axes[0].invert_yaxis()
-    fig.suptitle(f"all-MiniLM-L6-v2 — {summary['machine']['cores']} cores, {summary['date']}, "
+    fig.suptitle(f"{title} — {summary['machine']['cores']} cores, {summary['date']}, "
                  f"commit {summary['commit']}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -357,13 +375,22 @@ def main() -> None:
     ap.add_argument("--chart", required=True)
     ap.add_argument("--command", default="bench/minilm/run.sh")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--title", default="all-MiniLM-L6-v2", help="the model's name in the report's title")
+    ap.add_argument("--model-config", help="the model's config.json: its FLOPs per token (default: MiniLM's)")
+    ap.add_argument("--default-texts", type=int, default=SETTINGS["default_texts"],
+                    help="the texts per profile of the benchmark's default run (fewer: a small run)")
     a = ap.parse_args()
+    SETTINGS["default_texts"] = a.default_texts
+    if a.model_config:
+        with open(a.model_config) as f:
+            COSTS.update(costs_of(json.load(f)))
     summary = collect(a.results)
+    summary["title"], summary["costs"] = a.title, dict(COSTS)
     with open(a.json, "w") as f:
         json.dump(summary, f, indent=2)
     with open(a.markdown, "w") as f:
-        f.write(markdown(summary, a.command, os.path.basename(a.chart)))
-    chart(summary, a.chart)
+        f.write(markdown(summary, a.command, os.path.basename(a.chart), a.title))
+    chart(summary, a.chart, a.title)
     say_which_ran(summary)
     print(f"report.py: wrote {a.json}, {a.markdown}, {a.chart}")
     if a.check:

