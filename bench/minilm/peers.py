@@ -35,6 +35,7 @@ DIR/P.texts.jsonl.
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import time
@@ -52,6 +53,48 @@ def load_texts(texts_dir, profile):
     return [r["text"] for r in rows], [r["tokens"] for r in rows]
 
 
+def importable(path: str) -> bool:
+    import importlib
+
+    module, _, name = path.rpartition(".")
+    try:
+        return hasattr(importlib.import_module(module), name)
+    except ImportError:
+        return False
+
+
+def compatible_weights(weights, exports):
+    """`weights` as this venv's sentence-transformers loads it: a directory saved by another version names module
+    classes by paths this one may lack (6.2's sentence_transformers.base.modules.normalize.Normalize is
+    sentence_transformer.modules.normalize.Normalize in 5.7); then a copy (links to every file) whose
+    modules.json names the classes where this version has them."""
+    path = os.path.join(weights, "modules.json")
+    if not os.path.isfile(path):
+        return weights
+    with open(path) as f:
+        modules = json.load(f)
+    changed = False
+    for m in modules:
+        if importable(m["type"]):
+            continue
+        name = m["type"].rpartition(".")[2]
+        found = [p for p in (f"sentence_transformers.sentence_transformer.modules.{name.lower()}.{name}",
+                             f"sentence_transformers.base.modules.{name.lower()}.{name}",
+                             f"sentence_transformers.models.{name}") if importable(p)]
+        if not found:
+            raise ImportError(f"{m['type']}: this sentence-transformers has no {name}")
+        m["type"], changed = found[0], True
+    if not changed:
+        return weights
+    out = os.path.join(exports, "weights-compatible")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(weights, out, copy_function=os.symlink)
+    os.remove(os.path.join(out, "modules.json"))
+    with open(os.path.join(out, "modules.json"), "w") as f:
+        json.dump(modules, f, indent=2)
+    return out
+
+
 def onnx_model(system, weights, exports, threads):
     import onnxruntime as ort
     from sentence_transformers import SentenceTransformer, export_optimized_onnx_model
@@ -61,7 +104,8 @@ def onnx_model(system, weights, exports, threads):
     kwargs = {"provider": "CPUExecutionProvider", "session_options": options}
     path = os.path.join(exports, "onnx")
     if not os.path.isfile(os.path.join(path, "onnx", "model.onnx")):
-        SentenceTransformer(weights, device="cpu", backend="onnx", model_kwargs=dict(kwargs)).save(path)
+        SentenceTransformer(compatible_weights(weights, exports), device="cpu", backend="onnx",
+                            model_kwargs=dict(kwargs)).save(path)
     level = system.partition("-")[2]
     if level:
         name = f"model_{level}.onnx"

@@ -12,7 +12,8 @@
 # by model/export_hf.py (TorchScript, and AOTI unless --aoti-model), cached by
 # key under the family's cache folder; texts up to the model's window (mpnet
 # 384 tokens, long passages 128-384; qwen3 4096, long passages 1024-4096, in
-# the tiny test tokenizer's tokens). Default texts per profile: minilm 250,
+# the tiny test tokenizer's tokens, lengths spread over that range; no AOTI
+# rows unless --aoti-model). Default texts per profile: minilm 250,
 # mpnet 100, qwen3 8. No TorchServe row (its handler is MiniLM's). Results
 # go to bench/results/FAMILY.json and docs/BENCHMARKS-FAMILY.md.
 #
@@ -193,7 +194,7 @@ model_and_texts() {
     family_model
     case $FAMILY in
       mpnet) text_args=(--max-tokens 384) ;;
-      qwen3) text_args=(--max-tokens 4096 --long-min 1024) ;;
+      qwen3) text_args=(--max-tokens 4096 --long-min 1024 --long-spread) ;;
     esac
   fi
   MODEL=$(cd "$MODEL" && pwd)
@@ -243,6 +244,13 @@ aoti_rows() {
   local dir=$AOTI file export=(model/export_minilm.py)
   [[ $FAMILY != minilm ]] && export=(model/export_hf.py "$WEIGHTS")
   [[ -z $dir && $FAMILY == minilm && -f $BIN/minilm-aoti/manifest.json ]] && dir=$BIN/minilm-aoti
+  if [[ -z $dir && $FAMILY == qwen3 ]]; then
+    for tag in aoti-fp32 aoti-bf16; do
+      not_run "qinfer-executor-$tag" "--family qwen3: the bench compiles no AOTI package of a 4096-token decoder (--aoti-model DIR)"
+      not_run "qinfer-serve-$tag" "--family qwen3: the bench compiles no AOTI package of a 4096-token decoder (--aoti-model DIR)"
+    done
+    return 0
+  fi
   if [[ -z $dir ]]; then
     log "AOTI export of $FAMILY (${export[0]} --format aoti, cached by key)"
     if "$PY" "${export[@]}" --out "$OUT/$FAMILY-aoti" --format aoti --max-batch 256 \

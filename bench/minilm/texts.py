@@ -14,7 +14,10 @@ model's, so that no system truncates anything):
   long        long passages of --long-min (default 128) to --max-tokens
               tokens: consecutive paragraphs of one source file joined with a
               space until the passage has --long-min tokens or more (a
-              passage that then has more than --max-tokens is dropped).
+              passage that then has more than --max-tokens is dropped); with
+              --long-spread, until it has a length drawn uniformly (seeded)
+              from --long-min to --max-tokens, so that long passages spread
+              over that range instead of gathering at --long-min.
 N of each are drawn with a fixed seed. Writes, per profile P,
 DIR/P.texts.jsonl ({"id", "text", "tokens"}), DIR/P.textjobs.jsonl
 ({"id", "text"}: the texts as qinfer text jobs, which serve tokenizes),
@@ -38,27 +41,30 @@ LONG_MIN = 128
 PROFILES = ["short", "paragraphs", "long"]
 
 
-def long_passages(pool, count_tokens, long_min, max_tokens):
+def long_passages(pool, count_tokens, long_min, max_tokens, spread=False, seed=1):
     """Consecutive paragraphs (the pool is in source-file order) joined until
-    long_min tokens; passages over max_tokens are dropped."""
-    out, current = [], []
+    long_min tokens (spread: a length drawn from long_min..max_tokens);
+    passages over max_tokens are dropped."""
+    rng = random.Random(seed)
+    draw = (lambda: rng.randint(long_min, max_tokens)) if spread else (lambda: long_min)  # noqa: E731
+    out, current, target = [], [], draw()
     for para in pool:
         current.append(para)
         text = " ".join(current)
         n = count_tokens(text)
-        if n >= long_min:
+        if n >= target:
             if n <= max_tokens:
                 out.append(text)
-            current = []
+            current, target = [], draw()
     return out
 
 
-def candidates(profile, pool, count_tokens, long_min=LONG_MIN, max_tokens=MAX_TOKENS):
+def candidates(profile, pool, count_tokens, long_min=LONG_MIN, max_tokens=MAX_TOKENS, spread=False):
     if profile == "short":
         return [p for p in pool if len(p.split()) <= 16]
     if profile == "paragraphs":
         return [p for p in pool if len(p.split()) >= 12 and count_tokens(p) <= max_tokens]
-    return long_passages(pool, count_tokens, long_min, max_tokens)
+    return long_passages(pool, count_tokens, long_min, max_tokens, spread)
 
 
 def stats(lengths):
@@ -90,6 +96,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-tokens", type=int, default=MAX_TOKENS, help="the longest text, in tokens (default 256)")
     ap.add_argument("--long-min", type=int, default=LONG_MIN, help="the shortest long passage (default 128)")
+    ap.add_argument("--long-spread", action="store_true",
+                    help="long passages of lengths drawn from --long-min to --max-tokens (default: each ends at "
+                         "the first paragraph that takes it past --long-min)")
     a = ap.parse_args()
     if not 0 < a.long_min <= a.max_tokens:
         ap.error(f"--long-min {a.long_min} must be in 1..--max-tokens ({a.max_tokens})")
@@ -103,9 +112,9 @@ def main() -> None:
     os.makedirs(a.out, exist_ok=True)
     report = {"source": "paragraphs of the Python standard library's docstrings (model/make_texts.py), "
                         f"Python {sys.version.split()[0]}", "seed": a.seed, "max_tokens": a.max_tokens,
-              "long_min": a.long_min, "profiles": {}}
+              "long_min": a.long_min, "long_spread": a.long_spread, "profiles": {}}
     for profile in PROFILES:
-        pool_p = candidates(profile, pool, lambda t: len(encode(t)), a.long_min, a.max_tokens)
+        pool_p = candidates(profile, pool, lambda t: len(encode(t)), a.long_min, a.max_tokens, a.long_spread)
         if len(pool_p) < a.count:
             sys.exit(f"texts.py: only {len(pool_p)} {profile} texts in the standard library, {a.count} wanted")
         texts = random.Random(a.seed).sample(pool_p, a.count)
