@@ -150,6 +150,9 @@ CLI::App* AddSubmit(CLI::App& app, SubmitCli& s) {
                      "With --text: the prompt_name of every line that names none (one of an embed model's "
                      "prompts, joined to the text before it is tokenized, as encode(prompt_name=...))")
       ->needs(text);
+  submit->add_flag("--refuse-extra-fields", s.options.refuse_extra_fields,
+                   "Report and skip a line with fields a job does not carry, instead of moving them (a user's "
+                   "columns: title, url) into the job's `meta`, where they come back with the result");
   submit->add_flag("--no-progress", s.no_progress, "Do not draw progress on the terminal");
   return submit;
 }
@@ -175,7 +178,7 @@ CLI::App* AddResults(CLI::App& app, ResultsCli& r) {
   r.store = results->add_option("--store,-s", r.options.store, "Result store directory (or --config)");
   auto* by_id =
       results->add_option("--id", r.options.id, "Print the record of one job, with the records it superseded");
-  auto* exp = results->add_option("--export", r.options.export_to, "Write all records as JSONL to FILE ('-': stdout)");
+  auto* exp = results->add_option("--export", r.options.export_to, "Write all records as JSONL to FILE.jsonl or FILE.ndjson ('-': stdout); another name is refused");
   auto* count = results->add_flag("--count", r.options.count,
                                   "Print counts of results, failures and superseded records (default)");
   auto* summary = results->add_flag("--summary", r.options.summary, "Throughput and per-bucket batching figures");

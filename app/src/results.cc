@@ -130,7 +130,21 @@ int Summarize(const RocksDbOutcomeStore& store, uint64_t superseded) {
 
 }  // namespace
 
+std::optional<std::string> ExportNameError(const std::string& name) {
+  if (name == "-") return std::nullopt;
+  for (std::string_view ext : {".jsonl", ".ndjson"}) {
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) return std::nullopt;
+  }
+  return "--export " + name + ": not a .jsonl or .ndjson name, and results writes JSONL only ('-': standard output)";
+}
+
 int Results(const ResultsOptions& o) {
+  if (!o.export_to.empty()) {
+    if (std::optional<std::string> why = ExportNameError(o.export_to)) {
+      std::cerr << "results: " << *why << "\n";
+      return 2;
+    }
+  }
   RocksDbOutcomeStore::Options options;
   options.read_only = true;
   auto store = RocksDbOutcomeStore::Open(o.store, options);

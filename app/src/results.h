@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace qinfer::app {
@@ -7,14 +8,20 @@ namespace qinfer::app {
 struct ResultsOptions {
   std::string store;      // the RocksDB directory (storage.path)
   std::string id;         // print this one record, with the records it superseded
-  std::string export_to;  // write all records as JSONL; "-" = stdout
+  std::string export_to;  // write all records as JSONL to FILE.jsonl or FILE.ndjson; "-" = stdout
   bool count = false;     // print counts of results, failures and superseded records
   bool summary = false;   // throughput and per-bucket batching figures
   bool failures_only = false;
 };
 
 // Reads the result store; safe while a server holds it open. Returns the
-// process exit code (1: id not found).
+// process exit code (1: id not found; 2: the store could not serve, or
+// export_to names a format this build does not write).
 int Results(const ResultsOptions& options);
+
+// What is wrong with an export's file name: one not ending in .jsonl or
+// .ndjson (nor "-") would be another format's name (out.parquet, out.csv)
+// holding JSONL, so it is refused. nullopt: a name export writes.
+std::optional<std::string> ExportNameError(const std::string& name);
 
 }  // namespace qinfer::app

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "absl/strings/str_join.h"
+#include "qinfer/consumer/job_decoder.h"
 #include "qinfer/core/clock.h"
 #include "qinfer/storage/kafka_job_producer.h"
 
@@ -30,24 +32,70 @@ std::optional<std::string> MoveStringField(nlohmann::json& doc, const std::strin
 
 // A text line as the text job it stands for: its text under `text`, with
 // --text-pair-field its second text under `text_pair`, and with
-// --prompt-name that prompt_name where it names none (`line` re-encoded
-// when a field moved or was added); what is wrong with it otherwise.
-std::optional<std::string> AsTextJob(const SubmitOptions& o, nlohmann::json& doc, std::string& line) {
+// --prompt-name that prompt_name where it names none (`changed` set when a
+// field moved or was added); what is wrong with it otherwise.
+std::optional<std::string> AsTextJob(const SubmitOptions& o, nlohmann::json& doc, bool& changed) {
   if (doc.contains("input_ids")) return "has `input_ids` beside its text";
   if (auto why = MoveStringField(doc, o.text_field, "text")) return why;
   if (!o.text_pair_field.empty()) {
     if (auto why = MoveStringField(doc, o.text_pair_field, "text_pair")) return why;
   }
-  bool changed = o.text_field != "text" || (!o.text_pair_field.empty() && o.text_pair_field != "text_pair");
+  changed = o.text_field != "text" || (!o.text_pair_field.empty() && o.text_pair_field != "text_pair");
   if (!o.prompt_name.empty() && !doc.contains("prompt_name")) {
     doc["prompt_name"] = o.prompt_name;
     changed = true;
   }
-  if (changed) line = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return std::nullopt;
+}
+
+std::string Quoted(const std::vector<std::string>& names) {
+  return "`" + absl::StrJoin(names, "`, `") + "`";
+}
+
+// A user's columns (the fields that are not job fields) moved into `meta`
+// (`changed` set when any moved); what is wrong otherwise.
+std::optional<std::string> CarryColumns(const SubmitOptions& o, nlohmann::json& doc, bool& changed) {
+  std::vector<std::string> columns;
+  for (const auto& [name, value] : doc.items()) {
+    if (!consumer::IsJobField(name)) columns.push_back(name);
+  }
+  if (columns.empty()) return std::nullopt;
+  if (o.refuse_extra_fields) {
+    return "has fields a job does not carry: " + Quoted(columns) +
+           " (--refuse-extra-fields; without it they ride along in `meta`)";
+  }
+  auto meta = doc.find("meta");
+  if (meta != doc.end() && !meta->is_null() && !meta->is_object()) {
+    return "has a `meta` that is not an object, so its fields " + Quoted(columns) + " cannot ride in it";
+  }
+  if (meta == doc.end() || meta->is_null()) doc["meta"] = nlohmann::json::object();
+  nlohmann::json& into = doc["meta"];
+  for (const std::string& name : columns) {
+    if (into.contains(name)) return "has the field `" + name + "` and a key `" + name + "` in its `meta`";
+  }
+  for (const std::string& name : columns) {
+    into[name] = std::move(doc[name]);
+    doc.erase(name);
+  }
+  changed = true;
   return std::nullopt;
 }
 
 }  // namespace
+
+std::optional<std::string> PrepareLine(const SubmitOptions& o, std::string& line, std::string& key) {
+  nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return "not a JSON object";
+  bool changed = false;
+  if (o.text) {
+    if (std::optional<std::string> why = AsTextJob(o, doc, changed)) return why;
+  }
+  if (std::optional<std::string> why = CarryColumns(o, doc, changed)) return why;
+  if (changed) line = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  key.clear();
+  if (auto it = doc.find("id"); it != doc.end() && it->is_string()) key = it->get<std::string>();
+  return std::nullopt;
+}
 
 int Submit(const SubmitOptions& o) {
   std::ifstream file;
@@ -78,21 +126,12 @@ int Submit(const SubmitOptions& o) {
   while (std::getline(*in, line)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) {
-      std::cerr << "submit: line " << line_no << ": not a JSON object, skipped\n";
+    std::string key;
+    if (std::optional<std::string> why = PrepareLine(o, line, key)) {
+      std::cerr << "submit: line " << line_no << ": " << *why << ", skipped\n";
       ++bad;
       continue;
     }
-    if (o.text) {
-      if (std::optional<std::string> why = AsTextJob(o, doc, line)) {
-        std::cerr << "submit: line " << line_no << ": " << *why << ", skipped\n";
-        ++bad;
-        continue;
-      }
-    }
-    std::string key;
-    if (auto it = doc.find("id"); it != doc.end() && it->is_string()) key = it->get<std::string>();
     if (absl::Status s = out.Send(o.topic, key, line); !s.ok()) {
       std::cerr << "submit: line " << line_no << ": " << s.message() << "\n";
       return 1;

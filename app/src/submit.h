@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace qinfer::app {
@@ -26,7 +27,20 @@ struct SubmitOptions {
   // model's prompt, joined to the text before it is tokenized). Empty
   // (default): lines are sent as they are.
   std::string prompt_name;
+  // A line's fields that are not job fields (a user's columns: `title`,
+  // `url`) ride along in the job's `meta`, and so come back with its
+  // result; a column whose name is also a key of the line's own `meta`, or
+  // a line whose `meta` is not an object, is reported and skipped. true:
+  // every line with such a field is reported and skipped instead.
+  bool refuse_extra_fields = false;
 };
+
+// One line as the job message it is sent as: with `text`, the text job it
+// stands for (see SubmitOptions); a user's columns moved into `meta` (or
+// refused); `line` re-encoded when anything changed, and `key` its `id`
+// (empty without one). Returns what is wrong with the line (it is then
+// skipped, nothing sent), or nullopt.
+std::optional<std::string> PrepareLine(const SubmitOptions& options, std::string& line, std::string& key);
 
 // Publishes every JSON-object line of the file as one job message (key: its
 // `id` when present). A line that is not a JSON object (or, with `text`, not

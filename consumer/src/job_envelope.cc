@@ -73,10 +73,14 @@ constexpr const char* kJobFields[] = {"id",        "input_ids", "token_type_ids"
                                            "policy",    "device",    "replay_of",      "truncate_to",
                                            "dimensions", "prompt_name"};
 
+bool IsJobField(std::string_view name) {
+  return std::find(std::begin(kJobFields), std::end(kJobFields), name) != std::end(kJobFields);
+}
+
 std::vector<std::string> UnknownFields(const json& doc) {
   std::vector<std::string> unknown;
   for (const auto& [key, value] : doc.items()) {
-    if (std::find(std::begin(kJobFields), std::end(kJobFields), key) == std::end(kJobFields)) unknown.push_back(key);
+    if (!IsJobField(key)) unknown.push_back(key);
   }
   return unknown;
 }

@@ -38,17 +38,28 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
   {
     std::ofstream out(file);
     for (size_t i = 0; i < jobs.size(); ++i) {
-      out << jobs[i].second << "\n";
-      if (i == 100) out << "not json\n\n";  // one bad line, one blank one
+      if (i == 7) {  // a user's column rides along in `meta`
+        nlohmann::json with_title = nlohmann::json::parse(jobs[i].second);
+        with_title["title"] = "seven";
+        out << with_title.dump() << "\n";
+      } else {
+        out << jobs[i].second << "\n";
+      }
+      if (i == 100) {  // one bad line, one blank one, a column that collides with a `meta` key
+        out << "not json\n\n" << R"({"id":"cli-collide","input_ids":[1,2],"meta":{"n":1},"n":2})" << "\n";
+      }
     }
   }
   auto [submit_rc, submitted] =
       RunCommand(Qinfer("submit --no-progress --brokers " + brokers_ + " --topic " + topic_ + " " + file) + " 2>&1");
   ASSERT_EQ(submit_rc, 0) << submitted;
   EXPECT_NE(submitted.find("submit: line 102: not a JSON object, skipped"), std::string::npos) << submitted;
+  EXPECT_NE(submitted.find("submit: line 104: has the field `n` and a key `n` in its `meta`, skipped"),
+            std::string::npos)
+      << submitted;
   EXPECT_NE(submitted.find("submitted 300 of 300 jobs to " + topic_ +
                            " (acknowledged by the broker); "
-                           "skipped 1 bad lines"),
+                           "skipped 2 bad lines"),
             std::string::npos)
       << submitted;
   EXPECT_EQ(EndOffsetTotal(brokers_, topic_, 2), 300) << "the bad line is not published";
@@ -104,11 +115,17 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
   EXPECT_TRUE(record->ok);
   EXPECT_EQ(record->output.size(), 128u);
   EXPECT_EQ(record->input_length, nlohmann::json::parse(jobs[7].second).at("input_ids").size());
-  EXPECT_EQ(record->meta_json, R"({"n":7})");
+  EXPECT_EQ(record->meta_json, R"({"n":7,"title":"seven"})") << "the line's column comes back in meta";
 
   auto [missing_rc, none] = RunCommand(Qinfer("results --store " + store_ + " --id no-such-job") + " 2>&1");
   EXPECT_EQ(missing_rc, 1);
   EXPECT_NE(none.find("no record for id no-such-job"), std::string::npos) << none;
+
+  const std::string parquet = (dir_ / "export.parquet").string();
+  auto [parquet_rc, refused] = RunCommand(Qinfer("results --store " + store_ + " --export " + parquet) + " 2>&1");
+  EXPECT_EQ(parquet_rc, 2) << refused;
+  EXPECT_NE(refused.find("not a .jsonl or .ndjson name"), std::string::npos) << refused;
+  EXPECT_FALSE(std::filesystem::exists(parquet)) << "JSONL is never written under another format's name";
 
   const std::string exported = (dir_ / "export.jsonl").string();
   auto [export_rc, wrote] = RunCommand(Qinfer("results --store " + store_ + " --export " + exported) + " 2>&1");

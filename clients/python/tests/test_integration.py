@@ -29,6 +29,30 @@ def test_texts_come_back_as_normalised_embeddings_with_meta(service, manifest):
     assert got["t-1"].record["input_length"] == len(c.tokenize([texts[0]])[0])
 
 
+def test_a_records_columns_come_back_in_meta(service):
+    c = service.client(progress=False)
+    records = [{"id": "rec-1", "text": "A short sentence.", "title": "One", "url": "https://example.org/1"},
+               {"id": "rec-2", "text": "Another one.", "meta": {"n": 2}, "rank": 7}]
+    assert c.submit(records) == ["rec-1", "rec-2"]
+    got = {r.id: r for r in c.results(["rec-1", "rec-2"], timeout=120)}
+    assert got["rec-1"].record["meta"] == {"title": "One", "url": "https://example.org/1"}
+    assert got["rec-2"].record["meta"] == {"n": 2, "rank": 7}
+    assert len(got["rec-1"].output) == 384
+
+
+def test_the_clients_job_fields_are_the_services(service):
+    # A raw job with a field no job carries: the service's refusal lists the job fields it knows.
+    c = service.client(progress=False)
+    producer = c._get_producer()
+    producer.produce(c.jobs_topic, key="unknown-field", value=json.dumps(
+        {"id": "unknown-field", "input_ids": [101, 102], "colour": "red"}))
+    producer.flush(30)
+    [f] = list(c.results(["unknown-field"], timeout=120, on_failure="yield"))
+    assert isinstance(f, qc.Failure) and f.reason == "invalid" and "`colour`" in f.error
+    listed = f.error[f.error.index("(a job has ") + len("(a job has "):].split(")")[0]
+    assert tuple(listed.split(", ")) == qc.JOB_FIELDS
+
+
 def test_token_id_lists_are_sent_as_they_are(service):
     c = service.client(progress=False)
     [job_id] = c.submit([[101, 7592, 2088, 102]])

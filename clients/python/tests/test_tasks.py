@@ -327,14 +327,16 @@ PROMPTS = {"mpnet": ['{"query": "query: ", "passage": "passage: "}', "query", "-
 
 # The families of 2026 (model/families/), every task each has a head for (a decoder has no
 # tagger): the raw jobs through kcat, the replies equal to the library. About 2.5 s a case.
+# Qwen2, Llama and Mistral share Qwen3's module (model/families/decoders.py) and its shapes.
+DECODER_FAMILIES = ("qwen3", "qwen2", "llama", "mistral")
 NEW_FAMILY_CASES = [(f, t) for t in ("embed", "classify", "rerank") for f in ("mpnet", "modernbert", "deberta-v2",
-                                                                               "qwen3")] + \
+                                                                               *DECODER_FAMILIES)] + \
                    [(f, "tokens") for f in ("mpnet", "modernbert", "deberta-v2")]
 
 
 @pytest.mark.parametrize("family,task", NEW_FAMILY_CASES)
 def test_a_new_family_served_equals_its_library(tmp_path, family, task):
-    extra = {"embed": ["--st", "--pooling", "lasttoken" if family == "qwen3" else "mean"]}.get(task, [])
+    extra = {"embed": ["--st", "--pooling", "lasttoken" if family in DECODER_FAMILIES else "mean"]}.get(task, [])
     if task == "embed" and family in PROMPTS:
         prompts, default, include = PROMPTS[family]
         extra += ["--prompts", prompts] + (["--default-prompt-name", default] if default else []) + \

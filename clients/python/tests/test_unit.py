@@ -102,11 +102,30 @@ def test_unreachable_broker_raises_naming_the_brokers_within_the_timeout():
     ([[1, 2]], {"pairs": ["a passage"]}, TypeError),
     (["q1", "q2"], {"pairs": ["only one"]}, ValueError),
     (["q1"], {"pairs": [7]}, ValueError),
+    ([{"text": "t"}, "plain"], {}, TypeError),
+    ([{"text": "t", "policy": "truncate"}], {}, ValueError),
+    ([{"title": "no input"}], {}, ValueError),
+    ([{"text": "t", "input_ids": [1]}], {}, ValueError),
+    ([{"text": "t", "title": "x", "meta": {"title": "y"}}], {}, ValueError),
+    ([{"text": "t", "title": "x"}], {"meta": {"title": "y"}}, ValueError),
+    ([{"text": "t", "meta": [1]}], {}, ValueError),
+    ([{"text": "t", "id": "a"}, {"text": "u"}], {}, ValueError),
+    ([{"text": "t"}], {"ids": ["a"]}, TypeError),
 ])
 def test_bad_submit_arguments_are_refused_before_any_connection(inputs, kwargs, error):
     # The broker address is unreachable: an argument error must come first.
     with pytest.raises(error):
         qc.Client("127.0.0.1:1", connect_timeout=1).submit(inputs, **kwargs)
+
+
+def test_records_columns_go_into_meta_beside_the_meta_argument():
+    inputs, pairs, ids, metas = qc.client._split_records(
+        [{"id": "a", "text": "q", "text_pair": "p", "title": "T"},
+         {"id": "b", "text": "r", "text_pair": "s", "meta": {"n": 2}}], {"run": 1})
+    assert (inputs, pairs, ids) == (["q", "r"], ["p", "s"], ["a", "b"])
+    assert metas == [{"run": 1, "title": "T"}, {"run": 1, "n": 2}]
+    inputs, pairs, ids, metas = qc.client._split_records([{"input_ids": [1, 2]}], None)
+    assert (inputs, pairs, ids, metas) == ([[1, 2]], None, None, None)
 
 
 def test_task_fields_of_a_result_are_read():

@@ -27,6 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
 DLQ_PREFIX = "__qinfer.errors."
+# The fields a job message may carry (the service refuses any other by name; a test checks this list against
+# the service's own, which its refusal lists).
+JOB_FIELDS = ("id", "input_ids", "token_type_ids", "text", "text_pair", "reply_to", "meta", "attempt", "policy",
+              "device", "replay_of", "truncate_to", "dimensions", "prompt_name")
+# The job fields a record passed to submit() may carry; the others are submit()'s arguments.
+RECORD_FIELDS = ("id", "text", "text_pair", "input_ids", "meta")
 REASONS = ("invalid", "too_long", "oom", "model_error", "crash")
 
 # librdkafka's own log lines (e.g. every refused connection to an unreachable
@@ -288,7 +294,8 @@ class Client:
             self._tokenizer = load_tokenizer(self._tokenizer_path)
         return [e.ids for e in self._tokenizer.encode_batch(list(texts))]
 
-    def submit(self, inputs: Sequence[str] | Sequence[Sequence[int]], pairs: Sequence[str] | None = None,
+    def submit(self, inputs: Sequence[str] | Sequence[Sequence[int]] | Sequence[dict],
+               pairs: Sequence[str] | None = None,
                ids: Sequence[str] | None = None, reply_to: str | None = None,
                meta: dict | Sequence[dict] | None = None, policy: str | None = None,
                prompt_name: str | None = None, dimensions: int | None = None) -> list[str]:
@@ -296,7 +303,13 @@ class Client:
 
         inputs: texts (sent as `text` for the service to tokenize, or tokenized
         here with Client(tokenize="local")) or token-id lists (sent as they
-        are; qinfer checks them against the model's vocabulary). pairs: for a classify or
+        are; qinfer checks them against the model's vocabulary), or records:
+        dicts with a "text" (and "text_pair") or "input_ids", an optional "id"
+        and "meta", and any columns of your own ({"text": ..., "title": ...,
+        "url": ...}), which ride along in the job's `meta` and come back with
+        its result; a column named like a key of the record's `meta` (or of
+        the meta argument) raises ValueError naming it, and so does a job field
+        that is an argument here (policy, prompt_name, ...). pairs: for a classify or
         rerank model, each text's second text (a query's passage), sent as `text_pair`
         and tokenized by the service as a pair; texts only. ids: one unique string per
         input (default: a random prefix + the index). reply_to: the topic for
@@ -314,6 +327,10 @@ class Client:
         inputs = list(inputs)
         if not inputs:
             return []
+        if any(isinstance(x, dict) for x in inputs):
+            if pairs is not None or ids is not None:
+                raise TypeError("submit(): records carry their own text_pair and id: pass no pairs= or ids=")
+            inputs, pairs, ids, meta = _split_records(inputs, meta)
         texts: list[str] | None = None
         token_ids: list[list[int]] | None = None
         if all(isinstance(x, str) for x in inputs):
@@ -530,6 +547,47 @@ class Client:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _split_records(records: list, meta: dict | Sequence[dict] | None):
+    """submit()'s records as its inputs, pairs, ids and one meta dict per record (their columns added)."""
+    if not all(isinstance(r, dict) for r in records):
+        raise TypeError("submit(): inputs mix records (dicts) and texts or token-id lists")
+    shared = meta if isinstance(meta, dict) else None
+    per_input = list(meta) if meta is not None and shared is None else None
+    if per_input is not None and len(per_input) != len(records):
+        raise ValueError(f"submit(): {len(per_input)} meta dicts for {len(records)} inputs")
+    inputs, pairs, ids, metas = [], [], [], []
+    for i, r in enumerate(records):
+        for name in r:
+            if name in JOB_FIELDS and name not in RECORD_FIELDS:
+                raise ValueError(f"submit(): record {i} has the job field {name!r}: pass it as submit({name}=...)")
+        if ("text" in r) == ("input_ids" in r):
+            raise ValueError(f"submit(): record {i} needs exactly one of 'text' and 'input_ids'")
+        own = r.get("meta")
+        if own is not None and not isinstance(own, dict):
+            raise ValueError(f"submit(): record {i}: 'meta' must be a dict")
+        merged = dict(shared or (per_input[i] if per_input is not None else None) or {})
+        for key, value in (own or {}).items():
+            if key in merged:
+                raise ValueError(f"submit(): record {i}: meta key {key!r} is also in the meta argument")
+            merged[key] = value
+        for name, value in r.items():
+            if name in JOB_FIELDS:
+                continue
+            if name in merged:
+                raise ValueError(f"submit(): record {i} has the column {name!r} and a meta key {name!r}")
+            merged[name] = value
+        inputs.append(r.get("text", r.get("input_ids")))
+        pairs.append(r.get("text_pair"))
+        ids.append(r.get("id"))
+        metas.append(merged)
+    if any(p is not None for p in pairs) and not all(p is not None for p in pairs):
+        raise ValueError("submit(): some records have a 'text_pair' and some do not")
+    if any(x is not None for x in ids) and not all(x is not None for x in ids):
+        raise ValueError("submit(): some records have an 'id' and some do not")
+    return (inputs, pairs if pairs[0] is not None else None, ids if ids[0] is not None else None,
+            metas if any(metas) else None)
 
 
 def _check_ids(x: Any, i: int) -> list[int]:

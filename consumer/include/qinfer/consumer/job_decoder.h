@@ -104,6 +104,11 @@ inline constexpr const char* kLongLane = "long_lane";
 // True for one of the four policies above.
 bool IsTooLongPolicy(std::string_view name);
 
+// True for a field a job message may carry (DESIGN.md, "Messages"); the
+// decoder refuses every other by name. `qinfer submit` moves a line's other
+// fields into `meta` by it.
+bool IsJobField(std::string_view name);
+
 // How much of an over-large message a failure record keeps.
 inline constexpr size_t kPayloadPrefixBytes = 4096;
 

@@ -1,0 +1,120 @@
+// `qinfer submit`'s line preparation: a user's columns ride along in `meta`,
+// or are refused by name; text lines become text jobs; and `results
+// --export`'s file names.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../../app/src/results.h"
+#include "../../app/src/submit.h"
+
+namespace qinfer::app {
+namespace {
+
+using nlohmann::json;
+
+// The line as sent, parsed; its key; or what is wrong with it.
+struct Prepared {
+  std::optional<std::string> error;
+  json sent;
+  std::string key;
+};
+
+Prepared Prepare(const SubmitOptions& o, std::string line) {
+  Prepared p;
+  p.error = PrepareLine(o, line, p.key);
+  if (!p.error) p.sent = json::parse(line);
+  return p;
+}
+
+TEST(SubmitPrepareLine, AUsersColumnsRideAlongInMeta) {
+  SubmitOptions o;
+  o.text = true;
+  Prepared p = Prepare(o, R"({"id":"a","text":"hello","title":"Greeting","url":"https://x/1","rank":3})");
+  ASSERT_FALSE(p.error) << *p.error;
+  EXPECT_EQ(p.sent, json::parse(R"({"id":"a","text":"hello",
+                                    "meta":{"title":"Greeting","url":"https://x/1","rank":3}})"));
+  EXPECT_EQ(p.key, "a");
+
+  // Beside a meta of its own, and on a job line (not --text) too.
+  o.text = false;
+  p = Prepare(o, R"({"id":"b","input_ids":[1,2],"meta":{"n":1},"source":{"shard":2}})");
+  ASSERT_FALSE(p.error) << *p.error;
+  EXPECT_EQ(p.sent.at("meta"), json::parse(R"({"n":1,"source":{"shard":2}})"));
+  EXPECT_FALSE(p.sent.contains("source"));
+
+  // A `meta` of null is no meta.
+  p = Prepare(o, R"({"id":"c","input_ids":[1],"meta":null,"lang":"en"})");
+  ASSERT_FALSE(p.error) << *p.error;
+  EXPECT_EQ(p.sent.at("meta"), json::parse(R"({"lang":"en"})"));
+}
+
+TEST(SubmitPrepareLine, ALineWithOnlyJobFieldsIsSentByteForByte) {
+  SubmitOptions o;
+  std::string line = R"({"id": "x",  "input_ids": [5, 6], "policy": "truncate", "meta": {"k": 1}})";
+  const std::string original = line;
+  std::string key;
+  EXPECT_FALSE(PrepareLine(o, line, key));
+  EXPECT_EQ(line, original);
+  EXPECT_EQ(key, "x");
+}
+
+TEST(SubmitPrepareLine, ACollisionWithMetaOrAMetaThatIsNoObjectIsRefusedByName) {
+  SubmitOptions o;
+  Prepared p = Prepare(o, R"({"id":"a","input_ids":[1],"meta":{"title":"x"},"title":"y"})");
+  ASSERT_TRUE(p.error);
+  EXPECT_EQ(*p.error, "has the field `title` and a key `title` in its `meta`");
+
+  p = Prepare(o, R"({"id":"a","input_ids":[1],"meta":[1,2],"title":"y","url":"u"})");
+  ASSERT_TRUE(p.error);
+  EXPECT_EQ(*p.error, "has a `meta` that is not an object, so its fields `title`, `url` cannot ride in it");
+}
+
+TEST(SubmitPrepareLine, RefuseExtraFieldsSkipsTheLineNamingThem) {
+  SubmitOptions o;
+  o.text = true;
+  o.refuse_extra_fields = true;
+  Prepared p = Prepare(o, R"({"id":"a","text":"t","url":"u","title":"x"})");
+  ASSERT_TRUE(p.error);
+  EXPECT_EQ(*p.error,
+            "has fields a job does not carry: `title`, `url` (--refuse-extra-fields; without it they ride along in "
+            "`meta`)");
+  p = Prepare(o, R"({"id":"a","text":"t","meta":{"title":"x"}})");
+  EXPECT_FALSE(p.error) << *p.error;
+}
+
+TEST(SubmitPrepareLine, TextFieldsMoveBeforeTheColumnsAreTaken) {
+  SubmitOptions o;
+  o.text = true;
+  o.text_field = "content";
+  o.text_pair_field = "passage";
+  o.prompt_name = "query";
+  Prepared p = Prepare(o, R"({"id":"q1","content":"what?","passage":"this.","doc_id":17})");
+  ASSERT_FALSE(p.error) << *p.error;
+  EXPECT_EQ(p.sent, json::parse(R"({"id":"q1","text":"what?","text_pair":"this.","prompt_name":"query",
+                                    "meta":{"doc_id":17}})"));
+
+  p = Prepare(o, R"({"id":"q2","passage":"this."})");
+  ASSERT_TRUE(p.error);
+  EXPECT_EQ(*p.error, "no string `content`");
+  p = Prepare(o, "[1, 2]");
+  ASSERT_TRUE(p.error);
+  EXPECT_EQ(*p.error, "not a JSON object");
+}
+
+TEST(ResultsExportName, OnlyJsonlNamesAreWritten) {
+  for (const char* ok : {"-", "out.jsonl", "dir.v2/out.ndjson", "/tmp/a.b.jsonl"}) {
+    EXPECT_FALSE(ExportNameError(ok)) << ok;
+  }
+  auto why = ExportNameError("out.parquet");
+  ASSERT_TRUE(why);
+  EXPECT_EQ(*why,
+            "--export out.parquet: not a .jsonl or .ndjson name, and results writes JSONL only ('-': standard "
+            "output)");
+  EXPECT_TRUE(ExportNameError("dir.v2/export")) << "no extension";
+  EXPECT_TRUE(ExportNameError("out.csv"));
+  EXPECT_TRUE(ExportNameError(".jsonl")) << "a name that is only the extension";
+}
+
+}  // namespace
+}  // namespace qinfer::app
