@@ -178,7 +178,9 @@ CLI::App* AddResults(CLI::App& app, ResultsCli& r) {
   r.store = results->add_option("--store,-s", r.options.store, "Result store directory (or --config)");
   auto* by_id =
       results->add_option("--id", r.options.id, "Print the record of one job, with the records it superseded");
-  auto* exp = results->add_option("--export", r.options.export_to, "Write all records as JSONL to FILE.jsonl or FILE.ndjson ('-': stdout); another name is refused");
+  auto* exp = results->add_option(
+      "--export", r.options.export_to,
+      "Write all records as JSONL to FILE.jsonl or FILE.ndjson ('-': stdout); another name is refused");
   auto* count = results->add_flag("--count", r.options.count,
                                   "Print counts of results, failures and superseded records (default)");
   auto* summary = results->add_flag("--summary", r.options.summary, "Throughput and per-bucket batching figures");

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 
+#include "absl/strings/match.h"
 #include "qinfer/core/outcome_json.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
 
@@ -132,8 +133,8 @@ int Summarize(const RocksDbOutcomeStore& store, uint64_t superseded) {
 
 std::optional<std::string> ExportNameError(const std::string& name) {
   if (name == "-") return std::nullopt;
-  for (std::string_view ext : {".jsonl", ".ndjson"}) {
-    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) return std::nullopt;
+  for (absl::string_view ext : {".jsonl", ".ndjson"}) {
+    if (name.size() > ext.size() && absl::EndsWith(name, ext)) return std::nullopt;
   }
   return "--export " + name + ": not a .jsonl or .ndjson name, and results writes JSONL only ('-': standard output)";
 }

@@ -70,10 +70,8 @@ std::optional<std::string> CarryColumns(const SubmitOptions& o, nlohmann::json& 
   }
   if (meta == doc.end() || meta->is_null()) doc["meta"] = nlohmann::json::object();
   nlohmann::json& into = doc["meta"];
-  for (const std::string& name : columns) {
+  for (const std::string& name : columns) {  // on a collision the line is skipped: `doc` is dropped
     if (into.contains(name)) return "has the field `" + name + "` and a key `" + name + "` in its `meta`";
-  }
-  for (const std::string& name : columns) {
     into[name] = std::move(doc[name]);
     doc.erase(name);
   }
