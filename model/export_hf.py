@@ -3,7 +3,8 @@
 
     HF_HUB_OFFLINE=1 .venv/bin/python model/export_hf.py CHECKPOINT_DIR --out OUT_DIR \
         [--task auto|embed|classify|rerank|tokens] [--format torchscript|aoti] \
-        [--max-tokens N] [--name NAME] [aoti options: --max-batch --devices --dtypes --threads --freezing --min-cosine]
+        [--max-tokens N] [--name NAME] [--int8-ranges FILE]
+        [aoti options: --max-batch --devices --dtypes --threads --freezing --min-cosine]
 
 CHECKPOINT_DIR is what `save_pretrained` writes (config.json, the weights,
 tokenizer.json, tokenizer_config.json), or what sentence-transformers' `save`
@@ -937,6 +938,22 @@ def manifest_fields(plan: Plan, a, attn: str, end_token_id: int | None, extra: d
     return fields
 
 
+def read_int8_ranges(path: str, plan) -> list:
+    """--int8-ranges: [[min, ...], [max, ...]], one of each a dimension of the embedding. Raises Refused."""
+    import numpy as np
+
+    if plan.task != "embed":
+        raise Refused(f"--int8-ranges: the int8 encodings are for embeddings; this model's task is {plan.task}")
+    try:
+        ranges = np.load(path) if path.endswith(".npy") else np.array(json.load(open(path)), dtype=np.float64)
+    except (OSError, ValueError) as e:
+        raise Refused(f"--int8-ranges {path}: {e}") from None
+    if ranges.shape != (2, plan.dim) or not np.isfinite(ranges).all() or (ranges[0] > ranges[1]).any():
+        raise Refused(f"--int8-ranges {path}: shape {ranges.shape}, want (2, {plan.dim}) of finite numbers, "
+                      "each minimum at most its maximum")
+    return ranges.astype(np.float32).tolist()
+
+
 def export(a) -> dict:
     """The whole export; returns the manifest. Raises Refused or CheckFailed."""
     from transformers import AutoTokenizer
@@ -969,6 +986,8 @@ def export(a) -> dict:
     for name in ("tokenizer.json", "tokenizer_config.json"):
         if os.path.isfile(os.path.join(plan.model_dir, name)):
             copy_into(os.path.join(plan.model_dir, name), a.out)
+    if getattr(a, "int8_ranges", None):
+        extra["int8_ranges"] = read_int8_ranges(a.int8_ranges, plan)
     fields = manifest_fields(plan, a, attn, end_token_id, {"library_check": library, **extra}, tokenizer)
     manifest = write_manifest(a.out, path, fields)
     print(f"wrote {path} ({plan.task}, {plan.config.model_type}, attn {attn}) and "
@@ -995,6 +1014,10 @@ def main(argv=None, *, max_tokens_up_to_positions: bool = False) -> None:
     ap.add_argument("--max-tokens", type=int, metavar="N",
                     help="lower the manifest's max_tokens below the model's length")
     ap.add_argument("--name", help="the manifest's name (default: CHECKPOINT_DIR's name)")
+    ap.add_argument("--int8-ranges", metavar="FILE",
+                    help="embed: the int8 / uint8 output encodings' calibration ranges, written into the manifest "
+                         "(int8_ranges): a .npy of shape (2, dim) or a JSON [[min, ...], [max, ...]], as "
+                         "sentence-transformers' quantize_embeddings takes them")
     add_export_arguments(ap)
     a = ap.parse_args(argv)
     a.max_tokens_up_to_positions = max_tokens_up_to_positions

@@ -112,6 +112,14 @@ struct Config {
     // intra-op threads leave, at least 1 (TokenizerThreads).
     int threads = 0;
   } tokenizer;
+  // How a result's `output` is written when its job names no `encoding`
+  // (qinfer/core/output_encoding.h), and the int8 / uint8 encodings'
+  // calibration ranges: a JSON file [[min, ...], [max, ...]] ("" = the
+  // model manifest's int8_ranges, if any).
+  struct Output {
+    std::string encoding = "float";
+    std::string int8_ranges;
+  } output;
   struct Storage {
     std::string path = "run/results";
     bool sync = false;

@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "qinfer/consumer/decode_pool.h"
+#include "qinfer/core/output_encoding.h"
 #include "qinfer/core/secrets.h"
 #include "qinfer/executor/device_memory.h"
 
@@ -53,6 +54,8 @@ template <>
 constexpr Config::HealthChecks Config::*kSection<Config::HealthChecks> = &Config::health;
 template <>
 constexpr Config::Tokenizer Config::*kSection<Config::Tokenizer> = &Config::tokenizer;
+template <>
+constexpr Config::Output Config::*kSection<Config::Output> = &Config::output;
 
 template <class M>
 struct MemberOf;
@@ -261,6 +264,11 @@ absl::Status CheckSizeOrZero(const std::string& key, const std::string& v) {
   return absl::OkStatus();
 }
 
+absl::Status CheckEncoding(const std::string& key, const std::string& v) {
+  if (IsOutputEncoding(v)) return absl::OkStatus();
+  return absl::InvalidArgumentError(key + " = '" + v + "': expected one of " + OutputEncodingNames());
+}
+
 absl::Status CheckListen(const std::string&, const std::string& v) {
   if (v.empty()) return absl::OkStatus();
   return ParseListenAddress(v).status();
@@ -445,6 +453,18 @@ constexpr Key kKeys[] = {
                                     "workers of the tokenizer pool, which decodes and tokenizes the jobs topic's "
                                     "messages off the consumer thread, each with its own tokenizer")
         .Note("the cores `model.threads` leaves, at least 1"),
+    Text<&C::Output::encoding>("output.encoding",
+                               "how a result's `output` is written when its job names no `encoding`: `float` (JSON "
+                               "numbers), `base64` (little-endian float32), `binary` / `ubinary` (packed signs), "
+                               "`int8` / `uint8` (with calibration ranges): sentence-transformers' "
+                               "quantize_embeddings; the compact ones for embed models only")
+        .Check(CheckEncoding, "float, base64, binary, ubinary, int8 or uint8"),
+    Text<&C::Output::int8_ranges>("output.int8_ranges",
+                                  "the int8 and uint8 encodings' calibration ranges: a JSON file `[[min, ...], "
+                                  "[max, ...]]`, a minimum and maximum a dimension (numpy's `ranges.tolist()`)")
+        .Path()
+        .Accepts("a path")
+        .Note("the model manifest's `int8_ranges`; none: int8 and uint8 are refused"),
     Text<&C::Storage::path>("storage.path", "RocksDB result store directory").Path().Accepts("a path"),
     Bool<&C::Storage::sync>("storage.sync",
                             "fsync every write (survives OS crashes; a process crash loses nothing "

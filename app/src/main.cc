@@ -185,8 +185,12 @@ CLI::App* AddResults(CLI::App& app, ResultsCli& r) {
                                   "Print counts of results, failures and superseded records (default)");
   auto* summary = results->add_flag("--summary", r.options.summary, "Throughput and per-bucket batching figures");
   results->add_flag("--failures", r.options.failures_only, "With --export: failures only");
+  auto* decode = results->add_flag("--decode", r.options.decode,
+                    "With --id or --export: an `output` stored in a compact encoding (base64, binary, "
+                    "ubinary, int8, uint8) as JSON numbers (base64's floats, the others' integers)");
   by_id->excludes(exp)->excludes(count)->excludes(summary);
   exp->excludes(count)->excludes(summary);
+  decode->excludes(count)->excludes(summary);
   return results;
 }
 int RunResults(ResultsCli& r) {

@@ -23,7 +23,7 @@ int Fail(const absl::Status& status, const char* what = "") {
 }
 
 // One id's final record with its history, as one JSON object.
-int ShowOne(const RocksDbOutcomeStore& store, const std::string& id) {
+int ShowOne(const RocksDbOutcomeStore& store, const std::string& id, bool decode) {
   auto found = store.Get(id);
   if (!found.ok()) return Fail(found.status());
   if (!found->has_value()) {
@@ -32,7 +32,10 @@ int ShowOne(const RocksDbOutcomeStore& store, const std::string& id) {
   }
   auto history = store.History(id);
   if (!history.ok()) return Fail(history.status());
-  std::cout << OutcomeWithHistoryToJson(**found, *history) << "\n";
+  absl::StatusOr<std::string> line = OutcomeWithHistoryToJson(**found, *history);
+  if (decode) line = WithDecodedOutput(*std::move(line));
+  if (!line.ok()) return Fail(line.status());
+  std::cout << *line << "\n";
   return 0;
 }
 
@@ -50,13 +53,20 @@ int Export(const RocksDbOutcomeStore& store, const ResultsOptions& o) {
     out = &file;
   }
   uint64_t n = 0;
+  absl::StatusOr<std::string> decoded = std::string();  // --decode: the record being written
   absl::Status s =
       store.ForEachJson(o.failures_only ? RocksDbOutcomeStore::Kind::kFailures : RocksDbOutcomeStore::Kind::kAll,
                         [&](std::string_view json) {
+                          if (o.decode) {
+                            decoded = WithDecodedOutput(std::string(json));
+                            if (!decoded.ok()) return false;
+                            json = *decoded;
+                          }
                           *out << json << '\n';
                           ++n;
                           return true;
                         });
+  if (!decoded.ok()) return Fail(decoded.status(), "cannot decode a record: ");
   if (!s.ok()) return Fail(s);
   if (o.export_to != "-") std::cerr << "results: wrote " << n << " records to " << o.export_to << "\n";
   return 0;
@@ -140,6 +150,10 @@ std::optional<std::string> ExportNameError(const std::string& name) {
 }
 
 int Results(const ResultsOptions& o) {
+  if (o.decode && o.id.empty() && o.export_to.empty()) {
+    std::cerr << "results: --decode applies to --id or --export (the records it writes)\n";
+    return 2;
+  }
   if (!o.export_to.empty()) {
     if (std::optional<std::string> why = ExportNameError(o.export_to)) {
       std::cerr << "results: " << *why << "\n";
@@ -150,7 +164,7 @@ int Results(const ResultsOptions& o) {
   options.read_only = true;
   auto store = RocksDbOutcomeStore::Open(o.store, options);
   if (!store.ok()) return Fail(store.status());
-  if (!o.id.empty()) return ShowOne(**store, o.id);
+  if (!o.id.empty()) return ShowOne(**store, o.id, o.decode);
   if (!o.export_to.empty()) return Export(**store, o);
   auto superseded = (*store)->CountSuperseded();
   if (!superseded.ok()) return Fail(superseded.status(), "cannot count superseded records: ");

@@ -12,6 +12,9 @@ struct ResultsOptions {
   bool count = false;     // print counts of results, failures and superseded records
   bool summary = false;   // throughput and per-bucket batching figures
   bool failures_only = false;
+  // --id and --export: a compact `output` (a job's `encoding`) as JSON
+  // numbers (WithDecodedOutput, qinfer/core/outcome_json.h).
+  bool decode = false;
 };
 
 // Reads the result store; safe while a server holds it open. Returns the

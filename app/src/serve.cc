@@ -77,6 +77,7 @@ struct Service {
   std::unique_ptr<executor::TorchModelRunner> runner;
   std::optional<executor::PrecisionReport> precision;  // set when model.autocast is
   std::vector<int> bounds;
+  OutputSettings output;
   // One tokenizer handle per worker of the tokenizer pool; each null when
   // the model takes input_ids only.
   std::vector<std::unique_ptr<tokenizer::Tokenizer>> tokenizers;
@@ -96,18 +97,6 @@ struct Service {
 // The build steps below return nullopt to go on, or the exit code start-up
 // ends with (having logged why).
 
-// Every local setting is checked before any network step, so that a
-// mistake in them is never reported as unreachable brokers (exit 75).
-std::optional<int> CheckLocalSettings(const Config& config) {
-  for (const auto& [section, properties] :
-       {std::pair{"kafka.consumer.", &config.kafka.consumer}, std::pair{"kafka.producer.", &config.kafka.producer}}) {
-    if (absl::Status s = consumer::CheckProperties(*properties, section); !s.ok()) {
-      return StartFailed(std::string(s.message()));
-    }
-  }
-  return std::nullopt;
-}
-
 // The model, its buckets, the over-long policy against both, its tokenizer.
 std::optional<int> LoadModel(const Config& config, Service& s) {
   auto runner = LoadRunner(config);
@@ -121,6 +110,9 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
   if (absl::Status st = CheckAdmission(config, manifest, s.bounds.back()); !st.ok()) {
     return StartFailed(std::string(st.message()));
   }
+  auto output = OutputSettingsFrom(config, manifest);
+  if (!output.ok()) return StartFailed(std::string(output.status().message()));
+  s.output = *std::move(output);
   const int threads = TokenizerThreads(config, int(std::max(1u, std::thread::hardware_concurrency())));
   for (int i = 0; i < threads; ++i) {
     auto text_tokenizer = LoadTokenizer(config, manifest, s.bounds.back());
@@ -243,12 +235,12 @@ std::optional<int> BuildPipeline(const Config& config, const ServeOptions& optio
   const executor::ModelManifest& manifest = s.runner->manifest();
   std::vector<const tokenizer::Tokenizer*> handles;
   for (const auto& t : s.tokenizers) handles.push_back(t.get());
-  auto source = consumer::KafkaJobSource::Create(SourceConfigFrom(config, manifest, s.bounds.back(), handles),
+  auto source = consumer::KafkaJobSource::Create(SourceConfigFrom(config, manifest, s.output, s.bounds.back(), handles),
                                                  *s.source_queue, *s.recorder, s.tracker);
   if (!source.ok()) return StartFailed(std::string(source.status().message()));
   s.source = *std::move(source);
   f.view.SetConsumer(&s.source->stats());
-  pipeline::LoopOptions loop_options = LoopOptionsFrom(config, manifest);
+  pipeline::LoopOptions loop_options = LoopOptionsFrom(config, manifest, s.output);
   if (!options.hold_file_for_test.empty()) {
     // Not released by SIGTERM: a test holds the drain with it.
     loop_options.before_batch = [path = options.hold_file_for_test] { WaitWhileExists(path, nullptr); };

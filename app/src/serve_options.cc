@@ -1,6 +1,10 @@
 #include "serve_options.h"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+
+#include "absl/strings/str_cat.h"
 
 namespace qinfer::app {
 
@@ -21,7 +25,38 @@ int TokenizerThreads(const Config& config, int cores) {
   return std::max(1, cores - model);
 }
 
-consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest, int max_tokens,
+absl::StatusOr<OutputSettings> OutputSettingsFrom(const Config& config, const executor::ModelManifest& manifest) {
+  OutputSettings output;
+  output.encoding = config.output.encoding;
+  output.int8_ranges = manifest.int8_ranges;
+  if (!config.output.int8_ranges.empty()) {
+    std::ifstream in(config.output.int8_ranges);
+    if (!in) return absl::InvalidArgumentError("output.int8_ranges: cannot read " + config.output.int8_ranges);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto ranges = QuantizationRangesFromJson(text, "output.int8_ranges " + config.output.int8_ranges);
+    if (!ranges.ok()) return ranges.status();
+    output.int8_ranges = *std::move(ranges);
+  }
+  if (output.int8_ranges && manifest.dim > 0 && output.int8_ranges->dim() != size_t(manifest.dim)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        config.output.int8_ranges.empty() ? "the model manifest's int8_ranges" : "output.int8_ranges", " have ",
+        output.int8_ranges->dim(), " dimensions; the model's embedding has ", manifest.dim));
+  }
+  if (output.encoding != encoding::kFloat && !manifest.task.is_embed()) {
+    return absl::InvalidArgumentError("output.encoding=" + output.encoding + ": this model's task is " +
+                                      manifest.task.task + "; the compact encodings are for embeddings");
+  }
+  if (NeedsRanges(output.encoding) && !output.int8_ranges) {
+    return absl::InvalidArgumentError("output.encoding=" + output.encoding +
+                                      " needs calibration ranges: set output.int8_ranges (or export the model "
+                                      "with int8_ranges); ranges taken from a batch would make a result depend "
+                                      "on its batch");
+  }
+  return output;
+}
+
+consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest,
+                                        const OutputSettings& output, int max_tokens,
                                         std::span<const tokenizer::Tokenizer* const> tokenizers) {
   consumer::SourceConfig source;
   source.brokers = config.kafka.brokers;
@@ -51,6 +86,7 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   limits.prompts = manifest.prompts;
   limits.default_prompt_name = manifest.default_prompt_name;
   if (!manifest.include_prompt) limits.prompt_lengths = manifest.prompt_lengths;
+  limits.int8_ranges = output.int8_ranges.has_value();
   for (const tokenizer::Tokenizer* handle : tokenizers) {
     source.decode_workers.push_back(limits);
     source.decode_workers.back().tokenizer = handle;
@@ -109,13 +145,16 @@ DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds, c
   return derived;
 }
 
-pipeline::LoopOptions LoopOptionsFrom(const Config& config, const executor::ModelManifest& manifest) {
+pipeline::LoopOptions LoopOptionsFrom(const Config& config, const executor::ModelManifest& manifest,
+                                      const OutputSettings& output) {
   pipeline::LoopOptions options;
   options.drain_timeout = config.shutdown.drain_timeout;
   options.max_attempts = config.recovery.max_attempts;
   options.normalize_pooled = manifest.normalized;
   options.task = manifest.task;
   options.record_queue = 2;
+  options.encoding = output.encoding;
+  options.int8_ranges = output.int8_ranges;
   return options;
 }
 

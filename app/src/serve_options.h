@@ -41,12 +41,25 @@ consumer::TopicCheck TopicCheckFrom(const Config& config);
 // model.threads leaves of `cores`, at least 1.
 int TokenizerThreads(const Config& config, int cores);
 
+// How results' outputs are written (output.encoding) and the int8 / uint8
+// encodings' calibration ranges (output.int8_ranges, else the manifest's).
+struct OutputSettings {
+  std::string encoding = "float";
+  std::optional<QuantizationRanges> int8_ranges;
+};
+
+// The output settings, checked against the model: a compact encoding only
+// for an embed model, int8 / uint8 only with ranges, ranges as wide as the
+// embedding. An error names the key (or the manifest's field).
+absl::StatusOr<OutputSettings> OutputSettingsFrom(const Config& config, const executor::ModelManifest& manifest);
+
 // The consumer: brokers, group, the jobs topic, librdkafka properties, and
 // the bounds on each message against the model. `max_tokens` is the longest
 // bucket bound; `tokenizers` holds one handle per worker of the tokenizer
 // pool (not owned; each may be null: the model takes input_ids only), and
 // they must outlive the consumer. No handle: decoded on the consumer thread.
-consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest, int max_tokens,
+consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest,
+                                        const OutputSettings& output, int max_tokens,
                                         std::span<const tokenizer::Tokenizer* const> tokenizers);
 
 storage::RocksDbStoreOptions StoreOptionsFrom(const Config& config);
@@ -77,7 +90,8 @@ DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds, c
 // The executor loop: the drain bound, crash isolation, chunk pooling, and a
 // recording thread of its own (record_queue 2), so that the model runs while
 // the previous batch is written. before_batch is left empty.
-pipeline::LoopOptions LoopOptionsFrom(const Config& config, const executor::ModelManifest& manifest);
+pipeline::LoopOptions LoopOptionsFrom(const Config& config, const executor::ModelManifest& manifest,
+                                      const OutputSettings& output);
 
 // What the HTTP front end of `serve` needs: the address it listens on ("":
 // none; ParseListenAddress reads it) and the stall bound /healthz applies.

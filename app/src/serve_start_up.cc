@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "qinfer/consumer/kafka_topics.h"
 #include "qinfer/core/logging.h"
 
 namespace qinfer::app {
@@ -56,6 +57,16 @@ void StartUpGuard::Watch(std::chrono::nanoseconds bound) {
       std::chrono::duration_cast<std::chrono::seconds>(bound).count());
   FlushAllLogs();
   std::_Exit(0);
+}
+
+std::optional<int> CheckLocalSettings(const Config& config) {
+  for (const auto& [section, properties] :
+       {std::pair{"kafka.consumer.", &config.kafka.consumer}, std::pair{"kafka.producer.", &config.kafka.producer}}) {
+    if (absl::Status s = consumer::CheckProperties(*properties, section); !s.ok()) {
+      return StartFailed(std::string(s.message()));
+    }
+  }
+  return std::nullopt;
 }
 
 int StartAbandoned(const char* phase) {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -31,6 +32,11 @@ void WaitWhileExists(const std::string& path, const std::atomic<bool>* give_up);
 // One line of a `start_failed` event, and the start-up exit code: by
 // default kExitConfig (retrying will not help).
 int StartFailed(const std::string& what, int code = kExitConfig);
+
+// Every local setting is checked before any network step, so that a
+// mistake in them is never reported as unreachable brokers (exit 75):
+// nullopt, or the exit code (StartFailed).
+std::optional<int> CheckLocalSettings(const Config& config);
 
 // A SIGTERM (or SIGINT) during start-up: nothing was consumed yet, so the
 // process just ends, with 0.

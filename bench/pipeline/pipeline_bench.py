@@ -178,14 +178,14 @@ def summary_fields(log_text: str, event: str = "summary") -> dict:
 
 
 def serve_once(a, work: str, brokers: str, jobs_topic: str, model: str, n: int, tag: str,
-               reply_topic: str, tokenizer_threads: int = 0) -> dict:
+               reply_topic: str, tokenizer_threads: int = 0, sets: tuple = ()) -> dict:
     store = os.path.join(work, f"store-{tag}")
     cfg = os.path.join(work, f"serve-{tag}.yaml")
     write_config(cfg, model, brokers, f"bench-{tag}-{os.getpid()}", jobs_topic, reply_topic, store,
                  a.max_batch_size, a.threads, tokenizer_threads)
     logf = os.path.join(work, f"serve-{tag}.log")
     cmd = [a.qinfer, "serve", "-c", cfg, "--idle-exit", str(a.idle_exit)]
-    for kv in a.set:
+    for kv in [*a.set, *sets]:
         cmd += ["--set", kv]
     if a.perf:
         callgraph = os.environ.get("QINFER_PERF_CALLGRAPH", "-g").split()
@@ -425,6 +425,10 @@ def main() -> None:
                     help="comma-separated subset of kcat,storage,replies")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a configuration key of every serve run (repeatable), e.g. kafka.producer.linger.ms=20")
+    ap.add_argument("--dim", type=int, default=8, help="the no-op model's output width (384: MiniLM's)")
+    ap.add_argument("--encodings", default="",
+                    help="storage arm once per output.encoding in this list each round (e.g. float,base64), "
+                         "side by side; JSON: encodings{name: {jobs_per_s, ratio_to_float, runs}}")
     ap.add_argument("--perf", action="store_true",
                     help="run each serve under `perf record -g` (data kept in the work dir)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
@@ -467,7 +471,7 @@ def main() -> None:
         create_topics(brokers, {jobs_topic: a.partitions, **{t: 1 for t in reply_topics}})
 
         model_dir = os.path.join(work, "model")
-        export = [a.python, os.path.join(REPO, "model", "export_noop.py"), "--out", model_dir]
+        export = [a.python, os.path.join(REPO, "model", "export_noop.py"), "--out", model_dir, "--dim", str(a.dim)]
         if a.workload == "text":
             export += ["--tokenizer", os.path.join(REPO, "build", "minilm", "tokenizer.json"), "--max-tokens", "128"]
         run(export, stdout=subprocess.DEVNULL)
@@ -518,7 +522,13 @@ def main() -> None:
             write_text_result(a, singles, text_runs, started)
             return
         runs = {arm: [] for arm in arms}
+        encodings = [x for x in a.encodings.split(",") if x]
+        by_encoding = {e: [] for e in encodings}
         for r in range(a.rounds):
+            for e in encodings:
+                by_encoding[e].append(serve_once(a, work, brokers, jobs_topic, os.path.join(model_dir, "model.pt"),
+                                                 a.jobs, f"storage-{e}-{r}", "", sets=(f"output.encoding={e}",)))
+                log(f"round {r + 1} storage only, output.encoding {e}: {by_encoding[e][-1]['jobs_per_s']} jobs/s")
             if "kcat" in arms:
                 runs["kcat"].append(kcat_rate(brokers, jobs_topic, a.jobs))
                 log(f"round {r + 1} kcat: {runs['kcat'][-1]['msgs_per_s']} msgs/s")
@@ -560,6 +570,8 @@ def main() -> None:
         "submit_seconds": round(submit_seconds, 2),
         "bench_seconds": round(time.monotonic() - started, 1),
         "runs": runs,
+        "encodings": {e: {"jobs_per_s": median([x["jobs_per_s"] for x in by_encoding[e]]),
+                          "runs": by_encoding[e]} for e in encodings},
         "setup": {
             "command": "bench/pipeline/run.sh " + " ".join(sys.argv[1:]),
             "qinfer": a.qinfer,
@@ -587,12 +599,16 @@ def main() -> None:
             "stages": STAGES_DEFINITION,
         },
     }
+    if "float" in result["encodings"]:
+        for e, v in result["encodings"].items():
+            v["ratio_to_float"] = round(v["jobs_per_s"] / result["encodings"]["float"]["jobs_per_s"], 3)
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w") as f:
         json.dump(result, f, indent=2)
         f.write("\n")
+    encoded = "".join(f", output.encoding {e} {v['jobs_per_s']} jobs/s" for e, v in result["encodings"].items())
     log(f"kcat {result['kcat_msgs_per_s']} msgs/s, storage only {result['storage_only_jobs_per_s']} "
-        f"jobs/s, replies {result['replies_jobs_per_s']} jobs/s (medians of {a.rounds}); "
+        f"jobs/s, replies {result['replies_jobs_per_s']} jobs/s{encoded} (medians of {a.rounds}); "
         f"wrote {a.out} in {result['bench_seconds']} s")
 
 

@@ -6,6 +6,7 @@
 #   bench/pipeline/run.sh [--jobs N] [--out FILE.json] [--rounds R]
 #                         [--partitions P] [--max-batch-size B] [--threads T]
 #                         [--arms kcat,storage,replies] [--set KEY=VALUE]...
+#                         [--dim D] [--encodings float,base64,...]
 #                         [--perf] [--keep]
 #                         [--workload text [--tokenizer-threads 1,2]]
 #
@@ -18,6 +19,9 @@
 #   --arms LIST         which arms run (default kcat,storage,replies)
 #   --set KEY=VALUE     a configuration key of every serve run (repeatable),
 #                       e.g. kafka.producer.linger.ms=25
+#   --dim D             the no-op model's output width (default 8; 384 is MiniLM's)
+#   --encodings LIST    also a storage-only run per output.encoding in LIST each
+#                       round, side by side (e.g. --arms "" --encodings float,base64)
 #   --perf              run each serve under `perf record -g`; keeps the data
 #   --keep              keep the work directory (stores, logs, configs)
 #   --workload text     text jobs of 8-40 words instead, tokenized by serve

@@ -55,13 +55,18 @@ std::optional<std::string> ReadId(const json& doc, const DecoderLimits& limits, 
 std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const DecoderLimits& limits, size_t length,
                                     Job& job);
 
-// The fields that shape an embedding (`dimensions`, `prompt_name`), into
-// `job`; the refusal naming the first that is wrong.
+// The fields that shape an embedding (`dimensions`, `prompt_name`,
+// `encoding`), into `job`; the refusal naming the first that is wrong.
 std::optional<std::string> ReadEmbedFields(const json& doc, const DecoderLimits& limits, Job& job);
 
 // A job's `dimensions`: the refusal naming it unless the model embeds and it
 // is a positive integer no larger than the embedding (limits.dim).
 std::optional<std::string> DimensionsError(const json& value, const DecoderLimits& limits);
+
+// A job's `encoding`: the refusal naming it unless it is one of the
+// output encodings, a compact one only for an embed model, int8 / uint8
+// only with limits.int8_ranges.
+std::optional<std::string> EncodingError(const json& value, const DecoderLimits& limits);
 
 // A job's `prompt_name`: the refusal naming it (and the model's prompts)
 // unless it is a string that names one of limits.prompts.

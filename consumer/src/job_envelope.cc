@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "decoder_internal.h"
 #include "qinfer/core/json_scan.h"
+#include "qinfer/core/output_encoding.h"
 #include "qinfer/core/utf8.h"
 
 namespace qinfer::consumer {
@@ -71,7 +72,7 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, 
 constexpr const char* kJobFields[] = {"id",        "input_ids", "token_type_ids", "text",
                                            "text_pair", "reply_to",  "meta",           "attempt",
                                            "policy",    "device",    "replay_of",      "truncate_to",
-                                           "dimensions", "prompt_name"};
+                                           "dimensions", "prompt_name",    "encoding"};
 
 bool IsJobField(std::string_view name) {
   return std::find(std::begin(kJobFields), std::end(kJobFields), name) != std::end(kJobFields);
@@ -171,6 +172,27 @@ std::optional<std::string> ReadEmbedFields(const json& doc, const DecoderLimits&
   if (auto it = doc.find("prompt_name"); it != doc.end() && !it->is_null()) {
     if (auto bad = PromptNameError(*it, limits)) return bad;
     job.prompt_name = it->get<std::string>();
+  }
+  if (auto it = doc.find("encoding"); it != doc.end() && !it->is_null()) {
+    if (auto bad = EncodingError(*it, limits)) return bad;
+    job.encoding = it->get<std::string>();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> EncodingError(const json& value, const DecoderLimits& limits) {
+  if (!value.is_string() || !IsOutputEncoding(value.get_ref<const std::string&>())) {
+    return "`encoding` must be one of " + OutputEncodingNames();
+  }
+  const std::string& name = value.get_ref<const std::string&>();
+  if (name != encoding::kFloat && limits.task != "embed") {
+    return "`encoding` " + name + ": this model's task is " + limits.task +
+           "; the compact encodings are for embeddings: send float or leave it out";
+  }
+  if (NeedsRanges(name) && !limits.int8_ranges) {
+    return "`encoding` " + name +
+           " needs calibration ranges (output.int8_ranges, or the model package's int8_ranges), and this "
+           "service has none: ranges taken from a batch would make a result depend on its batch";
   }
   return std::nullopt;
 }

@@ -1,5 +1,9 @@
 #include "qinfer/core/json_scan.h"
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace qinfer {
@@ -76,5 +80,24 @@ std::optional<std::string_view> RawJsonMember(std::string_view text, std::string
     ++i;
   }
 }
+
+namespace {
+
+template <typename T>
+void AppendShortest(std::string& out, T v) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  char buf[40];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  out.append(buf, end);
+  if (std::find_if(buf, end, [](char c) { return c == '.' || c == 'e'; }) == end) out += ".0";
+}
+
+}  // namespace
+
+void AppendJsonNumber(std::string& out, float v) { AppendShortest(out, v); }
+void AppendJsonNumber(std::string& out, double v) { AppendShortest(out, v); }
 
 }  // namespace qinfer

@@ -1,6 +1,7 @@
 #include "qinfer/core/outcome_json.h"
 
 #include "qinfer/core/json_scan.h"
+#include "qinfer/core/output_encoding.h"
 
 #include <algorithm>
 #include <charconv>
@@ -98,21 +99,6 @@ void AppendInt(std::string& out, T v) {
   out.append(buf, end);
 }
 
-// Shortest round-trip form; an integral value keeps ".0" so that it still
-// reads as a float (as nlohmann writes it), and NaN/Inf, which JSON cannot
-// hold, become null (as nlohmann writes them).
-template <typename T>
-void AppendFloat(std::string& out, T v) {
-  if (!std::isfinite(v)) {
-    out += "null";
-    return;
-  }
-  char buf[40];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
-  out.append(buf, end);
-  if (std::find_if(buf, end, [](char c) { return c == '.' || c == 'e'; }) == end) out += ".0";
-}
-
 // Members of one object, written in the order the caller gives them (the
 // callers below give them in byte order of their keys).
 class ObjectWriter {
@@ -136,7 +122,7 @@ class ObjectWriter {
   void Int(std::string_view key, T v) {
     AppendInt(Key(key), v);
   }
-  void Double(std::string_view key, double v) { AppendFloat(Key(key), v); }
+  void Double(std::string_view key, double v) { AppendJsonNumber(Key(key), v); }
   void Bool(std::string_view key, bool v) { Key(key) += v ? "true" : "false"; }
 
  private:
@@ -182,11 +168,12 @@ void AppendResult(std::string& out, const Outcome& o) {
   w.Int("completed_at_ms", o.completed_at_ms);
   if (!o.delivery_error.empty()) w.String("delivery_error", o.delivery_error);
   w.String("device", o.device);
+  if (!o.encoding.empty()) w.String("encoding", o.encoding);
   if (o.entities) {
     AppendObjects(w.Key("entities"), *o.entities, [](ObjectWriter& entity, const Entity& e) {
       entity.Int("end", e.end);
       entity.String("label", e.label);
-      AppendFloat(entity.Key("score"), e.score);
+      AppendJsonNumber(entity.Key("score"), e.score);
       entity.Int("start", e.start);
       entity.String("text", e.text);
     });
@@ -202,21 +189,27 @@ void AppendResult(std::string& out, const Outcome& o) {
   }
   if (o.original_length > 0) w.Int("original_length", o.original_length);
   std::string& output = w.Key("output");
-  output += '[';
-  for (size_t i = 0; i < o.output.size(); ++i) {
-    if (i > 0) output += ',';
-    AppendFloat(output, o.output[i]);
+  if (!o.encoding.empty()) {
+    output += '"';
+    output += absl::Base64Escape(o.output_bytes);
+    output += '"';
+  } else {
+    output += '[';
+    for (size_t i = 0; i < o.output.size(); ++i) {
+      if (i > 0) output += ',';
+      AppendJsonNumber(output, o.output[i]);
+    }
+    output += ']';
   }
-  output += ']';
   w.Int("padded_length", o.padded_length);
   if (!o.policy.empty()) w.String("policy", o.policy);
   if (!o.replay_of.topic.empty()) AppendOrigin(w.Key("replay_of"), o.replay_of);
   if (!o.reply_to.empty()) w.String("reply_to", o.reply_to);
-  if (o.score) AppendFloat(w.Key("score"), *o.score);
+  if (o.score) AppendJsonNumber(w.Key("score"), *o.score);
   if (!o.scores.empty()) {
     AppendObjects(w.Key("scores"), o.scores, [](ObjectWriter& entry, const LabelScore& s) {
       entry.String("label", s.label);
-      AppendFloat(entry.Key("score"), s.score);
+      AppendJsonNumber(entry.Key("score"), s.score);
     });
   }
   w.String("status", "ok");
@@ -229,7 +222,7 @@ void AppendResult(std::string& out, const Outcome& o) {
     AppendObjects(w.Key("tokens"), *o.tokens, [](ObjectWriter& token, const TokenLabel& t) {
       token.Int("end", t.end);
       token.String("label", t.label);
-      AppendFloat(token.Key("score"), t.score);
+      AppendJsonNumber(token.Key("score"), t.score);
       token.Int("start", t.start);
       token.String("token", t.token);
     });
@@ -277,7 +270,7 @@ std::string OutcomeToJson(const Outcome& o) {
   if (o.tokens) {
     for (const TokenLabel& t : *o.tokens) labels += 80 + t.label.size() + t.token.size();
   }
-  out.reserve(320 + 16 * o.output.size() + labels + o.id.size() + o.device.size() + o.model_name.size() + o.model_digest.size() +
+  out.reserve(320 + 16 * o.output.size() + (o.output_bytes.size() * 4) / 3 + labels + o.id.size() + o.device.size() + o.model_name.size() + o.model_digest.size() +
               o.reply_to.size() + o.delivery_error.size() + o.policy.size() + o.origin.topic.size() +
               o.replay_of.topic.size() + o.error.size() + o.meta_json.size() + (o.payload.size() * 4) / 3 + 4);
   if (o.ok) {
@@ -299,9 +292,16 @@ std::string OutcomeWithHistoryToJson(const Outcome& outcome, std::span<const Out
 
 namespace {
 
-// A result's own fields (the record's "ok" side). Throws json::exception.
-void ReadResult(const json& j, Outcome& o) {
-  o.output = j.at("output").get<std::vector<float>>();
+// A result's own fields (the record's "ok" side). Throws json::exception;
+// false when an encoded output is not base64 of a known encoding.
+bool ReadResult(const json& j, Outcome& o) {
+  o.encoding = j.value("encoding", std::string());
+  if (o.encoding.empty()) {
+    o.output = j.at("output").get<std::vector<float>>();
+  } else if (!IsOutputEncoding(o.encoding) || o.encoding == encoding::kFloat ||
+             !absl::Base64Unescape(j.at("output").get<std::string>(), &o.output_bytes)) {
+    return false;
+  }
   o.label = j.value("label", std::string());
   if (j.contains("score")) o.score = j["score"].get<float>();
   if (j.contains("entities")) {
@@ -333,6 +333,7 @@ void ReadResult(const json& j, Outcome& o) {
     o.queue_seconds = j["timings"].value("queue_seconds", 0.0);
     o.run_seconds = j["timings"].value("run_seconds", 0.0);
   }
+  return true;
 }
 
 // A failure record's own fields. Throws json::exception; false when the
@@ -385,7 +386,10 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
       o.meta_json = raw ? std::string(*raw) : j["meta"].dump();
     }
     if (o.ok) {
-      ReadResult(j, o);
+      if (!ReadResult(j, o)) {
+        return absl::InvalidArgumentError("bad outcome JSON: `output` is not base64 of its `encoding` (" +
+                                          OutputEncodingNames() + " but float)");
+      }
     } else if (!ReadFailure(j, o)) {
       return absl::InvalidArgumentError("bad outcome JSON: payload_base64 is not base64");
     }
@@ -393,6 +397,38 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
     return absl::InvalidArgumentError(std::string("bad outcome JSON: ") + e.what());
   }
   return o;
+}
+
+absl::StatusOr<std::string> WithDecodedOutput(std::string text) {
+  if (text.find("\"encoding\":") == std::string::npos) return text;  // the common case: nothing to decode
+  if (!json::accept(text)) return absl::InvalidArgumentError("record is not JSON");
+  const std::optional<std::string_view> enc = RawJsonMember(text, "encoding");
+  const std::optional<std::string_view> output = RawJsonMember(text, "output");
+  if (!enc || !output || output->size() < 2 || output->front() != '"') return text;
+  const std::string name = json::parse(*enc).get<std::string>();
+  std::string bytes;
+  if (!IsOutputEncoding(name) || !absl::Base64Unescape(absl::string_view(output->data() + 1, output->size() - 2), &bytes)) {
+    return absl::InvalidArgumentError("record's `output` is not base64 of its `encoding` " + name);
+  }
+  absl::StatusOr<std::string> numbers = DecodedOutputJson(bytes, name);
+  if (!numbers.ok()) return numbers.status();
+  // Both members stand in `text` as the writer put them (compact, "encoding"
+  // never first): replaced in place, the later one first.
+  const size_t output_at = size_t(output->data() - text.data());
+  const size_t output_size = output->size();
+  const size_t encoding_at = size_t(enc->data() - text.data());
+  const size_t encoding_size = enc->size();
+  text.replace(output_at, output_size, *numbers);
+  if (name == encoding::kBase64) {
+    constexpr std::string_view kMember = ",\"encoding\":";
+    const size_t member_at = encoding_at - kMember.size();
+    if (encoding_at < kMember.size() || std::string_view(text).substr(member_at, kMember.size()) != kMember ||
+        encoding_at > output_at) {
+      return absl::InvalidArgumentError("record's `encoding` is not where its writer puts it");
+    }
+    text.erase(member_at, kMember.size() + encoding_size);
+  }
+  return text;
 }
 
 }  // namespace qinfer

@@ -161,6 +161,11 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
     }
     if (absl::Status s = ReadTask(j, path, m); !s.ok()) return s;
     if (absl::Status s = ReadPrompts(j, path, m); !s.ok()) return s;
+    if (j.contains("int8_ranges") && !j.at("int8_ranges").is_null()) {
+      auto ranges = QuantizationRangesFromJson(j.at("int8_ranges").dump(), "model manifest " + path + ": int8_ranges");
+      if (!ranges.ok()) return ranges.status();
+      m.int8_ranges = *std::move(ranges);
+    }
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError("model manifest " + path + ": " + e.what());
   }

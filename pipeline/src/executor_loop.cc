@@ -15,16 +15,33 @@ std::vector<Origin> OriginsOf(const std::vector<Job>& jobs) {
   return origins;
 }
 
-// A job's `dimensions`: the finished vector's first N values, as
-// encode(truncate_dim=N) returns them (after chunk assembly; not normalised
-// again).
-Outcome Truncated(Outcome outcome, int dimensions) {
-  if (outcome.ok && dimensions > 0 && outcome.output.size() > size_t(dimensions)) {
-    outcome.output.resize(size_t(dimensions));
+// A finished outcome as its job asked for it: its `dimensions`, the
+// vector's first N values, as encode(truncate_dim=N) returns them (after
+// chunk assembly; not normalised again), then written in its `encoding`
+// (the job's, else the configured one).
+Outcome Finished(Outcome outcome, const Job* job, const LoopOptions& options) {
+  if (!outcome.ok) return outcome;
+  const int dimensions = job ? job->dimensions : 0;
+  if (dimensions > 0 && outcome.output.size() > size_t(dimensions)) outcome.output.resize(size_t(dimensions));
+  const std::string& name = job && !job->encoding.empty() ? job->encoding : options.encoding;
+  if (name.empty() || name == encoding::kFloat) return outcome;
+  const QuantizationRanges* ranges = options.int8_ranges ? &*options.int8_ranges : nullptr;
+  if (NeedsRanges(name) && (!ranges || ranges->dim() < outcome.output.size())) {
+    // The decoder and start-up refuse int8 without ranges that cover the
+    // embedding; a record says so rather than guess.
+    std::string error = "`encoding` " + name + ": no calibration ranges cover this output";
+    if (job) return FailureFor(*job, reason::kInvalid, std::move(error));
+    outcome.ok = false;
+    outcome.reason = reason::kInvalid;
+    outcome.error = std::move(error);
+    outcome.output.clear();
+    return outcome;
   }
+  outcome.output_bytes = EncodeOutput(outcome.output, name, ranges);
+  outcome.encoding = name;
+  outcome.output.clear();
   return outcome;
 }
-
 }  // namespace
 
 ExecutorLoop::ExecutorLoop(BatchSource& queue, ModelRunner& runner, OutcomeSink& recorder,
@@ -273,14 +290,14 @@ void ExecutorLoop::Record(const std::vector<Job>& jobs, std::vector<Outcome> out
     // Each outcome gets its task's fields first: a tokens window's entities
     // come from its own spans, and the assembler stitches them.
     FinishOutcome(options_.task, outcomes[i]);
-    const int dimensions = i < jobs.size() ? jobs[i].dimensions : 0;
-    if (i < jobs.size() && jobs[i].windows > 0) {
-      if (std::optional<Outcome> whole = chunks_.Add(jobs[i], std::move(outcomes[i]))) {
-        records.push_back(Truncated(*std::move(whole), dimensions));
+    const Job* job = i < jobs.size() ? &jobs[i] : nullptr;
+    if (job && job->windows > 0) {
+      if (std::optional<Outcome> whole = chunks_.Add(*job, std::move(outcomes[i]))) {
+        records.push_back(Finished(*std::move(whole), job, options_));
       }
       continue;
     }
-    records.push_back(Truncated(std::move(outcomes[i]), dimensions));
+    records.push_back(Finished(std::move(outcomes[i]), job, options_));
   }
   for (const Outcome& o : records) {
     begun_.erase(KeyOf(o.origin));

@@ -68,7 +68,7 @@ TEST(ChunkRefusalTest, ClassifyAndRerankRefuseChunkWhateverTheirManifestSaysEmbe
     const absl::Status admission = CheckAdmission(config, *manifest, kMaxTokens);
     const absl::Status replay = CheckReplayPolicy(config, "chunk");
     config.admission.too_long = "reject";
-    const consumer::DecoderLimits limits = SourceConfigFrom(config, *manifest, kMaxTokens, {}).limits;
+    const consumer::DecoderLimits limits = SourceConfigFrom(config, *manifest, {}, kMaxTokens, {}).limits;
     const std::string job = LongChunkJob(40);
     const consumer::Decoded decoded = consumer::DecodeJob({.key = {}, .value = job, .origin = {"jobs", 0, 7, 1}}, limits);
     if (c.chunks) {

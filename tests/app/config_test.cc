@@ -292,6 +292,8 @@ std::vector<std::string> EveryKeyChanged() {
           "scheduler.max_queued_tokens=9999",
           "scheduler.max_queued_bytes=12345",
           "tokenizer.threads=3",
+          "output.encoding=ubinary",
+          "output.int8_ranges=/models/ranges.json",
           "storage.path=/data/store",
           "storage.sync=true",
           "http.listen=0.0.0.0:9500",

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <optional>
 
 namespace qinfer::app {
@@ -75,7 +77,7 @@ TEST(ServeOptionsTest, TheConsumerReadsTheJobsTopicWithTheMessageBoundsAgainstTh
   const auto* tokenizer = reinterpret_cast<const tokenizer::Tokenizer*>(&stand_in[0]);
   const auto* second = reinterpret_cast<const tokenizer::Tokenizer*>(&stand_in[1]);
   const std::vector<const tokenizer::Tokenizer*> handles = {tokenizer, second};
-  const consumer::SourceConfig s = SourceConfigFrom(c, Manifest(), 256, handles);
+  const consumer::SourceConfig s = SourceConfigFrom(c, Manifest(), {}, 256, handles);
   EXPECT_EQ(s.brokers, "b1:9092,b2:9092");
   EXPECT_EQ(s.group_id, "g");
   EXPECT_EQ(s.topics, std::vector<std::string>{"jobs-t"});
@@ -117,7 +119,7 @@ TEST(ServeOptionsTest, TheTokenizerPoolTakesTheCoresTheModelLeavesAtLeastOne) {
 
 TEST(ServeOptionsTest, AModelWhoseTaskIsNotEmbedAllowsNoChunksAndItsPairsReachTheDecoder) {
   executor::ModelManifest m = Manifest();
-  const consumer::SourceConfig embed = SourceConfigFrom(Config{}, m, 512, {});
+  const consumer::SourceConfig embed = SourceConfigFrom(Config{}, m, {}, 512, {});
   EXPECT_TRUE(embed.limits.chunk_allowed);
   EXPECT_FALSE(embed.limits.pairs);
   EXPECT_EQ(embed.limits.task, "embed");
@@ -126,14 +128,14 @@ TEST(ServeOptionsTest, AModelWhoseTaskIsNotEmbedAllowsNoChunksAndItsPairsReachTh
   m.task.activation = activation::kSigmoid;
   m.task.pairs = true;
   m.task.type_ids = true;
-  const consumer::SourceConfig s = SourceConfigFrom(Config{}, m, 512, {});
+  const consumer::SourceConfig s = SourceConfigFrom(Config{}, m, {}, 512, {});
   EXPECT_FALSE(s.limits.chunk_allowed);
   EXPECT_TRUE(s.limits.pairs);
   EXPECT_TRUE(s.limits.type_ids);
   EXPECT_EQ(s.limits.task, "rerank");
   EXPECT_EQ(s.limits.tokenizer, nullptr);
   EXPECT_EQ(s.limits.long_lane_max_tokens, 0u);
-  EXPECT_EQ(LoopOptionsFrom(Config{}, m).task, m.task) << "the executor loop finishes results by the task";
+  EXPECT_EQ(LoopOptionsFrom(Config{}, m, {}).task, m.task) << "the executor loop finishes results by the task";
 }
 
 TEST(ServeOptionsTest, TheStoreSyncsOnlyWhenConfigured) {
@@ -214,7 +216,7 @@ TEST(ServeOptionsTest, TheLoopDrainsWithinTheBoundRecordsOnAThreadOfItsOwnAndHas
   Config c;
   c.shutdown.drain_timeout = seconds(12);
   c.recovery.max_attempts = 5;
-  const pipeline::LoopOptions o = LoopOptionsFrom(c, Manifest());
+  const pipeline::LoopOptions o = LoopOptionsFrom(c, Manifest(), {});
   EXPECT_EQ(o.drain_timeout, milliseconds(12000));
   EXPECT_EQ(o.max_attempts, 5);
   EXPECT_TRUE(o.normalize_pooled) << "the manifest's normalized";
@@ -223,7 +225,55 @@ TEST(ServeOptionsTest, TheLoopDrainsWithinTheBoundRecordsOnAThreadOfItsOwnAndHas
   EXPECT_EQ(o.poll, pipeline::LoopOptions{}.poll);
   executor::ModelManifest m = Manifest();
   m.normalized = false;
-  EXPECT_FALSE(LoopOptionsFrom(c, m).normalize_pooled);
+  EXPECT_FALSE(LoopOptionsFrom(c, m, {}).normalize_pooled);
+}
+
+// output.encoding and the int8 ranges (output.int8_ranges, else the
+// manifest's), checked against the model before anything runs, and handed
+// to the decoder (which refuses int8 without ranges) and the loop (which
+// writes the encodings).
+TEST(ServeOptionsTest, OutputSettingsAreCheckedAgainstTheModelAndReachTheDecoderAndTheLoop) {
+  executor::ModelManifest m = Manifest();
+  m.dim = 2;
+  Config c;
+  absl::StatusOr<OutputSettings> plain = OutputSettingsFrom(c, m);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->encoding, "float");
+  EXPECT_FALSE(plain->int8_ranges);
+  EXPECT_FALSE(SourceConfigFrom(c, m, *plain, 512, {}).limits.int8_ranges);
+
+  c.output.encoding = "int8";
+  EXPECT_NE(OutputSettingsFrom(c, m).status().message().find("output.encoding=int8 needs calibration ranges"),
+            std::string::npos);
+  m.int8_ranges = QuantizationRanges{{-1, -1}, {1, 1}};
+  absl::StatusOr<OutputSettings> from_manifest = OutputSettingsFrom(c, m);
+  ASSERT_TRUE(from_manifest.ok()) << from_manifest.status();
+  EXPECT_EQ(from_manifest->int8_ranges, m.int8_ranges);
+  EXPECT_TRUE(SourceConfigFrom(c, m, *from_manifest, 512, {}).limits.int8_ranges);
+  const pipeline::LoopOptions loop = LoopOptionsFrom(c, m, *from_manifest);
+  EXPECT_EQ(loop.encoding, "int8");
+  EXPECT_EQ(loop.int8_ranges, m.int8_ranges);
+
+  const std::string file = ::testing::TempDir() + "/output-settings-ranges.json";
+  std::filesystem::remove(file);
+  c.output.int8_ranges = file;
+  EXPECT_NE(OutputSettingsFrom(c, m).status().message().find("output.int8_ranges: cannot read " + file),
+            std::string::npos);
+  std::ofstream(file) << "[[-2, -3, -4], [2, 3, 4]]";
+  EXPECT_NE(OutputSettingsFrom(c, m).status().message().find(
+                "output.int8_ranges have 3 dimensions; the model's embedding has 2"),
+            std::string::npos);
+  std::ofstream(file) << "[[-2, -3], [2, 3]]";
+  absl::StatusOr<OutputSettings> from_file = OutputSettingsFrom(c, m);
+  ASSERT_TRUE(from_file.ok()) << from_file.status();
+  EXPECT_EQ(from_file->int8_ranges, (QuantizationRanges{{-2, -3}, {2, 3}})) << "the file wins over the manifest";
+
+  c = Config{};
+  c.output.encoding = "base64";
+  m.task.task = task::kRerank;
+  EXPECT_NE(OutputSettingsFrom(c, m).status().message().find(
+                "output.encoding=base64: this model's task is rerank; the compact encodings are for embeddings"),
+            std::string::npos);
 }
 
 TEST(ServeOptionsTest, HttpListensWhereConfiguredWithTheExecutorStallBound) {

@@ -529,6 +529,33 @@ TEST(JobDecoderFieldsTest, DimensionsAreAPositiveIntegerUpToTheEmbeddingForAnEmb
   ExpectFailure(decode("8"), reason::kInvalid, "`dimensions`: this model's task is classify");
 }
 
+// `encoding` (how the result's output is written): one of the six names;
+// a compact one for an embed model only; int8 / uint8 only where the
+// service has calibration ranges. Anything else is refused by name.
+TEST(JobDecoderFieldsTest, EncodingIsAKnownNameCompactForEmbedOnlyAndInt8OnlyWithRanges) {
+  DecoderLimits limits = kLimits;
+  auto decode = [&](const std::string& encoding) {
+    return DecodeWith(limits, R"({"id":"e","input_ids":[1,2],"encoding":)" + encoding + "}");
+  };
+  for (const char* name : {"float", "base64", "binary", "ubinary"}) {
+    EXPECT_EQ(OneJob(decode(std::string("\"") + name + "\"")).encoding, name);
+  }
+  EXPECT_EQ(OneJob(DecodeWith(limits, R"({"id":"e","input_ids":[1,2]})")).encoding, "") << "as configured";
+  for (const char* bad : {"\"float16\"", "\"Base64\"", "1", "[\"base64\"]"}) {
+    ExpectFailure(decode(bad), reason::kInvalid,
+                  "`encoding` must be one of float, base64, binary, ubinary, int8, uint8");
+  }
+  ExpectFailure(decode("\"int8\""), reason::kInvalid, "`encoding` int8 needs calibration ranges");
+  ExpectFailure(decode("\"uint8\""), reason::kInvalid, "`encoding` uint8 needs calibration ranges");
+  limits.int8_ranges = true;
+  EXPECT_EQ(OneJob(decode("\"int8\"")).encoding, "int8");
+  EXPECT_EQ(OneJob(decode("\"uint8\"")).encoding, "uint8");
+  limits.task = "rerank";
+  ExpectFailure(decode("\"base64\""), reason::kInvalid,
+                "`encoding` base64: this model's task is rerank; the compact encodings are for embeddings");
+  EXPECT_EQ(OneJob(decode("\"float\"")).encoding, "float") << "float is every task's output";
+}
+
 TEST(JobDecoderPolicyTest, ReplayFieldsAreDecodedAndCarriedIntoFailures) {
   const std::string replay = R"(,"attempt":2,"device":"cpu","replay_of":{"topic":"jobs","partition":1,"offset":77})";
   const Job job = OneJob(DecodeWith(kLimits, LongJob(3, replay)));

@@ -368,6 +368,45 @@ TEST_F(ExecutorLoopTest, AChunkedJobIsRecordedAndAckedOnceAfterItsLastWindow) {
   EXPECT_TRUE(store_.attempts.empty());
 }
 
+// A finished result is written in its job's `encoding`, else the loop's
+// (output.encoding): after its `dimensions` cut and, for a chunked job,
+// once, after its windows are pooled.
+TEST_F(ExecutorLoopTest, EachResultIsWrittenInItsJobsEncodingElseTheConfiguredOne) {
+  options_.encoding = encoding::kUbinary;
+  Job base64 = MakeJob("base64", 1, 4);
+  base64.encoding = encoding::kBase64;
+  Job plain = MakeJob("float", 2, 4);
+  plain.encoding = encoding::kFloat;
+  Job configured = MakeJob("configured", 3, 4);
+  Job int8 = MakeJob("int8", 4, 4);
+  int8.encoding = encoding::kInt8;  // the decoder refuses this without ranges; the loop says so too
+  std::vector<Job> jobs = {base64, plain, configured, int8};
+  for (int w = 0; w < 2; ++w) {
+    Job part = MakeJob("chunked", 5, 8);
+    part.encoding = encoding::kBase64;
+    part.window = w;
+    part.windows = 2;
+    part.original_length = 16;
+    jobs.push_back(part);
+  }
+  Process p(store_, runner_, clock_, log_, options_);
+  p.Push(jobs);
+  EXPECT_EQ(p.RunToEnd(), "");
+  const float four = 4.0f, eight = 8.0f;
+  EXPECT_EQ(store_.records.at("base64").encoding, "base64");
+  EXPECT_EQ(store_.records.at("base64").output_bytes, std::string(reinterpret_cast<const char*>(&four), 4));
+  EXPECT_TRUE(store_.records.at("base64").output.empty());
+  EXPECT_EQ(store_.records.at("float").encoding, "");
+  EXPECT_EQ(store_.records.at("float").output, std::vector<float>{4.0f});
+  EXPECT_EQ(store_.records.at("configured").encoding, "ubinary");
+  EXPECT_EQ(store_.records.at("configured").output_bytes, std::string(1, char(0x80)));
+  EXPECT_FALSE(store_.records.at("int8").ok);
+  EXPECT_EQ(store_.records.at("int8").reason, reason::kInvalid);
+  EXPECT_EQ(store_.records.at("int8").error, "`encoding` int8: no calibration ranges cover this output");
+  EXPECT_EQ(store_.records.at("chunked").windows, 2);
+  EXPECT_EQ(store_.records.at("chunked").output_bytes, std::string(reinterpret_cast<const char*>(&eight), 4));
+}
+
 TEST_F(ExecutorLoopTest, AChunkedJobThatCrashesIsIsolatedAfterMaxAttemptsLives) {
   // Each life reads the message again and runs its windows; the process
   // dies on the last one. The count rises once per life.

@@ -386,6 +386,28 @@ def test_a_models_prompts_go_into_the_manifest_checked_against_encode(tmp_path, 
     assert cos < 0.999, cos
 
 
+def test_int8_ranges_go_into_the_manifest_shaped_as_the_library_takes_them(tmp_path, capsys):
+    """--int8-ranges (a .npy or JSON of shape (2, dim)) becomes the manifest's int8_ranges; a wrong shape, a
+    minimum above its maximum, or ranges for a model that does not embed are refused by name."""
+    import numpy as np
+
+    ckpt = make(tmp_path, "bert", "embed", "--st")
+    dim = 32
+    ranges = np.vstack([np.full(dim, -0.5), np.linspace(0.1, 0.9, dim)]).astype(np.float32)
+    np.save(tmp_path / "ranges.npy", ranges)
+    _, manifest = export(ckpt, tmp_path / "out", "--int8-ranges", str(tmp_path / "ranges.npy"))
+    assert np.array_equal(np.array(manifest["int8_ranges"], dtype=np.float32), ranges)
+    (tmp_path / "short.json").write_text(json.dumps(ranges[:, :8].tolist()))
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "b", "--int8-ranges", tmp_path / "short.json")
+    assert code == 2 and f"shape (2, 8), want (2, {dim})" in err
+    (tmp_path / "upside.json").write_text(json.dumps(ranges[::-1].tolist()))
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "c", "--int8-ranges", tmp_path / "upside.json")
+    assert code == 2 and "each minimum at most its maximum" in err
+    classifier = make(tmp_path, "bert", "classify")
+    code, err = refused(capsys, classifier, "--out", tmp_path / "d", "--int8-ranges", tmp_path / "ranges.npy")
+    assert code == 2 and "the int8 encodings are for embeddings; this model's task is classify" in err
+
+
 def test_an_export_that_differs_from_the_library_fails_its_self_check(tmp_path, capsys, monkeypatch):
     # The wrong pooling (the first token instead of the mean): a contract-abiding
     # model that is not the checkpoint's.

@@ -44,7 +44,8 @@ def _free_port():
 class Service:
     """A `qinfer serve` process on MiniLM (CPU) with topics of its own."""
 
-    def __init__(self, tmp, brokers, binary, model_dir):
+    def __init__(self, tmp, brokers, binary, model_dir, extra=""):
+        """extra: YAML sections appended to the configuration (e.g. an `output:` section)."""
         run = uuid.uuid4().hex[:8]
         self.brokers = brokers
         self.binary = binary
@@ -76,7 +77,7 @@ storage:
   path: {self.store}
 http:
   listen: 127.0.0.1:{self.port}
-""")
+{extra}""")
         self.log_path = str(tmp / "serve.log")
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen([binary, "serve", "--config", self.config], stdout=self.log,

@@ -1,7 +1,9 @@
 """Unit tests of qinfer_client that need no broker and no qinfer binary."""
 
+import base64
 import json
 import os
+import struct
 import time
 
 import pytest
@@ -99,6 +101,7 @@ def test_unreachable_broker_raises_naming_the_brokers_within_the_timeout():
     ([[1, 2], [3]], {"ids": ["same", "same"]}, ValueError),
     ([[1, 2], [3]], {"meta": [{"a": 1}]}, ValueError),
     ([[1, 2]], {"policy": "drop"}, ValueError),
+    ([[1, 2]], {"encoding": "float16"}, ValueError),
     ([[1, 2]], {"pairs": ["a passage"]}, TypeError),
     (["q1", "q2"], {"pairs": ["only one"]}, ValueError),
     (["q1"], {"pairs": [7]}, ValueError),
@@ -140,6 +143,22 @@ def test_task_fields_of_a_result_are_read():
             {"label": "PER", "text": "Zoë", "start": 0, "end": 3, "score": 0.9}],
         "tokens": [{"token": "zoë", "start": 0, "end": 3, "label": "B-PER", "score": 0.9}]}))
     assert tagged.entities[0]["text"] == "Zoë" and tagged.tokens[0]["label"] == "B-PER"
+
+
+def test_compact_outputs_decode_to_the_numbers_the_library_returns():
+    floats = [0.1, -2.5, 3.0]
+    b64 = base64.b64encode(struct.pack("<3f", *floats)).decode()
+    r = qc.parse_result_message(json.dumps({"id": "a", "status": "ok", "encoding": "base64", "output": b64}))
+    assert r.output == [struct.unpack("<f", struct.pack("<f", x))[0] for x in floats]
+    packed = base64.b64encode(bytes([0x9F, 0x80])).decode()
+    assert qc.decode_output({"encoding": "ubinary", "output": packed}) == [159, 128]
+    assert qc.decode_output({"encoding": "binary", "output": packed}) == [-97, -128]
+    assert qc.decode_output({"encoding": "uint8", "output": packed}) == [159, 128]
+    assert qc.decode_output({"encoding": "int8", "output": packed}) == [-97, -128]
+    assert qc.decode_output({"output": [0.5]}) == [0.5], "JSON numbers as they are"
+    with pytest.raises(qc.QinferError, match="'float16' is not one of base64"):
+        qc.decode_output({"id": "x", "encoding": "float16", "output": packed})
+    assert qc.ENCODINGS == ("float", "base64", "binary", "ubinary", "int8", "uint8")
 
 
 def test_results_refuses_an_unknown_failure_mode():

@@ -8,11 +8,11 @@
             print(r.id, r.output[:3])
 """
 
-from .client import (JOB_FIELDS, REASONS, Client, Failure, QinferConnectionError, QinferError, QinferJobFailed,
-                     QinferTimeout, Result, default_tokenizer_path, load_tokenizer, parse_dead_letter,
-                     parse_result_message, read_export, replay)
+from .client import (ENCODINGS, JOB_FIELDS, REASONS, Client, Failure, QinferConnectionError, QinferError,
+                     QinferJobFailed, QinferTimeout, Result, decode_output, default_tokenizer_path, load_tokenizer,
+                     parse_dead_letter, parse_result_message, read_export, replay)
 
-__all__ = ["JOB_FIELDS", "REASONS", "Client", "Failure", "QinferConnectionError", "QinferError", "QinferJobFailed",
-           "QinferTimeout", "Result", "default_tokenizer_path", "load_tokenizer", "parse_dead_letter",
-           "parse_result_message", "read_export", "replay"]
+__all__ = ["ENCODINGS", "JOB_FIELDS", "REASONS", "Client", "Failure", "QinferConnectionError", "QinferError",
+           "QinferJobFailed", "QinferTimeout", "Result", "decode_output", "default_tokenizer_path", "load_tokenizer",
+           "parse_dead_letter", "parse_result_message", "read_export", "replay"]
 __version__ = "0.1.0"

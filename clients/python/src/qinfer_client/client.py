@@ -16,9 +16,11 @@ The message formats are qinfer's (DESIGN.md, "Messages"):
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -30,7 +32,10 @@ DLQ_PREFIX = "__qinfer.errors."
 # The fields a job message may carry (the service refuses any other by name; a test checks this list against
 # the service's own, which its refusal lists).
 JOB_FIELDS = ("id", "input_ids", "token_type_ids", "text", "text_pair", "reply_to", "meta", "attempt", "policy",
-              "device", "replay_of", "truncate_to", "dimensions", "prompt_name")
+              "device", "replay_of", "truncate_to", "dimensions", "prompt_name", "encoding")
+# How a result's `output` may be written (a job's `encoding`): float is JSON numbers; the others are the
+# base64 text of their bytes, which decode_output() reads back.
+ENCODINGS = ("float", "base64", "binary", "ubinary", "int8", "uint8")
 # The job fields a record passed to submit() may carry; the others are submit()'s arguments.
 RECORD_FIELDS = ("id", "text", "text_pair", "input_ids", "meta")
 REASONS = ("invalid", "too_long", "oom", "model_error", "crash")
@@ -106,6 +111,23 @@ class QinferJobFailed(QinferError):
 
 # ----------------------------------------------------------------- decoding
 
+def decode_output(record: dict) -> list[float] | list[int] | None:
+    """A result record's output as numbers: JSON numbers as they are; a compact `encoding`'s base64 text
+    decoded (base64: the float32 values; binary and int8: int8 values; ubinary and uint8: uint8 values, as
+    sentence-transformers' quantize_embeddings returns them). numpy.frombuffer(base64.b64decode(...),
+    dtype) reads the same bytes."""
+    output, encoding = record.get("output"), record.get("encoding", "float")
+    if not isinstance(output, str):
+        return output
+    if encoding not in ENCODINGS or encoding == "float":
+        raise QinferError(f"result {record.get('id')!r}: output is text, but its encoding {encoding!r} is not one of "
+                          f"{', '.join(ENCODINGS[1:])}")
+    data = base64.b64decode(output)
+    if encoding == "base64":
+        return list(struct.unpack(f"<{len(data) // 4}f", data[: len(data) // 4 * 4]))
+    return list(struct.unpack(f"{len(data)}{'b' if encoding in ('binary', 'int8') else 'B'}", data))
+
+
 def parse_result_message(value: bytes | str | None, key: bytes | str | None = None) -> Result | Failure:
     """Decodes a reply-topic value or an export line (a result or a failure record)."""
     if value is None or len(value) == 0:
@@ -117,7 +139,7 @@ def parse_result_message(value: bytes | str | None, key: bytes | str | None = No
     if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
         raise QinferError(f"result message without a string id (key {key!r})")
     if rec.get("status") == "ok":
-        return Result(id=rec["id"], output=rec.get("output"), record=rec, label=rec.get("label"),
+        return Result(id=rec["id"], output=decode_output(rec), record=rec, label=rec.get("label"),
                       scores=rec.get("scores"), score=rec.get("score"), entities=rec.get("entities"),
                       tokens=rec.get("tokens"))
     return Failure(id=rec["id"], reason=str(rec.get("reason", "unknown")),
@@ -298,7 +320,8 @@ class Client:
                pairs: Sequence[str] | None = None,
                ids: Sequence[str] | None = None, reply_to: str | None = None,
                meta: dict | Sequence[dict] | None = None, policy: str | None = None,
-               prompt_name: str | None = None, dimensions: int | None = None) -> list[str]:
+               prompt_name: str | None = None, dimensions: int | None = None,
+               encoding: str | None = None) -> list[str]:
         """Publishes one job per input and returns the job ids, in input order.
 
         inputs: texts (sent as `text` for the service to tokenize, or tokenized
@@ -320,7 +343,9 @@ class Client:
         prompt_name: for an embed model with prompts, the prompt joined to every text
         before the service tokenizes it, as encode(prompt_name=...) (default: the
         model's default prompt, if any); texts only. dimensions: for an embed model,
-        the embedding's first N values, as encode(truncate_dim=N).
+        the embedding's first N values, as encode(truncate_dim=N). encoding: for an
+        embed model, how each result's output is written (one of ENCODINGS; default:
+        the service's output.encoding): Result.output holds it decoded either way.
         Returns once the broker acknowledged every job; raises QinferError
         naming the first undelivered one otherwise.
         """
@@ -373,6 +398,8 @@ class Client:
         if dimensions is not None and (isinstance(dimensions, bool) or not isinstance(dimensions, int)
                                        or dimensions <= 0):
             raise ValueError(f"submit(): dimensions {dimensions!r}: a positive integer")
+        if encoding is not None and encoding not in ENCODINGS:
+            raise ValueError(f"submit(): encoding {encoding!r}: one of {', '.join(ENCODINGS)}")
 
         producer = self._get_producer()
         self._remember_start_offsets()
@@ -403,6 +430,8 @@ class Client:
                 job["prompt_name"] = prompt_name
             if dimensions is not None:
                 job["dimensions"] = dimensions
+            if encoding is not None:
+                job["encoding"] = encoding
             value = json.dumps(job, separators=(",", ":"), ensure_ascii=False)
             while True:
                 try:

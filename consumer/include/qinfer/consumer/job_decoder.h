@@ -91,6 +91,9 @@ struct DecoderLimits {
   // prompt's length here (the manifest's `prompt_lengths`). Empty: every
   // position is pooled.
   std::map<std::string, int> prompt_lengths{};
+  // The service has calibration ranges (output.int8_ranges or the
+  // manifest's): a job's `encoding` may be int8 or uint8.
+  bool int8_ranges = false;
 };
 
 // Over-long input policies (DecoderLimits::too_long_policy, a job's `policy`).
@@ -135,7 +138,8 @@ using Decoded = std::variant<std::vector<Job>, Outcome>;
 // steps, each of which may end in a failure record:
 //  1. the envelope: the bounds that hold before parsing (bytes, NUL, depth),
 //     the parse, and every field but the input (id, reply_to, meta, attempt,
-//     policy, device, replay_of, truncate_to, dimensions, prompt_name);
+//     policy, device, replay_of, truncate_to, dimensions, prompt_name,
+//     encoding);
 //  2. the input: exactly one of `input_ids` (its length; with `pairs`,
 //     optionally `token_type_ids` of the same length) and `text` (with
 //     `pairs`, optionally `text_pair`; bounded by max_text_bytes together,

@@ -61,6 +61,9 @@ struct Job {
   // prompt, if it has one). Its prompt is joined to the text before it is
   // tokenized.
   std::string prompt_name;
+  // How the result's `output` is written: the job's `encoding`
+  // (output_encoding.h); "" = as configured (output.encoding).
+  std::string encoding;
   // A model whose pooling leaves the prompt out (include_prompt false): the
   // positions at the start of input_ids that are its prompt's tokens,
   // attended to but not pooled (the executor marks them in the mask). 0:
@@ -150,6 +153,11 @@ struct Outcome {
   // ok: the model output for this job (embed: the pooled vector; classify
   // and rerank: the logits).
   std::vector<float> output;
+  // ok, when `output` is written in a compact encoding (output_encoding.h;
+  // "" = JSON numbers): its name, and the output as its bytes (`output`
+  // then empty).
+  std::string encoding;
+  std::string output_bytes;
   // ok, by the model's task (see task.h, FinishOutcome): classify's top
   // `label` and every label's `scores`, by score descending; rerank's
   // `score`. Empty for embed.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace qinfer {
@@ -14,5 +15,12 @@ namespace qinfer {
 // one, as the parse keeps), or nullopt without such a member. A key written
 // with escapes is matched as the parse reads it.
 std::optional<std::string_view> RawJsonMember(std::string_view text, std::string_view key);
+
+// Appends `v` as records write numbers: the shortest form that reads back
+// as the same float (0.1f as 0.1, not the 0.10000000149011612 it widens
+// to) or double; an integral value keeps ".0", so that it still reads as a
+// float; NaN and Inf, which JSON cannot hold, as null.
+void AppendJsonNumber(std::string& out, float v);
+void AppendJsonNumber(std::string& out, double v);
 
 }  // namespace qinfer

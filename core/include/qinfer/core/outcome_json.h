@@ -19,7 +19,9 @@ namespace qinfer {
 //          classify "label" and "scores":[{"label","score"}] by score
 //          descending, rerank "score", tokens "entities":[{"end","label",
 //          "score","start","text"}] and "tokens":[{"end","label","score",
-//          "start","token"}]
+//          "start","token"}]; with a compact encoding (a job's `encoding`,
+//          output_encoding.h), "encoding" and "output" as the base64 text
+//          of its bytes
 // Failure: {"id","status":"failed","reason","error","input_length",
 //           "payload" (or "payload_base64"),"payload_truncated"? (the
 //           message was over its bound: "payload" is its first bytes),
@@ -43,5 +45,13 @@ std::string OutcomeWithHistoryToJson(const Outcome& outcome, std::span<const Out
 
 // Parses what OutcomeToJson wrote. Errors name the first bad field.
 absl::StatusOr<Outcome> OutcomeFromJson(std::string_view json);
+
+// A stored record (OutcomeToJson's bytes) with a compact `output` written
+// as JSON numbers (DecodedOutputJson): base64's floats, the record then
+// byte for byte what the float encoding writes ("encoding" left out); the
+// quantized encodings' integers ("encoding" kept: it says what they are).
+// Any other record is returned as it is. An error when the record does not
+// parse.
+absl::StatusOr<std::string> WithDecodedOutput(std::string json);
 
 }  // namespace qinfer

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "qinfer/core/output_encoding.h"
 #include "qinfer/core/task.h"
 
 namespace qinfer::executor {
@@ -83,6 +85,10 @@ struct ModelManifest {
   // and pools the positions marked 1). Every non-empty prompt has a length.
   bool include_prompt = true;
   std::map<std::string, int> prompt_lengths;
+  // embed: the int8 / uint8 output encodings' calibration ranges (manifest
+  // field `int8_ranges`, [[min, ...], [max, ...]]); none: those encodings
+  // need output.int8_ranges.
+  std::optional<QuantizationRanges> int8_ranges;
 
   // Reads and checks manifest.json; errors name the file and the field.
   static absl::StatusOr<ModelManifest> Load(const std::string& path);

@@ -37,6 +37,7 @@
 #include "qinfer/core/logging.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/mutex.h"
+#include "qinfer/core/output_encoding.h"
 #include "qinfer/core/recorder.h"
 #include "qinfer/core/stats.h"
 #include "qinfer/core/store_writes.h"
@@ -77,6 +78,11 @@ struct LoopOptions {
   // (FinishOutcome: classify's label and scores, rerank's score, tokens'
   // entities and tokens). Default: embed (nothing added).
   TaskSpec task;
+  // How a result's output is written when its job names no `encoding`
+  // (output.encoding; "" or "float": JSON numbers), and the int8 / uint8
+  // encodings' calibration ranges (the decoder refuses those without).
+  std::string encoding;
+  std::optional<QuantizationRanges> int8_ranges;
 };
 
 // Per-bucket figures for the run summary and /metrics.
