@@ -2,7 +2,7 @@
 """Export a Hugging Face checkpoint directory to a qinfer model package.
 
     HF_HUB_OFFLINE=1 .venv/bin/python model/export_hf.py CHECKPOINT_DIR --out OUT_DIR \
-        [--task auto|embed|classify|rerank|tokens] [--format torchscript|aoti] \
+        [--task auto|embed|classify|rerank|tokens|sparse] [--format torchscript|aoti] \
         [--max-tokens N] [--name NAME] [--int8-ranges FILE]
         [aoti options: --max-batch --devices --dtypes --threads --freezing --min-cosine]
 
@@ -19,6 +19,12 @@ rerank); any other config.model_type is refused by name, and so is a task a
 family has no head for.
 
 The task (--task auto, the default, decides as the model's library would):
+  - a sentence-transformers SparseEncoder directory (modules.json: a
+    Transformer running fill-mask, SpladePooling): sparse, the MLM's logits
+    pooled as SpladePooling pools them (its pooling_strategy max or sum, its
+    activation_function relu, i.e. log(1 + relu(x)), or log1p_relu); --task
+    sparse on a bare *ForMaskedLM: max and relu, as SparseEncoder(dir)
+    builds it (bert, roberta and xlm-roberta);
   - a sentence-transformers directory (modules.json): embed, with its own
     Pooling mode (mean, cls, max, lasttoken or weightedmean) and normalisation
     (a Normalize module);
@@ -48,7 +54,8 @@ Writes
                  BERT; not RoBERTa, XLM-R, DistilBERT). Output: embed [B, D]
                  pooled (normalised when the directory says so); classify and
                  rerank [B, C] raw logits (C = num_labels, 1 for rerank);
-                 tokens [B, L, C] raw logits.
+                 tokens [B, L, C] raw logits; sparse [B, V] pooled weights
+                 (V = vocab_size).
   OUT/tokenizer.json, OUT/tokenizer_config.json   copies of the checkpoint's.
   OUT/manifest.json  name, format, task, output ("pooled" | "logits" |
                  "token_logits"), dim (D, or C), labels (classify, tokens: the
@@ -57,7 +64,8 @@ Writes
                  problem_type (when the config sets it), vocab_size,
                  max_tokens, max_positions, normalized, layers, heads,
                  tokenizer, end_token_id, source, tokenizer_source,
-                 attn_implementation, pooling (embed), library_check,
+                 attn_implementation, pooling (embed), sparse
+                 ({pooling_strategy, activation}), library_check,
                  precision_check, digest, torch_version.
 
 The wrapper passes the older families a ready 4-D attention mask (boolean
@@ -94,7 +102,9 @@ checkpoint's own tokenizer in one padded batch:
   classify  scores within 1e-4 of pipeline("text-classification", top_k=None);
   rerank    sigmoid(logit) within 1e-4 of CrossEncoder(dir).predict;
   tokens    logits within 1e-4 + 1e-5 x the largest |logit| of the token of
-            AutoModelForTokenClassification.
+            AutoModelForTokenClassification;
+  sparse    every weight within 1e-4 of SparseEncoder(dir).encode, the same
+            non-zero weights (but for any under 1e-5).
 A failed check exits 1 ("SELF-CHECK FAILED: ...") and leaves no
 manifest.json in OUT; refused input exits 2 ("REFUSED: ..."). It records CPU autocast precision
 (bfloat16, float16) against float32 in precision_check. model/export_minilm.py is this
@@ -140,7 +150,11 @@ from qinfer_model import (INPUTS_2, INPUTS_3, TASK_OUTPUT, ContractError, check_
                           check_precision, format_precision, write_manifest)
 from families import FAMILIES, Family, family_of  # noqa: E402
 
-TASKS = ("embed", "classify", "rerank", "tokens")
+TASKS = ("embed", "classify", "rerank", "tokens", "sparse")
+# SparseEncoder's SpladePooling: pooling_strategy, and activation_function (relu is log(1 + relu(x)),
+# log1p_relu one log1p more).
+SPLADE_STRATEGIES = ("max", "sum")
+SPLADE_ACTIVATIONS = ("relu", "log1p_relu")
 ST_MODULES = ("Transformer", "Pooling", "Normalize")
 POOLINGS = ("mean", "cls", "max", "lasttoken", "weightedmean")
 ST_LEGACY_POOLING = {
@@ -202,6 +216,16 @@ class StDir:
 
 
 @dataclass
+class SparseDir:
+    """A sentence-transformers SparseEncoder directory (or a bare *ForMaskedLM exported with --task sparse, as
+    SparseEncoder(dir) builds it): the MLM's logits pooled as SPLADE."""
+    model_dir: str
+    pooling_strategy: str = "max"
+    activation: str = "relu"
+    max_seq_length: int | None = None
+
+
+@dataclass
 class Plan:
     """Everything decided before the model is loaded."""
     checkpoint: str
@@ -209,6 +233,7 @@ class Plan:
     task: str
     config: object
     st: StDir | None
+    sparse: SparseDir | None = None
     labels: list[str] = field(default_factory=list)
     activation: str = "none"
     type_ids: bool = False
@@ -246,6 +271,8 @@ class Plan:
 
     @property
     def dim(self) -> int:
+        if self.task == "sparse":
+            return self.config.vocab_size
         return self.config.hidden_size if self.task == "embed" else self.config.num_labels
 
 
@@ -289,6 +316,42 @@ def st_modules(checkpoint: str) -> list[tuple[str, str]]:
         raise Refused(f"{checkpoint}/modules.json: modules {names}; export_hf.py exports Transformer, Pooling "
                       "and an optional Normalize, in that order")
     return modules
+
+
+def read_sparse_dir(checkpoint: str) -> SparseDir | None:
+    """The SparseEncoder view of the directory: modules.json's Transformer (fill-mask) and SpladePooling; None
+    without a SpladePooling module."""
+    path = os.path.join(checkpoint, "modules.json")
+    if not os.path.isfile(path):
+        return None
+    entries = read_json(path)
+    names = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in entries]
+    if "SpladePooling" not in names:
+        return None
+    if len(names) != 2 or names[0] not in ("Transformer", "MLMTransformer") or names[1] != "SpladePooling":
+        raise Refused(f"{path}: modules {names}; export_hf.py exports a SparseEncoder of a Transformer (fill-mask) "
+                      "and SpladePooling, in that order")
+    model_dir = os.path.join(checkpoint, entries[0].get("path", ""))
+    pooling_path = os.path.join(checkpoint, entries[1].get("path", ""), "config.json")
+    pooling = read_json(pooling_path) if os.path.isfile(pooling_path) else {}
+    strategy, activation = pooling.get("pooling_strategy", "max"), pooling.get("activation_function", "relu")
+    if strategy not in SPLADE_STRATEGIES or activation not in SPLADE_ACTIVATIONS:
+        raise Refused(f"{pooling_path}: pooling_strategy '{strategy}', activation_function '{activation}'; "
+                      f"SpladePooling has {' or '.join(SPLADE_STRATEGIES)} and "
+                      f"{' or '.join(SPLADE_ACTIVATIONS)}")
+    config = {}
+    for name in ST_CONFIG_FILES:
+        if os.path.isfile(os.path.join(model_dir, name)):
+            config = read_json(os.path.join(model_dir, name))
+            break
+    if config.get("transformer_task", "fill-mask") != "fill-mask" or config.get("do_lower_case"):
+        raise Refused(f"{model_dir}: a SparseEncoder's Transformer runs fill-mask, without do_lower_case")
+    prompts, default = st_prompts(checkpoint)
+    if any(prompts.values()) or default:
+        raise Refused(f"{checkpoint}: a SparseEncoder with prompts; export_hf.py exports sparse models "
+                      "without prompts")
+    return SparseDir(model_dir=model_dir, pooling_strategy=strategy, activation=activation,
+                     max_seq_length=config.get("max_seq_length"))
 
 
 def st_transformer_config(model_dir: str) -> dict:
@@ -354,8 +417,10 @@ def label_names(config) -> list[str]:
     return [str(config.id2label[i]) for i in range(config.num_labels)]
 
 
-def auto_task(config, st: StDir | None) -> str:
+def auto_task(config, st: StDir | None, sparse: SparseDir | None = None) -> str:
     """The task the model's library would run the checkpoint as."""
+    if sparse:
+        return "sparse"
     if st:
         return "embed"
     kind, _ = head_kind(config)
@@ -364,8 +429,16 @@ def auto_task(config, st: StDir | None) -> str:
     return "tokens" if kind == "token" else "embed"
 
 
-def check_requested_task(task: str, config, st: StDir | None) -> None:
+def check_requested_task(task: str, config, st: StDir | None, sparse: SparseDir | None = None) -> None:
     """Refuses an explicit --task that the checkpoint cannot be (embed fits any encoder)."""
+    if sparse and task != "sparse":
+        raise Refused(f"{task}: this is a SparseEncoder directory (SpladePooling): use --task sparse")
+    if task == "sparse":
+        archs = config.architectures or []
+        if not sparse and not (archs and archs[0].endswith("ForMaskedLM")):
+            raise Refused("sparse needs a SparseEncoder directory (a Transformer and SpladePooling) or a "
+                          f"*ForMaskedLM checkpoint; this checkpoint is {archs[0] if archs else 'without one'}")
+        return
     if task == "embed":
         return
     kind, arch = head_kind(config)
@@ -393,7 +466,7 @@ def check_requested_task(task: str, config, st: StDir | None) -> None:
 
 def activation_of(task: str, config) -> str:
     """How the task's logits become scores, as the library's pipeline (or CrossEncoder) applies them."""
-    if task == "embed":
+    if task in ("embed", "sparse"):
         return "none"
     if task == "tokens":
         return "softmax"
@@ -425,7 +498,7 @@ def checked_family(config, task: str) -> Family:
 
 def model_length(plan: Plan) -> int:
     """max_tokens as the library cuts: max_seq_length (sentence-transformers), else model_max_length."""
-    length = plan.st.max_seq_length if plan.st else None
+    length = plan.st.max_seq_length if plan.st else plan.sparse.max_seq_length if plan.sparse else None
     if length is None:
         path = os.path.join(plan.model_dir, "tokenizer_config.json")
         length = read_json(path).get("model_max_length") if os.path.isfile(path) else None
@@ -441,8 +514,9 @@ def make_plan(checkpoint: str, task: str, max_tokens: int | None, up_to_position
 
     if not os.path.isdir(checkpoint):
         raise Refused(f"{checkpoint} is not a directory")
-    st = read_st_dir(checkpoint)
-    model_dir = st.model_dir if st else checkpoint
+    sparse = read_sparse_dir(checkpoint)
+    st = None if sparse else read_st_dir(checkpoint)
+    model_dir = sparse.model_dir if sparse else st.model_dir if st else checkpoint
     for name in ("config.json", "tokenizer.json"):
         if not os.path.isfile(os.path.join(model_dir, name)):
             why = ("qinfer tokenizes with the `tokenizers` library from tokenizer.json: save a fast tokenizer "
@@ -450,10 +524,12 @@ def make_plan(checkpoint: str, task: str, max_tokens: int | None, up_to_position
             raise Refused(f"{os.path.join(model_dir, name)} is missing ({why})")
     config = AutoConfig.from_pretrained(model_dir)
     if task == "auto":
-        task = auto_task(config, st)
+        task = auto_task(config, st, sparse)
     else:
-        check_requested_task(task, config, st)
-    plan = Plan(checkpoint=checkpoint, model_dir=model_dir, task=task, config=config, st=st)
+        check_requested_task(task, config, st, sparse)
+    if task == "sparse" and not sparse:
+        sparse = SparseDir(model_dir=model_dir)  # a bare *ForMaskedLM: SparseEncoder(dir)'s max and relu
+    plan = Plan(checkpoint=checkpoint, model_dir=model_dir, task=task, config=config, st=st, sparse=sparse)
     plan.labels = label_names(config) if task in ("classify", "tokens") else []
     plan.activation = activation_of(task, config)
     plan.max_positions = checked_family(config, task).usable_positions(config)
@@ -478,8 +554,11 @@ class _Wrapper(nn.Module):
     """transformers' model with qinfer's signature and output; forward is in the two subclasses."""
 
     def __init__(self, model: nn.Module, task: str, pooling: str | None, normalize: bool, bool_mask: bool,
-                 takes_types: bool, mask: str = "4d", pad_id: int | None = None, exclude_prompt: bool = False):
+                 takes_types: bool, mask: str = "4d", pad_id: int | None = None, exclude_prompt: bool = False,
+                 splade: tuple[str, str] | None = None):
         super().__init__()
+        # sparse: SpladePooling's (pooling_strategy, activation_function).
+        self.splade = splade
         # Pooling's include_prompt false: a mask value of 2 marks a prompt token, attended but left out of
         # the pooled vector (the service writes 2 over a job's first prompt_length positions).
         self.exclude_prompt = exclude_prompt
@@ -544,7 +623,18 @@ class _Wrapper(nn.Module):
         out = self.model(input_ids=input_ids, attention_mask=self.model_mask(attention_mask), **kwargs)
         if self.task == "embed":
             return self.pool(out.last_hidden_state, pooled, attention_mask).float()
+        if self.task == "sparse":
+            return self.splade_pool(out.logits.float(), attention_mask)
         return out.logits.float()
+
+    def splade_pool(self, logits: Tensor, attention_mask: Tensor) -> Tensor:
+        """SpladePooling: log(1 + relu(logits)) over the real positions (padding zeroed before the activation,
+        as the library zeroes it; every weight is >= 0, so padding adds nothing), once more log1p for
+        log1p_relu, then the max or the sum over positions: [B, vocab]."""
+        x = torch.log1p(torch.relu(logits * attention_mask.unsqueeze(-1).to(logits.dtype)))
+        if self.splade[1] == "log1p_relu":
+            x = torch.log1p(x)
+        return x.amax(dim=1) if self.splade[0] == "max" else x.sum(dim=1)
 
 
 class TwoInputs(_Wrapper):
@@ -560,8 +650,8 @@ class ThreeInputs(_Wrapper):
 def load_library_model(plan: Plan, attn: str) -> nn.Module:
     import transformers as tf
 
-    cls = {"embed": tf.AutoModel, "tokens": tf.AutoModelForTokenClassification}.get(
-        plan.task, tf.AutoModelForSequenceClassification)
+    cls = {"embed": tf.AutoModel, "tokens": tf.AutoModelForTokenClassification,
+           "sparse": tf.AutoModelForMaskedLM}.get(plan.task, tf.AutoModelForSequenceClassification)
     return cls.from_pretrained(plan.model_dir, attn_implementation=attn, dtype=torch.float32).eval()
 
 
@@ -574,8 +664,9 @@ def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
     family = plan.family
     pad_id = plan.config.pad_token_id if family.decoder and plan.task != "embed" else None
     exclude_prompt = bool(plan.st and not plan.st.include_prompt)
+    splade = (plan.sparse.pooling_strategy, plan.sparse.activation) if plan.sparse else None
     return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa", takes_types, family.mask,
-               pad_id, exclude_prompt).eval()
+               pad_id, exclude_prompt, splade).eval()
 
 
 def padded_batch(plan: Plan, lengths: list[int], seed: int) -> tuple:
@@ -770,6 +861,27 @@ def check_embed(plan: Plan, model, tokenizer) -> dict:
             "min_cosine": round(worst, 6)}
 
 
+def check_sparse(plan: Plan, model, tokenizer) -> dict:
+    """Every weight within 1e-4 of SparseEncoder.encode's (dense), and the same non-zero set but for weights
+    under 1e-5 (a logit at 0 whose sign float32 may flip)."""
+    from sentence_transformers import SparseEncoder
+
+    enc = SparseEncoder(plan.checkpoint, device="cpu")
+    enc.max_seq_length = plan.max_tokens
+    texts = SENTENCES + [LONG]
+    want = enc.encode(texts, batch_size=len(texts), convert_to_tensor=True, convert_to_sparse_tensor=False).cpu()
+    with torch.inference_mode():
+        got = model(*tokenize(tokenizer, texts, plan.max_tokens, plan.type_ids))
+    diff = (got - want).abs().max().item()
+    flipped = ((got != 0) != (want != 0)) & (torch.maximum(got, want) >= 1e-5)
+    if diff > ATOL or flipped.any():
+        raise CheckFailed(f"sparse weights differ from SparseEncoder.encode: max |difference| {diff:.3g} "
+                          f"(> {ATOL}?), {int(flipped.sum())} weights non-zero on one side only")
+    return {"reference": "SparseEncoder.encode", "inputs": len(texts), "max_abs_diff": float(f"{diff:.3g}"),
+            "pooling_strategy": plan.sparse.pooling_strategy, "activation": plan.sparse.activation,
+            "non_zero": int((want != 0).sum().item())}
+
+
 def scores_from_logits(logits: Tensor, activation: str) -> Tensor:
     return torch.sigmoid(logits) if activation == "sigmoid" else torch.softmax(logits, dim=-1)
 
@@ -830,7 +942,8 @@ def check_tokens(plan: Plan, model, tokenizer) -> dict:
             "max_abs_diff": float(f"{worst:.3g}")}
 
 
-LIBRARY_CHECKS = {"embed": check_embed, "classify": check_classify, "rerank": check_rerank, "tokens": check_tokens}
+LIBRARY_CHECKS = {"embed": check_embed, "classify": check_classify, "rerank": check_rerank, "tokens": check_tokens,
+                  "sparse": check_sparse}
 
 
 def check_exported(model, plan: Plan, tokenizer) -> tuple[dict, dict]:
@@ -928,6 +1041,8 @@ def manifest_fields(plan: Plan, a, attn: str, end_token_id: int | None, extra: d
     })
     if plan.pooling:
         fields["pooling"] = plan.pooling
+    if plan.sparse:
+        fields["sparse"] = {"pooling_strategy": plan.sparse.pooling_strategy, "activation": plan.sparse.activation}
     if plan.st:
         fields["prompts"] = plan.st.prompts
         fields["default_prompt_name"] = plan.st.default_prompt_name

@@ -42,7 +42,8 @@ import os
 import torch
 
 # The manifest's `output` for each value of its `task`.
-TASK_OUTPUT = {"embed": "pooled", "classify": "logits", "rerank": "logits", "tokens": "token_logits"}
+TASK_OUTPUT = {"embed": "pooled", "classify": "logits", "rerank": "logits", "tokens": "token_logits",
+               "sparse": "pooled"}
 OUTPUTS = ("pooled", "logits", "token_logits")
 INPUTS_2 = ["input_ids", "attention_mask"]
 INPUTS_3 = ["input_ids", "attention_mask", "token_type_ids"]

@@ -56,7 +56,7 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
                                     Job& job);
 
 // The fields that shape an embedding (`dimensions`, `prompt_name`,
-// `encoding`), into `job`; the refusal naming the first that is wrong.
+// `encoding`, a sparse one's `top_k`), into `job`; the refusal naming the first that is wrong.
 std::optional<std::string> ReadEmbedFields(const json& doc, const DecoderLimits& limits, Job& job);
 
 // A job's `dimensions`: the refusal naming it unless the model embeds and it

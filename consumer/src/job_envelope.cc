@@ -72,7 +72,8 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, 
 constexpr const char* kJobFields[] = {"id",        "input_ids", "token_type_ids", "text",
                                            "text_pair", "reply_to",  "meta",           "attempt",
                                            "policy",    "device",    "replay_of",      "truncate_to",
-                                           "dimensions", "prompt_name",    "encoding"};
+                                           "dimensions", "prompt_name",    "encoding",
+                                           "top_k"};
 
 bool IsJobField(std::string_view name) {
   return std::find(std::begin(kJobFields), std::end(kJobFields), name) != std::end(kJobFields);
@@ -176,6 +177,17 @@ std::optional<std::string> ReadEmbedFields(const json& doc, const DecoderLimits&
   if (auto it = doc.find("encoding"); it != doc.end() && !it->is_null()) {
     if (auto bad = EncodingError(*it, limits)) return bad;
     job.encoding = it->get<std::string>();
+  }
+  if (auto it = doc.find("top_k"); it != doc.end() && !it->is_null()) {
+    if (limits.task != "sparse") {
+      return "`top_k`: this model's task is " + limits.task +
+             "; top_k keeps a sparse embedding's largest weights (SparseEncoder's max_active_dims): send the job "
+             "without it";
+    }
+    if (!it->is_number_integer() || it->get<int64_t>() <= 0 || it->get<int64_t>() > std::numeric_limits<int>::max()) {
+      return "`top_k` must be a positive integer (how many of the largest weights are kept)";
+    }
+    job.top_k = it->get<int>();
   }
   return std::nullopt;
 }

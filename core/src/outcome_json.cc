@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -130,6 +131,22 @@ class ObjectWriter {
   bool first_ = true;
 };
 
+// `values` as a JSON array of numbers (floats as AppendJsonNumber writes
+// them).
+template <typename T>
+void AppendNumbers(std::string& out, const std::vector<T>& values) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    if constexpr (std::is_floating_point_v<T>) {
+      AppendJsonNumber(out, values[i]);
+    } else {
+      AppendInt(out, values[i]);
+    }
+  }
+  out += ']';
+}
+
 // `items` as a JSON array of objects, each written by `write(object, item)`.
 template <typename T, typename WriteItem>
 void AppendObjects(std::string& out, const std::vector<T>& items, WriteItem write) {
@@ -193,13 +210,12 @@ void AppendResult(std::string& out, const Outcome& o) {
     output += '"';
     output += absl::Base64Escape(o.output_bytes);
     output += '"';
+  } else if (o.sparse_indices) {
+    ObjectWriter sparse(output);
+    AppendNumbers(sparse.Key("indices"), *o.sparse_indices);
+    AppendNumbers(sparse.Key("values"), o.output);
   } else {
-    output += '[';
-    for (size_t i = 0; i < o.output.size(); ++i) {
-      if (i > 0) output += ',';
-      AppendJsonNumber(output, o.output[i]);
-    }
-    output += ']';
+    AppendNumbers(output, o.output);
   }
   w.Int("padded_length", o.padded_length);
   if (!o.policy.empty()) w.String("policy", o.policy);
@@ -296,7 +312,10 @@ namespace {
 // false when an encoded output is not base64 of a known encoding.
 bool ReadResult(const json& j, Outcome& o) {
   o.encoding = j.value("encoding", std::string());
-  if (o.encoding.empty()) {
+  if (o.encoding.empty() && j.at("output").is_object()) {
+    o.sparse_indices = j["output"].at("indices").get<std::vector<int32_t>>();
+    o.output = j["output"].at("values").get<std::vector<float>>();
+  } else if (o.encoding.empty()) {
     o.output = j.at("output").get<std::vector<float>>();
   } else if (!IsOutputEncoding(o.encoding) || o.encoding == encoding::kFloat ||
              !absl::Base64Unescape(j.at("output").get<std::string>(), &o.output_bytes)) {

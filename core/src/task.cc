@@ -9,12 +9,13 @@
 namespace qinfer {
 
 bool IsTask(std::string_view name) {
-  return name == task::kEmbed || name == task::kClassify || name == task::kRerank || name == task::kTokens;
+  return name == task::kEmbed || name == task::kClassify || name == task::kRerank || name == task::kTokens ||
+         name == task::kSparse;
 }
 
 absl::Status TaskSpec::Check(int dim) const {
   if (!IsTask(task)) {
-    return absl::InvalidArgumentError("task '" + task + "' is not one of embed, classify, rerank, tokens");
+    return absl::InvalidArgumentError("task '" + task + "' is not one of embed, classify, rerank, tokens, sparse");
   }
   const bool labelled = task == task::kClassify || task == task::kTokens;
   if (labelled && labels.size() < (task == task::kClassify ? 2u : 1u)) {
@@ -34,14 +35,14 @@ absl::Status TaskSpec::Check(int dim) const {
                                       std::to_string(dim));
   }
   const std::string& a = activation;
-  const bool ok_activation = task == task::kEmbed    ? a == activation::kNone
+  const bool ok_activation = pools()                 ? a == activation::kNone
                              : task == task::kRerank ? a == activation::kSigmoid
                              : task == task::kTokens ? a == activation::kSoftmax
                                                      : a == activation::kSoftmax || a == activation::kSigmoid;
   if (!ok_activation) {
     return absl::InvalidArgumentError(
-        "activation '" + a + "' does not fit task " + task + " (embed: none; classify: softmax or sigmoid; " +
-        "rerank: sigmoid; tokens: softmax)");
+        "activation '" + a + "' does not fit task " + task + " (embed and sparse: none; classify: softmax or " +
+        "sigmoid; rerank: sigmoid; tokens: softmax)");
   }
   if (pairs && task != task::kClassify && task != task::kRerank) {
     return absl::InvalidArgumentError("pairs: task " + task + " takes one text per job, not pairs");
@@ -160,6 +161,19 @@ void FinishOutcome(const TaskSpec& spec, Outcome& o) {
   if (!o.ok) return;
   if (spec.task == task::kRerank) {
     o.score = float(Sigmoid(o.output.at(0)));
+    return;
+  }
+  if (spec.task == task::kSparse) {
+    std::vector<int32_t> indices;
+    std::vector<float> values;
+    for (size_t i = 0; i < o.output.size(); ++i) {
+      if (o.output[i] != 0.0f) {
+        indices.push_back(int32_t(i));
+        values.push_back(o.output[i]);
+      }
+    }
+    o.sparse_indices = std::move(indices);
+    o.output = std::move(values);
     return;
   }
   if (spec.task != task::kClassify) return;

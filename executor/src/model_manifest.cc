@@ -66,10 +66,11 @@ absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelMan
   TaskSpec& t = m.task;
   t.task = j.value("task", std::string(task::kEmbed));
   if (!IsTask(t.task)) {
-    return absl::InvalidArgumentError(where + "task '" + t.task + "' is not one of embed, classify, rerank, tokens");
+    return absl::InvalidArgumentError(where + "task '" + t.task +
+                                      "' is not one of embed, classify, rerank, tokens, sparse");
   }
   t.labels = j.value("labels", std::vector<std::string>());
-  t.activation = j.value("activation", std::string(t.task == task::kEmbed    ? activation::kNone
+  t.activation = j.value("activation", std::string(t.pools()                 ? activation::kNone
                                                    : t.task == task::kRerank ? activation::kSigmoid
                                                                              : activation::kSoftmax));
   t.pairs = j.value("pairs", t.task == task::kClassify || t.task == task::kRerank);
@@ -82,7 +83,7 @@ absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelMan
                                       "token_type_ids] (the model's forward arguments, in order)");
   }
   t.type_ids = inputs == three;
-  const std::string expected_output = t.task == task::kEmbed    ? "pooled"
+  const std::string expected_output = t.pools()                 ? "pooled"
                                       : t.task == task::kTokens ? "token_logits"
                                                                 : "logits";
   if (m.output != expected_output) {

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 
 TASKS_ENCODER = ("embed", "classify", "rerank", "tokens")
 TASKS_DECODER = ("embed", "classify", "rerank")
+# A masked-language-model head pooled as SPLADE (sentence-transformers' SparseEncoder): the families checked
+# against SparseEncoder.encode in tests (tests/python/test_export_hf.py, clients/python/tests/test_tasks.py).
+TASKS_SPARSE = TASKS_ENCODER + ("sparse",)
 
 
 @dataclass(frozen=True)

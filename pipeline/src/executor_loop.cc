@@ -15,12 +15,36 @@ std::vector<Origin> OriginsOf(const std::vector<Job>& jobs) {
   return origins;
 }
 
-// A finished outcome as its job asked for it: its `dimensions`, the
-// vector's first N values, as encode(truncate_dim=N) returns them (after
-// chunk assembly; not normalised again), then written in its `encoding`
-// (the job's, else the configured one).
+// A sparse result's `k` largest weights, as SparseEncoder's max_active_dims
+// keeps them (a tie at the k-th weight goes to the lower index; the library
+// leaves that order to torch.topk), still by index.
+void KeepTopK(Outcome& outcome, size_t k) {
+  std::vector<int32_t>& indices = *outcome.sparse_indices;
+  if (indices.size() <= k) return;
+  std::vector<size_t> order(indices.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::partial_sort(order.begin(), order.begin() + ptrdiff_t(k), order.end(), [&](size_t a, size_t b) {
+    return outcome.output[a] != outcome.output[b] ? outcome.output[a] > outcome.output[b] : a < b;
+  });
+  order.resize(k);
+  std::sort(order.begin(), order.end());
+  std::vector<int32_t> kept_indices;
+  std::vector<float> kept_values;
+  for (size_t i : order) {
+    kept_indices.push_back(indices[i]);
+    kept_values.push_back(outcome.output[i]);
+  }
+  indices = std::move(kept_indices);
+  outcome.output = std::move(kept_values);
+}
+
+// A finished outcome as its job asked for it: a sparse one's `top_k`; its
+// `dimensions`, the vector's first N values, as encode(truncate_dim=N)
+// returns them (after chunk assembly; not normalised again), then written
+// in its `encoding` (the job's, else the configured one).
 Outcome Finished(Outcome outcome, const Job* job, const LoopOptions& options) {
   if (!outcome.ok) return outcome;
+  if (outcome.sparse_indices && job && job->top_k > 0) KeepTopK(outcome, size_t(job->top_k));
   const int dimensions = job ? job->dimensions : 0;
   if (dimensions > 0 && outcome.output.size() > size_t(dimensions)) outcome.output.resize(size_t(dimensions));
   const std::string& name = job && !job->encoding.empty() ? job->encoding : options.encoding;

@@ -556,6 +556,24 @@ TEST(JobDecoderFieldsTest, EncodingIsAKnownNameCompactForEmbedOnlyAndInt8OnlyWit
   EXPECT_EQ(OneJob(decode("\"float\"")).encoding, "float") << "float is every task's output";
 }
 
+// `top_k` (SparseEncoder's max_active_dims): a positive integer, for a
+// sparse model only.
+TEST(JobDecoderFieldsTest, TopKIsAPositiveIntegerForASparseModelOnly) {
+  DecoderLimits limits = kLimits;
+  auto decode = [&](const std::string& k) {
+    return DecodeWith(limits, R"({"id":"k","input_ids":[1,2],"top_k":)" + k + "}");
+  };
+  ExpectFailure(decode("8"), reason::kInvalid, "`top_k`: this model's task is embed");
+  limits.task = "sparse";
+  EXPECT_EQ(OneJob(decode("8")).top_k, 8);
+  EXPECT_EQ(OneJob(DecodeWith(limits, R"({"id":"k","input_ids":[1,2]})")).top_k, 0) << "every weight";
+  for (const char* bad : {"0", "-1", "2.5", "\"8\"", "3000000000"}) {
+    ExpectFailure(decode(bad), reason::kInvalid, "`top_k` must be a positive integer");
+  }
+  ExpectFailure(DecodeWith(limits, R"({"id":"k","input_ids":[1,2],"encoding":"base64"})"), reason::kInvalid,
+                "`encoding` base64: this model's task is sparse");
+}
+
 TEST(JobDecoderPolicyTest, ReplayFieldsAreDecodedAndCarriedIntoFailures) {
   const std::string replay = R"(,"attempt":2,"device":"cpu","replay_of":{"topic":"jobs","partition":1,"offset":77})";
   const Job job = OneJob(DecodeWith(kLimits, LongJob(3, replay)));

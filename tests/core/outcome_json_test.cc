@@ -34,6 +34,20 @@ TEST(OutcomeJsonTest, ResultRoundTrips) {
   EXPECT_EQ(*back, o);
 }
 
+TEST(OutcomeJsonTest, ASparseResultIsWrittenAsIndicesAndValuesAndReadBack) {
+  Outcome o;
+  o.id = "s-1";
+  o.ok = true;
+  o.output = {1.5f, 0.25f};
+  o.sparse_indices = std::vector<int32_t>{7, 30000};
+  o.model_name = "m";
+  const std::string json = OutcomeToJson(o);
+  EXPECT_NE(json.find(R"("output":{"indices":[7,30000],"values":[1.5,0.25]})"), std::string::npos) << json;
+  auto back = OutcomeFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, o);
+}
+
 TEST(OutcomeJsonTest, FailureRoundTripsWithPayloadAndSource) {
   Outcome o;
   o.id = "bad-1";

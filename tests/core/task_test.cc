@@ -75,6 +75,24 @@ TEST(TaskHeadTest, RerankScoresTheLogitWithASigmoid) {
   EXPECT_TRUE(o.scores.empty());
 }
 
+TEST(TaskHeadTest, SparseKeepsTheNonZeroWeightsByIndexAndChecksLikeEmbed) {
+  TaskSpec sparse;
+  sparse.task = task::kSparse;
+  ASSERT_TRUE(sparse.Check(30522).ok());
+  EXPECT_TRUE(IsTask("sparse"));
+  EXPECT_TRUE(sparse.pools());
+  EXPECT_FALSE(sparse.chunks()) << "windows of a SPLADE input are not its weights: no library defines chunk";
+  Outcome o = Result({0.0f, 1.5f, 0.0f, 0.0f, 0.25f});
+  FinishOutcome(sparse, o);
+  EXPECT_EQ(o.sparse_indices, (std::vector<int32_t>{1, 4}));
+  EXPECT_EQ(o.output, (std::vector<float>{1.5f, 0.25f}));
+  sparse.activation = activation::kSoftmax;
+  EXPECT_FALSE(sparse.Check(8).ok());
+  sparse.activation = activation::kNone;
+  sparse.pairs = true;
+  EXPECT_FALSE(sparse.Check(8).ok()) << "one text a job";
+}
+
 TEST(TaskHeadTest, EmbedAndFailuresGetNothing) {
   Outcome embedded = Result({0.6f, 0.8f});
   FinishOutcome(TaskSpec{}, embedded);

@@ -21,7 +21,8 @@ struct SimulatedCrash {
   std::string job;
 };
 
-// Returns a result per job (output {length}), after calling `before_run`.
+// Returns a result per job (output {length}, or output_of(job) when set),
+// after calling `before_run`.
 class ScriptedRunner final : public ModelRunner {
  public:
   absl::StatusOr<std::vector<Outcome>> Run(const Batch& batch) override {
@@ -37,7 +38,7 @@ class ScriptedRunner final : public ModelRunner {
       Outcome o;
       o.id = job.id;
       o.ok = true;
-      o.output = {float(job.length())};
+      o.output = output_of ? output_of(job) : std::vector<float>{float(job.length())};
       o.input_length = job.length();
       o.padded_length = int(job.length());
       o.bucket = batch.bucket_bound;
@@ -51,6 +52,7 @@ class ScriptedRunner final : public ModelRunner {
   std::set<std::string> crash_on;
   absl::Status fail_with;
   std::function<void(const Batch&)> before_run;
+  std::function<std::vector<float>(const Job&)> output_of;
   std::vector<size_t> batch_sizes;
   std::map<std::string, int> runs;  // job id -> times run
 };

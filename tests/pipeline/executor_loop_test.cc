@@ -407,6 +407,32 @@ TEST_F(ExecutorLoopTest, EachResultIsWrittenInItsJobsEncodingElseTheConfiguredOn
   EXPECT_EQ(store_.records.at("chunked").output_bytes, std::string(reinterpret_cast<const char*>(&eight), 4));
 }
 
+// A sparse result keeps its non-zero weights by index, and a job's `top_k`
+// its k largest (a tie at the k-th to the lower index), still by index.
+TEST_F(ExecutorLoopTest, ASparseResultKeepsItsNonZeroWeightsAndAJobsTopK) {
+  options_.task.task = task::kSparse;
+  runner_.output_of = [](const Job&) { return std::vector<float>{0, 3, 0, 2, 3, 2, 0}; };
+  std::vector<Job> jobs;
+  for (int k : {0, 2, 3, 9}) {
+    Job job = MakeJob("k" + std::to_string(k), k + 1);
+    job.top_k = k;
+    jobs.push_back(job);
+  }
+  Process p(store_, runner_, clock_, log_, options_);
+  p.Push(jobs);
+  EXPECT_EQ(p.RunToEnd(), "");
+  const auto kept = [&](const char* id) {
+    const Outcome& o = store_.records.at(id);
+    EXPECT_EQ(o.sparse_indices->size(), o.output.size());
+    return std::pair(*o.sparse_indices, o.output);
+  };
+  using Kept = std::pair<std::vector<int32_t>, std::vector<float>>;
+  EXPECT_EQ(kept("k0"), (Kept{{1, 3, 4, 5}, {3, 2, 3, 2}})) << "every non-zero weight";
+  EXPECT_EQ(kept("k2"), (Kept{{1, 4}, {3, 3}}));
+  EXPECT_EQ(kept("k3"), (Kept{{1, 3, 4}, {3, 2, 3}})) << "the tie at the third goes to index 3, not 5";
+  EXPECT_EQ(kept("k9"), (Kept{{1, 3, 4, 5}, {3, 2, 3, 2}})) << "fewer non-zero weights than k: all of them";
+}
+
 TEST_F(ExecutorLoopTest, AChunkedJobThatCrashesIsIsolatedAfterMaxAttemptsLives) {
   // Each life reads the message again and runs its windows; the process
   // dies on the last one. The count rises once per life.

@@ -13,6 +13,7 @@ a wrong export fails here even if the exporter's self-check were wrong.
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -384,6 +385,39 @@ def test_a_models_prompts_go_into_the_manifest_checked_against_encode(tmp_path, 
     with torch.inference_mode():
         cos = F.cosine_similarity(model(ids, torch.ones_like(ids)), model(ids, marked)).item()
     assert cos < 0.999, cos
+
+
+@pytest.mark.parametrize("strategy,activation", [("max", "relu"), ("sum", "log1p_relu")])
+def test_a_sparse_encoder_exports_as_task_sparse_equal_to_its_library(tmp_path, strategy, activation):
+    """A SparseEncoder directory (MLM + SpladePooling) exports as task sparse, its weights over the vocabulary
+    checked against SparseEncoder.encode by the export itself; the manifest names the pooling."""
+    ckpt = make(tmp_path, "bert", "sparse", "--splade-pooling", strategy, "--splade-activation", activation)
+    model, manifest = export(ckpt, tmp_path / "out")
+    assert manifest["task"] == "sparse" and manifest["output"] == "pooled"
+    assert manifest["dim"] == manifest["vocab_size"]
+    assert manifest["sparse"] == {"pooling_strategy": strategy, "activation": activation}
+    check = manifest["library_check"]
+    assert check["reference"] == "SparseEncoder.encode" and check["max_abs_diff"] <= 1e-4
+    assert 0 < check["non_zero"] < check["inputs"] * manifest["vocab_size"], "sparse, not all zero, not dense"
+
+
+def test_sparse_is_refused_where_the_checkpoint_is_not_a_masked_language_model(tmp_path, capsys):
+    """--task sparse needs a SparseEncoder directory or a *ForMaskedLM (which it pools as SparseEncoder(dir)
+    does: max, relu); a SparseEncoder directory is not exported as anything else."""
+    sparse = make(tmp_path, "bert", "sparse")
+    code, err = refused(capsys, sparse, "--out", tmp_path / "a", "--task", "embed")
+    assert code == 2 and "this is a SparseEncoder directory (SpladePooling): use --task sparse" in err
+    classifier = make(tmp_path, "bert", "classify")
+    code, err = refused(capsys, classifier, "--out", tmp_path / "b", "--task", "sparse")
+    assert code == 2 and "sparse needs a SparseEncoder directory" in err and "BertForSequenceClassification" in err
+    bare = tmp_path / "bare-mlm"
+    from transformers import AutoModelForMaskedLM
+    AutoModelForMaskedLM.from_pretrained(sparse).save_pretrained(bare)
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(sparse / name, bare / name)
+    _, manifest = export(bare, tmp_path / "c", "--task", "sparse")
+    assert manifest["sparse"] == {"pooling_strategy": "max", "activation": "relu"}
+    assert manifest["library_check"]["max_abs_diff"] <= 1e-4
 
 
 def test_int8_ranges_go_into_the_manifest_shaped_as_the_library_takes_them(tmp_path, capsys):

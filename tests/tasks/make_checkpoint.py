@@ -3,9 +3,9 @@
 
     HF_HUB_OFFLINE=1 .venv/bin/python tests/tasks/make_checkpoint.py \
         --family bert|roberta|xlm-roberta|distilbert|mpnet|modernbert|deberta-v2|qwen3|minilm \
-        --task embed|classify|multilabel|rerank|tokens --out DIR [--seed N] [--labels A,B,...] \
+        --task embed|classify|multilabel|rerank|tokens|sparse --out DIR [--seed N] [--labels A,B,...] \
         [--st [--pooling mean|cls|max|lasttoken|weightedmean] [--no-normalize] [--max-seq-length N]]
-        [--causal-lm]
+        [--causal-lm] [--splade-pooling max|sum] [--splade-activation relu|log1p_relu]
 
 DIR gets what `save_pretrained` writes (config.json, model.safetensors,
 tokenizer.json, tokenizer_config.json, ...), as a checkpoint downloaded from
@@ -43,6 +43,8 @@ seeded random heads. Tasks:
               problem_type multi_label_classification
   rerank      *ForSequenceClassification, 1 label (a cross-encoder)
   tokens      *ForTokenClassification, labels O B-PER I-PER B-LOC I-LOC
+  sparse      a SparseEncoder directory: *ForMaskedLM (Transformer, fill-mask)
+              + SpladePooling (--splade-pooling, --splade-activation)
 
 Everything is deterministic given --seed: the weights come from torch's
 seeded generator, and the tokenizers are made the same in every process
@@ -69,7 +71,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 FAMILIES = ("bert", "roberta", "xlm-roberta", "distilbert", "mpnet", "modernbert", "deberta-v2", "qwen3", "qwen2",
             "llama", "mistral", "minilm")
 DECODERS = ("qwen3", "qwen2", "llama", "mistral")
-TASKS = ("embed", "classify", "multilabel", "rerank", "tokens")
+TASKS = ("embed", "classify", "multilabel", "rerank", "tokens", "sparse")
 LABELS = {
     "classify": ["NEG", "NEU", "POS"],
     "multilabel": ["sports", "politics", "science", "travel"],
@@ -338,7 +340,7 @@ def make_config(family: str, tokenizer, head: dict):
 
 def head_config(task: str, labels: list[str] | None = None) -> dict:
     """num_labels / id2label / problem_type of the task's head ({} for embed)."""
-    if task == "embed":
+    if task in ("embed", "sparse"):
         return {}
     if task == "rerank":
         return {"num_labels": 1}
@@ -357,6 +359,8 @@ def auto_class(task: str, causal_lm: bool = False):
         return tf.AutoModelForCausalLM if causal_lm else tf.AutoModel
     if task == "tokens":
         return tf.AutoModelForTokenClassification
+    if task == "sparse":
+        return tf.AutoModelForMaskedLM
     return tf.AutoModelForSequenceClassification
 
 
@@ -389,6 +393,25 @@ def save_st(out: str, model, tokenizer, a) -> None:
         prompts = json.loads(a.prompts) if a.prompts else None
         SentenceTransformer(modules=modules, device="cpu", prompts=prompts,
                             default_prompt_name=a.default_prompt_name).save(out)
+
+
+def save_sparse(out: str, model, tokenizer, a) -> None:
+    """A SparseEncoder directory: the masked-language model (fill-mask) and SpladePooling, saved by the library."""
+    from sentence_transformers import SparseEncoder
+    from sentence_transformers.sparse_encoder.modules import SpladePooling, Transformer
+
+    import torch
+
+    # Random logits are near 0, half of them above: most weights would be non-zero. A trained SPLADE head
+    # leaves most of the vocabulary at 0; a bias below 0 does that here (seeded, like the weights).
+    with torch.no_grad():
+        model.get_output_embeddings().bias.normal_(-2.0, 1.0, generator=torch.Generator().manual_seed(a.seed))
+    with tempfile.TemporaryDirectory() as tmp:
+        model.save_pretrained(tmp)
+        tokenizer.save_pretrained(tmp)
+        transformer = Transformer(tmp, transformer_task="fill-mask")
+        pooling = SpladePooling(pooling_strategy=a.splade_pooling, activation_function=a.splade_activation)
+        SparseEncoder(modules=[transformer, pooling], device="cpu").save_pretrained(out)
 
 
 def check_tokenizer_json(out: str) -> None:
@@ -435,6 +458,10 @@ def main(argv=None) -> None:
     ap.add_argument("--positions", type=int, default=128,
                     help="the model's window (max_position_embeddings, the tokenizer's model_max_length; default "
                          "128): a long-window model for the plan's and the ladder's long buckets")
+    ap.add_argument("--splade-pooling", choices=("max", "sum"), default="max",
+                    help="sparse: SpladePooling's pooling_strategy (default max)")
+    ap.add_argument("--splade-activation", choices=("relu", "log1p_relu"), default="relu",
+                    help="sparse: SpladePooling's activation_function (default relu: log(1 + relu(x)))")
     ap.add_argument("--prompts", help='--st: the prompts, a JSON object (e.g. {"query": "query: "})')
     ap.add_argument("--default-prompt-name", help="--st: the prompt encode() applies when none is named")
     ap.add_argument("--no-include-prompt", dest="include_prompt", action="store_false",
@@ -463,6 +490,8 @@ def main(argv=None) -> None:
     os.makedirs(a.out)
     if a.st:
         save_st(a.out, model, tokenizer, a)
+    elif a.task == "sparse":
+        save_sparse(a.out, model, tokenizer, a)
     else:
         model.save_pretrained(a.out)
         tokenizer.save_pretrained(a.out)

@@ -262,6 +262,54 @@ def test_embed_equals_encode(tmp_path, family):
         stop(svc)
 
 
+SPARSE_CASES = [("bert", "max", "relu"), ("roberta", "sum", "log1p_relu")]
+
+
+@pytest.mark.parametrize("family,strategy,activation", SPARSE_CASES)
+def test_sparse_equals_sparse_encoder(tmp_path, family, strategy, activation):
+    """A SparseEncoder directory (an MLM and SpladePooling) served as task sparse: each result's
+    {indices, values} equals SparseEncoder.encode's non-zero weights (the same indices, but for a weight under
+    1e-5 whose logit's sign float32 may flip; values within 1e-4), and a job's top_k equals
+    encode(max_active_dims=k). Fields of other tasks are refused by name; the job behind them runs."""
+    from sentence_transformers import SparseEncoder
+    ckpt, pkg = make_package(tmp_path, family, "sparse", "--splade-pooling", strategy,
+                             "--splade-activation", activation)
+    manifest = json.load(open(pkg / "manifest.json"))
+    assert manifest["task"] == "sparse" and manifest["sparse"] == {"pooling_strategy": strategy,
+                                                                    "activation": activation}
+    svc = serve(tmp_path, pkg)
+    try:
+        jobs = [{"id": f"s{i}", "text": t, "policy": "truncate"} for i, t in enumerate(TEXTS)]
+        jobs += [{"id": f"k{i}", "text": t, "top_k": 5} for i, t in enumerate(QUERIES)]
+        jobs += [{"id": "dims-to-sparse", "text": "x", "dimensions": 4},
+                 {"id": "b64-to-sparse", "text": "x", "encoding": "base64"},
+                 {"id": "chunk-to-sparse", "text": "a lighthouse " * 200, "policy": "chunk"},
+                 {"id": "after", "text": TEXTS[0]}]
+        got = run_jobs(svc, jobs)
+    finally:
+        stop(svc)
+    enc = SparseEncoder(str(ckpt), device="cpu")
+    want = enc.encode(TEXTS, convert_to_tensor=True, convert_to_sparse_tensor=False).numpy()
+    for i in range(len(TEXTS)):
+        out = got[f"s{i}"].output
+        assert set(out) == {"indices", "values"} and out["indices"] == sorted(out["indices"])
+        dense = np.zeros(want.shape[1], dtype=np.float32)
+        dense[out["indices"]] = out["values"]
+        assert np.abs(dense - want[i]).max() < TOLERANCE, (i, np.abs(dense - want[i]).max())
+        flipped = ((dense != 0) != (want[i] != 0)) & (np.maximum(dense, want[i]) >= 1e-5)
+        assert not flipped.any(), (i, np.flatnonzero(flipped))
+    top = enc.encode(QUERIES, max_active_dims=5, convert_to_tensor=True, convert_to_sparse_tensor=False).numpy()
+    for i in range(len(QUERIES)):
+        out = got[f"k{i}"].output
+        assert len(out["indices"]) == min(5, int((want[i] != 0).sum())), out
+        assert out["indices"] == np.flatnonzero(top[i]).tolist(), (out, np.flatnonzero(top[i]))
+    assert "`dimensions`: this model's task is sparse" in got["dims-to-sparse"].error
+    assert "`encoding` base64: this model's task is sparse" in got["b64-to-sparse"].error
+    assert got["chunk-to-sparse"].reason == "too_long"
+    assert "policy chunk is not defined for task sparse" in got["chunk-to-sparse"].error
+    assert got["after"].output["indices"], "the job behind the refused ones still gets its result"
+
+
 def check_dimensions(svc, ckpt):
     """A job's `dimensions` equals encode(truncate_dim=...); beyond the model's width it is refused by name."""
     from sentence_transformers import SentenceTransformer

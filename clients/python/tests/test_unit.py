@@ -102,6 +102,7 @@ def test_unreachable_broker_raises_naming_the_brokers_within_the_timeout():
     ([[1, 2], [3]], {"meta": [{"a": 1}]}, ValueError),
     ([[1, 2]], {"policy": "drop"}, ValueError),
     ([[1, 2]], {"encoding": "float16"}, ValueError),
+    ([[1, 2]], {"top_k": 0}, ValueError),
     ([[1, 2]], {"pairs": ["a passage"]}, TypeError),
     (["q1", "q2"], {"pairs": ["only one"]}, ValueError),
     (["q1"], {"pairs": [7]}, ValueError),

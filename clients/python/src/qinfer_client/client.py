@@ -32,7 +32,7 @@ DLQ_PREFIX = "__qinfer.errors."
 # The fields a job message may carry (the service refuses any other by name; a test checks this list against
 # the service's own, which its refusal lists).
 JOB_FIELDS = ("id", "input_ids", "token_type_ids", "text", "text_pair", "reply_to", "meta", "attempt", "policy",
-              "device", "replay_of", "truncate_to", "dimensions", "prompt_name", "encoding")
+              "device", "replay_of", "truncate_to", "dimensions", "prompt_name", "encoding", "top_k")
 # How a result's `output` may be written (a job's `encoding`): float is JSON numbers; the others are the
 # base64 text of their bytes, which decode_output() reads back.
 ENCODINGS = ("float", "base64", "binary", "ubinary", "int8", "uint8")
@@ -321,7 +321,7 @@ class Client:
                ids: Sequence[str] | None = None, reply_to: str | None = None,
                meta: dict | Sequence[dict] | None = None, policy: str | None = None,
                prompt_name: str | None = None, dimensions: int | None = None,
-               encoding: str | None = None) -> list[str]:
+               encoding: str | None = None, top_k: int | None = None) -> list[str]:
         """Publishes one job per input and returns the job ids, in input order.
 
         inputs: texts (sent as `text` for the service to tokenize, or tokenized
@@ -345,7 +345,8 @@ class Client:
         model's default prompt, if any); texts only. dimensions: for an embed model,
         the embedding's first N values, as encode(truncate_dim=N). encoding: for an
         embed model, how each result's output is written (one of ENCODINGS; default:
-        the service's output.encoding): Result.output holds it decoded either way.
+        the service's output.encoding): Result.output holds it decoded either way. top_k: for
+        a sparse model, keep each result's k largest weights (SparseEncoder's max_active_dims).
         Returns once the broker acknowledged every job; raises QinferError
         naming the first undelivered one otherwise.
         """
@@ -398,6 +399,8 @@ class Client:
         if dimensions is not None and (isinstance(dimensions, bool) or not isinstance(dimensions, int)
                                        or dimensions <= 0):
             raise ValueError(f"submit(): dimensions {dimensions!r}: a positive integer")
+        if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k <= 0):
+            raise ValueError(f"submit(): top_k {top_k!r}: a positive integer")
         if encoding is not None and encoding not in ENCODINGS:
             raise ValueError(f"submit(): encoding {encoding!r}: one of {', '.join(ENCODINGS)}")
 
@@ -432,6 +435,8 @@ class Client:
                 job["dimensions"] = dimensions
             if encoding is not None:
                 job["encoding"] = encoding
+            if top_k is not None:
+                job["top_k"] = top_k
             value = json.dumps(job, separators=(",", ":"), ensure_ascii=False)
             while True:
                 try:

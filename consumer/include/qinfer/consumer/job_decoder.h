@@ -139,7 +139,7 @@ using Decoded = std::variant<std::vector<Job>, Outcome>;
 //  1. the envelope: the bounds that hold before parsing (bytes, NUL, depth),
 //     the parse, and every field but the input (id, reply_to, meta, attempt,
 //     policy, device, replay_of, truncate_to, dimensions, prompt_name,
-//     encoding);
+//     encoding, top_k);
 //  2. the input: exactly one of `input_ids` (its length; with `pairs`,
 //     optionally `token_type_ids` of the same length) and `text` (with
 //     `pairs`, optionally `text_pair`; bounded by max_text_bytes together,

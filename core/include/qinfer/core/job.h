@@ -64,6 +64,9 @@ struct Job {
   // How the result's `output` is written: the job's `encoding`
   // (output_encoding.h); "" = as configured (output.encoding).
   std::string encoding;
+  // sparse: keep the top_k largest weights, as SparseEncoder.encode's
+  // max_active_dims does. 0: every non-zero weight.
+  int top_k = 0;
   // A model whose pooling leaves the prompt out (include_prompt false): the
   // positions at the start of input_ids that are its prompt's tokens,
   // attended to but not pooled (the executor marks them in the mask). 0:
@@ -158,6 +161,9 @@ struct Outcome {
   // then empty).
   std::string encoding;
   std::string output_bytes;
+  // ok, task sparse: the index of each value of `output` (ascending); the
+  // record writes the two as "output": {"indices", "values"}.
+  std::optional<std::vector<int32_t>> sparse_indices;
   // ok, by the model's task (see task.h, FinishOutcome): classify's top
   // `label` and every label's `scores`, by score descending; rerank's
   // `score`. Empty for embed.

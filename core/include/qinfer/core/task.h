@@ -18,6 +18,9 @@ inline constexpr const char* kEmbed = "embed";        // output: the pooled vect
 inline constexpr const char* kClassify = "classify";  // output: one logit per label
 inline constexpr const char* kRerank = "rerank";      // output: one logit (a cross-encoder)
 inline constexpr const char* kTokens = "tokens";      // output: one logit per label per token
+// output: one weight per vocabulary entry (SPLADE's pooled MLM logits),
+// written sparse: the non-zero ones by index
+inline constexpr const char* kSparse = "sparse";
 }  // namespace task
 
 // How a classifier's logits become scores.
@@ -43,6 +46,8 @@ struct TaskSpec {
   bool type_ids = false;
 
   bool is_embed() const { return task == task::kEmbed; }
+  // One vector per job whose values are compared by cosine (embed, sparse).
+  bool pools() const { return task == task::kEmbed || task == task::kSparse; }
   // Policy chunk is defined: embed pools its windows' vectors, tokens
   // stitches its windows' entities; classify and rerank have none.
   bool chunks() const { return task == task::kEmbed || task == task::kTokens; }
@@ -55,7 +60,7 @@ struct TaskSpec {
   friend bool operator==(const TaskSpec&, const TaskSpec&) = default;
 };
 
-// True for one of the four task names.
+// True for one of the five task names.
 bool IsTask(std::string_view name);
 
 // Sets an ok outcome's task fields from its raw output (the logits):
@@ -68,8 +73,9 @@ bool IsTask(std::string_view name);
 // token-classification pipeline with aggregation "simple" (adjacent tokens
 // merged unless a B- tag starts a new one; the entity's label without its
 // B-/I- prefix, its score the mean of its tokens', "O" left out), the raw
-// logits dropped. Scores are computed in double and stored as float. embed:
-// nothing. The in-flight text and spans are dropped either way, a failure's
+// logits dropped; sparse: the non-zero weights of the dense output, by index
+// (`output` their values, `sparse_indices` their indices). Scores are
+// computed in double and stored as float. embed: nothing. The in-flight text and spans are dropped either way, a failure's
 // included. A tokens output that does not fit its spans is a model_error.
 // REQUIRES: spec.Check(...) is OK.
 void FinishOutcome(const TaskSpec& spec, Outcome& outcome);
