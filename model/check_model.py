@@ -17,8 +17,9 @@ valid inputs.
 A model of another task is checked against the contract its manifest names
 (--manifest PATH, by default the manifest.json beside MODEL when there is
 one, as model/export_hf.py writes it): `task` (embed, classify, rerank,
-tokens, sparse), `output` ("pooled" [B, D], "logits" [B, C], "token_logits"
-[B, T, C]: per token, padding changes no real token's row) and `inputs`
+tokens, sparse, token_embed), `output` ("pooled" [B, D], "logits" [B, C],
+"token_logits" and "token_embeddings" [B, T, C]: per token, padding changes
+no real token's row) and `inputs`
 ([input_ids, attention_mask] or with token_type_ids as a third argument,
 only for classify and rerank; the checks then run pairs, token types 0
 then 1, and the token types must change the output). `labels` sets the

@@ -25,6 +25,10 @@ The task (--task auto, the default, decides as the model's library would):
     activation_function relu, i.e. log(1 + relu(x)), or log1p_relu); --task
     sparse on a bare *ForMaskedLM: max and relu, as SparseEncoder(dir)
     builds it (bert, roberta and xlm-roberta);
+  - --task token_embed (explicit only: the library's output_value): a vector
+    a token, the hidden states through the directory's modules of the token
+    vectors (a Dense or Normalize with module_input_name token_embeddings;
+    bert, roberta and xlm-roberta);
   - a sentence-transformers directory (modules.json): embed, with its own
     Pooling mode (mean, cls, max, lasttoken or weightedmean) and normalisation
     (a Normalize module);
@@ -55,10 +59,10 @@ Writes
                  pooled (normalised when the directory says so); classify and
                  rerank [B, C] raw logits (C = num_labels, 1 for rerank);
                  tokens [B, L, C] raw logits; sparse [B, V] pooled weights
-                 (V = vocab_size).
+                 (V = vocab_size); token_embed [B, L, D] token vectors.
   OUT/tokenizer.json, OUT/tokenizer_config.json   copies of the checkpoint's.
   OUT/manifest.json  name, format, task, output ("pooled" | "logits" |
-                 "token_logits"), dim (D, or C), labels (classify, tokens: the
+                 "token_logits" | "token_embeddings"), dim (D, or C), labels (classify, tokens: the
                  id2label names in id order), activation ("none" | "softmax" |
                  "sigmoid"), inputs, pairs, family (config.model_type),
                  problem_type (when the config sets it), vocab_size,
@@ -104,7 +108,9 @@ checkpoint's own tokenizer in one padded batch:
   tokens    logits within 1e-4 + 1e-5 x the largest |logit| of the token of
             AutoModelForTokenClassification;
   sparse    every weight within 1e-4 of SparseEncoder(dir).encode, the same
-            non-zero weights (but for any under 1e-5).
+            non-zero weights (but for any under 1e-5);
+  token_embed  each token's vector as the tokens check holds logits, to
+            SentenceTransformer(dir).encode(output_value="token_embeddings").
 A failed check exits 1 ("SELF-CHECK FAILED: ...") and leaves no
 manifest.json in OUT; refused input exits 2 ("REFUSED: ..."). It records CPU autocast precision
 (bfloat16, float16) against float32 in precision_check. model/export_minilm.py is this
@@ -150,7 +156,7 @@ from qinfer_model import (INPUTS_2, INPUTS_3, TASK_OUTPUT, ContractError, check_
                           check_precision, format_precision, write_manifest)
 from families import FAMILIES, Family, family_of  # noqa: E402
 
-TASKS = ("embed", "classify", "rerank", "tokens", "sparse")
+TASKS = ("embed", "classify", "rerank", "tokens", "sparse", "token_embed")
 # SparseEncoder's SpladePooling: pooling_strategy, and activation_function (relu is log(1 + relu(x)),
 # log1p_relu one log1p more).
 SPLADE_STRATEGIES = ("max", "sum")
@@ -226,6 +232,21 @@ class SparseDir:
 
 
 @dataclass
+class TokenDir:
+    """token_embed: what encode(output_value="token_embeddings") returns of a directory: the Transformer's
+    hidden states, then the modules after it that rewrite token_embeddings (a ColBERT-style Dense projection,
+    a Normalize), in order, as the library loaded them."""
+    model_dir: str
+    max_seq_length: int | None = None
+    modules: list = field(default_factory=list)  # ("dense", Dense) | ("normalize", None)
+
+    @property
+    def dim(self) -> int | None:
+        dense = [m for kind, m in self.modules if kind == "dense"]
+        return dense[-1].linear.out_features if dense else None
+
+
+@dataclass
 class Plan:
     """Everything decided before the model is loaded."""
     checkpoint: str
@@ -234,6 +255,7 @@ class Plan:
     config: object
     st: StDir | None
     sparse: SparseDir | None = None
+    token: TokenDir | None = None
     labels: list[str] = field(default_factory=list)
     activation: str = "none"
     type_ids: bool = False
@@ -273,6 +295,8 @@ class Plan:
     def dim(self) -> int:
         if self.task == "sparse":
             return self.config.vocab_size
+        if self.task == "token_embed":
+            return (self.token and self.token.dim) or self.config.hidden_size
         return self.config.hidden_size if self.task == "embed" else self.config.num_labels
 
 
@@ -354,6 +378,38 @@ def read_sparse_dir(checkpoint: str) -> SparseDir | None:
                      max_seq_length=config.get("max_seq_length"))
 
 
+def read_token_dir(checkpoint: str) -> TokenDir:
+    """token_embed: the directory as sentence-transformers loads it; of the modules after the Transformer, those
+    that rewrite token_embeddings are kept (Dense, Normalize), those that read it into sentence_embedding
+    (Pooling, a Dense or Normalize of the pooled vector) leave it as it is, any other is refused by name."""
+    if not os.path.isfile(os.path.join(checkpoint, "modules.json")):
+        return TokenDir(model_dir=checkpoint)
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(checkpoint, device="cpu")
+    modules = list(st)
+    if type(modules[0]).__name__ != "Transformer":
+        raise Refused(f"{checkpoint}: the first module is {type(modules[0]).__name__}, not a Transformer")
+    prompts, default = st_prompts(checkpoint)
+    if any(prompts.values()) or default:
+        raise Refused(f"{checkpoint}: prompts; export_hf.py exports token_embed of a directory without prompts")
+    token = TokenDir(model_dir=os.path.join(checkpoint, read_json(os.path.join(checkpoint, "modules.json"))[0]
+                                            .get("path", "")),
+                     max_seq_length=st.max_seq_length)
+    for m in modules[1:]:
+        name = type(m).__name__
+        writes = getattr(m, "module_output_name", "sentence_embedding")
+        if name == "Pooling" or (name in ("Dense", "Normalize") and writes == "sentence_embedding"):
+            continue
+        if name in ("Dense", "Normalize") and writes == "token_embeddings" and \
+                getattr(m, "module_input_name", "token_embeddings") == "token_embeddings":
+            token.modules.append(("dense", m) if name == "Dense" else ("normalize", None))
+            continue
+        raise Refused(f"{checkpoint}: module {name} (writing {writes}) is not supported for token_embed; "
+                      "export_hf.py applies a Dense or Normalize of the token embeddings")
+    return token
+
+
 def st_transformer_config(model_dir: str) -> dict:
     """The Transformer module's own config (sentence_bert_config.json or a family's variant); {} if none."""
     for name in ST_CONFIG_FILES:
@@ -433,6 +489,12 @@ def check_requested_task(task: str, config, st: StDir | None, sparse: SparseDir 
     """Refuses an explicit --task that the checkpoint cannot be (embed fits any encoder)."""
     if sparse and task != "sparse":
         raise Refused(f"{task}: this is a SparseEncoder directory (SpladePooling): use --task sparse")
+    if task == "token_embed":
+        kind, arch = head_kind(config)
+        if kind != "encoder":
+            raise Refused(f"token_embed needs an encoder's hidden states; this checkpoint is {arch}: use --task "
+                          f"{auto_task(config, None)}")
+        return
     if task == "sparse":
         archs = config.architectures or []
         if not sparse and not (archs and archs[0].endswith("ForMaskedLM")):
@@ -466,7 +528,7 @@ def check_requested_task(task: str, config, st: StDir | None, sparse: SparseDir 
 
 def activation_of(task: str, config) -> str:
     """How the task's logits become scores, as the library's pipeline (or CrossEncoder) applies them."""
-    if task in ("embed", "sparse"):
+    if task in ("embed", "sparse", "token_embed"):
         return "none"
     if task == "tokens":
         return "softmax"
@@ -498,7 +560,8 @@ def checked_family(config, task: str) -> Family:
 
 def model_length(plan: Plan) -> int:
     """max_tokens as the library cuts: max_seq_length (sentence-transformers), else model_max_length."""
-    length = plan.st.max_seq_length if plan.st else plan.sparse.max_seq_length if plan.sparse else None
+    own = plan.st or plan.sparse or plan.token
+    length = own.max_seq_length if own else None
     if length is None:
         path = os.path.join(plan.model_dir, "tokenizer_config.json")
         length = read_json(path).get("model_max_length") if os.path.isfile(path) else None
@@ -514,9 +577,10 @@ def make_plan(checkpoint: str, task: str, max_tokens: int | None, up_to_position
 
     if not os.path.isdir(checkpoint):
         raise Refused(f"{checkpoint} is not a directory")
-    sparse = read_sparse_dir(checkpoint)
-    st = None if sparse else read_st_dir(checkpoint)
-    model_dir = sparse.model_dir if sparse else st.model_dir if st else checkpoint
+    token = read_token_dir(checkpoint) if task == "token_embed" else None
+    sparse = None if token else read_sparse_dir(checkpoint)
+    st = None if sparse or token else read_st_dir(checkpoint)
+    model_dir = token.model_dir if token else sparse.model_dir if sparse else st.model_dir if st else checkpoint
     for name in ("config.json", "tokenizer.json"):
         if not os.path.isfile(os.path.join(model_dir, name)):
             why = ("qinfer tokenizes with the `tokenizers` library from tokenizer.json: save a fast tokenizer "
@@ -529,7 +593,8 @@ def make_plan(checkpoint: str, task: str, max_tokens: int | None, up_to_position
         check_requested_task(task, config, st, sparse)
     if task == "sparse" and not sparse:
         sparse = SparseDir(model_dir=model_dir)  # a bare *ForMaskedLM: SparseEncoder(dir)'s max and relu
-    plan = Plan(checkpoint=checkpoint, model_dir=model_dir, task=task, config=config, st=st, sparse=sparse)
+    plan = Plan(checkpoint=checkpoint, model_dir=model_dir, task=task, config=config, st=st, sparse=sparse,
+                token=token)
     plan.labels = label_names(config) if task in ("classify", "tokens") else []
     plan.activation = activation_of(task, config)
     plan.max_positions = checked_family(config, task).usable_positions(config)
@@ -555,10 +620,12 @@ class _Wrapper(nn.Module):
 
     def __init__(self, model: nn.Module, task: str, pooling: str | None, normalize: bool, bool_mask: bool,
                  takes_types: bool, mask: str = "4d", pad_id: int | None = None, exclude_prompt: bool = False,
-                 splade: tuple[str, str] | None = None):
+                 splade: tuple[str, str] | None = None, token_modules: list | None = None):
         super().__init__()
         # sparse: SpladePooling's (pooling_strategy, activation_function).
         self.splade = splade
+        # token_embed: what rewrites the token embeddings after the transformer (TokenDir.modules).
+        self.token_modules = nn.ModuleList(token_modules or [])
         # Pooling's include_prompt false: a mask value of 2 marks a prompt token, attended but left out of
         # the pooled vector (the service writes 2 over a job's first prompt_length positions).
         self.exclude_prompt = exclude_prompt
@@ -625,6 +692,11 @@ class _Wrapper(nn.Module):
             return self.pool(out.last_hidden_state, pooled, attention_mask).float()
         if self.task == "sparse":
             return self.splade_pool(out.logits.float(), attention_mask)
+        if self.task == "token_embed":
+            hidden = out.last_hidden_state
+            for module in self.token_modules:
+                hidden = module(hidden)
+            return hidden.float()
         return out.logits.float()
 
     def splade_pool(self, logits: Tensor, attention_mask: Tensor) -> Tensor:
@@ -635,6 +707,25 @@ class _Wrapper(nn.Module):
         if self.splade[1] == "log1p_relu":
             x = torch.log1p(x)
         return x.amax(dim=1) if self.splade[0] == "max" else x.sum(dim=1)
+
+
+class TokenDense(nn.Module):
+    """sentence-transformers' Dense on the token embeddings: its linear layer, then its activation."""
+
+    def __init__(self, dense: nn.Module):
+        super().__init__()
+        self.linear = dense.linear
+        self.activation = dense.activation_function
+
+    def forward(self, hidden: Tensor) -> Tensor:
+        return self.activation(self.linear(hidden))
+
+
+class TokenNormalize(nn.Module):
+    """sentence-transformers' Normalize on the token embeddings: each token's vector to unit length."""
+
+    def forward(self, hidden: Tensor) -> Tensor:
+        return F.normalize(hidden, p=2.0, dim=-1)
 
 
 class TwoInputs(_Wrapper):
@@ -650,7 +741,7 @@ class ThreeInputs(_Wrapper):
 def load_library_model(plan: Plan, attn: str) -> nn.Module:
     import transformers as tf
 
-    cls = {"embed": tf.AutoModel, "tokens": tf.AutoModelForTokenClassification,
+    cls = {"embed": tf.AutoModel, "token_embed": tf.AutoModel, "tokens": tf.AutoModelForTokenClassification,
            "sparse": tf.AutoModelForMaskedLM}.get(plan.task, tf.AutoModelForSequenceClassification)
     return cls.from_pretrained(plan.model_dir, attn_implementation=attn, dtype=torch.float32).eval()
 
@@ -665,8 +756,10 @@ def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
     pad_id = plan.config.pad_token_id if family.decoder and plan.task != "embed" else None
     exclude_prompt = bool(plan.st and not plan.st.include_prompt)
     splade = (plan.sparse.pooling_strategy, plan.sparse.activation) if plan.sparse else None
+    token_modules = [TokenDense(m) if kind == "dense" else TokenNormalize()
+                     for kind, m in (plan.token.modules if plan.token else [])]
     return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa", takes_types, family.mask,
-               pad_id, exclude_prompt, splade).eval()
+               pad_id, exclude_prompt, splade, token_modules).eval()
 
 
 def padded_batch(plan: Plan, lengths: list[int], seed: int) -> tuple:
@@ -942,8 +1035,35 @@ def check_tokens(plan: Plan, model, tokenizer) -> dict:
             "max_abs_diff": float(f"{worst:.3g}")}
 
 
+def check_token_embed(plan: Plan, model, tokenizer) -> dict:
+    """Each text's rows equal SentenceTransformer(dir).encode(output_value="token_embeddings") (a vector a token,
+    special tokens as the tokenizer adds them), within the tolerance at each vector's scale."""
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(plan.checkpoint, device="cpu")
+    st.max_seq_length = plan.max_tokens
+    texts = SENTENCES + [LONG]
+    want = st.encode(texts, output_value="token_embeddings", batch_size=len(texts))
+    worst = ratio = 0.0
+    with torch.inference_mode():
+        got = model(*tokenize(tokenizer, texts, plan.max_tokens, plan.type_ids))
+    for i, rows in enumerate(want):
+        rows = rows.cpu().float()
+        if int(got.shape[1]) < rows.shape[0] or got.shape[2] != rows.shape[1]:
+            raise CheckFailed(f"token embeddings of {texts[i][:40]!r}: {rows.shape[0]} x {rows.shape[1]} from the "
+                              f"library, the export gives {got.shape[1]} x {got.shape[2]}")
+        worst = max(worst, (got[i, : rows.shape[0]] - rows).abs().max().item())
+        ratio = max(ratio, excess(got[i, : rows.shape[0]], rows))
+    if ratio > 1:
+        raise CheckFailed(f"token embeddings differ from encode(output_value=\"token_embeddings\") "
+                          f"{within_text(ratio)}; the largest difference is {worst:.3g}")
+    return {"reference": 'SentenceTransformer.encode(output_value="token_embeddings")', "inputs": len(texts),
+            "max_abs_diff": float(f"{worst:.3g}"),
+            "modules": [kind for kind, _ in (plan.token.modules if plan.token else [])]}
+
+
 LIBRARY_CHECKS = {"embed": check_embed, "classify": check_classify, "rerank": check_rerank, "tokens": check_tokens,
-                  "sparse": check_sparse}
+                  "sparse": check_sparse, "token_embed": check_token_embed}
 
 
 def check_exported(model, plan: Plan, tokenizer) -> tuple[dict, dict]:

@@ -8,9 +8,10 @@ model/check_model.py), so the checks the executor relies on are written once:
           [, token_type_ids: int64 [B, L]]) -> float32 output
 
   output (the manifest's `output`, from its task):
-    "pooled"        [B, D]     embed: one pooled vector per row
+    "pooled"        [B, D]     embed: one pooled vector per row (sparse: D = the vocabulary)
     "logits"        [B, C]     classify, rerank: one logit per label (C = 1 for rerank)
     "token_logits"  [B, L, C]  tokens: one logit per label per token
+    "token_embeddings" [B, L, D]  token_embed: one vector per token
   token_type_ids (the manifest's `inputs` names it): only models that take
   pairs and use token types (BERT-like classify/rerank); 0 for the first
   text's tokens, 1 for the second's.
@@ -43,8 +44,9 @@ import torch
 
 # The manifest's `output` for each value of its `task`.
 TASK_OUTPUT = {"embed": "pooled", "classify": "logits", "rerank": "logits", "tokens": "token_logits",
-               "sparse": "pooled"}
-OUTPUTS = ("pooled", "logits", "token_logits")
+               "sparse": "pooled", "token_embed": "token_embeddings"}
+OUTPUTS = ("pooled", "logits", "token_logits", "token_embeddings")
+PER_TOKEN = ("token_logits", "token_embeddings")
 INPUTS_2 = ["input_ids", "attention_mask"]
 INPUTS_3 = ["input_ids", "attention_mask", "token_type_ids"]
 
@@ -125,11 +127,11 @@ class _Rows:
 
 
 def _check_shape(out: torch.Tensor, rows: int, width: int, output: str, dim: int | None) -> None:
-    if output == "token_logits":
+    if output in PER_TOKEN:
         if out.dim() != 3:
             raise ContractError(
                 f"output has rank {out.dim()} (shape {tuple(out.shape)}); the contract of output "
-                f"token_logits is one vector per token, shape [B, L, C] = [{rows}, {width}, C]")
+                f"{output} is one vector per token, shape [B, L, C] = [{rows}, {width}, C]")
         if out.shape[1] != width:
             raise ContractError(f"output has {out.shape[1]} positions for inputs of {width} tokens")
     elif out.dim() != 2:
@@ -182,7 +184,7 @@ def check_contract(model, vocab_size: int, max_positions: int, seed: int = 0,
     inputs = inputs or INPUTS_2
     if inputs not in (INPUTS_2, INPUTS_3):
         raise ValueError(f"inputs {inputs!r}: expected {INPUTS_2} or {INPUTS_3}")
-    per_token = output == "token_logits"
+    per_token = output in PER_TOKEN
     gen = _Rows(vocab_size, avoid_ids or set(), seed, pairs=inputs == INPUTS_3)
     if lengths is None:
         lengths = [1, 7, 33, max_positions]

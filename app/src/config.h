@@ -74,6 +74,9 @@ struct Config {
     size_t max_meta_bytes = size_t{64} << 10;
     size_t max_text_bytes = size_t{256} << 10;
     size_t max_chunk_text_bytes = size_t{1} << 20;
+    // A result record larger than this (a token_embed result of a long
+    // input) is a `too_long` failure record instead.
+    size_t max_result_bytes = size_t{16} << 20;
   } limits;
   // Inputs longer than scheduler.max_tokens (a job's `policy` overrides
   // too_long): reject (a `too_long` record), truncate, chunk (windows

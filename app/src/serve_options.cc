@@ -154,6 +154,7 @@ pipeline::LoopOptions LoopOptionsFrom(const Config& config, const executor::Mode
   options.task = manifest.task;
   options.record_queue = 2;
   options.encoding = output.encoding;
+  options.max_result_bytes = config.limits.max_result_bytes;
   options.int8_ranges = output.int8_ranges;
   return options;
 }

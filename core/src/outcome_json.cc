@@ -134,7 +134,7 @@ class ObjectWriter {
 // `values` as a JSON array of numbers (floats as AppendJsonNumber writes
 // them).
 template <typename T>
-void AppendNumbers(std::string& out, const std::vector<T>& values) {
+void AppendNumbers(std::string& out, std::span<const T> values) {
   out += '[';
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out += ',';
@@ -212,10 +212,18 @@ void AppendResult(std::string& out, const Outcome& o) {
     output += '"';
   } else if (o.sparse_indices) {
     ObjectWriter sparse(output);
-    AppendNumbers(sparse.Key("indices"), *o.sparse_indices);
-    AppendNumbers(sparse.Key("values"), o.output);
+    AppendNumbers(sparse.Key("indices"), std::span<const int32_t>(*o.sparse_indices));
+    AppendNumbers(sparse.Key("values"), std::span<const float>(o.output));
+  } else if (o.output_rows > 0) {
+    const size_t width = o.output.size() / size_t(o.output_rows);
+    output += '[';
+    for (size_t row = 0; row < size_t(o.output_rows); ++row) {
+      if (row > 0) output += ',';
+      AppendNumbers(output, std::span<const float>(o.output).subspan(row * width, width));
+    }
+    output += ']';
   } else {
-    AppendNumbers(output, o.output);
+    AppendNumbers(output, std::span<const float>(o.output));
   }
   w.Int("padded_length", o.padded_length);
   if (!o.policy.empty()) w.String("policy", o.policy);
@@ -315,6 +323,12 @@ bool ReadResult(const json& j, Outcome& o) {
   if (o.encoding.empty() && j.at("output").is_object()) {
     o.sparse_indices = j["output"].at("indices").get<std::vector<int32_t>>();
     o.output = j["output"].at("values").get<std::vector<float>>();
+  } else if (o.encoding.empty() && !j.at("output").empty() && j["output"].front().is_array()) {
+    for (const json& row : j["output"]) {
+      const std::vector<float> values = row.get<std::vector<float>>();
+      o.output.insert(o.output.end(), values.begin(), values.end());
+    }
+    o.output_rows = int(j["output"].size());
   } else if (o.encoding.empty()) {
     o.output = j.at("output").get<std::vector<float>>();
   } else if (!IsOutputEncoding(o.encoding) || o.encoding == encoding::kFloat ||

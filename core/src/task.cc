@@ -10,12 +10,13 @@ namespace qinfer {
 
 bool IsTask(std::string_view name) {
   return name == task::kEmbed || name == task::kClassify || name == task::kRerank || name == task::kTokens ||
-         name == task::kSparse;
+         name == task::kSparse || name == task::kTokenEmbed;
 }
 
 absl::Status TaskSpec::Check(int dim) const {
   if (!IsTask(task)) {
-    return absl::InvalidArgumentError("task '" + task + "' is not one of embed, classify, rerank, tokens, sparse");
+    return absl::InvalidArgumentError("task '" + task +
+                                      "' is not one of embed, classify, rerank, tokens, sparse, token_embed");
   }
   const bool labelled = task == task::kClassify || task == task::kTokens;
   if (labelled && labels.size() < (task == task::kClassify ? 2u : 1u)) {
@@ -35,14 +36,14 @@ absl::Status TaskSpec::Check(int dim) const {
                                       std::to_string(dim));
   }
   const std::string& a = activation;
-  const bool ok_activation = pools()                 ? a == activation::kNone
+  const bool ok_activation = pools() || task == task::kTokenEmbed ? a == activation::kNone
                              : task == task::kRerank ? a == activation::kSigmoid
                              : task == task::kTokens ? a == activation::kSoftmax
                                                      : a == activation::kSoftmax || a == activation::kSigmoid;
   if (!ok_activation) {
     return absl::InvalidArgumentError(
-        "activation '" + a + "' does not fit task " + task + " (embed and sparse: none; classify: softmax or " +
-        "sigmoid; rerank: sigmoid; tokens: softmax)");
+        "activation '" + a + "' does not fit task " + task + " (embed, sparse and token_embed: none; classify: " +
+        "softmax or sigmoid; rerank: sigmoid; tokens: softmax)");
   }
   if (pairs && task != task::kClassify && task != task::kRerank) {
     return absl::InvalidArgumentError("pairs: task " + task + " takes one text per job, not pairs");
@@ -161,6 +162,10 @@ void FinishOutcome(const TaskSpec& spec, Outcome& o) {
   if (!o.ok) return;
   if (spec.task == task::kRerank) {
     o.score = float(Sigmoid(o.output.at(0)));
+    return;
+  }
+  if (spec.task == task::kTokenEmbed) {
+    o.output_rows = int(o.input_length);
     return;
   }
   if (spec.task == task::kSparse) {

@@ -60,10 +60,10 @@ std::vector<std::vector<float>> DecodeOutput(const torch::Tensor& model_out, con
   const torch::Tensor out = model_out.to(torch::kCPU, torch::kFloat32).contiguous();
   const float* data = out.data_ptr<float>();
   std::vector<std::vector<float>> result(batch);
-  if (task == task::kTokens) {
+  if (task == task::kTokens || task == task::kTokenEmbed) {
     if (out.dim() != 3 || out.size(0) != batch || out.size(1) != length) {
       throw std::runtime_error("model returned a " + std::to_string(out.dim()) +
-                               "-d tensor, expected [B, L, C] (task tokens)");
+                               "-d tensor, expected [B, L, C] (task " + task + ")");
     }
     const int64_t labels = out.size(2);
     for (int64_t b = 0; b < batch; ++b) {

@@ -67,10 +67,10 @@ absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelMan
   t.task = j.value("task", std::string(task::kEmbed));
   if (!IsTask(t.task)) {
     return absl::InvalidArgumentError(where + "task '" + t.task +
-                                      "' is not one of embed, classify, rerank, tokens, sparse");
+                                      "' is not one of embed, classify, rerank, tokens, sparse, token_embed");
   }
   t.labels = j.value("labels", std::vector<std::string>());
-  t.activation = j.value("activation", std::string(t.pools()                 ? activation::kNone
+  t.activation = j.value("activation", std::string(t.pools() || t.task == task::kTokenEmbed ? activation::kNone
                                                    : t.task == task::kRerank ? activation::kSigmoid
                                                                              : activation::kSoftmax));
   t.pairs = j.value("pairs", t.task == task::kClassify || t.task == task::kRerank);
@@ -83,8 +83,9 @@ absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelMan
                                       "token_type_ids] (the model's forward arguments, in order)");
   }
   t.type_ids = inputs == three;
-  const std::string expected_output = t.pools()                 ? "pooled"
-                                      : t.task == task::kTokens ? "token_logits"
+  const std::string expected_output = t.pools()                     ? "pooled"
+                                      : t.task == task::kTokens     ? "token_logits"
+                                      : t.task == task::kTokenEmbed ? "token_embeddings"
                                                                 : "logits";
   if (m.output != expected_output) {
     return absl::InvalidArgumentError(where + "output '" + m.output + "' does not fit task " + t.task +

@@ -162,7 +162,7 @@ absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double 
   const ModelManifest& manifest = runner.manifest();
   const TaskSpec& task = manifest.task;
   const std::vector<std::vector<int64_t>> rows = ProbeRows(manifest.vocab_size, manifest.max_tokens);
-  PrecisionReport report{.dtype = runner.dtype(), .scores = !task.pools(), .floor = min_cosine,
+  PrecisionReport report{.dtype = runner.dtype(), .scores = task.has_logits() || task.task == task::kTokens, .floor = min_cosine,
                          .bound = max_score_diff};
   const bool sigmoid = task.activation == activation::kSigmoid;
   absl::StatusOr<std::vector<std::vector<float>>> reference = Float32Outputs(runner, rows);

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 
 TASKS_ENCODER = ("embed", "classify", "rerank", "tokens")
 TASKS_DECODER = ("embed", "classify", "rerank")
-# A masked-language-model head pooled as SPLADE (sentence-transformers' SparseEncoder): the families checked
-# against SparseEncoder.encode in tests (tests/python/test_export_hf.py, clients/python/tests/test_tasks.py).
-TASKS_SPARSE = TASKS_ENCODER + ("sparse",)
+# A masked-language-model head pooled as SPLADE (sentence-transformers' SparseEncoder), and the token
+# embeddings (encode(output_value="token_embeddings")): the families checked against those in tests
+# (tests/python/test_export_hf.py, clients/python/tests/test_tasks.py).
+TASKS_SPARSE = TASKS_ENCODER + ("sparse", "token_embed")
 
 
 @dataclass(frozen=True)

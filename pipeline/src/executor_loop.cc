@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_format.h"
 #include "qinfer/core/logging.h"
+#include "qinfer/core/outcome_json.h"
 #include "qinfer/core/thread_name.h"
 
 namespace qinfer::pipeline {
@@ -38,12 +40,34 @@ void KeepTopK(Outcome& outcome, size_t k) {
   outcome.output = std::move(kept_values);
 }
 
+// A result of a vector a token (token_embed) within `max_bytes` as a
+// record, else a `too_long` failure record saying what would fix it. Its
+// record is at least 2 bytes a value ("0,") and at most 16 ("-1.2345678e-05,"
+// and the row's brackets): measured only between the two.
+Outcome Bounded(Outcome outcome, const Job* job, size_t max_bytes) {
+  const size_t values = outcome.output.size();
+  if (16 * values + 4096 <= max_bytes) return outcome;
+  const size_t bytes = 2 * values > max_bytes ? 2 * values : OutcomeToJson(outcome).size();
+  if (bytes <= max_bytes || job == nullptr) return outcome;
+  Outcome failed = FailureFor(*job, reason::kTooLong,
+                              absl::StrFormat("the result would be %s%d bytes (%d tokens' vectors of %d values as "
+                                              "JSON numbers), more than limits.max_result_bytes %d: replay it with "
+                                              "--truncate-to N for its first N tokens (about %d fit)",
+                                              2 * values > max_bytes ? "over " : "", bytes, outcome.output_rows,
+                                              values / size_t(outcome.output_rows), max_bytes,
+                                              uint64_t(double(outcome.output_rows) * double(max_bytes) /
+                                                       double(std::max<size_t>(bytes, 1)))));
+  failed.completed_at_ms = outcome.completed_at_ms;
+  return failed;
+}
+
 // A finished outcome as its job asked for it: a sparse one's `top_k`; its
 // `dimensions`, the vector's first N values, as encode(truncate_dim=N)
 // returns them (after chunk assembly; not normalised again), then written
 // in its `encoding` (the job's, else the configured one).
 Outcome Finished(Outcome outcome, const Job* job, const LoopOptions& options) {
   if (!outcome.ok) return outcome;
+  if (outcome.output_rows > 0) return Bounded(std::move(outcome), job, options.max_result_bytes);
   if (outcome.sparse_indices && job && job->top_k > 0) KeepTopK(outcome, size_t(job->top_k));
   const int dimensions = job ? job->dimensions : 0;
   if (dimensions > 0 && outcome.output.size() > size_t(dimensions)) outcome.output.resize(size_t(dimensions));
@@ -61,7 +85,7 @@ Outcome Finished(Outcome outcome, const Job* job, const LoopOptions& options) {
     outcome.output.clear();
     return outcome;
   }
-  outcome.output_bytes = EncodeOutput(outcome.output, name, ranges);
+  outcome.output_bytes = EncodeOutput(outcome.output, name, ranges);  // embed only: the decoder sees to it
   outcome.encoding = name;
   outcome.output.clear();
   return outcome;

@@ -293,6 +293,7 @@ std::vector<std::string> EveryKeyChanged() {
           "scheduler.max_queued_bytes=12345",
           "tokenizer.threads=3",
           "output.encoding=ubinary",
+          "limits.max_result_bytes=65536",
           "output.int8_ranges=/models/ranges.json",
           "storage.path=/data/store",
           "storage.sync=true",

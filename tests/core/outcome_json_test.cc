@@ -48,6 +48,20 @@ TEST(OutcomeJsonTest, ASparseResultIsWrittenAsIndicesAndValuesAndReadBack) {
   EXPECT_EQ(*back, o);
 }
 
+TEST(OutcomeJsonTest, ATokenEmbedResultIsWrittenAsAVectorAToken) {
+  Outcome o;
+  o.id = "t-1";
+  o.ok = true;
+  o.output = {0.5f, -1.0f, 2.0f, 0.25f, 0.0f, 3.0f};
+  o.output_rows = 3;
+  o.input_length = 3;
+  const std::string json = OutcomeToJson(o);
+  EXPECT_NE(json.find(R"("output":[[0.5,-1.0],[2.0,0.25],[0.0,3.0]])"), std::string::npos) << json;
+  auto back = OutcomeFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, o);
+}
+
 TEST(OutcomeJsonTest, FailureRoundTripsWithPayloadAndSource) {
   Outcome o;
   o.id = "bad-1";

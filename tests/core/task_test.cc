@@ -93,6 +93,19 @@ TEST(TaskHeadTest, SparseKeepsTheNonZeroWeightsByIndexAndChecksLikeEmbed) {
   EXPECT_FALSE(sparse.Check(8).ok()) << "one text a job";
 }
 
+TEST(TaskHeadTest, TokenEmbedHasAVectorPerTokenOfTheJob) {
+  TaskSpec spec;
+  spec.task = task::kTokenEmbed;
+  ASSERT_TRUE(spec.Check(8).ok());
+  EXPECT_TRUE(spec.per_token());
+  EXPECT_FALSE(spec.pools());
+  Outcome o = Result({1, 2, 3, 4, 5, 6});
+  o.input_length = 3;
+  FinishOutcome(spec, o);
+  EXPECT_EQ(o.output_rows, 3);
+  EXPECT_EQ(o.output.size(), 6u);
+}
+
 TEST(TaskHeadTest, EmbedAndFailuresGetNothing) {
   Outcome embedded = Result({0.6f, 0.8f});
   FinishOutcome(TaskSpec{}, embedded);

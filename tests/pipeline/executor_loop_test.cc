@@ -433,6 +433,35 @@ TEST_F(ExecutorLoopTest, ASparseResultKeepsItsNonZeroWeightsAndAJobsTopK) {
   EXPECT_EQ(kept("k9"), (Kept{{1, 3, 4, 5}, {3, 2, 3, 2}})) << "fewer non-zero weights than k: all of them";
 }
 
+// A result of a vector a token over limits.max_result_bytes becomes a
+// too_long record that says how many tokens fit; the jobs around it get
+// their results.
+TEST_F(ExecutorLoopTest, ATokenEmbedResultOverTheResultBoundIsATooLongRecord) {
+  options_.task.task = task::kTokenEmbed;
+  options_.max_result_bytes = 8192;
+  runner_.output_of = [](const Job& job) {
+    std::vector<float> rows;
+    for (size_t t = 0; t < job.length(); ++t) {
+      for (int d = 0; d < 64; ++d) rows.push_back(0.123456f * float(d + 1) / float(t + 1));
+    }
+    return rows;
+  };
+  Process p(store_, runner_, clock_, log_, options_);
+  p.Push({MakeJob("short", 1, 4), MakeJob("long", 2, 16), MakeJob("after", 3, 2)});
+  EXPECT_EQ(p.RunToEnd(), "");
+  EXPECT_EQ(store_.records.at("short").output_rows, 4);
+  EXPECT_EQ(store_.records.at("after").output_rows, 2);
+  const Outcome& long_one = store_.records.at("long");
+  ASSERT_FALSE(long_one.ok);
+  EXPECT_EQ(long_one.reason, reason::kTooLong);
+  EXPECT_NE(long_one.error.find("(16 tokens' vectors of 64 values as JSON numbers), more than "
+                                "limits.max_result_bytes 8192: replay it with --truncate-to N"),
+            std::string::npos)
+      << long_one.error;
+  EXPECT_EQ(long_one.payload, R"({"id":"long"})") << "the payload, for the replay";
+  EXPECT_EQ(log_.events().back(), "ack:3") << "every job acked, the refused one included";
+}
+
 TEST_F(ExecutorLoopTest, AChunkedJobThatCrashesIsIsolatedAfterMaxAttemptsLives) {
   // Each life reads the message again and runs its windows; the process
   // dies on the last one. The count rises once per life.

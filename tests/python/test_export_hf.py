@@ -420,6 +420,25 @@ def test_sparse_is_refused_where_the_checkpoint_is_not_a_masked_language_model(t
     assert manifest["library_check"]["max_abs_diff"] <= 1e-4
 
 
+def test_token_embed_exports_a_vector_a_token_equal_to_encode_token_embeddings(tmp_path, capsys):
+    """--task token_embed: the Transformer's hidden states, through a ColBERT-style Dense of the token vectors
+    where the directory has one (before its Pooling), checked against encode(output_value="token_embeddings");
+    padding changes no real token's vector. A classifier has no token embeddings to give: refused by name."""
+    ckpt = make(tmp_path, "bert", "embed", "--st", "--token-projection", "8")
+    model, manifest = export(ckpt, tmp_path / "out", "--task", "token_embed")
+    assert manifest["task"] == "token_embed" and manifest["output"] == "token_embeddings" and manifest["dim"] == 8
+    assert manifest["library_check"]["modules"] == ["dense"] and manifest["library_check"]["max_abs_diff"] <= 1e-4
+    ids = torch.tensor([tokenizer_of(ckpt)("a lighthouse at night")["input_ids"]])
+    with torch.inference_mode():
+        out = model(ids, torch.ones_like(ids))
+    assert out.shape == (1, ids.shape[1], 8)
+    code, err = refused(capsys, ckpt, "--out", tmp_path / "b")
+    assert code == 2 and "Dense" in err, "the embed export of the same directory refuses the token Dense by name"
+    classifier = make(tmp_path, "bert", "classify")
+    code, err = refused(capsys, classifier, "--out", tmp_path / "c", "--task", "token_embed")
+    assert code == 2 and "token_embed needs an encoder's hidden states" in err
+
+
 def test_int8_ranges_go_into_the_manifest_shaped_as_the_library_takes_them(tmp_path, capsys):
     """--int8-ranges (a .npy or JSON of shape (2, dim)) becomes the manifest's int8_ranges; a wrong shape, a
     minimum above its maximum, or ranges for a model that does not embed are refused by name."""

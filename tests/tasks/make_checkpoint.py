@@ -379,15 +379,21 @@ def make_model(family: str, task: str, tokenizer, seed: int, labels: list[str] |
 def save_st(out: str, model, tokenizer, a) -> None:
     """A sentence-transformers directory: Transformer + Pooling (+ Normalize), saved by the library."""
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers.base.modules import Normalize, Transformer
+    from sentence_transformers.base.modules import Dense, Normalize, Transformer
     from sentence_transformers.sentence_transformer.modules import Pooling
 
     with tempfile.TemporaryDirectory() as tmp:
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
         transformer = Transformer(tmp, max_seq_length=a.max_seq_length)
-        modules = [transformer, Pooling(transformer.get_embedding_dimension(), pooling_mode=a.pooling,
-                                        include_prompt=a.include_prompt)]
+        width = transformer.get_embedding_dimension()
+        modules = [transformer]
+        if a.token_projection:
+            # ColBERT-style: a projection of every token's vector, before the pooling.
+            modules.append(Dense(width, a.token_projection, bias=False, activation_function=None,
+                                 module_input_name="token_embeddings"))
+            width = a.token_projection
+        modules.append(Pooling(width, pooling_mode=a.pooling, include_prompt=a.include_prompt))
         if a.normalize:
             modules.append(Normalize())
         prompts = json.loads(a.prompts) if a.prompts else None
@@ -458,6 +464,9 @@ def main(argv=None) -> None:
     ap.add_argument("--positions", type=int, default=128,
                     help="the model's window (max_position_embeddings, the tokenizer's model_max_length; default "
                          "128): a long-window model for the plan's and the ladder's long buckets")
+    ap.add_argument("--token-projection", type=int, metavar="N",
+                    help="--st: a Dense of every token's vector to N values before the pooling (ColBERT-style; "
+                         "module_input_name token_embeddings)")
     ap.add_argument("--splade-pooling", choices=("max", "sum"), default="max",
                     help="sparse: SpladePooling's pooling_strategy (default max)")
     ap.add_argument("--splade-activation", choices=("relu", "log1p_relu"), default="relu",

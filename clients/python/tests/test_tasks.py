@@ -72,11 +72,11 @@ def make_package(tmp, family, task, *extra):
     return ckpt, pkg
 
 
-def serve(tmp, pkg):
+def serve(tmp, pkg, extra=""):
     _require_env()
     if shutil.which("kcat") is None:
         pytest.skip("kcat is needed (deploy/setup.sh installs it)")
-    svc = Service(tmp, os.environ["QINFER_TEST_BROKERS"], os.environ["QINFER_BINARY"], str(pkg))
+    svc = Service(tmp, os.environ["QINFER_TEST_BROKERS"], os.environ["QINFER_BINARY"], str(pkg), extra=extra)
     try:
         svc.wait_ready()
     except Exception:
@@ -260,6 +260,45 @@ def test_embed_equals_encode(tmp_path, family):
         assert got["after"].output is not None
     finally:
         stop(svc)
+
+
+@pytest.mark.parametrize("family,projection", [("bert", None), ("roberta", 8)])
+def test_token_embed_equals_encode_token_embeddings(tmp_path, family, projection):
+    """A sentence-transformers directory exported with --task token_embed (with a ColBERT-style Dense of the token
+    vectors, or without): each result is a vector a token, special tokens included, equal to
+    encode(output_value="token_embeddings") within 1e-4; a result over limits.max_result_bytes is one too_long
+    record saying how many tokens fit, and the job behind it on the partition still gets its result."""
+    from sentence_transformers import SentenceTransformer
+    extra = ["--token-projection", str(projection)] if projection else []
+    ckpt = tmp_path / f"ckpt-{family}"
+    make_checkpoint(ckpt, family, "embed", "--st", *extra)
+    pkg = tmp_path / f"pkg-{family}"
+    sys.path.insert(0, os.path.join(REPO, "model"))
+    script("model/export_hf.py").main([str(ckpt), "--out", str(pkg), "--task", "token_embed"])
+    manifest = json.load(open(pkg / "manifest.json"))
+    assert manifest["task"] == "token_embed" and manifest["output"] == "token_embeddings"
+    assert manifest["dim"] == (projection or 32)
+    # The queries' results (a few tokens) fit the bound; the long text's (about 40 tokens, under max_tokens) not.
+    long_text = " ".join("abcdefghijklmnopqrstuvwxyz"[i % 26] for i in range(40))
+    bound = 3000 if projection else 8000
+    svc = serve(tmp_path, pkg, extra=f"limits:\n  max_result_bytes: {bound}\n")
+    try:
+        jobs = [{"id": f"t{i}", "text": t} for i, t in enumerate(QUERIES)]
+        jobs += [{"id": "too-big", "text": long_text}, {"id": "after", "text": QUERIES[0]},
+                 {"id": "b64-to-token-embed", "text": "x", "encoding": "base64"}]
+        got = run_jobs(svc, jobs)
+    finally:
+        stop(svc)
+    st = SentenceTransformer(str(ckpt), device="cpu")
+    want = st.encode(QUERIES, output_value="token_embeddings")
+    for i, rows in enumerate(want):
+        out = np.array(got[f"t{i}"].output, dtype=np.float64)
+        assert out.shape == tuple(rows.shape), (out.shape, tuple(rows.shape))
+        assert np.abs(out - rows.numpy()).max() < TOLERANCE
+    assert got["too-big"].reason == "too_long"
+    assert f"more than limits.max_result_bytes {bound}: replay it with --truncate-to N" in got["too-big"].error
+    assert np.array(got["after"].output).shape == tuple(want[0].shape)
+    assert "`encoding` base64: this model's task is token_embed" in got["b64-to-token-embed"].error
 
 
 SPARSE_CASES = [("bert", "max", "relu"), ("roberta", "sum", "log1p_relu")]

@@ -164,6 +164,10 @@ struct Outcome {
   // ok, task sparse: the index of each value of `output` (ascending); the
   // record writes the two as "output": {"indices", "values"}.
   std::optional<std::vector<int32_t>> sparse_indices;
+  // ok, task token_embed: `output` holds this many vectors (one a token),
+  // one after the other; the record writes them as an array of arrays.
+  // 0: one vector.
+  int output_rows = 0;
   // ok, by the model's task (see task.h, FinishOutcome): classify's top
   // `label` and every label's `scores`, by score descending; rerank's
   // `score`. Empty for embed.

@@ -20,7 +20,8 @@ namespace qinfer {
 //          descending, rerank "score", tokens "entities":[{"end","label",
 //          "score","start","text"}] and "tokens":[{"end","label","score",
 //          "start","token"}], sparse "output":{"indices","values"} (the
-//          non-zero weights by index); with a compact encoding (a job's `encoding`,
+//          non-zero weights by index), token_embed "output":[[...], ...]
+//          (a vector a token); with a compact encoding (a job's `encoding`,
 //          output_encoding.h), "encoding" and "output" as the base64 text
 //          of its bytes
 // Failure: {"id","status":"failed","reason","error","input_length",

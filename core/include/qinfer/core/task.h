@@ -21,6 +21,9 @@ inline constexpr const char* kTokens = "tokens";      // output: one logit per l
 // output: one weight per vocabulary entry (SPLADE's pooled MLM logits),
 // written sparse: the non-zero ones by index
 inline constexpr const char* kSparse = "sparse";
+// output: one vector per token of the job (specials as the tokenizer adds
+// them), as encode(output_value="token_embeddings") returns them
+inline constexpr const char* kTokenEmbed = "token_embed";
 }  // namespace task
 
 // How a classifier's logits become scores.
@@ -48,6 +51,8 @@ struct TaskSpec {
   bool is_embed() const { return task == task::kEmbed; }
   // One vector per job whose values are compared by cosine (embed, sparse).
   bool pools() const { return task == task::kEmbed || task == task::kSparse; }
+  // The model's output has a row per token ([B, L, C]): tokens, token_embed.
+  bool per_token() const { return task == task::kTokens || task == task::kTokenEmbed; }
   // Policy chunk is defined: embed pools its windows' vectors, tokens
   // stitches its windows' entities; classify and rerank have none.
   bool chunks() const { return task == task::kEmbed || task == task::kTokens; }
@@ -60,7 +65,7 @@ struct TaskSpec {
   friend bool operator==(const TaskSpec&, const TaskSpec&) = default;
 };
 
-// True for one of the five task names.
+// True for one of the six task names.
 bool IsTask(std::string_view name);
 
 // Sets an ok outcome's task fields from its raw output (the logits):
@@ -75,7 +80,8 @@ bool IsTask(std::string_view name);
 // B-/I- prefix, its score the mean of its tokens', "O" left out), the raw
 // logits dropped; sparse: the non-zero weights of the dense output, by index
 // (`output` their values, `sparse_indices` their indices). Scores are
-// computed in double and stored as float. embed: nothing. The in-flight text and spans are dropped either way, a failure's
+// computed in double and stored as float; token_embed: `output_rows`, the
+// job's tokens (its output one vector a token). embed: nothing. The in-flight text and spans are dropped either way, a failure's
 // included. A tokens output that does not fit its spans is a model_error.
 // REQUIRES: spec.Check(...) is OK.
 void FinishOutcome(const TaskSpec& spec, Outcome& outcome);

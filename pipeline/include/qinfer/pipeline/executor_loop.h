@@ -83,6 +83,9 @@ struct LoopOptions {
   // encodings' calibration ranges (the decoder refuses those without).
   std::string encoding;
   std::optional<QuantizationRanges> int8_ranges;
+  // A result of more vectors than one (token_embed) whose record would be
+  // larger than this is a `too_long` failure instead (limits.max_result_bytes).
+  size_t max_result_bytes = size_t{16} << 20;
 };
 
 // Per-bucket figures for the run summary and /metrics.
