@@ -405,8 +405,8 @@ constexpr Key kKeys[] = {
     Text<&C::Admission::too_long>("admission.too_long",
                                   "an input longer than `scheduler.max_tokens`: `reject` (a `too_long` record), "
                                   "`truncate` (its first `max_tokens` ids), `chunk` (windows of `max_tokens`: an "
-                                  "embed model's pooled into one result, a tagger's entities stitched; not for "
-                                  "classify and rerank), `long_lane` (whole, see `long_lane.max_tokens`); a "
+                                  "embed model's pooled into one result, a tagger's entities and a token_embed "
+                                  "model's vectors stitched; not for classify, rerank and sparse), `long_lane` (whole, see `long_lane.max_tokens`); a "
                                   "job's own `policy` wins")
         .Choices({"reject", "truncate", "chunk", "long_lane"}),
     Integer<&C::Admission::chunk_overlap>("admission.chunk_overlap", 0, 1 << 30,

@@ -100,15 +100,16 @@ absl::Status CheckReplayPolicy(const Config& config, const std::string& policy) 
   if (!manifest.ok() || manifest->task.chunks()) return absl::OkStatus();
   return absl::InvalidArgumentError("--policy chunk: the model of this configuration (" + path + ") has task " +
                                     manifest->task.task +
-                                    ", for which no library defines chunk (defined for embed and tokens); replay "
+                                    ", for which no library defines chunk (defined for embed, tokens and token_embed); replay "
                                     "with --policy truncate or long_lane");
 }
 
 absl::Status CheckAdmission(const Config& config, const executor::ModelManifest& manifest, int max_tokens) {
   const std::string& too_long = config.admission.too_long;
   if (too_long == "chunk" && !manifest.task.chunks()) {
-    return absl::InvalidArgumentError("admission.too_long=chunk is defined for tasks embed (pooled windows) and "
-                                      "tokens (stitched windows); this model's task is " + manifest.task.task +
+    return absl::InvalidArgumentError("admission.too_long=chunk is defined for tasks embed (pooled windows), "
+                                      "tokens and token_embed (stitched windows); this model's task is " +
+                                      manifest.task.task +
                                       " (no library defines chunk for it): choose reject, truncate or long_lane");
   }
   if (config.admission.chunk_overlap >= max_tokens) {

@@ -87,6 +87,7 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   limits.default_prompt_name = manifest.default_prompt_name;
   if (!manifest.include_prompt) limits.prompt_lengths = manifest.prompt_lengths;
   limits.int8_ranges = output.int8_ranges.has_value();
+  limits.stitch_rows = manifest.task.task == task::kTokenEmbed;
   for (const tokenizer::Tokenizer* handle : tokenizers) {
     source.decode_workers.push_back(limits);
     source.decode_workers.back().tokenizer = handle;

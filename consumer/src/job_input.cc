@@ -133,8 +133,12 @@ Decoded KeepIds(Job job, const json& ids, const json* types, const Admission& a,
     if (kept != nullptr && keep_end) kept->push_back(types->back().get<int64_t>());
   }
   if (keep_end) job.input_ids.push_back(limits.end_token_id);
-  if (a.kind == Admission::Kind::kChunk)
-    return SplitIntoWindows(std::move(job), limits.max_tokens, limits.chunk_overlap);
+  if (a.kind == Admission::Kind::kChunk) {
+    std::vector<Job> windows = SplitIntoWindows(std::move(job), limits.max_tokens, limits.chunk_overlap);
+    // Slices of the ids: a later window's first chunk_overlap ids are the previous one's last.
+    for (size_t w = 1; w < windows.size() && limits.stitch_rows; ++w) windows[w].keep_from = int(limits.chunk_overlap);
+    return windows;
+  }
   std::vector<Job> jobs;
   jobs.push_back(std::move(job));
   return jobs;
@@ -151,6 +155,22 @@ std::vector<TokenSpan> SpansOf(const std::vector<int64_t>& ids, const std::vecto
   return out;
 }
 
+// Each window's rows the stitched whole keeps (Job::keep_from, keep_tail), from
+// its spans: its special tokens are those at its ends, and a later window's
+// first `overlap` other tokens are the previous window's last (the
+// tokenizer's stride; offsets cannot tell, a token may span no characters).
+void SetStitching(std::vector<Job>& windows, const std::vector<std::vector<tokenizer::Span>>& spans,
+                  size_t overlap) {
+  for (size_t w = 0; w < windows.size() && w < spans.size(); ++w) {
+    const std::vector<tokenizer::Span>& s = spans[w];
+    size_t head = 0, tail = 0;
+    while (head < s.size() && s[head].special) ++head;
+    while (tail < s.size() - head && s[s.size() - 1 - tail].special) ++tail;
+    windows[w].keep_from = w == 0 ? 0 : int(head + std::min(overlap, s.size() - head - tail));
+    windows[w].keep_tail = w + 1 == windows.size() ? 0 : int(tail);
+  }
+}
+
 Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& encoding, bool pair,
                  const Admission& a, size_t length, const DecoderLimits& limits, const JobFailure& fail) {
   const bool keep_types = pair && limits.type_ids;
@@ -159,15 +179,17 @@ Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& enco
   if (a.kind == Admission::Kind::kChunk) {
     std::vector<std::vector<tokenizer::Span>> window_spans;
     absl::StatusOr<std::vector<std::vector<int64_t>>> windows =
-        encoding.Windows(limits.max_tokens, limits.chunk_overlap, limits.spans ? &window_spans : nullptr);
+        encoding.Windows(limits.max_tokens, limits.chunk_overlap,
+                         limits.spans || limits.stitch_rows ? &window_spans : nullptr);
     if (!windows.ok()) return fail(reason::kTooLong, std::string(windows.status().message()), length);
     for (const auto& w : *windows) {
       if (auto bad = CheckTokenIds(w, limits)) return fail(reason::kInvalid, *bad, length);
     }
     std::vector<Job> jobs = WindowJobs(std::move(job), std::move(*windows), length);
-    for (size_t w = 0; w < jobs.size() && w < window_spans.size(); ++w) {
+    for (size_t w = 0; w < jobs.size() && w < window_spans.size() && limits.spans; ++w) {
       jobs[w].spans = SpansOf(jobs[w].input_ids, window_spans[w], limits);
     }
+    if (limits.stitch_rows) SetStitching(jobs, window_spans, limits.chunk_overlap);
     for (size_t w = 1; w < jobs.size(); ++w) jobs[w].pool_skip = 0;  // the prompt is in the first window
     return jobs;
   }

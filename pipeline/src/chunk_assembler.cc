@@ -29,6 +29,14 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
       if (!p.entities) p.entities.emplace();
       for (Entity& e : *outcome.entities) p.entities->push_back(std::move(e));
     }
+    if (outcome.output_rows > 0) {
+      const size_t width = outcome.output.size() / size_t(outcome.output_rows);
+      const size_t from = size_t(std::max(0, window.keep_from));
+      const size_t to = size_t(std::max(int(from), outcome.output_rows - std::max(0, window.keep_tail)));
+      p.rows[window.window].assign(outcome.output.begin() + ptrdiff_t(from * width),
+                                   outcome.output.begin() + ptrdiff_t(to * width));
+      p.width = width;
+    }
     const double w = double(window.length());
     if (p.sum.empty()) p.sum.assign(outcome.output.size(), 0.0);
     for (size_t d = 0; d < std::min(p.sum.size(), outcome.output.size()); ++d) {
@@ -64,6 +72,12 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
   job.ok = true;
   if (done.entities) {
     job.entities = MergeWindowEntities(std::move(*done.entities));
+    return job;
+  }
+  if (!done.rows.empty()) {
+    for (auto& [w, rows] : done.rows) job.output.insert(job.output.end(), rows.begin(), rows.end());
+    job.payload = std::move(done.payload);  // not written with a result; a too_long record for its size needs it
+    job.output_rows = done.width > 0 ? int(job.output.size() / done.width) : 0;
     return job;
   }
   job.output.resize(done.sum.size());

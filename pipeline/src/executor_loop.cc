@@ -46,18 +46,23 @@ void KeepTopK(Outcome& outcome, size_t k) {
 // and the row's brackets): measured only between the two.
 Outcome Bounded(Outcome outcome, const Job* job, size_t max_bytes) {
   const size_t values = outcome.output.size();
+  const int rows = outcome.output_rows;
   if (16 * values + 4096 <= max_bytes) return outcome;
   const size_t bytes = 2 * values > max_bytes ? 2 * values : OutcomeToJson(outcome).size();
-  if (bytes <= max_bytes || job == nullptr) return outcome;
-  Outcome failed = FailureFor(*job, reason::kTooLong,
-                              absl::StrFormat("the result would be %s%d bytes (%d tokens' vectors of %d values as "
-                                              "JSON numbers), more than limits.max_result_bytes %d: replay it with "
-                                              "--truncate-to N for its first N tokens (about %d fit)",
-                                              2 * values > max_bytes ? "over " : "", bytes, outcome.output_rows,
-                                              values / size_t(outcome.output_rows), max_bytes,
-                                              uint64_t(double(outcome.output_rows) * double(max_bytes) /
-                                                       double(std::max<size_t>(bytes, 1)))));
-  failed.completed_at_ms = outcome.completed_at_ms;
+  if (bytes <= max_bytes) return outcome;
+  // The result's own fields (a chunked job's whole, not its last window), and
+  // the message, for the replay.
+  Outcome failed = std::move(outcome);
+  failed.ok = false;
+  failed.reason = reason::kTooLong;
+  if (failed.payload.empty() && job != nullptr) failed.payload = job->payload;
+  failed.error = absl::StrFormat(
+      "the result would be %s%d bytes (%d tokens' vectors of %d values as JSON numbers), more than "
+      "limits.max_result_bytes %d: replay it with --truncate-to N for its first N tokens (about %d fit)",
+      2 * values > max_bytes ? "over " : "", bytes, rows, values / size_t(rows), max_bytes,
+      uint64_t(double(rows) * double(max_bytes) / double(bytes)));
+  failed.output.clear();
+  failed.output_rows = 0;
   return failed;
 }
 

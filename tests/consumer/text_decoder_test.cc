@@ -349,6 +349,31 @@ TEST_F(TextDecoderTest, ATokensModelKeepsTheTextAndEveryTokensSpan) {
   EXPECT_EQ(cut[0].spans[2], (TokenSpan{4, 7, false, "two"}));
 }
 
+// token_embed: each chunk window says which of its token vectors the
+// stitched whole keeps (keep_from: a later window's [CLS] and the overlap;
+// keep_tail: an earlier window's [SEP]), so every token is there once; the
+// text and spans are not kept. Slices of input_ids keep all but the overlap.
+TEST_F(TextDecoderTest, ATokenEmbedModelsWindowsSayWhatTheStitchedWholeKeeps) {
+  limits_.task = "token_embed";
+  limits_.stitch_rows = true;
+  limits_.chunk_overlap = 2;
+  const std::vector<Job> windows = Jobs(Decode(Words(10, R"(,"policy":"chunk")")));
+  // [CLS] words 0-5 [SEP] | [CLS] words 4-9 [SEP]: 1 + 6 + (6 - 2) + 1 = 12 tokens, the whole text's.
+  ASSERT_EQ(windows.size(), 2u);
+  EXPECT_EQ(windows[0].keep_from, 0);
+  EXPECT_EQ(windows[0].keep_tail, 1);
+  EXPECT_EQ(windows[1].keep_from, 3);
+  EXPECT_EQ(windows[1].keep_tail, 0);
+  EXPECT_TRUE(windows[0].spans.empty() && windows[0].text.empty());
+  size_t kept = 0;
+  for (const Job& w : windows) kept += w.length() - size_t(w.keep_from + w.keep_tail);
+  EXPECT_EQ(kept, windows[0].original_length);
+  const std::vector<Job> ids = Jobs(Decode(R"({"input_ids":[1,2,3,4,5,6,7,8,9,10,11,12],"policy":"chunk"})"));
+  ASSERT_EQ(ids.size(), 2u);
+  EXPECT_EQ(ids[1].keep_from, 2);
+  EXPECT_EQ(ids[0].keep_tail + ids[1].keep_tail, 0);
+}
+
 // Under chunk, a single text has a byte bound of its own: past
 // max_text_bytes it is tokenized and windowed, up to max_chunk_text_bytes.
 TEST_F(TextDecoderTest, ChunkWindowsATextOverTheByteBoundUpToItsOwnBound) {

@@ -33,6 +33,26 @@ Outcome Result(const Job& window, std::vector<float> output, int bucket) {
   return o;
 }
 
+// token_embed: each window's token vectors but those it leaves out
+// (keep_from: a later window's [CLS] and the overlap; keep_tail: an earlier
+// window's [SEP]), in window order whatever order they arrive in.
+TEST(ChunkAssemblerTest, TokenVectorsOfTheWindowsAreStitchedByPositionTheOverlapOnce) {
+  ChunkAssembler chunks;
+  // [CLS] a b c [SEP] | [CLS] c d [SEP]: one token of overlap (c); vectors of width 1, each its token's number.
+  Job w0 = Window("doc", 0, 2, 5), w1 = Window("doc", 1, 2, 4);
+  w0.keep_tail = 1;
+  w1.keep_from = 2;
+  Outcome r0 = Result(w0, {0, 1, 2, 3, 9}, 8), r1 = Result(w1, {0, 3, 4, 9}, 8);
+  r0.output_rows = 5;
+  r1.output_rows = 4;
+  EXPECT_FALSE(chunks.Add(w1, r1));
+  std::optional<Outcome> whole = chunks.Add(w0, r0);
+  ASSERT_TRUE(whole && whole->ok);
+  EXPECT_EQ(whole->output, (std::vector<float>{0, 1, 2, 3, 4, 9})) << "[CLS] a b c d [SEP]";
+  EXPECT_EQ(whole->output_rows, 6);
+  EXPECT_EQ(whole->payload, "the message of doc") << "kept for a too_long record of its size";
+}
+
 TEST(ChunkAssemblerTest, PoolsTheWindowsByLengthOnceAllAreIn) {
   ChunkAssembler chunks;
   const Job w0 = Window("doc", 0, 3, 16), w1 = Window("doc", 1, 3, 10), w2 = Window("doc", 2, 3, 4);

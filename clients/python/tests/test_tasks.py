@@ -299,6 +299,47 @@ def test_token_embed_equals_encode_token_embeddings(tmp_path, family, projection
     assert f"more than limits.max_result_bytes {bound}: replay it with --truncate-to N" in got["too-big"].error
     assert np.array(got["after"].output).shape == tuple(want[0].shape)
     assert "`encoding` base64: this model's task is token_embed" in got["b64-to-token-embed"].error
+    check_token_embed_chunk(tmp_path, ckpt, pkg, st)
+
+
+def check_token_embed_chunk(tmp_path, ckpt, pkg, st):
+    """A text over max_tokens under chunk: the library's own overflow windows (stride = the service's
+    chunk_overlap), each run through the model as SentenceTransformer runs it, stitched by position: every token
+    of the whole text once, in order (a later window's first chunk_overlap tokens, the stride, are the previous
+    window's last), [CLS] and [SEP] at its ends; the result equals that within 1e-4."""
+    import torch
+    from transformers import AutoTokenizer
+    text = " ".join(TEXTS * 3)
+    (tmp_path / "chunk").mkdir()
+    svc = serve(tmp_path / "chunk", pkg)
+    try:
+        got = run_jobs(svc, [{"id": "long", "text": text, "policy": "chunk"}])["long"]
+        max_tokens, overlap = json.load(open(pkg / "manifest.json"))["max_tokens"], svc.chunk_overlap
+    finally:
+        stop(svc)
+    tok = AutoTokenizer.from_pretrained(str(ckpt))
+    whole = tok(text)["input_ids"]
+    windows = tok(text, max_length=max_tokens, stride=overlap, truncation=True, return_overflowing_tokens=True,
+                  return_special_tokens_mask=True)
+    assert len(windows["input_ids"]) > 1 and len(whole) > max_tokens
+    rows, ids = [], []
+    for w, (window_ids, special) in enumerate(zip(windows["input_ids"], windows["special_tokens_mask"])):
+        mask = torch.ones(1, len(window_ids), dtype=torch.long)
+        with torch.inference_mode():
+            features = st.forward({"input_ids": torch.tensor([window_ids]), "attention_mask": mask})
+        vectors = features["token_embeddings"][0]
+        special = [bool(x) for x in special]
+        head = special.index(False)
+        tail = special[::-1].index(False)
+        keep_from = 0 if w == 0 else head + overlap  # the tokenizer's stride: the previous window's last tokens
+        keep_to = len(window_ids) - (0 if w == len(windows["input_ids"]) - 1 else tail)
+        rows += vectors[keep_from:keep_to].tolist()
+        ids += window_ids[keep_from:keep_to]
+    assert ids == whole, "stitched, every token of the text once, in order"
+    out = np.array(got.output, dtype=np.float64)
+    assert got.record["windows"] == len(windows["input_ids"]) and got.record["policy"] == "chunk"
+    assert out.shape == (len(whole), np.array(rows).shape[1])
+    assert np.abs(out - np.array(rows)).max() < TOLERANCE
 
 
 SPARSE_CASES = [("bert", "max", "relu"), ("roberta", "sum", "log1p_relu")]

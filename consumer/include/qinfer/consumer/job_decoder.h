@@ -94,6 +94,9 @@ struct DecoderLimits {
   // The service has calibration ranges (output.int8_ranges or the
   // manifest's): a job's `encoding` may be int8 or uint8.
   bool int8_ranges = false;
+  // token_embed: chunk windows are stitched by position, so each gets
+  // Job::keep_from and keep_tail (from the tokenizer's spans for a text).
+  bool stitch_rows = false;
 };
 
 // Over-long input policies (DecoderLimits::too_long_policy, a job's `policy`).

@@ -87,6 +87,12 @@ struct Job {
   // job. windows == 0: an ordinary job.
   int window = 0;
   int windows = 0;
+  // A chunk window of a token_embed job: the stitched whole keeps its token
+  // vectors [keep_from, length() - keep_tail): a later window's leading
+  // special tokens and the overlap the previous window holds, an earlier
+  // window's trailing special tokens, are left out.
+  int keep_from = 0;
+  int keep_tail = 0;
   std::string payload;  // the original message value, for failure records
   Origin origin;
   SteadyTime enqueued_at{};

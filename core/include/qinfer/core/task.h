@@ -54,8 +54,9 @@ struct TaskSpec {
   // The model's output has a row per token ([B, L, C]): tokens, token_embed.
   bool per_token() const { return task == task::kTokens || task == task::kTokenEmbed; }
   // Policy chunk is defined: embed pools its windows' vectors, tokens
-  // stitches its windows' entities; classify and rerank have none.
-  bool chunks() const { return task == task::kEmbed || task == task::kTokens; }
+  // stitches its windows' entities, token_embed its windows' token vectors
+  // (by position, the overlap once); classify, rerank and sparse have none.
+  bool chunks() const { return task == task::kEmbed || task == task::kTokens || task == task::kTokenEmbed; }
   // One output row per job whose values are logits (classify, rerank).
   bool has_logits() const { return task == task::kClassify || task == task::kRerank; }
   // Checks the combination against the output width `dim` (0: unknown);

@@ -2,6 +2,12 @@
 // back into one outcome for the job. Windows run as ordinary jobs in their
 // buckets; each window's outcome comes here instead of to the recorder, and
 // the job's outcome leaves once every window has one:
+//  - all windows ok, token_embed windows (a vector a token): a result of
+//    the windows' token vectors in order, each window's Job::keep_from
+//    and keep_tail left out (its special tokens inside the whole, the
+//    overlap the previous window holds), so each token of the input is
+//    there once, with the first window's leading and the last window's
+//    trailing special tokens;
 //  - all windows ok, tokens windows (whose outcomes hold entities): a result
 //    whose entities are the windows' merged as the token-classification
 //    pipeline merges a strided input's (MergeWindowEntities), without the
@@ -49,6 +55,10 @@ class ChunkAssembler {
     std::vector<double> sum;  // weighted sum of outputs
     double weight = 0;
     std::optional<std::vector<Entity>> entities;  // tokens windows: all of theirs
+    // token_embed windows: the token vectors each keeps (Job::keep_from,
+    // keep_tail), by window, and a vector's width.
+    std::map<int, std::vector<float>> rows;
+    size_t width = 0;
     std::optional<Outcome> failed;  // the first failed window's outcome
     int failed_window = -1;
     std::string payload;
