@@ -7,6 +7,37 @@
 
 namespace qinfer::pipeline {
 
+void ChunkAssembler::Take(Partial& p, const Job& window, Outcome outcome) {
+  if (outcome.entities) {
+    if (!p.entities) p.entities.emplace();
+    for (Entity& e : *outcome.entities) p.entities->push_back(std::move(e));
+  }
+  if (outcome.output_rows > 0) {
+    const size_t width = outcome.output.size() / size_t(outcome.output_rows);
+    const size_t from = size_t(std::max(0, window.keep_from));
+    const size_t to = size_t(std::max(int(from), outcome.output_rows - std::max(0, window.keep_tail)));
+    p.rows[window.window].assign(outcome.output.begin() + ptrdiff_t(from * width),
+                                 outcome.output.begin() + ptrdiff_t(to * width));
+    p.width = width;
+  } else {
+    const double w = double(window.length());
+    if (p.sum.empty()) p.sum.assign(outcome.output.size(), 0.0);
+    for (size_t d = 0; d < std::min(p.sum.size(), outcome.output.size()); ++d) {
+      p.sum[d] += w * double(outcome.output[d]);
+    }
+    p.weight += w;
+  }
+  // The job ran where its windows ran; batch figures are the largest.
+  p.pooled.device = outcome.device;
+  p.pooled.bucket = std::max(p.pooled.bucket, outcome.bucket);
+  p.pooled.batch_size = std::max(p.pooled.batch_size, outcome.batch_size);
+  p.pooled.padded_length += outcome.padded_length;
+  p.pooled.model_name = outcome.model_name;
+  p.pooled.model_digest = outcome.model_digest;
+  p.pooled.queue_seconds = std::max(p.pooled.queue_seconds, outcome.queue_seconds);
+  p.pooled.run_seconds += outcome.run_seconds;
+}
+
 std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
   const Key key{window.id, window.origin.topic, window.origin.partition, window.origin.offset};
   Partial& p = partial_[key];
@@ -25,33 +56,7 @@ std::optional<Outcome> ChunkAssembler::Add(const Job& window, Outcome outcome) {
       p.failed_window = window.window;
     }
   } else if (!p.failed) {
-    if (outcome.entities) {
-      if (!p.entities) p.entities.emplace();
-      for (Entity& e : *outcome.entities) p.entities->push_back(std::move(e));
-    }
-    if (outcome.output_rows > 0) {
-      const size_t width = outcome.output.size() / size_t(outcome.output_rows);
-      const size_t from = size_t(std::max(0, window.keep_from));
-      const size_t to = size_t(std::max(int(from), outcome.output_rows - std::max(0, window.keep_tail)));
-      p.rows[window.window].assign(outcome.output.begin() + ptrdiff_t(from * width),
-                                   outcome.output.begin() + ptrdiff_t(to * width));
-      p.width = width;
-    }
-    const double w = double(window.length());
-    if (p.sum.empty()) p.sum.assign(outcome.output.size(), 0.0);
-    for (size_t d = 0; d < std::min(p.sum.size(), outcome.output.size()); ++d) {
-      p.sum[d] += w * double(outcome.output[d]);
-    }
-    p.weight += w;
-    // The job ran where its windows ran; batch figures are the largest.
-    p.pooled.device = outcome.device;
-    p.pooled.bucket = std::max(p.pooled.bucket, outcome.bucket);
-    p.pooled.batch_size = std::max(p.pooled.batch_size, outcome.batch_size);
-    p.pooled.padded_length += outcome.padded_length;
-    p.pooled.model_name = outcome.model_name;
-    p.pooled.model_digest = outcome.model_digest;
-    p.pooled.queue_seconds = std::max(p.pooled.queue_seconds, outcome.queue_seconds);
-    p.pooled.run_seconds += outcome.run_seconds;
+    Take(p, window, std::move(outcome));
   }
   if (p.received < window.windows) return std::nullopt;
 

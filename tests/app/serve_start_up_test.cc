@@ -120,8 +120,8 @@ TEST_F(ServeStartUpRefusalTest, ChunkIsRefusedForARerankModelAndItsAutocastIsPro
   }
   auto [rc, out] = Serve("--set model.path=" + model + " --set admission.too_long=chunk");
   EXPECT_EQ(rc, 2) << out;
-  EXPECT_NE(out.find("admission.too_long=chunk is defined for tasks embed (pooled windows) and tokens (stitched "
-                     "windows); this model's task is rerank"),
+  EXPECT_NE(out.find("admission.too_long=chunk is defined for tasks embed (pooled windows), tokens and "
+                     "token_embed (stitched windows); this model's task is rerank"),
             std::string::npos)
       << out;
   std::tie(rc, out) = Serve("--set model.path=" + model + " --set model.autocast=bf16 --set model.max_score_diff=0");

@@ -63,6 +63,8 @@ class ChunkAssembler {
     int failed_window = -1;
     std::string payload;
   };
+  // An ok window's part of the job's outcome, into `p`.
+  static void Take(Partial& p, const Job& window, Outcome outcome);
   // A window belongs to the job with its id at its message's coordinates.
   using Key = std::tuple<std::string, std::string, int32_t, int64_t>;
   bool normalize_;
