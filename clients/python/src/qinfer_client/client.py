@@ -68,8 +68,9 @@ class QinferTimeout(QinferError):
 
 @dataclass
 class Result:
-    """A job's result: output is the model's output for it (embed: the pooled vector;
-    classify and rerank: the logits; tokens: none). By the model's task: label (classify's
+    """A job's result: output is the model's output for it (embed: the pooled vector, decoded from its
+    `encoding` when compact; classify and rerank: the logits; sparse: {"indices", "values"}; token_embed: a
+    vector a token; tokens: none). By the model's task: label (classify's
     top label), scores (classify: [{"label", "score"}] by score, descending), score (rerank:
     the sigmoid of the logit), entities (tokens: [{"label", "text", "start", "end", "score"}],
     start/end character offsets into the text) and tokens (tokens: every token's {"token",
@@ -77,7 +78,7 @@ class Result:
     none."""
 
     id: str
-    output: list[float]
+    output: list[float] | list[int] | list[list[float]] | dict | None
     record: dict = field(repr=False)
     label: str | None = None
     scores: list[dict] | None = None
