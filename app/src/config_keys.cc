@@ -463,7 +463,8 @@ constexpr Key kKeys[] = {
                                "how a result's `output` is written when its job names no `encoding`: `float` (JSON "
                                "numbers), `base64` (little-endian float32), `binary` / `ubinary` (packed signs), "
                                "`int8` / `uint8` (with calibration ranges): sentence-transformers' "
-                               "quantize_embeddings; the compact ones for embed models only")
+                               "quantize_embeddings; the compact ones for embed models only (and `base64` for "
+                               "`token_embed`)")
         .Check(CheckEncoding, "float, base64, binary, ubinary, int8 or uint8"),
     Text<&C::Output::int8_ranges>("output.int8_ranges",
                                   "the int8 and uint8 encodings' calibration ranges: a JSON file `[[min, ...], "

@@ -42,7 +42,8 @@ absl::StatusOr<OutputSettings> OutputSettingsFrom(const Config& config, const ex
         config.output.int8_ranges.empty() ? "the model manifest's int8_ranges" : "output.int8_ranges", " have ",
         output.int8_ranges->dim(), " dimensions; the model's embedding has ", manifest.dim));
   }
-  if (output.encoding != encoding::kFloat && !manifest.task.is_embed()) {
+  const bool token_base64 = manifest.task.task == task::kTokenEmbed && output.encoding == encoding::kBase64;
+  if (output.encoding != encoding::kFloat && !manifest.task.is_embed() && !token_base64) {
     return absl::InvalidArgumentError("output.encoding=" + output.encoding + ": this model's task is " +
                                       manifest.task.task + "; the compact encodings are for embeddings");
   }

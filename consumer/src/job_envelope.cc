@@ -197,9 +197,11 @@ std::optional<std::string> EncodingError(const json& value, const DecoderLimits&
     return "`encoding` must be one of " + OutputEncodingNames();
   }
   const std::string& name = value.get_ref<const std::string&>();
-  if (name != encoding::kFloat && limits.task != "embed") {
+  const bool token_base64 = limits.task == "token_embed" && name == encoding::kBase64;
+  if (name != encoding::kFloat && limits.task != "embed" && !token_base64) {
     return "`encoding` " + name + ": this model's task is " + limits.task +
-           "; the compact encodings are for embeddings: send float or leave it out";
+           (limits.task == "token_embed" ? "; its vectors are written as float or base64"
+                                         : "; the compact encodings are for embeddings: send float or leave it out");
   }
   if (NeedsRanges(name) && !limits.int8_ranges) {
     return "`encoding` " + name +

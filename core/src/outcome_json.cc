@@ -229,6 +229,8 @@ void AppendResult(std::string& out, const Outcome& o) {
   if (!o.policy.empty()) w.String("policy", o.policy);
   if (!o.replay_of.topic.empty()) AppendOrigin(w.Key("replay_of"), o.replay_of);
   if (!o.reply_to.empty()) w.String("reply_to", o.reply_to);
+  // An encoded vector a token: the bytes hold rows x width values.
+  if (!o.encoding.empty() && o.output_rows > 0) w.Int("rows", o.output_rows);
   if (o.score) AppendJsonNumber(w.Key("score"), *o.score);
   if (!o.scores.empty()) {
     AppendObjects(w.Key("scores"), o.scores, [](ObjectWriter& entry, const LabelScore& s) {
@@ -334,6 +336,8 @@ bool ReadResult(const json& j, Outcome& o) {
   } else if (!IsOutputEncoding(o.encoding) || o.encoding == encoding::kFloat ||
              !absl::Base64Unescape(j.at("output").get<std::string>(), &o.output_bytes)) {
     return false;
+  } else {
+    o.output_rows = j.value("rows", 0);
   }
   o.label = j.value("label", std::string());
   if (j.contains("score")) o.score = j["score"].get<float>();
@@ -432,34 +436,64 @@ absl::StatusOr<Outcome> OutcomeFromJson(std::string_view text) {
   return o;
 }
 
+namespace {
+
+// Erases member `key` of `text`, whose value stands at [value_at, value_at +
+// value_size), with the comma before it, as the writer puts a member that is
+// never first. False when it is not there so.
+bool EraseMember(std::string& text, std::string_view key, size_t value_at, size_t value_size) {
+  const std::string member = ",\"" + std::string(key) + "\":";
+  if (value_at < member.size() || text.compare(value_at - member.size(), member.size(), member) != 0) return false;
+  text.erase(value_at - member.size(), member.size() + value_size);
+  return true;
+}
+
+// base64's float32 values as `rows` arrays of numbers.
+absl::StatusOr<std::string> RowsOfNumbers(std::string_view bytes, int rows) {
+  absl::StatusOr<std::vector<float>> values = FloatsOfBase64Output(bytes);
+  if (!values.ok()) return values.status();
+  if (rows <= 0 || values->size() % size_t(rows) != 0) {
+    return absl::InvalidArgumentError("record's `rows` does not divide its output's values");
+  }
+  const size_t width = values->size() / size_t(rows);
+  std::string out = "[";
+  for (size_t row = 0; row < size_t(rows); ++row) {
+    if (row > 0) out += ',';
+    AppendNumbers(out, std::span<const float>(*values).subspan(row * width, width));
+  }
+  out += ']';
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<std::string> WithDecodedOutput(std::string text) {
   if (text.find("\"encoding\":") == std::string::npos) return text;  // the common case: nothing to decode
   if (!json::accept(text)) return absl::InvalidArgumentError("record is not JSON");
   const std::optional<std::string_view> enc = RawJsonMember(text, "encoding");
   const std::optional<std::string_view> output = RawJsonMember(text, "output");
+  const std::optional<std::string_view> rows = RawJsonMember(text, "rows");
   if (!enc || !output || output->size() < 2 || output->front() != '"') return text;
   const std::string name = json::parse(*enc).get<std::string>();
   std::string bytes;
-  if (!IsOutputEncoding(name) || !absl::Base64Unescape(absl::string_view(output->data() + 1, output->size() - 2), &bytes)) {
+  const absl::string_view base64(output->data() + 1, output->size() - 2);
+  if (!IsOutputEncoding(name) || !absl::Base64Unescape(base64, &bytes)) {
     return absl::InvalidArgumentError("record's `output` is not base64 of its `encoding` " + name);
   }
-  absl::StatusOr<std::string> numbers = DecodedOutputJson(bytes, name);
+  absl::StatusOr<std::string> numbers =
+      rows ? RowsOfNumbers(bytes, json::parse(*rows).get<int>()) : DecodedOutputJson(bytes, name);
   if (!numbers.ok()) return numbers.status();
-  // Both members stand in `text` as the writer put them (compact, "encoding"
-  // never first): replaced in place, the later one first.
-  const size_t output_at = size_t(output->data() - text.data());
-  const size_t output_size = output->size();
-  const size_t encoding_at = size_t(enc->data() - text.data());
-  const size_t encoding_size = enc->size();
+  // The members stand in `text` as the writer put them (compact, in byte
+  // order of their keys, "encoding" never first): changed in place, the
+  // last one first.
+  const size_t output_at = size_t(output->data() - text.data()), output_size = output->size();
+  const size_t encoding_at = size_t(enc->data() - text.data()), encoding_size = enc->size();
+  if (rows && !EraseMember(text, "rows", size_t(rows->data() - text.data()), rows->size())) {
+    return absl::InvalidArgumentError("record's `rows` is not where its writer puts it");
+  }
   text.replace(output_at, output_size, *numbers);
-  if (name == encoding::kBase64) {
-    constexpr std::string_view kMember = ",\"encoding\":";
-    const size_t member_at = encoding_at - kMember.size();
-    if (encoding_at < kMember.size() || std::string_view(text).substr(member_at, kMember.size()) != kMember ||
-        encoding_at > output_at) {
-      return absl::InvalidArgumentError("record's `encoding` is not where its writer puts it");
-    }
-    text.erase(member_at, kMember.size() + encoding_size);
+  if (name == encoding::kBase64 && !EraseMember(text, "encoding", encoding_at, encoding_size)) {
+    return absl::InvalidArgumentError("record's `encoding` is not where its writer puts it");
   }
   return text;
 }

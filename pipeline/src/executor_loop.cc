@@ -41,14 +41,16 @@ void KeepTopK(Outcome& outcome, size_t k) {
 }
 
 // A result of a vector a token (token_embed) within `max_bytes` as a
-// record, else a `too_long` failure record saying what would fix it. Its
-// record is at least 2 bytes a value ("0,") and at most 16 ("-1.2345678e-05,"
-// and the row's brackets): measured only between the two.
+// record, else a `too_long` failure record saying what would fix it. As JSON
+// numbers its record is at least 2 bytes a value ("0,") and at most 16
+// ("-1.2345678e-05," and the row's brackets): measured only between the two.
 Outcome Bounded(Outcome outcome, const Job* job, size_t max_bytes) {
-  const size_t values = outcome.output.size();
+  const bool base64 = !outcome.encoding.empty();
+  const size_t values = base64 ? outcome.output_bytes.size() / sizeof(float) : outcome.output.size();
   const int rows = outcome.output_rows;
   if (16 * values + 4096 <= max_bytes) return outcome;
-  const size_t bytes = 2 * values > max_bytes ? 2 * values : OutcomeToJson(outcome).size();
+  const bool over = !base64 && 2 * values > max_bytes;
+  const size_t bytes = over ? 2 * values : OutcomeToJson(outcome).size();
   if (bytes <= max_bytes) return outcome;
   // The result's own fields (a chunked job's whole, not its last window), and
   // the message, for the replay.
@@ -57,44 +59,52 @@ Outcome Bounded(Outcome outcome, const Job* job, size_t max_bytes) {
   failed.reason = reason::kTooLong;
   if (failed.payload.empty() && job != nullptr) failed.payload = job->payload;
   failed.error = absl::StrFormat(
-      "the result would be %s%d bytes (%d tokens' vectors of %d values as JSON numbers), more than "
-      "limits.max_result_bytes %d: replay it with --truncate-to N for its first N tokens (about %d fit)",
-      2 * values > max_bytes ? "over " : "", bytes, rows, values / size_t(rows), max_bytes,
-      uint64_t(double(rows) * double(max_bytes) / double(bytes)));
+      "the result would be %s%d bytes (%d tokens' vectors of %d values as %s), more than "
+      "limits.max_result_bytes %d: replay it with --truncate-to N for its first N tokens (about %d fit)%s",
+      over ? "over " : "", bytes, rows, values / size_t(rows), base64 ? "base64" : "JSON numbers", max_bytes,
+      uint64_t(double(rows) * double(max_bytes) / double(bytes)),
+      base64 ? "" : ", or send it with `encoding` base64 (5.3 bytes a value, not about 12)");
   failed.output.clear();
+  failed.output_bytes.clear();
+  failed.encoding.clear();
   failed.output_rows = 0;
   return failed;
 }
 
 // A finished outcome as its job asked for it: a sparse one's `top_k`; its
 // `dimensions`, the vector's first N values, as encode(truncate_dim=N)
-// returns them (after chunk assembly; not normalised again), then written
-// in its `encoding` (the job's, else the configured one).
+// returns them (after chunk assembly; not normalised again); written in its
+// `encoding` (the job's, else the configured one); a vector a token within
+// the result bound.
 Outcome Finished(Outcome outcome, const Job* job, const LoopOptions& options) {
   if (!outcome.ok) return outcome;
-  if (outcome.output_rows > 0) return Bounded(std::move(outcome), job, options.max_result_bytes);
   if (outcome.sparse_indices && job && job->top_k > 0) KeepTopK(outcome, size_t(job->top_k));
   const int dimensions = job ? job->dimensions : 0;
   if (dimensions > 0 && outcome.output.size() > size_t(dimensions)) outcome.output.resize(size_t(dimensions));
   const std::string& name = job && !job->encoding.empty() ? job->encoding : options.encoding;
-  if (name.empty() || name == encoding::kFloat) return outcome;
-  const QuantizationRanges* ranges = options.int8_ranges ? &*options.int8_ranges : nullptr;
-  if (NeedsRanges(name) && (!ranges || ranges->dim() < outcome.output.size())) {
-    // The decoder and start-up refuse int8 without ranges that cover the
-    // embedding; a record says so rather than guess.
-    std::string error = "`encoding` " + name + ": no calibration ranges cover this output";
-    if (job) return FailureFor(*job, reason::kInvalid, std::move(error));
-    outcome.ok = false;
-    outcome.reason = reason::kInvalid;
-    outcome.error = std::move(error);
+  if (!name.empty() && name != encoding::kFloat) {
+    const QuantizationRanges* ranges = options.int8_ranges ? &*options.int8_ranges : nullptr;
+    if (NeedsRanges(name) && (!ranges || ranges->dim() < outcome.output.size())) {
+      // The decoder and start-up refuse int8 without ranges that cover the
+      // embedding; a record says so rather than guess.
+      std::string error = "`encoding` " + name + ": no calibration ranges cover this output";
+      if (job) return FailureFor(*job, reason::kInvalid, std::move(error));
+      outcome.ok = false;
+      outcome.reason = reason::kInvalid;
+      outcome.error = std::move(error);
+      outcome.output.clear();
+      return outcome;
+    }
+    // embed (every encoding) and token_embed (base64): the decoder and
+    // start-up see to it.
+    outcome.output_bytes = EncodeOutput(outcome.output, name, ranges);
+    outcome.encoding = name;
     outcome.output.clear();
-    return outcome;
   }
-  outcome.output_bytes = EncodeOutput(outcome.output, name, ranges);  // embed only: the decoder sees to it
-  outcome.encoding = name;
-  outcome.output.clear();
+  if (outcome.output_rows > 0) return Bounded(std::move(outcome), job, options.max_result_bytes);
   return outcome;
 }
+
 }  // namespace
 
 ExecutorLoop::ExecutorLoop(BatchSource& queue, ModelRunner& runner, OutcomeSink& recorder,

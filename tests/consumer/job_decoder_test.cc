@@ -550,6 +550,10 @@ TEST(JobDecoderFieldsTest, EncodingIsAKnownNameCompactForEmbedOnlyAndInt8OnlyWit
   limits.int8_ranges = true;
   EXPECT_EQ(OneJob(decode("\"int8\"")).encoding, "int8");
   EXPECT_EQ(OneJob(decode("\"uint8\"")).encoding, "uint8");
+  limits.task = "token_embed";
+  EXPECT_EQ(OneJob(decode("\"base64\"")).encoding, "base64") << "a vector a token, as float32 bytes";
+  ExpectFailure(decode("\"ubinary\""), reason::kInvalid,
+                "`encoding` ubinary: this model's task is token_embed; its vectors are written as float or base64");
   limits.task = "rerank";
   ExpectFailure(decode("\"base64\""), reason::kInvalid,
                 "`encoding` base64: this model's task is rerank; the compact encodings are for embeddings");

@@ -129,6 +129,16 @@ TEST(OutputEncodingTest, EncodedRecordsRoundTripAndDecodeToTheFloatRecord) {
   EXPECT_NE(decoded.find(R"("meta":{"encoding":"not this one","output":"nor this"})"), std::string::npos)
       << "meta's members of the same names are left alone: " << decoded;
 
+  // A vector a token (token_embed) in base64: "rows" says how the bytes split.
+  Outcome rows = EncodedResult(x, encoding::kBase64);
+  rows.output_rows = 2;
+  const std::string as_rows = OutcomeToJson(rows);
+  EXPECT_NE(as_rows.find(R"(,"rows":2,)"), std::string::npos) << as_rows;
+  EXPECT_EQ(*OutcomeFromJson(as_rows), rows);
+  Outcome nested = EncodedResult(x, encoding::kFloat);
+  nested.output_rows = 2;
+  EXPECT_EQ(*WithDecodedOutput(as_rows), OutcomeToJson(nested)) << "the float record, a vector a token";
+
   std::string unknown = as_base64;
   unknown.replace(unknown.find("\"base64\""), 8, "\"base65\"");
   EXPECT_FALSE(OutcomeFromJson(unknown).ok());

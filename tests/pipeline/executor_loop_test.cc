@@ -458,6 +458,7 @@ TEST_F(ExecutorLoopTest, ATokenEmbedResultOverTheResultBoundIsATooLongRecord) {
                                 "limits.max_result_bytes 8192: replay it with --truncate-to N"),
             std::string::npos)
       << long_one.error;
+  EXPECT_NE(long_one.error.find("or send it with `encoding` base64"), std::string::npos) << long_one.error;
   EXPECT_EQ(long_one.payload, R"({"id":"long"})") << "the payload, for the replay";
   EXPECT_EQ(log_.events().back(), "ack:3") << "every job acked, the refused one included";
 }

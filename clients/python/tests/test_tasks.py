@@ -285,7 +285,8 @@ def test_token_embed_equals_encode_token_embeddings(tmp_path, family, projection
     try:
         jobs = [{"id": f"t{i}", "text": t} for i, t in enumerate(QUERIES)]
         jobs += [{"id": "too-big", "text": long_text}, {"id": "after", "text": QUERIES[0]},
-                 {"id": "b64-to-token-embed", "text": "x", "encoding": "base64"}]
+                 {"id": "ubinary-to-token-embed", "text": "x", "encoding": "ubinary"},
+                 {"id": "b64", "text": QUERIES[0], "encoding": "base64"}]
         got = run_jobs(svc, jobs)
     finally:
         stop(svc)
@@ -298,7 +299,10 @@ def test_token_embed_equals_encode_token_embeddings(tmp_path, family, projection
     assert got["too-big"].reason == "too_long"
     assert f"more than limits.max_result_bytes {bound}: replay it with --truncate-to N" in got["too-big"].error
     assert np.array(got["after"].output).shape == tuple(want[0].shape)
-    assert "`encoding` base64: this model's task is token_embed" in got["b64-to-token-embed"].error
+    assert "`encoding` ubinary: this model's task is token_embed" in got["ubinary-to-token-embed"].error
+    assert got["b64"].record["encoding"] == "base64" and got["b64"].record["rows"] == len(want[0])
+    assert np.abs(np.array(got["b64"].output) - np.array(got["t0"].output)).max() <= 1e-6, "the float32 values"
+    assert "or send it with `encoding` base64" in got["too-big"].error
     check_token_embed_chunk(tmp_path, ckpt, pkg, st)
 
 

@@ -114,7 +114,8 @@ class QinferJobFailed(QinferError):
 
 def decode_output(record: dict) -> list[float] | list[int] | None:
     """A result record's output as numbers: JSON numbers as they are; a compact `encoding`'s base64 text
-    decoded (base64: the float32 values; binary and int8: int8 values; ubinary and uint8: uint8 values, as
+    decoded (base64: the float32 values, `rows` lists of them for a vector a token; binary and int8: int8
+    values; ubinary and uint8: uint8 values, as
     sentence-transformers' quantize_embeddings returns them). numpy.frombuffer(base64.b64decode(...),
     dtype) reads the same bytes."""
     output, encoding = record.get("output"), record.get("encoding", "float")
@@ -125,7 +126,12 @@ def decode_output(record: dict) -> list[float] | list[int] | None:
                           f"{', '.join(ENCODINGS[1:])}")
     data = base64.b64decode(output)
     if encoding == "base64":
-        return list(struct.unpack(f"<{len(data) // 4}f", data[: len(data) // 4 * 4]))
+        values = list(struct.unpack(f"<{len(data) // 4}f", data[: len(data) // 4 * 4]))
+        rows = record.get("rows")  # token_embed: a vector a token
+        if rows:
+            width = len(values) // rows
+            return [values[r * width:(r + 1) * width] for r in range(rows)]
+        return values
     return list(struct.unpack(f"{len(data)}{'b' if encoding in ('binary', 'int8') else 'B'}", data))
 
 

@@ -23,7 +23,7 @@ namespace qinfer {
 //          non-zero weights by index), token_embed "output":[[...], ...]
 //          (a vector a token); with a compact encoding (a job's `encoding`,
 //          output_encoding.h), "encoding" and "output" as the base64 text
-//          of its bytes
+//          of its bytes (a vector a token's with "rows")
 // Failure: {"id","status":"failed","reason","error","input_length",
 //           "payload" (or "payload_base64"),"payload_truncated"? (the
 //           message was over its bound: "payload" is its first bytes),
@@ -49,8 +49,9 @@ std::string OutcomeWithHistoryToJson(const Outcome& outcome, std::span<const Out
 absl::StatusOr<Outcome> OutcomeFromJson(std::string_view json);
 
 // A stored record (OutcomeToJson's bytes) with a compact `output` written
-// as JSON numbers (DecodedOutputJson): base64's floats, the record then
-// byte for byte what the float encoding writes ("encoding" left out); the
+// as JSON numbers (DecodedOutputJson): base64's floats (a vector a token's
+// as its "rows" arrays), the record then byte for byte what the float
+// encoding writes ("encoding" and "rows" left out); the
 // quantized encodings' integers ("encoding" kept: it says what they are).
 // Any other record is returned as it is. An error when the record does not
 // parse.
