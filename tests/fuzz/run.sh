@@ -50,6 +50,7 @@ sources=(
   "$repo/core/src/job.cc"
   "$repo/core/src/json_scan.cc"
   "$repo/core/src/outcome_json.cc"
+  "$repo/core/src/output_encoding.cc"
   "$repo/core/src/utf8.cc"
   "$repo/tokenizer/src/tokenizer.cc"
 )
@@ -60,6 +61,8 @@ headers=(
   "$repo/core/include/qinfer/core/json_scan.h"
   "$repo/core/include/qinfer/core/clock.h"
   "$repo/core/include/qinfer/core/outcome_json.h"
+  "$repo/core/include/qinfer/core/output_encoding.h"
+  "$repo/core/include/qinfer/core/task.h"
   "$repo/core/include/qinfer/core/utf8.h"
   "$repo/tokenizer/include/qinfer/tokenizer/tokenizer.h"
 )
