@@ -7,7 +7,12 @@
 #   kafka-local.sh start DIR [PORT]      start (or reuse) the broker kept in DIR;
 #                                        PORT defaults to 9092, the controller
 #                                        listens on PORT+1; prints the bootstrap
-#                                        address (host:port) on stdout
+#                                        address (host:port) on stdout. PORT
+#                                        `auto`: a free pair picked here, and
+#                                        another (DIR's cluster made anew) when
+#                                        a process takes one of them between
+#                                        the pick and the broker's bind, up to
+#                                        5 pairs
 #   kafka-local.sh stop DIR              SIGTERM, wait, SIGKILL after a timeout
 #   kafka-local.sh status DIR            exit 0 if running (3 if not)
 #   kafka-local.sh create-topic DIR TOPIC PARTITIONS [TOPIC PARTITIONS ...]
@@ -172,6 +177,43 @@ random_cluster_id() {
     id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
     [[ $id != -* ]] && { echo "$id"; return; }
   done
+}
+
+# A port p with p and p + 1 free when asked (the broker's and its controller's).
+free_pair() {
+  local p
+  for _ in $(seq 50); do
+    p=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    ((p < 65535)) && ! port_busy "$p" && ! port_busy $((p + 1)) && { echo "$p"; return 0; }
+  done
+  return 1
+}
+
+# start DIR auto: cmd_start on a free pair; a start that lost a port to
+# another process (a bind failure) is tried again on another pair, with DIR's
+# cluster formatted anew (it records its ports). Any other failure ends it.
+cmd_start_auto() {
+  set_dir "${1:-}" create
+  local attempt p err="$DIR/start.err"
+  for attempt in 1 2 3 4 5; do
+    p=$(free_pair) || die "no free port pair on $HOST"
+    if [[ -f $DIR/port ]] && ! broker_pid >/dev/null; then
+      rm -rf "$DIR/data" "$DIR/port" "$DIR/broker.pid"  # a cluster of a pair given up on
+    fi
+    # Its messages go to a file (shown after), not a pipe: the broker would
+    # inherit a pipe and hold it open.
+    if (cmd_start "$DIR" "$p") 2>"$err"; then
+      cat "$err" >&2
+      return 0
+    fi
+    cat "$err" >&2
+    grep -qs "already in use" "$err" "$DIR/broker.log" "$DIR/broker.out" ||
+      die "broker did not start on port $p (not a port taken meanwhile; see above)"
+    log "port $p or $((p + 1)) was taken before the broker bound it (attempt $attempt of 5); another pair"
+    : >"$DIR/broker.log"
+    : >"$DIR/broker.out"
+  done
+  die "broker did not start on 5 port pairs"
 }
 
 cmd_start() {
@@ -350,7 +392,7 @@ EOF
 }
 
 case ${1:-} in
-  start) shift; cmd_start "$@" ;;
+  start) shift; if [[ ${2:-} == auto ]]; then cmd_start_auto "$1"; else cmd_start "$@"; fi ;;
   stop) shift; cmd_stop "$@" ;;
   status) shift; cmd_status "$@" ;;
   bootstrap) shift; cmd_bootstrap "$@" ;;

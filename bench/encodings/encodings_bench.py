@@ -26,7 +26,7 @@ import time
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "bench", "pipeline"))
 sys.path.insert(0, os.path.join(REPO, "model"))
-from pipeline_bench import create_topics, die, free_port_pair, log, run, summary_fields, write_config  # noqa: E402
+from pipeline_bench import create_topics, die, log, run, summary_fields, write_config  # noqa: E402
 
 ENCODINGS = ["float", "base64", "binary", "ubinary", "int8", "uint8"]
 
@@ -70,7 +70,7 @@ def main() -> None:
     started = time.monotonic()
     broker_dir = os.path.join(work, "kafka")
     try:
-        brokers = run([os.path.join(REPO, "deploy", "kafka-local.sh"), "start", broker_dir, str(free_port_pair())],
+        brokers = run([os.path.join(REPO, "deploy", "kafka-local.sh"), "start", broker_dir, "auto"],
                       stdout=subprocess.PIPE, text=True).stdout.strip()
         topic = f"bench-encodings-{int(time.time())}"
         create_topics(brokers, {topic: 1})

@@ -334,13 +334,13 @@ OUT=$(cd "$OUT" && pwd)
 setup
 log "results in $OUT ($TEXTS texts per profile, $ROUNDS rounds)"
 model_and_texts
-PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-deploy/kafka-local.sh start "$OUT/kafka" "$PORT" >&2
+# auto: a free port pair, another when a test beside this one takes a port
+# between the pick and the broker's bind.
+BROKERS=$(deploy/kafka-local.sh start "$OUT/kafka" auto)
 trap 'rc=$?; deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true
       if (( ${SMOKE_TMP:-0} )); then
         if (( rc == 0 )); then rm -rf "$OUT"; else log "kept $OUT (the smoke failed)"; fi
       fi' EXIT
-BROKERS=127.0.0.1:$PORT
 qinfer_rows fp32 "$MODEL" "" model.pt
 if (( SMOKE )); then
   # One configuration: what a smoke checks is that every system runs and

@@ -36,7 +36,6 @@ import json
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -57,24 +56,6 @@ def die(msg: str) -> None:
 
 def run(cmd, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, check=True, **kw)
-
-
-def free_port_pair() -> int:
-    """A port p with p and p + 1 both free (the broker and its controller)."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            p = s.getsockname()[1]
-        if p >= 65535:
-            continue
-        try:
-            with socket.socket() as s2:
-                s2.bind(("127.0.0.1", p + 1))
-            return p
-        except OSError:
-            continue
-    die("no free port pair found")
-    return 0
 
 
 def gen_jobs(path: str, n: int, seed: int, vocab: int) -> int:
@@ -455,16 +436,16 @@ def main() -> None:
     brokers = os.environ.get("QINFER_BENCH_BROKERS", "")
     try:
         if not brokers:
-            port = free_port_pair()
             own_broker = os.path.join(work, "kafka")
             env = dict(os.environ)
             # The broker's own append time on every message: when the last
             # reply landed, read back with kcat.
             env["QINFER_KAFKA_PROPS"] = (env.get("QINFER_KAFKA_PROPS", "") +
                                          "\nlog.message.timestamp.type=LogAppendTime").strip()
-            log(f"starting a broker on 127.0.0.1:{port} in {own_broker}")
-            brokers = run([os.path.join(REPO, "deploy", "kafka-local.sh"), "start", own_broker,
-                           str(port)], stdout=subprocess.PIPE, text=True, env=env).stdout.strip()
+            log(f"starting a broker in {own_broker}")
+            # auto: a free port pair, another if one is taken before the broker binds it.
+            brokers = run([os.path.join(REPO, "deploy", "kafka-local.sh"), "start", own_broker, "auto"],
+                          stdout=subprocess.PIPE, text=True, env=env).stdout.strip()
         stamp = f"{int(time.time())}-{os.getpid()}"
         jobs_topic = f"bench-pipeline-{stamp}"
         reply_topics = [f"{jobs_topic}-replies-{r}" for r in range(a.rounds)]
