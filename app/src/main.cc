@@ -180,13 +180,14 @@ CLI::App* AddResults(CLI::App& app, ResultsCli& r) {
       results->add_option("--id", r.options.id, "Print the record of one job, with the records it superseded");
   auto* exp = results->add_option(
       "--export", r.options.export_to,
-      "Write all records as JSONL to FILE.jsonl or FILE.ndjson ('-': stdout); another name is refused");
+      "Write all final records to FILE.jsonl or FILE.ndjson (JSONL; '-': stdout) or FILE.parquet (a row a record, "
+      "typed columns); another name is refused");
   auto* count = results->add_flag("--count", r.options.count,
                                   "Print counts of results, failures and superseded records (default)");
   auto* summary = results->add_flag("--summary", r.options.summary, "Throughput and per-bucket batching figures");
   results->add_flag("--failures", r.options.failures_only, "With --export: failures only");
   auto* decode = results->add_flag("--decode", r.options.decode,
-                    "With --id or --export: an `output` stored in a compact encoding (base64, binary, "
+                    "With --id or a JSONL --export: an `output` stored in a compact encoding (base64, binary, "
                     "ubinary, int8, uint8) as JSON numbers (base64's floats, the others' integers)");
   by_id->excludes(exp)->excludes(count)->excludes(summary);
   exp->excludes(count)->excludes(summary);

@@ -8,7 +8,9 @@ namespace qinfer::app {
 struct ResultsOptions {
   std::string store;      // the RocksDB directory (storage.path)
   std::string id;         // print this one record, with the records it superseded
-  std::string export_to;  // write all records as JSONL to FILE.jsonl or FILE.ndjson; "-" = stdout
+  // Write all final records to FILE.jsonl or FILE.ndjson (JSONL; "-" =
+  // stdout) or FILE.parquet (qinfer/export_parquet/parquet_export.h).
+  std::string export_to;
   bool count = false;     // print counts of results, failures and superseded records
   bool summary = false;   // throughput and per-bucket batching figures
   bool failures_only = false;
@@ -18,13 +20,14 @@ struct ResultsOptions {
 };
 
 // Reads the result store; safe while a server holds it open. Returns the
-// process exit code (1: id not found; 2: the store could not serve, or
-// export_to names a format this build does not write).
+// process exit code (1: id not found; 2: the store could not serve, a
+// record could not be exported, or export_to names a format it does not
+// write).
 int Results(const ResultsOptions& options);
 
-// What is wrong with an export's file name: one not ending in .jsonl or
-// .ndjson (nor "-") would be another format's name (out.parquet, out.csv)
-// holding JSONL, so it is refused. nullopt: a name export writes.
+// What is wrong with an export's file name: one not ending in .jsonl,
+// .ndjson or .parquet (nor "-") would be another format's name (out.csv)
+// holding one of these, so it is refused. nullopt: a name export writes.
 std::optional<std::string> ExportNameError(const std::string& name);
 
 }  // namespace qinfer::app

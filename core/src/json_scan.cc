@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,17 @@ size_t ValueEnd(std::string_view text, size_t i) {
     while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' && !IsJsonSpace(text[i])) ++i;
     return i;
   }
+  // An array of numbers (a vector: most of a record's bytes): when nothing
+  // before the first ']' opens a string, an array or an object, that ']'
+  // closes it. Checked without a branch a byte, so that it vectorizes.
+  if (text[i] == '[') {
+    const size_t close = text.find(']', i);
+    if (close != std::string_view::npos) {
+      bool nested = false;
+      for (size_t k = i + 1; k < close; ++k) nested |= (text[k] == '[') | (text[k] == '{') | (text[k] == '"');
+      if (!nested) return close + 1;
+    }
+  }
   int depth = 0;
   while (i < text.size()) {
     const char c = text[i];
@@ -50,35 +62,48 @@ size_t ValueEnd(std::string_view text, size_t i) {
 
 }  // namespace
 
-std::optional<std::string_view> RawJsonMember(std::string_view text, std::string_view key) {
-  std::optional<std::string_view> found;
+bool ForEachJsonMember(std::string_view text,
+                       const std::function<bool(std::string_view key, std::string_view value)>& fn) {
   size_t i = text.find('{');
-  if (i == std::string_view::npos) return found;
+  if (i == std::string_view::npos) return false;
   ++i;
   auto skip_space = [&] {
     while (i < text.size() && IsJsonSpace(text[i])) ++i;
   };
+  skip_space();
+  if (i < text.size() && text[i] == '}') return true;
   while (true) {
     skip_space();
-    if (i >= text.size() || text[i] != '"') return found;
+    if (i >= text.size() || text[i] != '"') return false;
     const size_t key_end = StringEnd(text, i);
     const std::string_view literal = text.substr(i, key_end - i);
+    i = key_end;
+    skip_space();
+    if (i >= text.size() || text[i] != ':') return false;
+    ++i;
+    skip_space();
+    if (i >= text.size()) return false;
+    const size_t value_end = ValueEnd(text, i);
+    if (!fn(literal, text.substr(i, value_end - i))) return true;
+    i = value_end;
+    skip_space();
+    if (i < text.size() && text[i] == '}') return true;
+    if (i >= text.size() || text[i] != ',') return false;
+    ++i;
+  }
+}
+
+std::optional<std::string_view> RawJsonMember(std::string_view text, std::string_view key) {
+  std::optional<std::string_view> found;
+  ForEachJsonMember(text, [&](std::string_view literal, std::string_view value) {
     // A key written with escapes is read as the parse reads it.
     const bool same = literal.find('\\') == std::string_view::npos
                           ? literal.substr(1, literal.size() - 2) == key
                           : json::parse(literal, nullptr, false) == json(std::string(key));
-    i = key_end;
-    skip_space();
-    if (i >= text.size() || text[i] != ':') return found;
-    ++i;
-    skip_space();
-    const size_t value_end = ValueEnd(text, i);
-    if (same) found = text.substr(i, value_end - i);
-    i = value_end;
-    skip_space();
-    if (i >= text.size() || text[i] != ',') return found;
-    ++i;
-  }
+    if (same) found = value;
+    return true;
+  });
+  return found;
 }
 
 namespace {

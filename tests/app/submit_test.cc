@@ -102,18 +102,19 @@ TEST(SubmitPrepareLine, TextFieldsMoveBeforeTheColumnsAreTaken) {
   EXPECT_EQ(*p.error, "not a JSON object");
 }
 
-TEST(ResultsExportName, OnlyJsonlNamesAreWritten) {
-  for (const char* ok : {"-", "out.jsonl", "dir.v2/out.ndjson", "/tmp/a.b.jsonl"}) {
+TEST(ResultsExportName, OnlyTheNamesOfFormatsItWritesAreWritten) {
+  for (const char* ok : {"-", "out.jsonl", "dir.v2/out.ndjson", "/tmp/a.b.jsonl", "out.parquet"}) {
     EXPECT_FALSE(ExportNameError(ok)) << ok;
   }
-  auto why = ExportNameError("out.parquet");
+  auto why = ExportNameError("out.csv");
   ASSERT_TRUE(why);
   EXPECT_EQ(*why,
-            "--export out.parquet: not a .jsonl or .ndjson name, and results writes JSONL only ('-': standard "
-            "output)");
+            "--export out.csv: not a .jsonl, .ndjson or .parquet name, the formats results writes ('-': JSONL to "
+            "standard output)");
   EXPECT_TRUE(ExportNameError("dir.v2/export")) << "no extension";
-  EXPECT_TRUE(ExportNameError("out.csv"));
+  EXPECT_TRUE(ExportNameError("out.parquet.gz"));
   EXPECT_TRUE(ExportNameError(".jsonl")) << "a name that is only the extension";
+  EXPECT_TRUE(ExportNameError(".parquet")) << "a name that is only the extension";
 }
 
 }  // namespace

@@ -313,6 +313,32 @@ TEST(OutcomeJsonMetaTest, MetaReadsBackAsItsStoredBytes) {
   EXPECT_EQ(RawJsonMember(R"({"a": 1, "meta" : [1, 2] , "b": {"meta": 3}})", "meta"), "[1, 2]");
   EXPECT_EQ(RawJsonMember(R"({"a": "\"meta\": 9"})", "meta"), std::nullopt) << "inside a string is not a member";
   EXPECT_EQ(RawJsonMember(R"({"m\u0065ta": true})", "meta"), "true") << "an escaped key is the key it reads as";
+  // An array whose first ']' is not its own (the quick path for a vector
+  // must not take it).
+  EXPECT_EQ(RawJsonMember(R"({"v":[1,["]",2]],"meta":{"k":"]"}})", "meta"), R"({"k":"]"})");
+  EXPECT_EQ(RawJsonMember(R"({"v":[1,{"a":[2]}],"meta":3})", "meta"), "3");
+}
+
+TEST(ForEachJsonMember, GivesEveryTopLevelMemberInOrderAndStopsWhenAsked) {
+  std::vector<std::pair<std::string, std::string>> seen;
+  auto collect = [&seen](std::string_view key, std::string_view value) {
+    seen.emplace_back(key, value);
+    return true;
+  };
+  EXPECT_TRUE(ForEachJsonMember(R"({"a":[1.5,-2e-3],"b\"":{"c":[[1]]}, "d" : "x,}" ,"e":null})", collect));
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, std::string>>{
+                      {R"("a")", "[1.5,-2e-3]"}, {R"("b\"")", R"({"c":[[1]]})"}, {R"("d")", R"("x,}")"},
+                      {R"("e")", "null"}}));
+  seen.clear();
+  EXPECT_TRUE(ForEachJsonMember("{}", collect));
+  EXPECT_TRUE(seen.empty());
+  EXPECT_FALSE(ForEachJsonMember("[1]", collect)) << "not an object";
+  int calls = 0;
+  EXPECT_TRUE(ForEachJsonMember(R"({"a":1,"b":2})", [&calls](std::string_view, std::string_view) {
+    ++calls;
+    return false;
+  }));
+  EXPECT_EQ(calls, 1);
 }
 
 }  // namespace

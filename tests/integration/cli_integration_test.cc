@@ -121,11 +121,19 @@ TEST_F(CliIntegrationTest, SubmitServeAndReadTheResultsBackThroughTheCli) {
   EXPECT_EQ(missing_rc, 1);
   EXPECT_NE(none.find("no record for id no-such-job"), std::string::npos) << none;
 
+  const std::string csv = (dir_ / "export.csv").string();
+  auto [csv_rc, refused] = RunCommand(Qinfer("results --store " + store_ + " --export " + csv) + " 2>&1");
+  EXPECT_EQ(csv_rc, 2) << refused;
+  EXPECT_NE(refused.find("not a .jsonl, .ndjson or .parquet name"), std::string::npos) << refused;
+  EXPECT_FALSE(std::filesystem::exists(csv)) << "no format is written under another format's name";
   const std::string parquet = (dir_ / "export.parquet").string();
-  auto [parquet_rc, refused] = RunCommand(Qinfer("results --store " + store_ + " --export " + parquet) + " 2>&1");
-  EXPECT_EQ(parquet_rc, 2) << refused;
-  EXPECT_NE(refused.find("not a .jsonl or .ndjson name"), std::string::npos) << refused;
-  EXPECT_FALSE(std::filesystem::exists(parquet)) << "JSONL is never written under another format's name";
+  auto [parquet_rc, parquet_wrote] = RunCommand(Qinfer("results --store " + store_ + " --export " + parquet) + " 2>&1");
+  EXPECT_EQ(parquet_rc, 0) << parquet_wrote;
+  EXPECT_NE(parquet_wrote.find("wrote 300 records to " + parquet + " (Parquet"), std::string::npos) << parquet_wrote;
+  auto [decode_rc, no_decode] =
+      RunCommand(Qinfer("results --store " + store_ + " --decode --export " + parquet + ".2.parquet") + " 2>&1");
+  EXPECT_EQ(decode_rc, 2) << no_decode;
+  EXPECT_NE(no_decode.find("--decode applies to JSONL"), std::string::npos) << no_decode;
 
   const std::string exported = (dir_ / "export.jsonl").string();
   auto [export_rc, wrote] = RunCommand(Qinfer("results --store " + store_ + " --export " + exported) + " 2>&1");

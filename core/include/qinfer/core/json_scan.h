@@ -4,6 +4,7 @@
 // record and back.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,14 @@ namespace qinfer {
 // one, as the parse keeps), or nullopt without such a member. A key written
 // with escapes is matched as the parse reads it.
 std::optional<std::string_view> RawJsonMember(std::string_view text, std::string_view key);
+
+// Calls fn(key, value) for each top-level member of the JSON object in
+// `text`, in the order written: `key` as its literal stands (quotes and
+// any escapes included), `value` the text of its value. Stops early when fn
+// returns false. False when `text` is not an object as far as it was read
+// (a scan, not a parse: the caller knows the text is valid JSON).
+bool ForEachJsonMember(std::string_view text,
+                       const std::function<bool(std::string_view key, std::string_view value)>& fn);
 
 // Appends `v` as records write numbers: the shortest form that reads back
 // as the same float (0.1f as 0.1, not the 0.10000000149011612 it widens
