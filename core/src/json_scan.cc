@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <functional>
 
 #include <nlohmann/json.hpp>
@@ -16,13 +17,19 @@ namespace {
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The end of the string literal that starts at text[i] (a quote).
+// A quote ends it unless an odd number of backslashes stands before it
+// (memchr from quote to quote: a base64 vector is a long string).
 size_t StringEnd(std::string_view text, size_t i) {
-  for (++i; i < text.size(); ++i) {
-    if (text[i] == '\\') {
-      ++i;
-    } else if (text[i] == '"') {
-      return i + 1;
-    }
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  const char* p = begin + i + 1;
+  while (p < end) {
+    const char* quote = static_cast<const char*>(std::memchr(p, '"', size_t(end - p)));
+    if (quote == nullptr) break;
+    const char* q = quote;
+    while (q > begin + i + 1 && q[-1] == '\\') --q;
+    if ((quote - q) % 2 == 0) return size_t(quote - begin) + 1;
+    p = quote + 1;
   }
   return text.size();
 }
@@ -36,13 +43,13 @@ size_t ValueEnd(std::string_view text, size_t i) {
   }
   // An array of numbers (a vector: most of a record's bytes): when nothing
   // before the first ']' opens a string, an array or an object, that ']'
-  // closes it. Checked without a branch a byte, so that it vectorizes.
+  // closes it (memchr: a vector's bytes are most of a record's).
   if (text[i] == '[') {
     const size_t close = text.find(']', i);
     if (close != std::string_view::npos) {
-      bool nested = false;
-      for (size_t k = i + 1; k < close; ++k) nested |= (text[k] == '[') | (text[k] == '{') | (text[k] == '"');
-      if (!nested) return close + 1;
+      const char* from = text.data() + i + 1;
+      const size_t n = close - i - 1;
+      if (!std::memchr(from, '[', n) && !std::memchr(from, '{', n) && !std::memchr(from, '"', n)) return close + 1;
     }
   }
   int depth = 0;

@@ -6,6 +6,7 @@
 #include <parquet/properties.h>
 
 #include <filesystem>
+#include <future>
 
 #include <nlohmann/json.hpp>
 
@@ -28,7 +29,8 @@ struct Row {
 struct Column {
   std::shared_ptr<arrow::Field> field;
   std::function<arrow::Status(const Row&, arrow::ArrayBuilder&)> append;
-  // Parquet column paths of float data, written plain and uncompressed.
+  // Parquet column paths of float data, written plain, uncompressed and
+  // without min/max statistics (of no use on a vector's values).
   std::vector<std::string> plain_paths;
 };
 
@@ -264,7 +266,9 @@ class Writer {
     for (const Column& c : columns_) {
       fields.push_back(c.field);
       for (const std::string& plain : c.plain_paths) {
-        properties.disable_dictionary(plain)->compression(plain, parquet::Compression::UNCOMPRESSED);
+        properties.disable_dictionary(plain)
+            ->compression(plain, parquet::Compression::UNCOMPRESSED)
+            ->disable_statistics(plain);
       }
       std::unique_ptr<arrow::ArrayBuilder> builder;
       if (auto s = arrow::MakeBuilder(arrow::default_memory_pool(), c.field->type(), &builder); !s.ok()) {
@@ -295,11 +299,17 @@ class Writer {
 
   absl::Status Close() {
     if (absl::Status s = Flush(); !s.ok()) return s;
+    if (absl::Status s = Wait(); !s.ok()) return s;
     if (auto s = writer_->Close(); !s.ok()) return FromArrow(s, "closing the file");
     return FromArrow(file_->Close(), "closing the file");
   }
 
+  ~Writer() { (void)Wait(); }
+
  private:
+  // The rows so far as a row group, written on a thread of its own while
+  // the next is read (encoding and writing a row group costs about what
+  // reading it does); one write at a time, in order.
   absl::Status Flush() {
     if (pending_ == 0 && written_ > 0) return absl::OkStatus();
     arrow::ArrayVector arrays;
@@ -309,12 +319,19 @@ class Writer {
       arrays.push_back(std::move(array));
     }
     auto table = arrow::Table::Make(schema_, arrays, pending_);
-    if (auto s = writer_->WriteTable(*table, std::max<int64_t>(pending_, 1)); !s.ok()) {
-      return FromArrow(s, "writing a row group");
-    }
+    if (absl::Status s = Wait(); !s.ok()) return s;
+    write_ = std::async(std::launch::async, [writer = writer_.get(), table, rows = std::max<int64_t>(pending_, 1)] {
+      return writer->WriteTable(*table, rows);
+    });
     written_ += pending_;
     pending_ = 0;
     return absl::OkStatus();
+  }
+
+  // The write in flight, finished.
+  absl::Status Wait() {
+    if (!write_.valid()) return absl::OkStatus();
+    return FromArrow(write_.get(), "writing a row group");
   }
 
   std::vector<Column> columns_;
@@ -323,6 +340,7 @@ class Writer {
   std::shared_ptr<arrow::Schema> schema_;
   std::shared_ptr<arrow::io::FileOutputStream> file_;
   std::unique_ptr<parquet::arrow::FileWriter> writer_;
+  std::future<arrow::Status> write_;
   int64_t pending_ = 0, written_ = 0;
 };
 

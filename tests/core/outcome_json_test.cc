@@ -330,6 +330,11 @@ TEST(ForEachJsonMember, GivesEveryTopLevelMemberInOrderAndStopsWhenAsked) {
                       {R"("a")", "[1.5,-2e-3]"}, {R"("b\"")", R"({"c":[[1]]})"}, {R"("d")", R"("x,}")"},
                       {R"("e")", "null"}}));
   seen.clear();
+  EXPECT_TRUE(ForEachJsonMember(R"({"a":"x\\","b":"\\\"]","c":1})", collect));
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, std::string>>{
+                      {R"("a")", R"("x\\")"}, {R"("b")", R"("\\\"]")"}, {R"("c")", "1"}}))
+      << "a quote after an even number of backslashes ends a string, after an odd number it does not";
+  seen.clear();
   EXPECT_TRUE(ForEachJsonMember("{}", collect));
   EXPECT_TRUE(seen.empty());
   EXPECT_FALSE(ForEachJsonMember("[1]", collect)) << "not an object";
