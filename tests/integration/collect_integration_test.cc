@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <thread>
@@ -160,6 +161,13 @@ TEST_F(CollectTest, TwoInstancesResultsAndFailuresEndInOneStoreWithOneRecordPerI
   // `results` reads the collected store like an instance's own.
   const std::string counts = Results(collected_);
   EXPECT_EQ(counts, "results 270\nfailures 20\nsuperseded 0\n");
+  // And exports like one: a Parquet row a final record.
+  const std::string parquet = collected_ + ".parquet";
+  auto [parquet_rc, wrote] = RunCommand(std::string(QINFER_BINARY) + " --log-level warn results --store " +
+                                        collected_ + " --export " + parquet + " 2>&1");
+  EXPECT_EQ(parquet_rc, 0) << wrote;
+  EXPECT_NE(wrote.find("wrote 290 records to " + parquet + " (Parquet"), std::string::npos) << wrote;
+  std::filesystem::remove(parquet);
 
   // A restart in the same group: nothing new, nothing changes.
   auto [rc2, log2] = Collect(collect_group_);
