@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <future>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -183,23 +184,32 @@ Column MetaValueColumn(const MetaColumn& c) {
   return {arrow::field(c.name, kTypes[size_t(c.type)]), append, {}};
 }
 
-// meta as a column a key where the shape allows, else one JSON column.
-void AddMetaColumns(const TableShape& shape, std::vector<Column>& columns, bool& meta_as_json) {
+// meta as a column a key where the shape allows (returned), else one JSON
+// column.
+std::vector<MetaColumn> AddMetaColumns(const TableShape& shape, std::vector<Column>& columns, bool& meta_as_json) {
   meta_as_json = false;
-  if (!shape.any_meta) return;
+  if (!shape.any_meta) return {};
   std::vector<std::string> taken;
   for (const Column& c : columns) taken.push_back(c.field->name());
   taken.push_back("meta");
-  const std::vector<MetaColumn> keys = shape.MetaColumns(taken);
+  std::vector<MetaColumn> keys = shape.MetaColumns(taken);
   for (const MetaColumn& key : keys) columns.push_back(MetaValueColumn(key));
   if (keys.empty()) {
     meta_as_json = true;
     columns.push_back(StringColumn("meta", &RecordFields::meta));
   }
+  return keys;
 }
 
-// The table's columns, in parquet_export.h's order, for what `shape` saw.
-std::vector<Column> Columns(const TableShape& shape, bool& meta_as_json) {
+// The table's columns, in parquet_export.h's order, for what `shape` saw,
+// and meta's columns among them.
+struct Plan {
+  std::vector<Column> columns;
+  std::vector<MetaColumn> meta_columns;
+  bool meta_as_json = false;
+};
+
+std::vector<Column> Columns(const TableShape& shape, Plan& plan) {
   std::vector<Column> columns;
   columns.push_back(StringColumn("id", &RecordFields::id, false));
   columns.push_back({arrow::field("status", arrow::utf8(), false),
@@ -249,7 +259,7 @@ std::vector<Column> Columns(const TableShape& shape, bool& meta_as_json) {
     columns.push_back(IntColumn<arrow::Int64Builder>("original_length", arrow::int64(),
                                                      &RecordFields::original_length, true));
   }
-  AddMetaColumns(shape, columns, meta_as_json);
+  plan.meta_columns = AddMetaColumns(shape, columns, plan.meta_as_json);
   return columns;
 }
 
@@ -344,8 +354,96 @@ class Writer {
   int64_t pending_ = 0, written_ = 0;
 };
 
-// The first pass.
-absl::StatusOr<TableShape> ShapeOf(const RecordSource& source) {
+Plan PlanOf(const TableShape& shape) {
+  Plan plan;
+  plan.columns = Columns(shape, plan);
+  return plan;
+}
+
+// Reads records into the table a plan makes, counting them.
+class RowReader {
+ public:
+  RowReader(const TableShape& shape, const Plan& plan, const ParquetOptions& options)
+      : shape_(shape), plan_(plan), options_(options) {}
+
+  // `record` into `writer`, unless the table cannot hold it (`fits` false).
+  absl::Status Append(std::string_view record, Writer& writer, bool& fits) {
+    if (absl::Status s = ReadRecordFields(record, true, r_); !s.ok()) return s;
+    meta_ = plan_.meta_columns.empty() ? json::object() : json::parse(r_.meta, nullptr, false);
+    fits = shape_.Fits(r_, meta_, plan_.meta_columns);
+    if (!fits) return absl::OkStatus();
+    if (absl::Status s = writer.Add(Row{r_, meta_.is_object() ? meta_ : no_meta_}); !s.ok()) return s;
+    if (++rows_ % options_.progress_every == 0 && options_.progress) options_.progress(rows_);
+    return absl::OkStatus();
+  }
+
+  int64_t rows() const { return rows_; }
+
+ private:
+  const TableShape& shape_;
+  const Plan& plan_;
+  const ParquetOptions& options_;
+  RecordFields r_;
+  json meta_;
+  const json no_meta_ = json::object();
+  int64_t rows_ = 0;
+};
+
+// Records read before the table is planned: the store's first records, in
+// one pass; every record, in two.
+constexpr size_t kProbeRecords = 4096;
+
+// The one pass: the first kProbeRecords records' shape plans the table, and
+// the rest are written as they are read. `refit`: a later record does not
+// fit that shape (another output form, a member or a meta key the first
+// ones lack); nothing is kept then, and the caller takes two passes.
+absl::Status WriteInOnePass(const RecordSource& source, const std::string& partial, const ParquetOptions& options,
+                            ParquetReport& report, bool& refit) {
+  TableShape shape;
+  std::vector<std::string> probe;
+  RecordFields r;
+  std::optional<Plan> plan;
+  std::optional<Writer> writer;
+  std::optional<RowReader> rows;
+  auto start = [&]() -> absl::Status {
+    plan = PlanOf(shape);
+    writer.emplace(plan->columns, options);
+    if (absl::Status s = writer->Open(partial); !s.ok()) return s;
+    rows.emplace(shape, *plan, options);
+    bool fits = true;
+    for (size_t i = 0; i < probe.size() && fits; ++i) {
+      if (absl::Status s = rows->Append(probe[i], *writer, fits); !s.ok()) return s;
+    }
+    probe = {};
+    return fits ? absl::OkStatus() : absl::InternalError("a record does not fit the shape made of it");
+  };
+  absl::Status bad;
+  absl::Status read = source([&](std::string_view record) {
+    if (!writer) {
+      bad = ReadRecordFields(record, false, r);
+      if (bad.ok()) shape.Add(r);
+      probe.emplace_back(record);
+      if (bad.ok() && probe.size() == kProbeRecords) bad = start();
+      return bad.ok();
+    }
+    bool fits = true;
+    bad = rows->Append(record, *writer, fits);
+    refit = !fits;
+    return bad.ok() && fits;
+  });
+  if (read.ok() && bad.ok() && !writer) bad = start();  // a store of fewer records
+  if (!read.ok()) return read;
+  if (!bad.ok() || refit) return bad;
+  report.columns.clear();
+  for (const Column& c : plan->columns) report.columns.push_back(c.field->name());
+  report.meta_as_json = plan->meta_as_json;
+  report.rows = rows->rows();
+  return writer->Close();
+}
+
+// Two passes: the shape of every record, then the rows.
+absl::Status WriteInTwoPasses(const RecordSource& source, const std::string& partial, const ParquetOptions& options,
+                              ParquetReport& report) {
   TableShape shape;
   RecordFields r;
   absl::Status bad;
@@ -356,47 +454,40 @@ absl::StatusOr<TableShape> ShapeOf(const RecordSource& source) {
   });
   if (!read.ok()) return read;
   if (!bad.ok()) return bad;
-  return shape;
-}
-
-absl::Status WriteRows(const RecordSource& source, const TableShape& shape, Writer& writer,
-                       const ParquetOptions& options, bool meta_columns, int64_t& rows) {
-  RecordFields r;
-  json meta = json::object();
-  const json no_meta = json::object();
-  absl::Status bad;
-  absl::Status read = source([&](std::string_view record) {
-    bad = ReadRecordFields(record, true, r);
-    if (bad.ok() && r.ok && !shape.has(r.form)) {
-      bad = absl::FailedPreconditionError("record " + r.id + ": its output form was not in the first pass");
-    }
-    if (bad.ok() && meta_columns) meta = json::parse(r.meta, nullptr, false);
-    if (bad.ok()) bad = writer.Add(Row{r, meta.is_object() ? meta : no_meta});
-    if (bad.ok() && ++rows % options.progress_every == 0 && options.progress) options.progress(rows);
+  const Plan plan = PlanOf(shape);
+  Writer writer(plan.columns, options);
+  if (absl::Status s = writer.Open(partial); !s.ok()) return s;
+  RowReader rows(shape, plan, options);
+  read = source([&](std::string_view record) {
+    bool fits = true;
+    bad = rows.Append(record, writer, fits);
+    if (bad.ok() && !fits) bad = absl::FailedPreconditionError("the store changed between the passes");
     return bad.ok();
   });
   if (!read.ok()) return read;
-  return bad;
+  if (!bad.ok()) return bad;
+  if (rows.rows() != shape.records()) {
+    return absl::FailedPreconditionError("the store gave " + std::to_string(rows.rows()) + " records, its first pass " +
+                                         std::to_string(shape.records()));
+  }
+  for (const Column& c : plan.columns) report.columns.push_back(c.field->name());
+  report.meta_as_json = plan.meta_as_json;
+  report.rows = rows.rows();
+  return writer.Close();
 }
 
 }  // namespace
 
 absl::StatusOr<ParquetReport> WriteParquet(const RecordSource& source, const std::string& path,
                                            const ParquetOptions& options) {
-  absl::StatusOr<TableShape> shape = ShapeOf(source);
-  if (!shape.ok()) return shape.status();
-  ParquetReport report;
-  std::vector<Column> columns = Columns(*shape, report.meta_as_json);
-  for (const Column& c : columns) report.columns.push_back(c.field->name());
-  const bool meta_columns = shape->any_meta && !report.meta_as_json;
   const std::string partial = path + ".partial";
-  Writer writer(std::move(columns), options);
-  absl::Status s = writer.Open(partial);
-  if (s.ok()) s = WriteRows(source, *shape, writer, options, meta_columns, report.rows);
-  if (s.ok()) s = writer.Close();
-  if (s.ok() && report.rows != shape->records()) {
-    s = absl::FailedPreconditionError("the store gave " + std::to_string(report.rows) + " records, its first pass " +
-                                      std::to_string(shape->records()));
+  ParquetReport report;
+  bool refit = false;
+  absl::Status s = WriteInOnePass(source, partial, options, report, refit);
+  if (s.ok() && refit) {
+    report = {};
+    report.passes = 2;
+    s = WriteInTwoPasses(source, partial, options, report);
   }
   std::error_code ec;
   if (s.ok()) std::filesystem::rename(partial, path, ec);

@@ -93,6 +93,26 @@ void TableShape::AddMeta(const std::string& meta) {
   }
 }
 
+bool TableShape::Fits(const RecordFields& r, const json& meta, const std::vector<MetaColumn>& columns) const {
+  if (r.ok && !forms_[size_t(r.form)]) return false;
+  const bool members = (encoding || r.encoding.empty()) && (label || r.label.empty()) && (scores || !r.has_scores) &&
+                       (score || !r.score) && (entities || !r.has_entities) && (tokens || !r.has_tokens) &&
+                       (policy || r.policy.empty()) && (windows || r.windows == 0) &&
+                       (original_length || r.original_length == 0) && (any_meta || r.meta.empty());
+  if (!members) return false;
+  if (columns.empty()) return true;
+  if (!meta.is_object() || meta.size() != columns.size()) return false;
+  for (const MetaColumn& c : columns) {
+    const auto found = meta.find(c.key);
+    MetaType type;
+    if (found == meta.end() || !TypeOf(*found, type)) return false;
+    const bool takes = type == MetaType::kNull || type == c.type ||
+                       (type == MetaType::kInt && c.type == MetaType::kDouble);
+    if (!takes) return false;
+  }
+  return true;
+}
+
 std::string TableShape::OutputColumn(OutputForm form) const {
   const auto forms = std::count(forms_.begin() + 1, forms_.end(), true);
   if (form == OutputForm::kFloats || forms <= 1) return "output";

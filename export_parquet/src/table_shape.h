@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "record_fields.h"
 
 namespace qinfer::export_parquet {
@@ -33,6 +35,15 @@ class TableShape {
   bool encoding = false, label = false, scores = false, score = false, entities = false, tokens = false;
   bool policy = false, windows = false, original_length = false;
   bool any_meta = false;
+
+  // Whether the table this shape makes holds `r` as it is: its output form
+  // and every member it has have columns, and, where meta is `columns`
+  // (MetaColumns' answer; empty: meta is one JSON column or absent), its
+  // meta (`meta`, parsed) has their keys with values each column takes as
+  // its type stands (null, or a value of that type; an integer in a double
+  // column). A store whose every record fits the shape of its first records
+  // has that very shape.
+  bool Fits(const RecordFields& r, const nlohmann::json& meta, const std::vector<MetaColumn>& columns) const;
 
   // Every record's meta has the same keys, each holding one simple type
   // (or null): a column a key, named clear of `taken`. Else empty: one

@@ -320,6 +320,62 @@ TEST_F(ParquetExportTest, ARecordItCannotReadIsNamedAndNoFileIsLeft) {
   EXPECT_FALSE(fs::exists(path_));
 }
 
+// One pass where the store's first records (4,096) tell its shape; where a
+// later record does not fit it, two, and the same table as if the first
+// records had said so.
+TEST_F(ParquetExportTest, ALateRecordOfAnotherShapeTakesTwoPassesAndTheTableHoldsIt) {
+  auto many = [](const std::string& meta) {
+    std::vector<std::string> records;
+    for (int i = 0; i < 5000; ++i) {
+      records.push_back(OutcomeToJson(Result("id-" + std::to_string(10000 + i), {float(i)},
+                                             meta.empty() ? "" : "{\"k\":" + meta + "}")));
+    }
+    return records;
+  };
+  auto records = many("1");
+  auto report = Write(records);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->passes, 1);
+  EXPECT_EQ(report->rows, 5000);
+  EXPECT_EQ(Type(*Read(), "k"), "int64");
+
+  Outcome failure = Failure("late-failure", R"({"k":2})");
+  Outcome packed = Encoded(Result("late-packed", {1, -1}, R"({"k":2})"), encoding::kUbinary);
+  Outcome labelled = Result("late-label", {1}, R"({"k":2})");
+  labelled.label = "pos";
+  struct Late {
+    std::string record, why, column, type;
+  };
+  for (const Late& late : std::vector<Late>{
+           {OutcomeToJson(Result("late", {1}, R"({"k":2.5})")), "a double in an int64 column", "k", "double"},
+           {OutcomeToJson(Result("late", {1}, R"({"k":2,"j":1})")), "another key", "meta", "string"},
+           {OutcomeToJson(Result("late", {1})), "no meta", "meta", "string"},
+           {OutcomeToJson(packed), "another output form", "output_packed", "binary"},
+           {OutcomeToJson(labelled), "a member the first records lack", "label", "string"}}) {
+    records = many("1");
+    records.push_back(late.record);
+    report = Write(records);
+    ASSERT_TRUE(report.ok()) << report.status();
+    EXPECT_EQ(report->passes, 2) << late.why;
+    EXPECT_EQ(report->rows, 5001) << late.why;
+    auto t = Read();
+    EXPECT_EQ(t->num_rows(), 5001);
+    EXPECT_EQ(Type(*t, late.column), late.type) << late.why;
+  }
+  records = many("null");
+  records.push_back(OutcomeToJson(Result("late", {1}, R"({"k":"x"})")));
+  report = Write(records);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->passes, 2) << "a key null in every first record takes any type after";
+  EXPECT_EQ(Str(*Read(), "k", 5000), "x");
+  records = many("2.5");
+  records.push_back(OutcomeToJson(failure));
+  report = Write(records);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->passes, 1) << "an integer fits a double column; a failure fits any table";
+  EXPECT_EQ(Str(*Read(), "reason", 5000), "too_long");
+}
+
 TEST_F(ParquetExportTest, AnEmptyStoreIsAFileOfNoRows) {
   auto t = Export({});
   ASSERT_TRUE(t);

@@ -48,9 +48,12 @@
 namespace qinfer::export_parquet {
 
 // Calls `visit` with each record (OutcomeToJson's bytes) until it returns
-// false; a failed read is the status. Called twice: once for the table's
-// shape, once for its rows, so it must give the same records both times
-// (a store read from one snapshot does).
+// false; a failed read is the status. Called once where the first 4,096
+// records' shape (output form, members, meta's keys and types) holds every
+// later record, as in a store of one task and one kind of meta; else again,
+// twice more (the table's shape from every record, then its rows), so it
+// must give the same records each time (a store read from one snapshot
+// does).
 using RecordSource = std::function<absl::Status(const std::function<bool(std::string_view)>& visit)>;
 
 struct ParquetOptions {
@@ -66,6 +69,10 @@ struct ParquetReport {
   int64_t rows = 0;
   std::vector<std::string> columns;
   bool meta_as_json = false;  // meta went into one JSON column
+  // 1: the store's first records planned the table and every later record
+  // fitted it; 2: one did not, and the table was planned from a pass over
+  // every record first.
+  int passes = 1;
 };
 
 // Writes the records of `source` to `path` (through `path`.partial, renamed
