@@ -263,7 +263,30 @@ std::vector<Column> Columns(const TableShape& shape, Plan& plan) {
   return columns;
 }
 
-// The second pass: rows into builders, a row group at a time, into the file.
+// The lengths of a builder and of its list children (a vector's floats,
+// a vector a token's rows and floats) in the row group just built...
+std::vector<int64_t> ListLengths(arrow::ArrayBuilder& builder) {
+  std::vector<int64_t> lengths = {builder.length()};
+  for (arrow::ArrayBuilder* b = &builder; b->type()->id() == arrow::Type::LIST;) {
+    b = static_cast<arrow::ListBuilder*>(b)->value_builder();
+    lengths.push_back(b->length());
+  }
+  return lengths;
+}
+
+// ...reserved again once it is finished, so that the next row group's
+// vectors go into memory of their size at once rather than into buffers
+// that double (each time fresh pages the kernel must zero, and a copy).
+arrow::Status ReserveListLengths(arrow::ArrayBuilder& builder, const std::vector<int64_t>& lengths) {
+  arrow::ArrayBuilder* b = &builder;
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    ARROW_RETURN_NOT_OK(b->Reserve(lengths[i]));
+    if (i + 1 < lengths.size()) b = static_cast<arrow::ListBuilder*>(b)->value_builder();
+  }
+  return arrow::Status::OK();
+}
+
+// Rows into builders, a row group at a time, into the file.
 class Writer {
  public:
   Writer(std::vector<Column> columns, const ParquetOptions& options)
@@ -324,9 +347,11 @@ class Writer {
     if (pending_ == 0 && written_ > 0) return absl::OkStatus();
     arrow::ArrayVector arrays;
     for (auto& builder : builders_) {
+      const std::vector<int64_t> lengths = ListLengths(*builder);
       std::shared_ptr<arrow::Array> array;
       if (auto s = builder->Finish(&array); !s.ok()) return FromArrow(s, "a row group");
       arrays.push_back(std::move(array));
+      if (auto s = ReserveListLengths(*builder, lengths); !s.ok()) return FromArrow(s, "a row group");
     }
     auto table = arrow::Table::Make(schema_, arrays, pending_);
     if (absl::Status s = Wait(); !s.ok()) return s;

@@ -247,7 +247,7 @@ def test_rerank_equals_cross_encoder_predict(tmp_path, family):
         stop(svc)
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", ["roberta", "xlm-roberta"])  # BERT's: the README's Parquet route, < 1e-4
 def test_embed_equals_encode(tmp_path, family):
     ckpt, pkg = make_package(tmp_path, family, "embed", "--st")
     svc = serve(tmp_path, pkg)
