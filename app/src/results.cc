@@ -73,7 +73,12 @@ int Export(const RocksDbOutcomeStore& store, const ResultsOptions& o) {
   return 0;
 }
 
-bool IsParquetName(const std::string& name) { return name.size() > 8 && absl::EndsWith(name, ".parquet"); }
+// `name` ends in `ext` and is more than it.
+bool HasExtension(const std::string& name, absl::string_view ext) {
+  return name.size() > ext.size() && absl::EndsWith(name, ext);
+}
+
+bool IsParquetName(const std::string& name) { return HasExtension(name, ".parquet"); }
 
 // Every final record (or every failure) as one Parquet file with typed
 // columns (qinfer/export_parquet/parquet_export.h).
@@ -165,7 +170,7 @@ int Summarize(const RocksDbOutcomeStore& store, uint64_t superseded) {
 std::optional<std::string> ExportNameError(const std::string& name) {
   if (name == "-") return std::nullopt;
   for (absl::string_view ext : {".jsonl", ".ndjson", ".parquet"}) {
-    if (name.size() > ext.size() && absl::EndsWith(name, ext)) return std::nullopt;
+    if (HasExtension(name, ext)) return std::nullopt;
   }
   return "--export " + name +
          ": not a .jsonl, .ndjson or .parquet name, the formats results writes ('-': JSONL to standard output)";

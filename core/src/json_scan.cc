@@ -41,9 +41,9 @@ size_t ValueEnd(std::string_view text, size_t i) {
     while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' && !IsJsonSpace(text[i])) ++i;
     return i;
   }
-  // An array of numbers (a vector: most of a record's bytes): when nothing
-  // before the first ']' opens a string, an array or an object, that ']'
-  // closes it (memchr: a vector's bytes are most of a record's).
+  // An array of numbers (a vector: most of a record's bytes, so searched
+  // with memchr): when nothing before the first ']' opens a string, an
+  // array or an object, that ']' closes it.
   if (text[i] == '[') {
     const size_t close = text.find(']', i);
     if (close != std::string_view::npos) {

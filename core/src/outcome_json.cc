@@ -1,6 +1,7 @@
 #include "qinfer/core/outcome_json.h"
 
 #include "qinfer/core/json_scan.h"
+#include "qinfer/core/outcome_items_json.h"
 #include "qinfer/core/output_encoding.h"
 
 #include <algorithm>
@@ -316,6 +317,28 @@ std::string OutcomeWithHistoryToJson(const Outcome& outcome, std::span<const Out
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+void from_json(const json& j, LabelScore& s) {
+  j.at("label").get_to(s.label);
+  j.at("score").get_to(s.score);
+}
+
+namespace {
+
+// An entity or a token: a labelled, scored span and its text under `text_key`.
+template <typename T, std::string T::*kText>
+void ReadSpan(const json& j, T& span, const char* text_key) {
+  j.at("end").get_to(span.end);
+  j.at("label").get_to(span.label);
+  j.at("score").get_to(span.score);
+  j.at("start").get_to(span.start);
+  j.at(text_key).get_to(span.*kText);
+}
+
+}  // namespace
+
+void from_json(const json& j, Entity& e) { ReadSpan<Entity, &Entity::text>(j, e, "text"); }
+void from_json(const json& j, TokenLabel& t) { ReadSpan<TokenLabel, &TokenLabel::token>(j, t, "token"); }
+
 namespace {
 
 // A result's own fields (the record's "ok" side). Throws json::exception;
@@ -341,23 +364,9 @@ bool ReadResult(const json& j, Outcome& o) {
   }
   o.label = j.value("label", std::string());
   if (j.contains("score")) o.score = j["score"].get<float>();
-  if (j.contains("entities")) {
-    o.entities.emplace();
-    for (const json& e : j["entities"]) {
-      o.entities->push_back({e.at("label").get<std::string>(), e.at("text").get<std::string>(),
-                             e.at("start").get<int32_t>(), e.at("end").get<int32_t>(), e.at("score").get<float>()});
-    }
-  }
-  if (j.contains("tokens")) {
-    o.tokens.emplace();
-    for (const json& t : j["tokens"]) {
-      o.tokens->push_back({t.at("token").get<std::string>(), t.at("start").get<int32_t>(), t.at("end").get<int32_t>(),
-                           t.at("label").get<std::string>(), t.at("score").get<float>()});
-    }
-  }
-  if (j.contains("scores")) {
-    for (const json& s : j["scores"]) o.scores.push_back({s.at("label").get<std::string>(), s.at("score").get<float>()});
-  }
+  if (j.contains("entities")) o.entities = j["entities"].get<std::vector<Entity>>();
+  if (j.contains("tokens")) o.tokens = j["tokens"].get<std::vector<TokenLabel>>();
+  if (j.contains("scores")) o.scores = j["scores"].get<std::vector<LabelScore>>();
   o.device = j.value("device", std::string());
   o.bucket = j.value("bucket", 0);
   o.batch_size = j.value("batch_size", 0);

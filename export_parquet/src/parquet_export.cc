@@ -394,10 +394,12 @@ class RowReader {
   // `record` into `writer`, unless the table cannot hold it (`fits` false).
   absl::Status Append(std::string_view record, Writer& writer, bool& fits) {
     if (absl::Status s = ReadRecordFields(record, true, r_); !s.ok()) return s;
-    meta_ = plan_.meta_columns.empty() ? json::object() : json::parse(r_.meta, nullptr, false);
-    fits = shape_.Fits(r_, meta_, plan_.meta_columns);
+    // meta is parsed only where it is columns.
+    if (!plan_.meta_columns.empty()) meta_ = json::parse(r_.meta, nullptr, false);
+    const json& meta = !plan_.meta_columns.empty() && meta_.is_object() ? meta_ : no_meta_;
+    fits = shape_.Fits(r_, meta, plan_.meta_columns);
     if (!fits) return absl::OkStatus();
-    if (absl::Status s = writer.Add(Row{r_, meta_.is_object() ? meta_ : no_meta_}); !s.ok()) return s;
+    if (absl::Status s = writer.Add(Row{r_, meta}); !s.ok()) return s;
     if (++rows_ % options_.progress_every == 0 && options_.progress) options_.progress(rows_);
     return absl::OkStatus();
   }
@@ -413,6 +415,15 @@ class RowReader {
   const json no_meta_ = json::object();
   int64_t rows_ = 0;
 };
+
+// The file closed, and what went into it.
+absl::Status Finish(const Plan& plan, const RowReader& rows, Writer& writer, ParquetReport& report) {
+  report.columns.clear();
+  for (const Column& c : plan.columns) report.columns.push_back(c.field->name());
+  report.meta_as_json = plan.meta_as_json;
+  report.rows = rows.rows();
+  return writer.Close();
+}
 
 // Records read before the table is planned: the store's first records, in
 // one pass; every record, in two.
@@ -459,11 +470,7 @@ absl::Status WriteInOnePass(const RecordSource& source, const std::string& parti
   if (read.ok() && bad.ok() && !writer) bad = start();  // a store of fewer records
   if (!read.ok()) return read;
   if (!bad.ok() || refit) return bad;
-  report.columns.clear();
-  for (const Column& c : plan->columns) report.columns.push_back(c.field->name());
-  report.meta_as_json = plan->meta_as_json;
-  report.rows = rows->rows();
-  return writer->Close();
+  return Finish(*plan, *rows, *writer, report);
 }
 
 // Two passes: the shape of every record, then the rows.
@@ -495,10 +502,7 @@ absl::Status WriteInTwoPasses(const RecordSource& source, const std::string& par
     return absl::FailedPreconditionError("the store gave " + std::to_string(rows.rows()) + " records, its first pass " +
                                          std::to_string(shape.records()));
   }
-  for (const Column& c : plan.columns) report.columns.push_back(c.field->name());
-  report.meta_as_json = plan.meta_as_json;
-  report.rows = rows.rows();
-  return writer.Close();
+  return Finish(plan, rows, writer, report);
 }
 
 }  // namespace

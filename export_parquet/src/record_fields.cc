@@ -7,6 +7,7 @@
 
 #include "absl/strings/escaping.h"
 #include "qinfer/core/json_scan.h"
+#include "qinfer/core/outcome_items_json.h"
 #include "qinfer/core/output_encoding.h"
 
 namespace qinfer::export_parquet {
@@ -132,48 +133,17 @@ OutputForm FormOf(std::string_view raw, const RecordFields& r) {
   return raw.size() > 1 && raw[1] == '[' ? OutputForm::kRows : OutputForm::kFloats;
 }
 
-template <typename T, typename Read>
-bool ReadObjects(std::string_view raw, std::vector<T>& out, Read read) {
+// A list of scores, entities or tokens (outcome_items_json.h).
+template <typename T>
+bool ReadObjects(std::string_view raw, std::vector<T>& out) {
   json parsed = json::parse(raw, nullptr, false);
   if (!parsed.is_array()) return false;
-  out.clear();
-  for (const json& item : parsed) {
-    if (!item.is_object()) return false;
-    T& v = out.emplace_back();
-    try {
-      read(item, v);
-    } catch (const json::exception&) {
-      return false;
-    }
+  try {
+    parsed.get_to(out);
+  } catch (const json::exception&) {
+    return false;
   }
   return true;
-}
-
-bool ReadScores(std::string_view raw, RecordFields& r) {
-  return ReadObjects(raw, r.scores, [](const json& j, LabelScore& s) {
-    j.at("label").get_to(s.label);
-    j.at("score").get_to(s.score);
-  });
-}
-
-bool ReadEntities(std::string_view raw, RecordFields& r) {
-  return ReadObjects(raw, r.entities, [](const json& j, Entity& e) {
-    j.at("end").get_to(e.end);
-    j.at("label").get_to(e.label);
-    j.at("score").get_to(e.score);
-    j.at("start").get_to(e.start);
-    j.at("text").get_to(e.text);
-  });
-}
-
-bool ReadTokens(std::string_view raw, RecordFields& r) {
-  return ReadObjects(raw, r.tokens, [](const json& j, TokenLabel& t) {
-    j.at("end").get_to(t.end);
-    j.at("label").get_to(t.label);
-    j.at("score").get_to(t.score);
-    j.at("start").get_to(t.start);
-    j.at("token").get_to(t.token);
-  });
 }
 
 bool ReadModel(std::string_view raw, RecordFields& r) {
@@ -224,9 +194,9 @@ bool ReadMember(std::string_view key, std::string_view value, bool values, Recor
     r.meta.assign(value);
     return true;
   }
-  if (key == "scores") return (r.has_scores = true) && (!values || ReadScores(value, r));
-  if (key == "entities") return (r.has_entities = true) && (!values || ReadEntities(value, r));
-  if (key == "tokens") return (r.has_tokens = true) && (!values || ReadTokens(value, r));
+  if (key == "scores") return (r.has_scores = true) && (!values || ReadObjects(value, r.scores));
+  if (key == "entities") return (r.has_entities = true) && (!values || ReadObjects(value, r.entities));
+  if (key == "tokens") return (r.has_tokens = true) && (!values || ReadObjects(value, r.tokens));
   if (key == "score") {
     r.score = 0;
     return !values || ReadNumber(value, *r.score);

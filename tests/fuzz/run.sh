@@ -61,6 +61,7 @@ headers=(
   "$repo/core/include/qinfer/core/json_scan.h"
   "$repo/core/include/qinfer/core/clock.h"
   "$repo/core/include/qinfer/core/outcome_json.h"
+  "$repo/core/include/qinfer/core/outcome_items_json.h"
   "$repo/core/include/qinfer/core/output_encoding.h"
   "$repo/core/include/qinfer/core/task.h"
   "$repo/core/include/qinfer/core/utf8.h"
