@@ -299,6 +299,31 @@ TEST_F(ParquetExportTest, RowGroupsHoldTheRowsInOrderAndFloatsArePlainAndUncompr
   for (int i = 0; i < 10; ++i) EXPECT_EQ(Str(*t, "id", i), "id-" + std::to_string(i));
 }
 
+// Row groups of MiniLM-sized vectors: every buffer past the pool's 1 MiB
+// line, so each row group after the first reuses the last one's blocks.
+TEST_F(ParquetExportTest, RowGroupsOfLargeBuffersReuseBlocksAndKeepEveryFloat) {
+  constexpr int kRecords = 2500, kDim = 384;
+  auto value = [](int i, int j) { return float(i) + float(j) / 1024.0f; };
+  std::vector<std::string> records;
+  for (int i = 0; i < kRecords; ++i) {
+    std::vector<float> v(kDim);
+    for (int j = 0; j < kDim; ++j) v[j] = value(i, j);
+    records.push_back(OutcomeToJson(Encoded(Result("id-" + std::to_string(i), v), "base64")));
+  }
+  ParquetOptions options;
+  options.row_group_rows = 1000;  // 1.5 MB of floats a row group
+  auto report = Write(records, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  auto t = Read();
+  auto column = std::static_pointer_cast<arrow::ListArray>(t->GetColumnByName("output")->chunk(0));
+  auto floats = std::static_pointer_cast<arrow::FloatArray>(column->values());
+  ASSERT_EQ(column->length(), kRecords);
+  for (int i = 0; i < kRecords; ++i) {
+    ASSERT_EQ(column->value_length(i), kDim) << i;
+    for (int j = 0; j < kDim; ++j) ASSERT_EQ(floats->Value(column->value_offset(i) + j), value(i, j)) << i << "," << j;
+  }
+}
+
 TEST_F(ParquetExportTest, ARecordItCannotReadIsNamedAndNoFileIsLeft) {
   const std::string good = OutcomeToJson(Result("a", {1}));
   std::string unknown = good;
