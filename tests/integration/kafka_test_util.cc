@@ -118,20 +118,34 @@ void Produce(const std::string& brokers, const std::string& topic,
   rd_kafka_destroy(rk);
 }
 
+namespace {
+
+// `request` again every half second until it succeeds, for up to two
+// minutes: right after a broker restart, a partition's leader or the group
+// coordinator takes as long as the machine makes it (30 tries of half a
+// second ran out on a loaded machine), so the wait is a deadline, not a count.
+template <typename Request>
+rd_kafka_resp_err_t AfterARestart(Request request) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  rd_kafka_resp_err_t e = request();
+  while (e != RD_KAFKA_RESP_ERR_NO_ERROR && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    e = request();
+  }
+  return e;
+}
+
+}  // namespace
+
 int64_t EndOffsetTotal(const std::string& brokers, const std::string& topic, int partitions) {
   char err[512];
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, Conf(brokers), err, sizeof(err));
   int64_t total = 0;
   for (int p = 0; p < partitions; ++p) {
     int64_t low = 0, high = 0;
-    // Right after a broker restart a partition may have no leader yet: ask
-    // again for a while before calling it an error.
-    rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
-    for (int attempt = 0; attempt < 30; ++attempt) {
-      e = rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &low, &high, 10000);
-      if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    }
+    // Right after a broker restart a partition may have no leader yet.
+    const rd_kafka_resp_err_t e = AfterARestart(
+        [&] { return rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &low, &high, 10000); });
     EXPECT_EQ(e, RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_err2str(e);
     total += high;
   }
@@ -193,13 +207,9 @@ std::vector<int64_t> CommittedOffsets(const std::string& brokers, const std::str
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
   for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(list, topic.c_str(), p);
   std::vector<int64_t> offsets(size_t(partitions), -1);
-  // Right after a broker restart the group coordinator may not be ready.
-  rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
-  for (int attempt = 0; attempt < 30; ++attempt) {
-    e = rd_kafka_committed(rk, list, 10000);
-    if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
+  // Right after a broker restart the group coordinator may not be ready
+  // ("Not coordinator" while it loads the offsets topic).
+  const rd_kafka_resp_err_t e = AfterARestart([&] { return rd_kafka_committed(rk, list, 10000); });
   EXPECT_EQ(e, RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_err2str(e);
   for (int i = 0; i < list->cnt; ++i) offsets[size_t(list->elems[i].partition)] = list->elems[i].offset;
   rd_kafka_topic_partition_list_destroy(list);
