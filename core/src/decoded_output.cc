@@ -30,18 +30,8 @@ absl::StatusOr<std::string> RowsOfNumbers(std::string_view bytes, int rows) {
   if (rows <= 0 || values->size() % size_t(rows) != 0) {
     return absl::InvalidArgumentError("record's `rows` does not divide its output's values");
   }
-  const size_t width = values->size() / size_t(rows);
-  std::string out = "[";
-  for (size_t row = 0; row < size_t(rows); ++row) {
-    if (row > 0) out += ',';
-    out += '[';
-    for (size_t i = 0; i < width; ++i) {
-      if (i > 0) out += ',';
-      AppendJsonNumber(out, (*values)[row * width + i]);
-    }
-    out += ']';
-  }
-  out += ']';
+  std::string out;
+  AppendJsonFloats(out, *values, rows);
   return out;
 }
 

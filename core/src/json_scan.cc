@@ -132,4 +132,23 @@ void AppendShortest(std::string& out, T v) {
 void AppendJsonNumber(std::string& out, float v) { AppendShortest(out, v); }
 void AppendJsonNumber(std::string& out, double v) { AppendShortest(out, v); }
 
+void AppendJsonFloats(std::string& out, std::span<const float> values, int rows) {
+  if (rows > 0) {
+    const size_t width = values.size() / size_t(rows);
+    out += '[';
+    for (size_t row = 0; row < size_t(rows); ++row) {
+      if (row > 0) out += ',';
+      AppendJsonFloats(out, values.subspan(row * width, width));
+    }
+    out += ']';
+    return;
+  }
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    AppendShortest(out, values[i]);
+  }
+  out += ']';
+}
+
 }  // namespace qinfer

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -132,18 +131,12 @@ class ObjectWriter {
   bool first_ = true;
 };
 
-// `values` as a JSON array of numbers (floats as AppendJsonNumber writes
-// them).
-template <typename T>
-void AppendNumbers(std::string& out, std::span<const T> values) {
+// `values` as a JSON array of integers.
+void AppendInts(std::string& out, std::span<const int32_t> values) {
   out += '[';
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out += ',';
-    if constexpr (std::is_floating_point_v<T>) {
-      AppendJsonNumber(out, values[i]);
-    } else {
-      AppendInt(out, values[i]);
-    }
+    AppendInt(out, values[i]);
   }
   out += ']';
 }
@@ -213,18 +206,10 @@ void AppendResult(std::string& out, const Outcome& o) {
     output += '"';
   } else if (o.sparse_indices) {
     ObjectWriter sparse(output);
-    AppendNumbers(sparse.Key("indices"), std::span<const int32_t>(*o.sparse_indices));
-    AppendNumbers(sparse.Key("values"), std::span<const float>(o.output));
-  } else if (o.output_rows > 0) {
-    const size_t width = o.output.size() / size_t(o.output_rows);
-    output += '[';
-    for (size_t row = 0; row < size_t(o.output_rows); ++row) {
-      if (row > 0) output += ',';
-      AppendNumbers(output, std::span<const float>(o.output).subspan(row * width, width));
-    }
-    output += ']';
+    AppendInts(sparse.Key("indices"), std::span<const int32_t>(*o.sparse_indices));
+    AppendJsonFloats(sparse.Key("values"), o.output);
   } else {
-    AppendNumbers(output, std::span<const float>(o.output));
+    AppendJsonFloats(output, o.output, o.output_rows);
   }
   w.Int("padded_length", o.padded_length);
   if (!o.policy.empty()) w.String("policy", o.policy);

@@ -110,21 +110,19 @@ absl::StatusOr<std::vector<float>> FloatsOfBase64Output(std::string_view bytes) 
 }
 
 absl::StatusOr<std::string> DecodedOutputJson(std::string_view bytes, std::string_view encoding) {
-  std::string out = "[";
+  std::string out;
   if (encoding == encoding::kBase64) {
     absl::StatusOr<std::vector<float>> values = FloatsOfBase64Output(bytes);
     if (!values.ok()) return values.status();
-    for (size_t i = 0; i < values->size(); ++i) {
-      if (i > 0) out += ',';
-      AppendJsonNumber(out, (*values)[i]);
-    }
-  } else {
-    const bool signed_bytes = encoding == encoding::kBinary || encoding == encoding::kInt8;
-    for (size_t i = 0; i < bytes.size(); ++i) {
-      if (i > 0) out += ',';
-      const auto b = uint8_t(bytes[i]);
-      absl::StrAppend(&out, signed_bytes ? int(int8_t(b)) : int(b));
-    }
+    AppendJsonFloats(out, *values);
+    return out;
+  }
+  const bool signed_bytes = encoding == encoding::kBinary || encoding == encoding::kInt8;
+  out = "[";
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i > 0) out += ',';
+    const auto b = uint8_t(bytes[i]);
+    absl::StrAppend(&out, signed_bytes ? int(int8_t(b)) : int(b));
   }
   out += ']';
   return out;

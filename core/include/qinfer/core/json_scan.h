@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -31,5 +32,11 @@ bool ForEachJsonMember(std::string_view text,
 // float; NaN and Inf, which JSON cannot hold, as null.
 void AppendJsonNumber(std::string& out, float v);
 void AppendJsonNumber(std::string& out, double v);
+
+// `values` as a JSON array of numbers (each as AppendJsonNumber writes it);
+// with `rows` > 0, as an array of `rows` arrays of values.size() / rows
+// each (a vector a token). The record writer and the decoders of a stored
+// base64 output both write floats so.
+void AppendJsonFloats(std::string& out, std::span<const float> values, int rows = 0);
 
 }  // namespace qinfer
