@@ -239,6 +239,7 @@ class TokenDir:
     model_dir: str
     max_seq_length: int | None = None
     modules: list = field(default_factory=list)  # ("dense", Dense) | ("normalize", None)
+    library: object = None  # the SentenceTransformer it was read from (the check encodes with it)
 
     @property
     def dim(self) -> int | None:
@@ -395,7 +396,7 @@ def read_token_dir(checkpoint: str) -> TokenDir:
         raise Refused(f"{checkpoint}: prompts; export_hf.py exports token_embed of a directory without prompts")
     token = TokenDir(model_dir=os.path.join(checkpoint, read_json(os.path.join(checkpoint, "modules.json"))[0]
                                             .get("path", "")),
-                     max_seq_length=st.max_seq_length)
+                     max_seq_length=st.max_seq_length, library=st)
     for m in modules[1:]:
         name = type(m).__name__
         writes = getattr(m, "module_output_name", "sentence_embedding")
@@ -1015,19 +1016,27 @@ def check_rerank(plan: Plan, model, tokenizer) -> dict:
     return {"reference": "CrossEncoder.predict", "inputs": len(PAIRS), "max_abs_diff": float(f"{worst:.3g}")}
 
 
+def rows_difference(got: Tensor, wants: list[Tensor]) -> tuple[float, float]:
+    """The largest |difference| of each text's first rows of `got` from its library rows in `wants`, and the largest
+    excess over the tolerance at each row's scale (see excess)."""
+    worst = ratio = 0.0
+    for i, want in enumerate(wants):
+        rows = got[i, : want.shape[0]]
+        worst = max(worst, (rows - want).abs().max().item())
+        ratio = max(ratio, excess(rows, want))
+    return worst, ratio
+
+
 def check_tokens(plan: Plan, model, tokenizer) -> dict:
     from transformers import AutoModelForTokenClassification
 
     library = AutoModelForTokenClassification.from_pretrained(plan.model_dir, dtype=torch.float32).eval()
     args = tokenize(tokenizer, SENTENCES, plan.max_tokens, plan.type_ids)
-    worst = ratio = 0.0
     with torch.inference_mode():
         got = model(*args)
-        for i, text in enumerate(SENTENCES):
-            enc = tokenizer(text, truncation=True, max_length=plan.max_tokens, return_tensors="pt")
-            want = library(**enc).logits[0]
-            worst = max(worst, (got[i, : want.shape[0]] - want).abs().max().item())
-            ratio = max(ratio, excess(got[i, : want.shape[0]], want))
+        wants = [library(**tokenizer(text, truncation=True, max_length=plan.max_tokens, return_tensors="pt")).logits[0]
+                 for text in SENTENCES]
+    worst, ratio = rows_difference(got, wants)
     if ratio > 1:
         raise CheckFailed(f"logits differ from AutoModelForTokenClassification {within_text(ratio)}; the largest "
                           f"difference is {worst:.3g}")
@@ -1040,20 +1049,19 @@ def check_token_embed(plan: Plan, model, tokenizer) -> dict:
     special tokens as the tokenizer adds them), within the tolerance at each vector's scale."""
     from sentence_transformers import SentenceTransformer
 
-    st = SentenceTransformer(plan.checkpoint, device="cpu")
+    st = plan.token.library if plan.token and plan.token.library is not None else \
+        SentenceTransformer(plan.checkpoint, device="cpu")
     st.max_seq_length = plan.max_tokens
     texts = SENTENCES + [LONG]
     want = st.encode(texts, output_value="token_embeddings", batch_size=len(texts))
-    worst = ratio = 0.0
     with torch.inference_mode():
         got = model(*tokenize(tokenizer, texts, plan.max_tokens, plan.type_ids))
-    for i, rows in enumerate(want):
-        rows = rows.cpu().float()
+    want = [rows.cpu().float() for rows in want]
+    for text, rows in zip(texts, want):
         if int(got.shape[1]) < rows.shape[0] or got.shape[2] != rows.shape[1]:
-            raise CheckFailed(f"token embeddings of {texts[i][:40]!r}: {rows.shape[0]} x {rows.shape[1]} from the "
+            raise CheckFailed(f"token embeddings of {text[:40]!r}: {rows.shape[0]} x {rows.shape[1]} from the "
                               f"library, the export gives {got.shape[1]} x {got.shape[2]}")
-        worst = max(worst, (got[i, : rows.shape[0]] - rows).abs().max().item())
-        ratio = max(ratio, excess(got[i, : rows.shape[0]], rows))
+    worst, ratio = rows_difference(got, want)
     if ratio > 1:
         raise CheckFailed(f"token embeddings differ from encode(output_value=\"token_embeddings\") "
                           f"{within_text(ratio)}; the largest difference is {worst:.3g}")
