@@ -8,7 +8,7 @@ over the rounds; records/s = records / median seconds; the ratio is Parquet's re
 JSONL's. After the last round pyarrow reads the Parquet file's row count and schema, and DuckDB
 its rows, to check the file is whole.
 
-    bench/export/run.sh [--records 1000000] [--rounds 3] [--encodings float,base64] [--out FILE.json]
+    bench/export/run.sh [--records 1000000] [--rounds 3] [--encodings float,base64] [--baseline BIN] [--out FILE.json]
 """
 
 import argparse
@@ -41,15 +41,19 @@ def bench_store(a, work, encoding):
     record_bytes = json.loads(out.strip().splitlines()[-1])["record_bytes"]
     print(f"[export] {encoding}: store of {a.records} records ({record_bytes:.0f} B each) in {fill_s:.1f} s",
           file=sys.stderr)
-    files = {"jsonl": os.path.join(work, "out.jsonl"), "parquet": os.path.join(work, "out.parquet")}
-    seconds = {"jsonl": [], "parquet": []}
+    files = {"jsonl": os.path.join(work, "out.jsonl"), "parquet": os.path.join(work, "out.parquet"),
+             "parquet_baseline": os.path.join(work, "baseline.parquet")}
+    formats = ["jsonl", "parquet"] + (["parquet_baseline"] if a.baseline else [])
+    seconds = {fmt: [] for fmt in formats}
     sizes = {}
     for r in range(a.rounds):
-        for fmt in (("jsonl", "parquet") if r % 2 == 0 else ("parquet", "jsonl")):
-            s, _ = run([a.qinfer, "--log-level", "warn", "results", "--store", store, "--export", files[fmt]])
+        for fmt in formats[r % len(formats):] + formats[:r % len(formats)]:
+            binary = a.baseline if fmt == "parquet_baseline" else a.qinfer
+            os.sync()  # the last export's writeback is not this one's time
+            s, _ = run([binary, "--log-level", "warn", "results", "--store", store, "--export", files[fmt]])
             seconds[fmt].append(s)
             sizes[fmt] = os.path.getsize(files[fmt])
-            os.remove(files[fmt]) if fmt == "jsonl" else None
+            os.remove(files[fmt]) if fmt != "parquet" else None
             print(f"[export] {encoding} round {r + 1} {fmt}: {s:.2f} s", file=sys.stderr)
     import duckdb
     import pyarrow.parquet as pq
@@ -61,11 +65,14 @@ def bench_store(a, work, encoding):
     shutil.rmtree(store)
     result = {"records": a.records, "record_bytes": record_bytes, "parquet_row_groups": meta.num_row_groups,
               "parquet_output_type": str(schema.field("output").type)}
-    for fmt in ("jsonl", "parquet"):
+    for fmt in formats:
         median = statistics.median(seconds[fmt])
         result[fmt] = {"seconds": seconds[fmt], "median_seconds": median, "records_per_s": a.records / median,
                        "file_bytes": sizes[fmt], "bytes_per_record": sizes[fmt] / a.records}
     result["parquet_over_jsonl_records_per_s"] = result["parquet"]["records_per_s"] / result["jsonl"]["records_per_s"]
+    if a.baseline:
+        result["parquet_over_baseline_records_per_s"] = (result["parquet"]["records_per_s"] /
+                                                         result["parquet_baseline"]["records_per_s"])
     return result
 
 
@@ -75,6 +82,8 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--encodings", default="float,base64")
     p.add_argument("--qinfer", default=os.path.join(os.environ.get("QINFER_BIN_DIR", "build"), "qinfer"))
+    p.add_argument("--baseline", help="another qinfer binary whose Parquet export runs beside, in the same rounds "
+                                      "(say, one built from an earlier commit)")
     p.add_argument("--work", help="a directory for the stores and files (default: a temporary one)")
     p.add_argument("--out", default="bench/results/export.json")
     a = p.parse_args()
@@ -90,7 +99,10 @@ def main():
            "definitions": {
                "median_seconds": "the median over the rounds of one `qinfer results --export` process, start to exit",
                "records_per_s": "records / median_seconds",
-               "parquet_over_jsonl_records_per_s": "Parquet's records/s over JSONL's, on the same store in the same run"},
+               "parquet_over_jsonl_records_per_s": "Parquet's records/s over JSONL's, on the same store in the same run",
+               "parquet_over_baseline_records_per_s": "Parquet's records/s over the --baseline binary's, likewise",
+               "rounds": "each round runs every export once, the order rotated a round; os.sync() before each"},
+           "baseline": a.baseline,
            "stores": stores}
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     with open(a.out, "w") as f:
@@ -98,7 +110,9 @@ def main():
     for e, r in stores.items():
         print(f"{e}: JSONL {r['jsonl']['records_per_s']:,.0f} records/s, Parquet {r['parquet']['records_per_s']:,.0f} "
               f"records/s ({r['parquet_over_jsonl_records_per_s']:.2f}x); files {r['jsonl']['bytes_per_record']:.0f} "
-              f"and {r['parquet']['bytes_per_record']:.0f} B a record")
+              f"and {r['parquet']['bytes_per_record']:.0f} B a record" +
+              (f"; baseline Parquet {r['parquet_baseline']['records_per_s']:,.0f} records/s "
+               f"({r['parquet_over_baseline_records_per_s']:.2f}x)" if a.baseline else ""))
 
 
 if __name__ == "__main__":
