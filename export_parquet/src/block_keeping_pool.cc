@@ -24,7 +24,6 @@ arrow::Status BlockKeepingPool::Allocate(int64_t size, int64_t alignment, uint8_
       *out = it->second.data;
       capacity_[*out] = it->first;
       kept_bytes_ -= it->first;
-      out_bytes_ += it->first;
       kept_.erase(it);
       ++reused_;
       return arrow::Status::OK();
@@ -33,7 +32,6 @@ arrow::Status BlockKeepingPool::Allocate(int64_t size, int64_t alignment, uint8_
   ARROW_RETURN_NOT_OK(behind_->Allocate(size, alignment, out));
   std::lock_guard<std::mutex> lock(mu_);
   capacity_[*out] = size;
-  out_bytes_ += size;
   return arrow::Status::OK();
 }
 
@@ -47,16 +45,11 @@ arrow::Status BlockKeepingPool::Reallocate(int64_t old_size, int64_t new_size, i
     return behind_->Reallocate(old_size, new_size, alignment, ptr);
   }
   if (it != capacity_.end() && new_size <= it->second) return arrow::Status::OK();
-  const bool large = it != capacity_.end();
   lock.unlock();
   uint8_t* moved = nullptr;
   ARROW_RETURN_NOT_OK(Allocate(new_size, alignment, &moved));
   std::memcpy(moved, *ptr, static_cast<size_t>(std::min(old_size, new_size)));
-  if (large) {
-    Free(*ptr, old_size, alignment);
-  } else {
-    behind_->Free(*ptr, old_size, alignment);
-  }
+  Free(*ptr, old_size, alignment);  // a kept block, or one of the pool behind
   *ptr = moved;
   return arrow::Status::OK();
 }
@@ -71,7 +64,6 @@ void BlockKeepingPool::Free(uint8_t* buffer, int64_t size, int64_t alignment) {
   }
   const int64_t capacity = it->second;
   capacity_.erase(it);
-  out_bytes_ -= capacity;
   if (kept_bytes_ + capacity <= keep_bytes_) {
     kept_.emplace(capacity, Block{buffer, alignment});
     kept_bytes_ += capacity;

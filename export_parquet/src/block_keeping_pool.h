@@ -57,7 +57,6 @@ class BlockKeepingPool : public arrow::MemoryPool {
   std::multimap<int64_t, Block> kept_;                // capacity -> block
   std::unordered_map<uint8_t*, int64_t> capacity_;    // a large block out -> its capacity
   int64_t kept_bytes_ = 0;
-  int64_t out_bytes_ = 0;  // bytes of the large blocks handed out
   int64_t total_ = 0;
   int64_t allocations_ = 0;
   int64_t reused_ = 0;
