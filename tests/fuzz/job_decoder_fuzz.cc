@@ -133,21 +133,36 @@ DecoderLimits LimitsFor(uint8_t selector) {
   return limits;
 }
 
-// The nesting depth of a parsed document (a scalar 0, an array or object one
-// more than its deepest member), walked with a stack of its own: an oracle
+// The nesting depth the parser meets reading a text (a scalar 0, an array
+// or object one more than its deepest member), from its SAX events: every
+// member the text holds, a duplicate key's earlier values too (a parsed
+// document keeps only the last, so its own depth can be less than the
+// text's: {"a":[1],"a":2} is 2 deep as text, 1 as a document). An oracle
 // that shares nothing with JsonNestingDepth's scan of the text.
-int DocumentDepth(const nlohmann::json& doc) {
-  int deepest = 0;
-  std::vector<std::pair<const nlohmann::json*, int>> stack = {{&doc, 0}};
-  while (!stack.empty()) {
-    const auto [node, above] = stack.back();
-    stack.pop_back();
-    if (!node->is_structured()) continue;
-    deepest = std::max(deepest, above + 1);
-    for (const nlohmann::json& member : *node) stack.emplace_back(&member, above + 1);
+struct DepthOfEvents : nlohmann::json_sax<nlohmann::json> {
+  int depth = 0, deepest = 0;
+  bool Open() {
+    deepest = std::max(deepest, ++depth);
+    return true;
   }
-  return deepest;
-}
+  bool Close() {
+    --depth;
+    return true;
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool start_object(std::size_t) override { return Open(); }
+  bool end_object() override { return Close(); }
+  bool start_array(std::size_t) override { return Open(); }
+  bool end_array() override { return Close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
 
 void CheckNestingDepth(std::string_view value, const DecoderLimits& limits) {
   // The parser's own depth, on the inputs it accepts (nlohmann parses
@@ -155,8 +170,8 @@ void CheckNestingDepth(std::string_view value, const DecoderLimits& limits) {
   // end its input early, so those inputs have no oracle.
   int parsed = -1;
   if (value.find('\0') == std::string_view::npos) {
-    const nlohmann::json doc = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
-    if (!doc.is_discarded()) parsed = DocumentDepth(doc);
+    DepthOfEvents events;
+    if (nlohmann::json::sax_parse(value, &events)) parsed = events.deepest;
   }
   for (int limit : {0, 1, limits.max_depth, 32, 1000}) {
     const int depth = JsonNestingDepth(value, limit);
@@ -167,7 +182,7 @@ void CheckNestingDepth(std::string_view value, const DecoderLimits& limits) {
     }
     if (parsed >= 0) {
       Check(depth == std::min(parsed, limit + 1),
-            "JsonNestingDepth is the parsed document's depth (limit + 1 above the limit)");
+            "JsonNestingDepth is the depth the parser meets (limit + 1 above the limit)");
     }
   }
 }
