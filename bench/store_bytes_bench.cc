@@ -1,14 +1,16 @@
-// What a store of records costs on disk: the records of an export (one JSON
-// record a line, as `qinfer results --export` writes them), written under
-// their ids into a fresh RocksDB with the block compression the result store
-// uses (it sets none of its own: RocksDB's default, Snappy where the library
-// has it), flushed and compacted into one level, then measured.
+// What a store of records costs on disk: the result store `qinfer serve`
+// wrote, opened directly (every column family, as RocksDB requires), its
+// `results` column family measured as it holds them: each value's bytes
+// (JSON text, or a compact output kept as its bytes:
+// qinfer/core/stored_record.h), then the table files after a flush and a
+// full compaction with the store's block compression (it sets none of its
+// own: RocksDB's default, Snappy where the library has it).
 //
-//   build/bench/store_bytes_bench --export FILE.jsonl --db DIR [--out FILE.json]
+//   build/bench/store_bytes_bench --store DIR [--out FILE.json]
 //
-// JSON: {records, value_bytes_per_record (the records' own bytes, what the
-// store's values hold), sst_bytes_per_record (the table files after a full
-// compaction, keys, index and filter included), compression}.
+// JSON: {records, value_bytes_per_record, sst_bytes_per_record (keys, index
+// and filter included), compression}. The compaction rewrites the store's
+// files: run it on a store made for the benchmark.
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table_properties.h>
@@ -16,61 +18,64 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <vector>
 
 int main(int argc, char** argv) {
-  CLI::App app("store_bytes_bench: table-file bytes per record of an export");
-  std::string export_file, db_dir, out;
-  app.add_option("--export", export_file, "JSONL records (qinfer results --export)")->required();
-  app.add_option("--db", db_dir, "a directory for the RocksDB (must not exist)")->required();
+  CLI::App app("store_bytes_bench: value and table-file bytes per result of a store");
+  std::string dir, out;
+  app.add_option("--store", dir, "a result store (qinfer serve's store.path)")->required();
   app.add_option("--out", out, "write the JSON here too");
+
   CLI11_PARSE(app, argc, argv);
-  if (std::filesystem::exists(db_dir)) {
-    std::cerr << "store_bytes_bench: " << db_dir << " exists\n";
+  auto fail = [](const std::string& what) {
+    std::cerr << "store_bytes_bench: " << what << "\n";
     return 2;
-  }
-  rocksdb::Options options;
-  options.create_if_missing = true;
+  };
+  rocksdb::DBOptions options;
+  std::vector<std::string> names;
+  rocksdb::Status s = rocksdb::DB::ListColumnFamilies(options, dir, &names);
+  if (!s.ok()) return fail(s.ToString());
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  for (const std::string& name : names) families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, db_dir, &raw);
-  if (!s.ok()) {
-    std::cerr << "store_bytes_bench: " << s.ToString() << "\n";
-    return 2;
-  }
+  s = rocksdb::DB::Open(options, dir, families, &handles, &raw);
+  if (!s.ok()) return fail(s.ToString());
   std::unique_ptr<rocksdb::DB> db(raw);
-  std::ifstream in(export_file);
-  std::string line;
+  rocksdb::ColumnFamilyHandle* results = nullptr;
+  for (rocksdb::ColumnFamilyHandle* h : handles) {
+    if (h->GetName() == "results") results = h;
+  }
+  if (results == nullptr) return fail(dir + " has no results column family");
   uint64_t records = 0, value_bytes = 0;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    const nlohmann::json j = nlohmann::json::parse(line);
-    s = db->Put(rocksdb::WriteOptions(), j.at("id").get<std::string>(), line);
-    if (!s.ok()) break;
-    ++records;
-    value_bytes += line.size();
+  {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), results));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      ++records;
+      value_bytes += it->value().size();
+    }
+    s = it->status();
   }
-  if (s.ok()) s = db->Flush(rocksdb::FlushOptions());
-  if (s.ok()) s = db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr);
+  if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), results);
+  if (s.ok()) s = db->CompactRange(rocksdb::CompactRangeOptions(), results, nullptr, nullptr);
   uint64_t sst_bytes = 0;
-  if (s.ok() && !db->GetIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize, &sst_bytes)) {
+  if (s.ok() && !db->GetIntProperty(results, rocksdb::DB::Properties::kTotalSstFilesSize, &sst_bytes)) {
     s = rocksdb::Status::NotFound("total-sst-files-size");
-  }
-  if (!s.ok() || records == 0) {
-    std::cerr << "store_bytes_bench: " << (s.ok() ? "no records in " + export_file : s.ToString()) << "\n";
-    return 2;
   }
   std::string compression;
   rocksdb::TablePropertiesCollection tables;
-  if (db->GetPropertiesOfAllTables(&tables).ok()) {
+  if (s.ok() && db->GetPropertiesOfAllTables(results, &tables).ok()) {
     for (const auto& [file, props] : tables) compression = props->compression_name;
   }
-  const nlohmann::json result = {
-      {"records", records},
-      {"value_bytes_per_record", double(value_bytes) / double(records)},
-      {"sst_bytes_per_record", double(sst_bytes) / double(records)},
-      {"compression", compression}};
+  for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
+  if (!s.ok() || records == 0) return fail(s.ok() ? "no results in " + dir : s.ToString());
+  const nlohmann::json result = {{"records", records},
+                                 {"value_bytes_per_record", double(value_bytes) / double(records)},
+                                 {"sst_bytes_per_record", double(sst_bytes) / double(records)},
+                                 {"compression", compression}};
   std::cout << result.dump() << "\n";
   if (!out.empty()) std::ofstream(out) << result.dump(2) << "\n";
   return 0;

@@ -41,7 +41,8 @@ int ShowOne(const RocksDbOutcomeStore& store, const std::string& id, bool decode
 }
 
 // Every final record (or every failure), one JSON line each, to a file or
-// standard output ("-"): the records as stored, not parsed and re-encoded.
+// standard output ("-"): the records as written (ForEachJson), not parsed
+// and re-encoded.
 int Export(const RocksDbOutcomeStore& store, const ResultsOptions& o) {
   std::ofstream file;
   std::ostream* out = &std::cout;
@@ -89,7 +90,7 @@ int ExportParquet(const RocksDbOutcomeStore& store, const ResultsOptions& o) {
     std::cerr << "results: " << rows << " records into " << o.export_to << "\n";
   };
   auto written = export_parquet::WriteParquet(
-      [&](const std::function<bool(std::string_view)>& visit) { return store.ForEachJson(kind, visit); },
+      [&](const std::function<bool(const StoredRecord&)>& visit) { return store.ForEachStored(kind, visit); },
       o.export_to, options);
   if (!written.ok()) return Fail(written.status(), "Parquet export: ");
   std::cerr << "results: wrote " << written->rows << " records to " << o.export_to << " (Parquet, "

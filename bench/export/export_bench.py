@@ -32,15 +32,26 @@ def run(cmd):
     return seconds, done.stdout
 
 
-def bench_store(a, work, encoding):
-    store = os.path.join(work, f"store-{encoding}")
-    fill = [a.fill_store_bench, "--store", store, "--records", str(a.records)]
+def fill_store(a, fill_store_bench, store, encoding):
+    fill = [fill_store_bench, "--store", store, "--records", str(a.records)]
     if encoding != "float":
         fill += ["--encoding", encoding]
     fill_s, out = run(fill)
     record_bytes = json.loads(out.strip().splitlines()[-1])["record_bytes"]
-    print(f"[export] {encoding}: store of {a.records} records ({record_bytes:.0f} B each) in {fill_s:.1f} s",
-          file=sys.stderr)
+    print(f"[export] {encoding}: store of {a.records} records ({record_bytes:.0f} B each) in {fill_s:.1f} s "
+          f"by {fill_store_bench}", file=sys.stderr)
+    return record_bytes
+
+
+def bench_store(a, work, encoding):
+    store = os.path.join(work, f"store-{encoding}")
+    record_bytes = fill_store(a, a.fill_store_bench, store, encoding)
+    # The baseline reads a store its own build wrote: the form of a stored
+    # record may differ between builds (core/stored_record.h).
+    baseline_store = os.path.join(work, f"store-{encoding}-baseline")
+    if a.baseline:
+        fill_store(a, os.path.join(os.path.dirname(a.baseline), "bench", "fill_store_bench"), baseline_store,
+                   encoding)
     files = {"jsonl": os.path.join(work, "out.jsonl"), "parquet": os.path.join(work, "out.parquet"),
              "parquet_baseline": os.path.join(work, "baseline.parquet")}
     formats = ["jsonl", "parquet"] + (["parquet_baseline"] if a.baseline else [])
@@ -48,9 +59,9 @@ def bench_store(a, work, encoding):
     sizes = {}
     for r in range(a.rounds):
         for fmt in formats[r % len(formats):] + formats[:r % len(formats)]:
-            binary = a.baseline if fmt == "parquet_baseline" else a.qinfer
+            binary, source = (a.baseline, baseline_store) if fmt == "parquet_baseline" else (a.qinfer, store)
             os.sync()  # the last export's writeback is not this one's time
-            s, _ = run([binary, "--log-level", "warn", "results", "--store", store, "--export", files[fmt]])
+            s, _ = run([binary, "--log-level", "warn", "results", "--store", source, "--export", files[fmt]])
             seconds[fmt].append(s)
             sizes[fmt] = os.path.getsize(files[fmt])
             os.remove(files[fmt]) if fmt != "parquet" else None
@@ -63,6 +74,7 @@ def bench_store(a, work, encoding):
     schema = pq.read_schema(files["parquet"])
     os.remove(files["parquet"])
     shutil.rmtree(store)
+    shutil.rmtree(baseline_store, ignore_errors=True)
     result = {"records": a.records, "record_bytes": record_bytes, "parquet_row_groups": meta.num_row_groups,
               "parquet_output_type": str(schema.field("output").type)}
     for fmt in formats:

@@ -397,7 +397,7 @@ class RowReader {
       : shape_(shape), plan_(plan), options_(options) {}
 
   // `record` into `writer`, unless the table cannot hold it (`fits` false).
-  absl::Status Append(std::string_view record, Writer& writer, bool& fits) {
+  absl::Status Append(const StoredRecord& record, Writer& writer, bool& fits) {
     if (absl::Status s = ReadRecordFields(record, true, r_); !s.ok()) return s;
     // meta is parsed only where it is columns.
     if (!plan_.meta_columns.empty()) meta_ = json::parse(r_.meta, nullptr, false);
@@ -453,17 +453,18 @@ absl::Status WriteInOnePass(const RecordSource& source, const std::string& parti
     rows.emplace(shape, *plan, options);
     bool fits = true;
     for (size_t i = 0; i < probe.size() && fits; ++i) {
-      if (absl::Status s = rows->Append(probe[i], *writer, fits); !s.ok()) return s;
+      if (absl::Status s = rows->Append(StoredRecord::Text(probe[i]), *writer, fits); !s.ok()) return s;
     }
     probe = {};
     return fits ? absl::OkStatus() : absl::InternalError("a record does not fit the shape made of it");
   };
   absl::Status bad;
-  absl::Status read = source([&](std::string_view record) {
+  std::string text;
+  absl::Status read = source([&](const StoredRecord& record) {
     if (!writer) {
       bad = ReadRecordFields(record, false, r);
       if (bad.ok()) shape.Add(r);
-      probe.emplace_back(record);
+      probe.emplace_back(record.Json(text));
       if (bad.ok() && probe.size() == kProbeRecords) bad = start();
       return bad.ok();
     }
@@ -484,7 +485,7 @@ absl::Status WriteInTwoPasses(const RecordSource& source, const std::string& par
   TableShape shape;
   RecordFields r;
   absl::Status bad;
-  absl::Status read = source([&](std::string_view record) {
+  absl::Status read = source([&](const StoredRecord& record) {
     bad = ReadRecordFields(record, false, r);
     if (bad.ok()) shape.Add(r);
     return bad.ok();
@@ -495,7 +496,7 @@ absl::Status WriteInTwoPasses(const RecordSource& source, const std::string& par
   Writer writer(plan.columns, options);
   if (absl::Status s = writer.Open(partial); !s.ok()) return s;
   RowReader rows(shape, plan, options);
-  read = source([&](std::string_view record) {
+  read = source([&](const StoredRecord& record) {
     bool fits = true;
     bad = rows.Append(record, writer, fits);
     if (bad.ok() && !fits) bad = absl::FailedPreconditionError("the store changed between the passes");

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -106,18 +107,28 @@ bool ReadSparse(std::string_view raw, RecordFields& out) {
 }
 
 // The output's text in the form `out.form` says: numbers, or the base64 of
-// bytes (`out.encoding`'s).
-bool ReadOutput(std::string_view raw, RecordFields& out) {
+// bytes (`out.encoding`'s), or those bytes themselves where the store kept
+// them apart (`apart`, stored_record.h).
+bool ReadOutput(std::string_view raw, const std::optional<std::string_view>& apart, RecordFields& out) {
   if (out.form == OutputForm::kSparse) return ReadSparse(raw, out);
   if (out.form == OutputForm::kRows && raw.front() == '[') return ReadRows(raw, out.floats, out.rows);
   if (raw.front() == '[') return AppendArray(raw, out.floats);
-  std::string& bytes = out.packed;
-  if (!absl::Base64Unescape(absl::string_view(raw.data() + 1, raw.size() - 2), &bytes)) return false;
-  if (out.encoding != encoding::kBase64) return true;
-  absl::StatusOr<std::vector<float>> floats = FloatsOfBase64Output(bytes);
-  if (!floats.ok()) return false;
-  out.floats = *std::move(floats);
-  bytes.clear();
+  std::string& packed = out.packed;
+  std::string_view bytes;
+  if (apart) {
+    bytes = *apart;
+  } else {
+    if (!absl::Base64Unescape(absl::string_view(raw.data() + 1, raw.size() - 2), &packed)) return false;
+    bytes = packed;
+  }
+  if (out.encoding != encoding::kBase64) {
+    if (apart) packed.assign(bytes);
+    return true;
+  }
+  if (bytes.size() % sizeof(float) != 0) return false;
+  out.floats.resize(bytes.size() / sizeof(float));
+  std::memcpy(out.floats.data(), bytes.data(), bytes.size());
+  packed.clear();
   return true;
 }
 
@@ -221,11 +232,11 @@ bool ReadMember(std::string_view key, std::string_view value, bool values, Recor
 
 }  // namespace
 
-absl::Status ReadRecordFields(std::string_view json_text, bool values, RecordFields& r) {
+absl::Status ReadRecordFields(const StoredRecord& record, bool values, RecordFields& r) {
   Clear(r);
   std::string_view output;
   std::string bad, unknown;
-  const bool whole = ForEachJsonMember(json_text, [&](std::string_view literal, std::string_view value) {
+  const bool whole = ForEachJsonMember(record.json, [&](std::string_view literal, std::string_view value) {
     const std::string_view key = literal.substr(1, literal.size() - 2);
     if (!ReadMember(key, value, values, r, output, unknown)) bad.assign(key);
     return bad.empty();
@@ -235,9 +246,19 @@ absl::Status ReadRecordFields(std::string_view json_text, bool values, RecordFie
   }
   if (bad.empty() && !whole) bad = "(the record is not a JSON object)";
   if (bad.empty() && r.ok != !output.empty()) bad = "output";
+  // A compact output's bytes were kept apart, its text cut out where
+  // "output" is "" now; a cut anywhere else is read as the whole text.
+  std::optional<std::string_view> apart;
+  if (bad.empty() && record.output_apart) {
+    if (output.data() != record.json.data() + record.output_at - 1 || output != "\"\"") {
+      std::string text;
+      return ReadRecordFields(StoredRecord::Text(record.Json(text)), values, r);
+    }
+    apart = record.output_bytes;
+  }
   if (bad.empty() && r.ok) {
     r.form = FormOf(output, r);
-    if (values && !ReadOutput(output, r)) bad = "output";
+    if (values && !ReadOutput(output, apart, r)) bad = "output";
   }
   if (!bad.empty()) return absl::InvalidArgumentError("record " + r.id + ": cannot read `" + bad + "`");
   return absl::OkStatus();

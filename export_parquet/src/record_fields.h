@@ -1,6 +1,7 @@
 // What the Parquet export reads from one stored record (OutcomeToJson's
-// bytes, qinfer/core/outcome_json.h), without a JSON document: a record is
-// mostly its vector, read here straight into floats.
+// bytes, qinfer/core/outcome_json.h, as the store keeps them:
+// qinfer/core/stored_record.h), without a JSON document: a record is mostly
+// its vector, read here straight into floats.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "qinfer/core/job.h"
+#include "qinfer/core/stored_record.h"
 
 namespace qinfer::export_parquet {
 
@@ -53,11 +55,12 @@ struct RecordFields {
   std::string meta;
 };
 
-// Reads `json` into `out` (whose buffers are reused: read record after
-// record into one RecordFields). values = false reads only what a table's
+// Reads `record` (the store's: its text, a compact output's bytes apart)
+// into `out` (whose buffers are reused: read record after record into one
+// RecordFields). values = false reads only what a table's
 // shape needs (status, the output's form, which members are present, meta),
 // leaving the vector, the scores and the strings but id unread. An error
 // names the record's id and the member it could not read.
-absl::Status ReadRecordFields(std::string_view json, bool values, RecordFields& out);
+absl::Status ReadRecordFields(const StoredRecord& record, bool values, RecordFields& out);
 
 }  // namespace qinfer::export_parquet

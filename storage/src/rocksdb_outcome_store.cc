@@ -23,6 +23,7 @@
 #include "qinfer/core/logging.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/outcome_json.h"
+#include "qinfer/core/stored_record.h"
 #include "qinfer/storage/attempt_table.h"
 #include "refusing_file_system.h"
 #include "store_impl.h"
@@ -172,20 +173,20 @@ absl::Status RocksDbOutcomeStore::Impl::CheckBatch(std::span<const Outcome> outc
   return absl::OkStatus();
 }
 
-absl::Status RocksDbOutcomeStore::Impl::AddOutcome(const Outcome& o, const std::string& json,
+absl::Status RocksDbOutcomeStore::Impl::AddOutcome(const Outcome& o, std::string_view value,
                                                    std::optional<Rank> stored, PutState& put) {
   std::optional<Rank> prior = stored;
-  std::string_view prior_json;  // set when this batch wrote it
+  std::string_view prior_value;  // set when this batch wrote it
   if (auto it = put.final_here.find(o.id); it != put.final_here.end()) {
     prior = it->second.first;
-    prior_json = it->second.second;
+    prior_value = it->second.second;
   }
   const Rank rank{o.ok, o.attempt};
   if (prior && Outranked(rank, *prior)) {
     // An earlier try arriving late (a redelivery, a stale replay, the
     // other topic read first by `collect`) never replaces a later one;
     // it is kept, in attempt order, as history.
-    put.batch.Put(history, HistoryKey(o.id, o.attempt, o.ok), json);
+    put.batch.Put(history, HistoryKey(o.id, o.attempt, o.ok), value);
     ++put.kept_older;
     log.Trace("event=store_kept_as_history job=%v attempt=%v final_attempt=%v", o.id, o.attempt, prior->attempt);
     return absl::OkStatus();
@@ -194,21 +195,21 @@ absl::Status RocksDbOutcomeStore::Impl::AddOutcome(const Outcome& o, const std::
     // The final record moves to history as the bytes it was stored as.
     rocksdb::ColumnFamilyHandle* cf = prior->ok ? results : failed;
     rocksdb::PinnableSlice stored;
-    if (prior_json.empty()) {
+    if (prior_value.empty()) {
       rocksdb::Status s = db->Get(put.ro, cf, o.id, &stored);
       if (!s.ok()) return FromRocks(s, "get superseded record", dir);
-      prior_json = stored.ToStringView();
+      prior_value = stored.ToStringView();
     }
-    put.batch.Put(history, HistoryKey(o.id, prior->attempt, prior->ok), prior_json);
+    put.batch.Put(history, HistoryKey(o.id, prior->attempt, prior->ok), prior_value);
     // Only a record in the other column family is deleted: a tombstone
     // per result would fill the (usually tiny) failed column family that
     // `replay` scans.
     if (prior->ok != o.ok) put.batch.Delete(cf, o.id);
     ++put.superseded;
   }
-  put.batch.Put(o.ok ? results : failed, o.id, json);
+  put.batch.Put(o.ok ? results : failed, o.id, value);
   put.batch.Put(ranks, o.id, EncodeRank(rank));
-  put.final_here[o.id] = {rank, json};
+  put.final_here[o.id] = {rank, value};
   return absl::OkStatus();
 }
 
@@ -238,8 +239,14 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes, std::sp
   s.AddWrites(forget, put.batch);
   absl::StatusOr<std::vector<std::optional<Rank>>> stored = s.StoredRanks(put.ro, outcomes);
   if (!stored.ok()) return stored.status();
+  // A compact output is stored as its bytes (stored_record.h); the values
+  // live until the write, since a later outcome of an id in this batch may
+  // move an earlier one's value to history.
+  std::vector<std::optional<std::string>> compact(outcomes.size());
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    if (absl::Status added = s.AddOutcome(outcomes[i], json[i], (*stored)[i], put); !added.ok()) return added;
+    compact[i] = CompactStoredValue(json[i], outcomes[i].output_bytes);
+    const std::string_view value = compact[i] ? std::string_view(*compact[i]) : std::string_view(json[i]);
+    if (absl::Status added = s.AddOutcome(outcomes[i], value, (*stored)[i], put); !added.ok()) return added;
   }
   rocksdb::Status written = s.db->Write(s.WriteOpts(), &put.batch);
   if (!written.ok()) {

@@ -21,6 +21,7 @@
 #include "qinfer/core/logging.h"
 #include "qinfer/core/mutex.h"
 #include "qinfer/core/outcome_json.h"
+#include "qinfer/core/stored_record.h"
 #include "qinfer/storage/attempt_table.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
 #include "store_layout.h"
@@ -155,8 +156,8 @@ struct RocksDbOutcomeStore::Impl {
     for (rocksdb::ColumnFamilyHandle* cf : {failed, results}) {
       std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), cf));
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
-        absl::StatusOr<Outcome> o = OutcomeFromJson(it->value().ToStringView());
-        if (!o.ok()) return Unparsable(cf, it->key().ToStringView(), o.status());
+        absl::StatusOr<Outcome> o = OutcomeOf(cf, it->key().ToStringView(), it->value().ToStringView());
+        if (!o.ok()) return o.status();
         batch.Put(ranks, it->key(), EncodeRank({cf == results, o->attempt}));
         ++ranked;
       }
@@ -174,9 +175,29 @@ struct RocksDbOutcomeStore::Impl {
     rocksdb::Status s = db->Get(ro, cf, id, &value);
     if (s.IsNotFound()) return std::nullopt;
     if (!s.ok()) return FromRocks(s, "get", dir);
-    absl::StatusOr<Outcome> o = OutcomeFromJson(value.ToStringView());
-    if (!o.ok()) return Unparsable(cf, id, o.status());
+    absl::StatusOr<Outcome> o = OutcomeOf(cf, id, value.ToStringView());
+    if (!o.ok()) return o.status();
     return std::optional<Outcome>(*std::move(o));
+  }
+
+  // The record a value of `cf` under key `id` holds (stored_record.h), or
+  // DataLoss naming them.
+  absl::StatusOr<StoredRecord> RecordOf(rocksdb::ColumnFamilyHandle* cf, std::string_view id,
+                                        std::string_view value) const {
+    std::optional<StoredRecord> r = ReadStoredValue(value);
+    if (!r) return Unparsable(cf, id, absl::DataLossError("neither a JSON object nor a compact record"));
+    return *r;
+  }
+
+  // The same, parsed.
+  absl::StatusOr<Outcome> OutcomeOf(rocksdb::ColumnFamilyHandle* cf, std::string_view id,
+                                    std::string_view value) const {
+    absl::StatusOr<StoredRecord> r = RecordOf(cf, id, value);
+    if (!r.ok()) return r.status();
+    std::string buffer;
+    absl::StatusOr<Outcome> o = OutcomeFromJson(r->Json(buffer));
+    if (!o.ok()) return Unparsable(cf, id, o.status());
+    return o;
   }
 
   // What one Put builds: its write, the final records it already wrote (an
@@ -193,10 +214,11 @@ struct RocksDbOutcomeStore::Impl {
   absl::Status OpenDb(rocksdb::DBOptions db_options, const std::vector<rocksdb::ColumnFamilyDescriptor>& descriptors);
   // Put's refusals, before anything is read or written.
   absl::Status CheckBatch(std::span<const Outcome> outcomes, std::span<const std::string> json) const;
-  // Adds outcome `o` (stored as `json`) to the write, ranked against its
-  // id's final record (DESIGN: a record never replaces a later attempt's).
-  // `stored`: o.id's final rank before this batch (StoredRanks).
-  absl::Status AddOutcome(const Outcome& o, const std::string& json, std::optional<Rank> stored, PutState& put)
+  // Adds outcome `o` (stored as `value`: its JSON text, or that made
+  // compact, stored_record.h) to the write, ranked against its id's final
+  // record (DESIGN: a record never replaces a later attempt's). `stored`:
+  // o.id's final rank before this batch (StoredRanks).
+  absl::Status AddOutcome(const Outcome& o, std::string_view value, std::optional<Rank> stored, PutState& put)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu);
 
   absl::Status Unparsable(rocksdb::ColumnFamilyHandle* cf, std::string_view id, const absl::Status& why) const {

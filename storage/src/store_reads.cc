@@ -34,11 +34,10 @@ absl::StatusOr<std::vector<Outcome>> RocksDbOutcomeStore::History(const std::str
     // An id may itself hold a NUL byte: keys of such an id that extends
     // `id` share the prefix but are longer.
     if (!IsHistoryKeyOf(it->key().ToStringView(), prefix)) continue;
-    absl::StatusOr<Outcome> o = OutcomeFromJson(it->value().ToStringView());
-    if (!o.ok()) {
-      return impl_->Unparsable(
-          impl_->history, id + " attempt=" + std::string(it->key().ToStringView().substr(prefix.size())), o.status());
-    }
+    absl::StatusOr<Outcome> o =
+        impl_->OutcomeOf(impl_->history, id + " attempt=" + std::string(it->key().ToStringView().substr(prefix.size())),
+                         it->value().ToStringView());
+    if (!o.ok()) return o.status();
     history.push_back(*std::move(o));
   }
   if (!it->status().ok()) {
@@ -58,22 +57,30 @@ absl::StatusOr<uint64_t> RocksDbOutcomeStore::CountSuperseded() const {
 
 absl::Status RocksDbOutcomeStore::ForEach(Kind kind, const std::function<bool(const Outcome&)>& fn) const {
   return impl_->Visit(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
-                                 std::string_view json) -> absl::StatusOr<bool> {
-    absl::StatusOr<Outcome> o = OutcomeFromJson(json);
-    if (!o.ok()) return impl_->Unparsable(cf, id, o.status());
+                                 std::string_view value) -> absl::StatusOr<bool> {
+    absl::StatusOr<Outcome> o = impl_->OutcomeOf(cf, id, value);
+    if (!o.ok()) return o.status();
     return fn(*o);
   });
 }
 
 absl::Status RocksDbOutcomeStore::ForEachJson(Kind kind,
                                               const std::function<bool(std::string_view json)>& fn) const {
+  std::string buffer;  // a compact record's text, made again record after record
+  return ForEachStored(kind, [&](const StoredRecord& r) { return fn(r.Json(buffer)); });
+}
+
+absl::Status RocksDbOutcomeStore::ForEachStored(Kind kind, const std::function<bool(const StoredRecord&)>& fn) const {
   return impl_->Visit(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
-                                 std::string_view json) -> absl::StatusOr<bool> {
+                                 std::string_view value) -> absl::StatusOr<bool> {
+    absl::StatusOr<StoredRecord> r = impl_->RecordOf(cf, id, value);
+    if (!r.ok()) return r.status();
     // One line a record, as OutcomeToJson writes it: an object, no newline.
+    const std::string_view json = r->json;
     if (json.size() < 2 || json.front() != '{' || json.back() != '}' || json.find('\n') != std::string_view::npos) {
       return impl_->Unparsable(cf, id, absl::DataLossError("not one line of a JSON object"));
     }
-    return fn(json);
+    return fn(*r);
   });
 }
 

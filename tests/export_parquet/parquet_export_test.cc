@@ -15,6 +15,7 @@
 
 #include "qinfer/core/outcome_json.h"
 #include "qinfer/core/output_encoding.h"
+#include "qinfer/core/stored_record.h"
 
 namespace qinfer::export_parquet {
 namespace {
@@ -66,19 +67,28 @@ class ParquetExportTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
+  // `records`: stored values (qinfer/core/stored_record.h), JSON text or
+  // compact; any other text is passed as a record's text.
   absl::StatusOr<ParquetReport> Write(const std::vector<std::string>& records, ParquetOptions options = {}) {
-    auto source = [&records](const std::function<bool(std::string_view)>& visit) {
+    auto source = [&records](const std::function<bool(const StoredRecord&)>& visit) {
       for (const std::string& r : records) {
-        if (!visit(r)) break;
+        if (!visit(ReadStoredValue(r).value_or(StoredRecord::Text(r)))) break;
       }
       return absl::OkStatus();
     };
     return WriteParquet(source, path_, options);
   }
 
-  std::shared_ptr<arrow::Table> Export(const std::vector<Outcome>& outcomes) {
+  // `outcomes` as the store keeps them (a compact output's bytes apart), or
+  // as their JSON text (`compact` false: a store written before that).
+  std::shared_ptr<arrow::Table> Export(const std::vector<Outcome>& outcomes, bool compact = true) {
     std::vector<std::string> records;
-    for (const Outcome& o : outcomes) records.push_back(OutcomeToJson(o));
+    for (const Outcome& o : outcomes) {
+      std::string json = OutcomeToJson(o);
+      std::optional<std::string> value = compact ? CompactStoredValue(json, o.output_bytes) : std::nullopt;
+      EXPECT_EQ(value.has_value(), compact && !o.output_bytes.empty()) << json;
+      records.push_back(value ? *std::move(value) : std::move(json));
+    }
     auto report = Write(records);
     EXPECT_TRUE(report.ok()) << report.status();
     if (!report.ok()) return nullptr;
@@ -213,6 +223,21 @@ TEST_F(ParquetExportTest, CompactEncodingsAreFloatsForBase64AndBytesForThePacked
   EXPECT_TRUE(At(*mixed, "output_packed", 0)->is_valid);
   EXPECT_EQ(Floats(At(*mixed, "output", 1)), v);
   EXPECT_FALSE(At(*mixed, "output_packed", 1)->is_valid);
+}
+
+TEST_F(ParquetExportTest, ACompactStoredOutputExportsAsItsTextDoes) {
+  const std::vector<float> v = {0.25f, -1.0f, 0.0f, 3.0f, -0.5f, 2.0f, 1.0f, -7.0f, 0.125f};
+  Outcome rows = Encoded(Result("r", {1, 2, 3, 4, 5, 6}), encoding::kBase64);
+  rows.output_rows = 3;
+  const std::vector<Outcome> outcomes = {Encoded(Result("a", v), encoding::kBase64),
+                                         Encoded(Result("b", v), encoding::kUbinary),
+                                         Encoded(Result("c", v), encoding::kBinary), rows, Result("d", v),
+                                         Failure("f")};
+  auto as_text = Export(outcomes, /*compact=*/false);
+  auto compact = Export(outcomes);
+  ASSERT_TRUE(as_text && compact);
+  EXPECT_TRUE(compact->Equals(*as_text)) << compact->ToString() << "\n" << as_text->ToString();
+  EXPECT_EQ(Floats(At(*compact, "output", 0)), v);
 }
 
 TEST_F(ParquetExportTest, SparseAndPerTokenOutputsAreNestedColumns) {

@@ -14,6 +14,7 @@
 #include <rocksdb/table.h>
 
 #include "qinfer/core/outcome_json.h"
+#include "qinfer/core/output_encoding.h"
 
 namespace qinfer::storage {
 namespace {
@@ -724,6 +725,76 @@ TEST_F(RocksDbOutcomeStoreTest, TablesWrittenWithCrc32cChecksumsStayReadable) {
   EXPECT_EQ(Results(), 2001u);
 }
 
+
+// A compact output (a job's `encoding`) is stored as its bytes, a quarter
+// smaller than its base64, and every read gives back the record's text as
+// OutcomeToJson wrote it: Get, ForEachJson, a record moved to history, and
+// ForEachStored with the bytes apart.
+TEST_F(RocksDbOutcomeStoreTest, ACompactOutputIsStoredAsItsBytesAndReadBackAsWritten) {
+  auto encoded = [](Outcome o, int attempt) {
+    o.output_bytes = EncodeOutput(o.output, encoding::kBase64, nullptr);
+    o.encoding = encoding::kBase64;
+    o.output.clear();
+    o.attempt = attempt;
+    return o;
+  };
+  const Outcome first = encoded(Result("x", std::vector<float>(384, 0.375f)), 0);
+  const Outcome second = encoded(Result("x", std::vector<float>(384, -1.5f)), 1);
+  const Outcome floats = Result("y", std::vector<float>(384, 0.375f));
+  PutOrDie({first, floats});
+  PutOrDie({second});
+  EXPECT_EQ(OutcomeToJson(*GetOrDie("x")), OutcomeToJson(second));
+  ASSERT_EQ(HistoryOrDie("x").size(), 1u);
+  EXPECT_EQ(OutcomeToJson(HistoryOrDie("x")[0]), OutcomeToJson(first)) << "moved to history as stored";
+
+  std::map<std::string, std::string> texts;
+  ASSERT_TRUE(store()
+                  .ForEachJson(Kind::kAll,
+                               [&](std::string_view json) {
+                                 texts[OutcomeFromJson(json)->id] = std::string(json);
+                                 return true;
+                               })
+                  .ok());
+  EXPECT_EQ(texts["x"], OutcomeToJson(second)) << "byte for byte";
+  EXPECT_EQ(texts["y"], OutcomeToJson(floats));
+  int apart = 0;
+  ASSERT_TRUE(store()
+                  .ForEachStored(Kind::kResults,
+                                 [&](const StoredRecord& r) {
+                                   if (r.output_apart) {
+                                     ++apart;
+                                     EXPECT_EQ(r.output_bytes, second.output_bytes);
+                                   }
+                                   return true;
+                                 })
+                  .ok());
+  EXPECT_EQ(apart, 1) << "the float record is its text";
+
+  store_.reset();
+  RawStore raw(dir_);
+  std::string x, y;
+  ASSERT_TRUE(raw.db->Get(rocksdb::ReadOptions(), raw.cf("results"), "x", &x).ok());
+  ASSERT_TRUE(raw.db->Get(rocksdb::ReadOptions(), raw.cf("results"), "y", &y).ok());
+  EXPECT_EQ(y, OutcomeToJson(floats));
+  EXPECT_EQ(x.size(), OutcomeToJson(second).size() - 2048 + 1536 + 9) << "384 floats: 1,536 bytes, not 2,048 of base64";
+}
+
+// A value that is neither JSON text nor a compact record is DataLoss naming
+// its id, from every read.
+TEST_F(RocksDbOutcomeStoreTest, AValueOfNeitherFormIsDataLossNamingItsId) {
+  PutOrDie({Result("ok")});
+  store_.reset();
+  {
+    RawStore raw(dir_);
+    ASSERT_TRUE(raw.db->Put(rocksdb::WriteOptions(), raw.cf("results"), "bad", std::string("\x01\xff", 2)).ok());
+  }
+  auto get = store().Get("bad");
+  EXPECT_EQ(get.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(get.status().message().find("id=bad"), std::string::npos) << get.status();
+  absl::Status each = store().ForEachStored(Kind::kAll, [](const StoredRecord&) { return true; });
+  EXPECT_EQ(each.code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(each.message().find("id=bad"), std::string::npos) << each;
+}
 
 // Put ranks a new record against an id's final record by its rank, kept
 // beside it, never by reading the record: an earlier record that no longer

@@ -1,6 +1,7 @@
 // The documented JSON form of results and failure records (DESIGN.md,
-// "Messages"): the RocksDB value under the job id and the reply / dead-letter
-// message value are the same bytes.
+// "Messages"): the reply / dead-letter message value, and the RocksDB value
+// under the job id (there a compact output is kept as its bytes, and every
+// read gives these bytes back: stored_record.h).
 #pragma once
 
 #include <span>

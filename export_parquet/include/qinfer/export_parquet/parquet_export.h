@@ -44,17 +44,18 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "qinfer/core/stored_record.h"
 
 namespace qinfer::export_parquet {
 
-// Calls `visit` with each record (OutcomeToJson's bytes) until it returns
-// false; a failed read is the status. Called once where the first 4,096
+// Calls `visit` with each record (OutcomeToJson's bytes, as the store keeps
+// them: qinfer/core/stored_record.h) until it returns false; a failed read is the status. Called once where the first 4,096
 // records' shape (output form, members, meta's keys and types) holds every
 // later record, as in a store of one task and one kind of meta; else again,
 // twice more (the table's shape from every record, then its rows), so it
 // must give the same records each time (a store read from one snapshot
 // does).
-using RecordSource = std::function<absl::Status(const std::function<bool(std::string_view)>& visit)>;
+using RecordSource = std::function<absl::Status(const std::function<bool(const StoredRecord&)>& visit)>;
 
 struct ParquetOptions {
   // Records a row group (one batch in memory: about 1.6 KB a row for a

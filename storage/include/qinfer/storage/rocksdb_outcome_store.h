@@ -33,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "qinfer/core/interfaces.h"
 #include "qinfer/core/job.h"
+#include "qinfer/core/stored_record.h"
 
 namespace rocksdb {
 class Env;
@@ -105,7 +106,9 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // the same write, except for a `crash` record: a redelivery of that
   // message is then isolated again rather than run.
   // The values written are `json` (OutcomeToJson of each outcome, encoded by
-  // the caller; the one-argument Put encodes them itself).
+  // the caller; the one-argument Put encodes them itself), a compact output
+  // kept as its bytes (qinfer/core/stored_record.h): every read gives back
+  // `json` byte for byte.
   // Errors: FailedPrecondition when read-only; InvalidArgument for an
   // outcome with an empty id or a negative attempt, or when json.size() !=
   // outcomes.size() (nothing is written); DataLoss naming the id when X's
@@ -151,11 +154,16 @@ class RocksDbOutcomeStore final : public OutcomeStore, public AttemptLog, public
   // store (including Put); it does not see those writes. A record that does
   // not parse stops the iteration with DataLoss naming its id.
   absl::Status ForEach(Kind kind, const std::function<bool(const Outcome&)>& fn) const;
-  // The same, passing each record as the bytes it is stored as (one line of
-  // JSON, as OutcomeToJson writes it), unparsed: what `results --export`
-  // writes. A record that is not one line of a JSON object stops the
-  // iteration with DataLoss naming its id.
+  // The same, passing each record as OutcomeToJson wrote it (one line of
+  // JSON), unparsed: what `results --export` writes. A record that is not
+  // one line of a JSON object stops the iteration with DataLoss naming its
+  // id.
   absl::Status ForEachJson(Kind kind, const std::function<bool(std::string_view json)>& fn) const;
+  // The same, passing each record as it is stored (a compact output's bytes
+  // apart from the text, undecoded): what the Parquet export reads. A value
+  // that is not a stored record stops the iteration with DataLoss naming
+  // its id.
+  absl::Status ForEachStored(Kind kind, const std::function<bool(const StoredRecord&)>& fn) const;
 
   // Small string values outside the outcome key space. PutMeta is durable
   // like Put; GetMeta returns nullopt for a missing key.
