@@ -23,6 +23,17 @@ import tempfile
 import time
 
 
+def cpu_model():
+    """The CPU's model name (platform.processor() is empty on Linux)."""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
 def run(cmd):
     t0 = time.monotonic()
     done = subprocess.run(cmd, capture_output=True, text=True)
@@ -107,7 +118,7 @@ def main():
     finally:
         if not a.work:
             shutil.rmtree(work, ignore_errors=True)
-    out = {"command": " ".join(sys.argv), "machine": {"cpus": os.cpu_count(), "processor": platform.processor()},
+    out = {"command": " ".join(sys.argv), "machine": {"cpus": os.cpu_count(), "processor": cpu_model()},
            "definitions": {
                "median_seconds": "the median over the rounds of one `qinfer results --export` process, start to exit",
                "records_per_s": "records / median_seconds",
