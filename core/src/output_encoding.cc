@@ -99,13 +99,19 @@ std::string EncodeOutput(std::span<const float> values, std::string_view encodin
   return Quantized(values, *ranges, encoding == encoding::kInt8);
 }
 
-absl::StatusOr<std::vector<float>> FloatsOfBase64Output(std::string_view bytes) {
+absl::Status FloatsOfBase64Output(std::string_view bytes, std::vector<float>& out) {
   if (bytes.size() % sizeof(float) != 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("a base64 output of ", bytes.size(), " bytes is not a whole number of float32 values"));
   }
-  std::vector<float> values(bytes.size() / sizeof(float));
-  std::memcpy(values.data(), bytes.data(), bytes.size());
+  out.resize(bytes.size() / sizeof(float));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<float>> FloatsOfBase64Output(std::string_view bytes) {
+  std::vector<float> values;
+  if (absl::Status s = FloatsOfBase64Output(bytes, values); !s.ok()) return s;
   return values;
 }
 

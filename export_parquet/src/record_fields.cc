@@ -125,9 +125,7 @@ bool ReadOutput(std::string_view raw, const std::optional<std::string_view>& apa
     if (apart) packed.assign(bytes);
     return true;
   }
-  if (bytes.size() % sizeof(float) != 0) return false;
-  out.floats.resize(bytes.size() / sizeof(float));
-  std::memcpy(out.floats.data(), bytes.data(), bytes.size());
+  if (!FloatsOfBase64Output(bytes, out.floats).ok()) return false;
   packed.clear();
   return true;
 }

@@ -71,5 +71,8 @@ absl::StatusOr<std::string> DecodedOutputJson(std::string_view bytes, std::strin
 // base64's bytes as floats. An error when they are not a whole number of
 // floats.
 absl::StatusOr<std::vector<float>> FloatsOfBase64Output(std::string_view bytes);
+// The same into `out`, whose buffer is reused (a reader of record after
+// record).
+absl::Status FloatsOfBase64Output(std::string_view bytes, std::vector<float>& out);
 
 }  // namespace qinfer
