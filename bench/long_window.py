@@ -53,9 +53,7 @@ def make_checkpoint(out: str, window: int, layers: int) -> int:
                             bos_token_id=eos, eos_token_id=eos, tie_word_embeddings=False, **SHAPE)
     model = tf.Qwen3Model(config).eval()
     tokenizer.model_max_length = window
-    a = argparse.Namespace(max_seq_length=window, pooling="lasttoken", include_prompt=True, normalize=True,
-                           prompts=None, default_prompt_name=None)
-    mc.save_st(out, model, tokenizer, a)
+    mc.save_st(out, model, tokenizer, max_seq_length=window, pooling="lasttoken")
     return sum(p.numel() for p in model.parameters())
 
 

@@ -62,9 +62,7 @@ def make_mpnet(out: str) -> dict:
     torch.manual_seed(0)
     tokenizer = mpnet_tokenizer()
     model = tf.MPNetModel(tf.MPNetConfig(**MPNET), add_pooling_layer=False).eval()
-    a = argparse.Namespace(max_seq_length=MPNET_MAX_SEQ_LENGTH, pooling="mean", include_prompt=True,
-                           normalize=True, prompts=None, default_prompt_name=None)
-    mc.save_st(out, model, tokenizer, a)
+    mc.save_st(out, model, tokenizer, max_seq_length=MPNET_MAX_SEQ_LENGTH, pooling="mean")
     return {"config": MPNET, "max_seq_length": MPNET_MAX_SEQ_LENGTH,
             "parameters": sum(p.numel() for p in model.parameters())}
 

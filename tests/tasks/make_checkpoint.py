@@ -376,8 +376,10 @@ def make_model(family: str, task: str, tokenizer, seed: int, labels: list[str] |
     return cls.from_config(make_config(family, tokenizer, head)).eval()
 
 
-def save_st(out: str, model, tokenizer, a) -> None:
-    """A sentence-transformers directory: Transformer + Pooling (+ Normalize), saved by the library."""
+def save_st(out: str, model, tokenizer, *, max_seq_length, pooling="mean", include_prompt=True, normalize=True,
+            token_projection=None, prompts=None, default_prompt_name=None) -> None:
+    """A sentence-transformers directory: Transformer (+ a token projection) + Pooling (+ Normalize), saved by the
+    library. prompts: a JSON object's text, or None."""
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.base.modules import Dense, Normalize, Transformer
     from sentence_transformers.sentence_transformer.modules import Pooling
@@ -385,20 +387,19 @@ def save_st(out: str, model, tokenizer, a) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
-        transformer = Transformer(tmp, max_seq_length=a.max_seq_length)
+        transformer = Transformer(tmp, max_seq_length=max_seq_length)
         width = transformer.get_embedding_dimension()
         modules = [transformer]
-        if a.token_projection:
+        if token_projection:
             # ColBERT-style: a projection of every token's vector, before the pooling.
-            modules.append(Dense(width, a.token_projection, bias=False, activation_function=None,
+            modules.append(Dense(width, token_projection, bias=False, activation_function=None,
                                  module_input_name="token_embeddings"))
-            width = a.token_projection
-        modules.append(Pooling(width, pooling_mode=a.pooling, include_prompt=a.include_prompt))
-        if a.normalize:
+            width = token_projection
+        modules.append(Pooling(width, pooling_mode=pooling, include_prompt=include_prompt))
+        if normalize:
             modules.append(Normalize())
-        prompts = json.loads(a.prompts) if a.prompts else None
-        SentenceTransformer(modules=modules, device="cpu", prompts=prompts,
-                            default_prompt_name=a.default_prompt_name).save(out)
+        SentenceTransformer(modules=modules, device="cpu", prompts=json.loads(prompts) if prompts else None,
+                            default_prompt_name=default_prompt_name).save(out)
 
 
 def save_sparse(out: str, model, tokenizer, a) -> None:
@@ -498,7 +499,9 @@ def main(argv=None) -> None:
         shutil.rmtree(a.out)
     os.makedirs(a.out)
     if a.st:
-        save_st(a.out, model, tokenizer, a)
+        save_st(a.out, model, tokenizer, max_seq_length=a.max_seq_length, pooling=a.pooling,
+                include_prompt=a.include_prompt, normalize=a.normalize, token_projection=a.token_projection,
+                prompts=a.prompts, default_prompt_name=a.default_prompt_name)
     elif a.task == "sparse":
         save_sparse(a.out, model, tokenizer, a)
     else:
