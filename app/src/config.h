@@ -46,8 +46,8 @@ struct Config {
     double margin = 0.10;             // plan within budget * (1 - margin)
     double cuda_memory_fraction = 0;  // [0, 1]: cap the CUDA allocator (emulate a smaller card); 0: no cap
     std::string cuda_budget;          // plan within this on CUDA (e.g. 20GiB); "" = the (capped) card
-    // The CPU allocator's bound on large blocks held for reuse, live and
-    // free (executor/cpu_block_cache.h); "0": none kept.
+    // The CPU allocator's bound on the free large blocks it keeps for reuse
+    // (executor/cpu_block_cache.h); "0": none kept.
     std::string cpu_block_cache = "512MiB";
   } memory;
   struct Kafka {

@@ -352,9 +352,9 @@ constexpr Key kKeys[] = {
         .Note("the (capped) card"),
     Text<&C::Memory::cpu_block_cache>("memory.cpu_block_cache",
                                       "the CPU allocator keeps freed blocks of 128 KiB and more for the next batch, "
-                                      "up to this many bytes of them live and free together (without it every "
-                                      "batch page-faults its tensors in again: 0.6 of the speed on MiniLM in bf16); "
-                                      "past it they go back to the system. A term of the pod's memory sum")
+                                      "up to this many bytes of free blocks (without it every batch page-faults its "
+                                      "tensors in again: 0.6 of the speed on MiniLM in bf16); past it they go back "
+                                      "to the system, largest first. A term of the pod's memory sum")
         .Check(CheckSizeOrZero, "a size (`512MiB`), or `0` for none"),
     Text<&C::Kafka::brokers>("kafka.brokers", "bootstrap servers").Accepts("host:port[,host:port...]"),
     Text<&C::Kafka::group_id>("kafka.group_id", "consumer group; run more instances in the group to scale out"),

@@ -35,7 +35,6 @@ void* CpuBlockCache::Take(size_t n, size_t* block_size) {
       stats_.hits++;
       return block;
     }
-    EvictFor(size);
     stats_.misses++;
     stats_.held_bytes += int64_t(size);
   }
@@ -48,30 +47,22 @@ void* CpuBlockCache::Take(size_t n, size_t* block_size) {
 }
 
 void CpuBlockCache::Give(void* block, size_t block_size) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (stats_.held_bytes <= stats_.limit_bytes) {
-      free_[block_size].push_back(block);
-      stats_.free_bytes += int64_t(block_size);
-      return;
-    }
-    stats_.held_bytes -= int64_t(block_size);
-    stats_.released++;
-  }
-  raw_free_(block);
+  std::lock_guard<std::mutex> lock(mu_);
+  free_[block_size].push_back(block);
+  stats_.free_bytes += int64_t(block_size);
+  EvictOverLimit();
 }
 
-void CpuBlockCache::EvictFor(size_t incoming) {
-  for (auto it = free_.rbegin(); it != free_.rend() && stats_.held_bytes + int64_t(incoming) > stats_.limit_bytes;) {
+void CpuBlockCache::EvictOverLimit() {
+  for (auto it = free_.rbegin(); it != free_.rend() && stats_.free_bytes > stats_.limit_bytes; ++it) {
     std::vector<void*>& blocks = it->second;
-    while (!blocks.empty() && stats_.held_bytes + int64_t(incoming) > stats_.limit_bytes) {
+    while (!blocks.empty() && stats_.free_bytes > stats_.limit_bytes) {
       raw_free_(blocks.back());
       blocks.pop_back();
       stats_.held_bytes -= int64_t(it->first);
       stats_.free_bytes -= int64_t(it->first);
       stats_.released++;
     }
-    ++it;
   }
 }
 
@@ -89,7 +80,7 @@ void CpuBlockCache::Release() {
 void CpuBlockCache::SetLimit(int64_t limit_bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   stats_.limit_bytes = limit_bytes;
-  EvictFor(0);
+  EvictOverLimit();
 }
 
 BlockCacheStats CpuBlockCache::stats() const {
