@@ -47,17 +47,22 @@ void* CpuBlockCache::Take(size_t n, size_t* block_size) {
 }
 
 void CpuBlockCache::Give(void* block, size_t block_size) {
-  std::lock_guard<std::mutex> lock(mu_);
-  free_[block_size].push_back(block);
-  stats_.free_bytes += int64_t(block_size);
-  EvictOverLimit();
+  std::vector<void*> evicted;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_[block_size].push_back(block);
+    stats_.free_bytes += int64_t(block_size);
+    EvictOverLimit(evicted);
+  }
+  // Back to the system (munmap) outside the lock: the intra-op threads free too.
+  for (void* b : evicted) raw_free_(b);
 }
 
-void CpuBlockCache::EvictOverLimit() {
+void CpuBlockCache::EvictOverLimit(std::vector<void*>& evicted) {
   for (auto it = free_.rbegin(); it != free_.rend() && stats_.free_bytes > stats_.limit_bytes; ++it) {
     std::vector<void*>& blocks = it->second;
     while (!blocks.empty() && stats_.free_bytes > stats_.limit_bytes) {
-      raw_free_(blocks.back());
+      evicted.push_back(blocks.back());
       blocks.pop_back();
       stats_.held_bytes -= int64_t(it->first);
       stats_.free_bytes -= int64_t(it->first);
@@ -78,9 +83,13 @@ void CpuBlockCache::Release() {
 }
 
 void CpuBlockCache::SetLimit(int64_t limit_bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
-  stats_.limit_bytes = limit_bytes;
-  EvictOverLimit();
+  std::vector<void*> evicted;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stats_.limit_bytes = limit_bytes;
+    EvictOverLimit(evicted);
+  }
+  for (void* b : evicted) raw_free_(b);
 }
 
 BlockCacheStats CpuBlockCache::stats() const {
