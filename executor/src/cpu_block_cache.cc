@@ -52,16 +52,15 @@ void CpuBlockCache::Give(void* block, size_t block_size) {
     std::lock_guard<std::mutex> lock(mu_);
     free_[block_size].push_back(block);
     stats_.free_bytes += int64_t(block_size);
-    EvictOverLimit(evicted);
+    EvictDownTo(stats_.limit_bytes, evicted);
   }
-  // Back to the system (munmap) outside the lock: the intra-op threads free too.
-  for (void* b : evicted) raw_free_(b);
+  ReturnToSystem(evicted);
 }
 
-void CpuBlockCache::EvictOverLimit(std::vector<void*>& evicted) {
-  for (auto it = free_.rbegin(); it != free_.rend() && stats_.free_bytes > stats_.limit_bytes; ++it) {
+void CpuBlockCache::EvictDownTo(int64_t keep_bytes, std::vector<void*>& evicted) {
+  for (auto it = free_.rbegin(); it != free_.rend() && stats_.free_bytes > keep_bytes; ++it) {
     std::vector<void*>& blocks = it->second;
-    while (!blocks.empty() && stats_.free_bytes > stats_.limit_bytes) {
+    while (!blocks.empty() && stats_.free_bytes > keep_bytes) {
       evicted.push_back(blocks.back());
       blocks.pop_back();
       stats_.held_bytes -= int64_t(it->first);
@@ -71,15 +70,18 @@ void CpuBlockCache::EvictOverLimit(std::vector<void*>& evicted) {
   }
 }
 
+void CpuBlockCache::ReturnToSystem(const std::vector<void*>& evicted) {
+  // Outside the lock (munmap): the intra-op threads free blocks too.
+  for (void* block : evicted) raw_free_(block);
+}
+
 void CpuBlockCache::Release() {
-  std::lock_guard<std::mutex> lock(mu_);
-  for (auto& [size, blocks] : free_) {
-    for (void* block : blocks) raw_free_(block);
-    stats_.held_bytes -= int64_t(size * blocks.size());
-    stats_.free_bytes -= int64_t(size * blocks.size());
-    stats_.released += blocks.size();
-    blocks.clear();
+  std::vector<void*> evicted;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    EvictDownTo(0, evicted);
   }
+  ReturnToSystem(evicted);
 }
 
 void CpuBlockCache::SetLimit(int64_t limit_bytes) {
@@ -87,9 +89,9 @@ void CpuBlockCache::SetLimit(int64_t limit_bytes) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stats_.limit_bytes = limit_bytes;
-    EvictOverLimit(evicted);
+    EvictDownTo(limit_bytes, evicted);
   }
-  for (void* b : evicted) raw_free_(b);
+  ReturnToSystem(evicted);
 }
 
 BlockCacheStats CpuBlockCache::stats() const {

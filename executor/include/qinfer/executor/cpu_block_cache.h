@@ -75,10 +75,11 @@ class CpuBlockCache {
   BlockCacheStats stats() const;
 
  private:
-  // Takes free blocks out, largest classes first, until the free ones fit
-  // the limit, into `evicted` for the caller to give back to the system once
-  // mu_ is released. mu_ held.
-  void EvictOverLimit(std::vector<void*>& evicted);
+  // Takes free blocks out, largest classes first, until at most keep_bytes
+  // of free ones are left, into `evicted` for ReturnToSystem once mu_ is
+  // released. mu_ held.
+  void EvictDownTo(int64_t keep_bytes, std::vector<void*>& evicted);
+  void ReturnToSystem(const std::vector<void*>& evicted);
 
   const RawAlloc raw_alloc_;
   const RawFree raw_free_;
