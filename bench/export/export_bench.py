@@ -14,7 +14,6 @@ its rows, to check the file is whole.
 import argparse
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -22,16 +21,8 @@ import sys
 import tempfile
 import time
 
-
-def cpu_model():
-    """The CPU's model name (platform.processor() is empty on Linux)."""
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from report import machine  # noqa: E402  (bench/report.py: the CPU's model name, as every bench stamps it)
 
 
 def run(cmd):
@@ -118,7 +109,7 @@ def main():
     finally:
         if not a.work:
             shutil.rmtree(work, ignore_errors=True)
-    out = {"command": " ".join(sys.argv), "machine": {"cpus": os.cpu_count(), "processor": cpu_model()},
+    out = {"command": " ".join(sys.argv), "machine": {"cpus": os.cpu_count(), "processor": machine()["cpu"]},
            "definitions": {
                "median_seconds": "the median over the rounds of one `qinfer results --export` process, start to exit",
                "records_per_s": "records / median_seconds",
