@@ -245,14 +245,14 @@ absl::Status RocksDbOutcomeStore::Put(std::span<const Outcome> outcomes, std::sp
   s.AddWrites(forget, put.batch);
   absl::StatusOr<std::vector<std::optional<Rank>>> stored = s.StoredRanks(put.ro, outcomes);
   if (!stored.ok()) return stored.status();
-  // A compact output is stored as its bytes (stored_record.h); the values
-  // live until the write, since a later outcome of an id in this batch may
-  // move an earlier one's value to history.
-  std::vector<std::optional<std::string>> compact(outcomes.size());
+  // Each record is stored coded, a compact output as its bytes
+  // (stored_record.h); the values live until the write, since a later
+  // outcome of an id in this batch may move an earlier one's value to
+  // history.
+  std::vector<std::string> values(outcomes.size());
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    compact[i] = CompactStoredValue(json[i], outcomes[i].output_bytes);
-    const std::string_view value = compact[i] ? std::string_view(*compact[i]) : std::string_view(json[i]);
-    if (absl::Status added = s.AddOutcome(outcomes[i], value, (*stored)[i], put); !added.ok()) return added;
+    values[i] = StoredValue(json[i], outcomes[i].output_bytes);
+    if (absl::Status added = s.AddOutcome(outcomes[i], values[i], (*stored)[i], put); !added.ok()) return added;
   }
   rocksdb::Status written = s.db->Write(s.WriteOpts(), &put.batch);
   if (!written.ok()) {

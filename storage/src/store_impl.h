@@ -180,19 +180,20 @@ struct RocksDbOutcomeStore::Impl {
     return std::optional<Outcome>(*std::move(o));
   }
 
-  // The record a value of `cf` under key `id` holds (stored_record.h), or
-  // DataLoss naming them.
+  // The record a value of `cf` under key `id` holds (stored_record.h), its
+  // text decoded into `text`, or DataLoss naming them.
   absl::StatusOr<StoredRecord> RecordOf(rocksdb::ColumnFamilyHandle* cf, std::string_view id,
-                                        std::string_view value) const {
-    std::optional<StoredRecord> r = ReadStoredValue(value);
-    if (!r) return Unparsable(cf, id, absl::DataLossError("neither a JSON object nor a compact record"));
+                                        std::string_view value, std::string& text) const {
+    std::optional<StoredRecord> r = ReadStoredValue(value, text);
+    if (!r) return Unparsable(cf, id, absl::DataLossError("not a stored record: neither coded nor JSON text"));
     return *r;
   }
 
   // The same, parsed.
   absl::StatusOr<Outcome> OutcomeOf(rocksdb::ColumnFamilyHandle* cf, std::string_view id,
                                     std::string_view value) const {
-    absl::StatusOr<StoredRecord> r = RecordOf(cf, id, value);
+    std::string text;
+    absl::StatusOr<StoredRecord> r = RecordOf(cf, id, value, text);
     if (!r.ok()) return r.status();
     std::string buffer;
     absl::StatusOr<Outcome> o = OutcomeFromJson(r->Json(buffer));

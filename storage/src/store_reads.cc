@@ -71,9 +71,10 @@ absl::Status RocksDbOutcomeStore::ForEachJson(Kind kind,
 }
 
 absl::Status RocksDbOutcomeStore::ForEachStored(Kind kind, const std::function<bool(const StoredRecord&)>& fn) const {
+  std::string text;  // each record's text, decoded record after record
   return impl_->Visit(kind, [&](rocksdb::ColumnFamilyHandle* cf, std::string_view id,
                                  std::string_view value) -> absl::StatusOr<bool> {
-    absl::StatusOr<StoredRecord> r = impl_->RecordOf(cf, id, value);
+    absl::StatusOr<StoredRecord> r = impl_->RecordOf(cf, id, value, text);
     if (!r.ok()) return r.status();
     // One line a record, as OutcomeToJson writes it: an object, no newline.
     const std::string_view json = r->json;

@@ -67,27 +67,27 @@ class ParquetExportTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // `records`: stored values (qinfer/core/stored_record.h), JSON text or
-  // compact; any other text is passed as a record's text.
+  // `records`: stored values (qinfer/core/stored_record.h), coded or JSON
+  // text; any other text is passed as a record's text.
   absl::StatusOr<ParquetReport> Write(const std::vector<std::string>& records, ParquetOptions options = {}) {
     auto source = [&records](const std::function<bool(const StoredRecord&)>& visit) {
+      std::string text;
       for (const std::string& r : records) {
-        if (!visit(ReadStoredValue(r).value_or(StoredRecord::Text(r)))) break;
+        if (!visit(ReadStoredValue(r, text).value_or(StoredRecord::Text(r)))) break;
       }
       return absl::OkStatus();
     };
     return WriteParquet(source, path_, options);
   }
 
-  // `outcomes` as the store keeps them (a compact output's bytes apart), or
-  // as their JSON text (`compact` false: a store written before that).
-  std::shared_ptr<arrow::Table> Export(const std::vector<Outcome>& outcomes, bool compact = true) {
+  // `outcomes` as the store keeps them (coded, a compact output's bytes
+  // apart), or as their JSON text (`coded` false: a store written before
+  // that).
+  std::shared_ptr<arrow::Table> Export(const std::vector<Outcome>& outcomes, bool coded = true) {
     std::vector<std::string> records;
     for (const Outcome& o : outcomes) {
       std::string json = OutcomeToJson(o);
-      std::optional<std::string> value = compact ? CompactStoredValue(json, o.output_bytes) : std::nullopt;
-      EXPECT_EQ(value.has_value(), compact && !o.output_bytes.empty()) << json;
-      records.push_back(value ? *std::move(value) : std::move(json));
+      records.push_back(coded ? StoredValue(json, o.output_bytes) : std::move(json));
     }
     auto report = Write(records);
     EXPECT_TRUE(report.ok()) << report.status();
@@ -225,7 +225,7 @@ TEST_F(ParquetExportTest, CompactEncodingsAreFloatsForBase64AndBytesForThePacked
   EXPECT_FALSE(At(*mixed, "output_packed", 1)->is_valid);
 }
 
-TEST_F(ParquetExportTest, ACompactStoredOutputExportsAsItsTextDoes) {
+TEST_F(ParquetExportTest, ACodedStoredRecordExportsAsItsTextDoes) {
   const std::vector<float> v = {0.25f, -1.0f, 0.0f, 3.0f, -0.5f, 2.0f, 1.0f, -7.0f, 0.125f};
   Outcome rows = Encoded(Result("r", {1, 2, 3, 4, 5, 6}), encoding::kBase64);
   rows.output_rows = 3;
@@ -233,11 +233,11 @@ TEST_F(ParquetExportTest, ACompactStoredOutputExportsAsItsTextDoes) {
                                          Encoded(Result("b", v), encoding::kUbinary),
                                          Encoded(Result("c", v), encoding::kBinary), rows, Result("d", v),
                                          Failure("f")};
-  auto as_text = Export(outcomes, /*compact=*/false);
-  auto compact = Export(outcomes);
-  ASSERT_TRUE(as_text && compact);
-  EXPECT_TRUE(compact->Equals(*as_text)) << compact->ToString() << "\n" << as_text->ToString();
-  EXPECT_EQ(Floats(At(*compact, "output", 0)), v);
+  auto as_text = Export(outcomes, /*coded=*/false);
+  auto coded = Export(outcomes);
+  ASSERT_TRUE(as_text && coded);
+  EXPECT_TRUE(coded->Equals(*as_text)) << coded->ToString() << "\n" << as_text->ToString();
+  EXPECT_EQ(Floats(At(*coded, "output", 0)), v);
 }
 
 TEST_F(ParquetExportTest, SparseAndPerTokenOutputsAreNestedColumns) {

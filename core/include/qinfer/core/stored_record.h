@@ -1,9 +1,15 @@
 // A record as the outcome store keeps it (DESIGN.md, "Storage"): the JSON
-// text OutcomeToJson wrote, except that a compact output (a job's
-// `encoding`: in the text, the base64 of its bytes) is kept as the bytes
-// themselves, apart from the text. Bytes are three quarters of their base64,
-// and a reader that wants the bytes (the Parquet export) takes them without
-// decoding; a reader that wants the text gets it back byte for byte.
+// text OutcomeToJson wrote, coded smaller, and a compact output (a job's
+// `encoding`: in the text, the base64 of its bytes) kept as the bytes
+// themselves, apart from the text. A reader gets the text back byte for byte.
+//
+// Why code the text: besides its vector, a record carries about 370 bytes
+// of member names, model digest and the like (a MiniLM result: `ubinary`
+// bytes are 48 of about 420). The table files' block compression sees that,
+// but the write-ahead log, the memtables and the block cache hold values as
+// they are. The code (stored_record.cc) swaps the member names a record
+// writes for one byte each and a long lowercase hex run (the model's
+// digest) for its bytes; it is fixed, part of the stored format.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +19,8 @@
 
 namespace qinfer {
 
-// A stored record as a reader gets it: views into the stored value.
+// A stored record as a reader gets it: views into the stored value, or into
+// the text buffer ReadStoredValue decoded it into.
 struct StoredRecord {
   // The record's text. When `output_apart`, its "output" is the empty
   // string, and the base64 of `output_bytes` belongs at `output_at` (just
@@ -36,14 +43,15 @@ struct StoredRecord {
 };
 
 // The value to store for `json` (OutcomeToJson's bytes) of an outcome whose
-// compact output is `output_bytes`: the text with that output's base64 cut
-// out and its bytes kept apart. nullopt, to store `json` as it is, when
-// there are no bytes, or the text's last "output" string is not exactly
-// their base64 (the value always gives back the very text it was made of).
-std::optional<std::string> CompactStoredValue(std::string_view json, std::string_view output_bytes);
+// compact output is `output_bytes` (empty for none): the coded text, with
+// that output's base64 cut out and its bytes kept apart when the text's
+// last "output" string is exactly their base64.
+std::string StoredValue(std::string_view json, std::string_view output_bytes);
 
-// What a stored value holds: JSON text as it is (an object), or a value
-// CompactStoredValue made. nullopt when it is neither.
-std::optional<StoredRecord> ReadStoredValue(std::string_view value);
+// What a stored value holds: a value StoredValue made (its text decoded
+// into `text`, which must outlive the record), or one of the forms stores
+// written before it hold: JSON text as it is (an object), or a compact
+// output apart from the text as it is. nullopt when it is none of these.
+std::optional<StoredRecord> ReadStoredValue(std::string_view value, std::string& text);
 
 }  // namespace qinfer
