@@ -1,7 +1,7 @@
 // What a store of records costs on disk: the result store `qinfer serve`
 // wrote, opened directly (every column family, as RocksDB requires), its
 // `results` column family measured as it holds them: each value's bytes
-// (JSON text, or a compact output kept as its bytes:
+// (the record's coded text, a compact output kept apart as its bytes:
 // qinfer/core/stored_record.h), then the table files after a flush and a
 // full compaction with the store's block compression (it sets none of its
 // own: RocksDB's default, Snappy where the library has it).

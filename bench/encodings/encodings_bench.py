@@ -10,8 +10,8 @@ taken from the float run's own vectors: a calibration set, as the library's `ran
 measured by build/bench/store_bytes_bench: the bytes its values hold and the table-file bytes after a flush
 and a full compaction with the store's compression.
 Records/s at the no-op ceiling's workload is bench/pipeline/run.sh --dim 384 --encodings float,base64.
-The store keeps a compact output as its bytes (core/stored_record.h); each record's text, as `results
---export` gives it back, is measured beside.
+The store keeps each record's text coded and a compact output as its bytes (core/stored_record.h); each
+record's text, as `results --export` gives it back, is measured beside.
 """
 
 import argparse
