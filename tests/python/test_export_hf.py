@@ -585,3 +585,9 @@ def test_configurations_of_real_checkpoints_equal_their_library_row_by_row(tmp_p
             want = library(**{k: torch.tensor([v]) for k, v in e.items()}).logits[0]
             row = got[i, : len(want)] if task == "tokens" else got[i]
             assert torch.allclose(row, want, atol=1e-4, rtol=1e-4), (i, (row - want).abs().max().item())
+
+
+def test_a_config_field_no_code_knows_is_refused_by_name(tmp_path):
+    # A misspelt --set would be written into config.json and ignored by the model: a variant never tested.
+    with pytest.raises(SystemExit, match="MistralConfig and its model know no field slidng_window"):
+        make(tmp_path, "mistral", "classify", "--set", "slidng_window=16")

