@@ -545,12 +545,12 @@ VARIANT_TEXTS = ["a", TEXTS[3], LONG, TEXTS[1] + " " + TEXTS[3] + " " + TEXTS[0]
 
 
 @pytest.mark.parametrize("family,task,fields", [
-    # ModernBERT classifiers that pool the mean (gte-modernbert's rerankers), and a config with global attention
+    # A ModernBERT classifier that pools the mean (classifier_pooling "mean"), and a config with global attention
     # every third layer (ModernBERT-base's) and a window of 8, which rows past it must respect.
     ("modernbert", "classify", ['classifier_pooling="mean"']),
     ("modernbert", "tokens", ["num_hidden_layers=4", "global_attn_every_n_layers=3", "local_attention=8"]),
-    # DeBERTa-v3's (layer-normed relative embeddings, shared keys, 256 buckets), and v2-xlarge's convolution with
-    # absolute positions and token types.
+    # DeBERTa-v3's (layer-normed relative embeddings, shared keys, 256 buckets), and v2-xlarge's convolution, here
+    # with absolute positions and token types as well.
     ("deberta-v2", "classify", ['norm_rel_ebd="layer_norm"', "share_att_key=true", "position_buckets=256",
                                 "max_relative_positions=-1"]),
     ("deberta-v2", "tokens", ["conv_kernel_size=3", 'conv_act="gelu"', "position_biased_input=true",
