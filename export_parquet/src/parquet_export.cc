@@ -2,12 +2,14 @@
 
 #include <arrow/api.h>
 #include <arrow/io/file.h>
+#include <parquet/arrow/schema.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/properties.h>
 
 #include <filesystem>
 #include <future>
 #include <optional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -31,9 +33,10 @@ struct Row {
 struct Column {
   std::shared_ptr<arrow::Field> field;
   std::function<arrow::Status(const Row&, arrow::ArrayBuilder&)> append;
-  // Parquet column paths of float data, written plain, uncompressed and
-  // without min/max statistics (of no use on a vector's values).
-  std::vector<std::string> plain_paths;
+  // A vector column: its float leaves are written plain, uncompressed and
+  // without min/max statistics (float32 values do not compress, and their
+  // bounds are of no use to a reader).
+  bool vectors = false;
 };
 
 absl::Status FromArrow(const arrow::Status& s, std::string_view what) {
@@ -54,7 +57,7 @@ Column StringColumn(std::string name, std::string RecordFields::*member, bool nu
     auto& builder = static_cast<arrow::StringBuilder&>(b);
     return nullable && v.empty() ? builder.AppendNull() : builder.Append(v);
   };
-  return {arrow::field(name, arrow::utf8(), nullable), append, {}};
+  return {arrow::field(name, arrow::utf8(), nullable), append, false};
 }
 
 // An integer member; 0 is null where `zero_is_null` (a member the record
@@ -67,7 +70,7 @@ Column IntColumn(std::string name, std::shared_ptr<arrow::DataType> type, T Reco
     const T v = row.r.*member;
     return zero_is_null && v == 0 ? builder.AppendNull() : builder.Append(v);
   };
-  return {arrow::field(name, type), append, {}};
+  return {arrow::field(name, type), append, false};
 }
 
 Column OutputColumn(const TableShape& shape, OutputForm form) {
@@ -80,7 +83,7 @@ Column OutputColumn(const TableShape& shape, OutputForm form) {
                 auto& builder = static_cast<arrow::BinaryBuilder&>(b);
                 return row.r.form == OutputForm::kPacked ? builder.Append(row.r.packed) : builder.AppendNull();
               },
-              {}};
+              false};
     case OutputForm::kSparse:
       return {arrow::field(name, arrow::struct_({arrow::field("indices", arrow::list(arrow::int32())),
                                                  arrow::field("values", floats)})),
@@ -94,7 +97,7 @@ Column OutputColumn(const TableShape& shape, OutputForm form) {
                                         ->AppendValues(row.r.indices.data(), int64_t(row.r.indices.size())));
                 return AppendFloats(*builder.field_builder(1), row.r.floats.data(), row.r.floats.size());
               },
-              {name + ".values.list.element"}};
+              true};
     case OutputForm::kRows:
       return {arrow::field(name, arrow::list(floats)),
               [](const Row& row, arrow::ArrayBuilder& b) {
@@ -108,14 +111,14 @@ Column OutputColumn(const TableShape& shape, OutputForm form) {
                 }
                 return arrow::Status::OK();
               },
-              {name + ".list.element.list.element"}};
+              true};
     default:
       return {arrow::field(name, floats),
               [](const Row& row, arrow::ArrayBuilder& b) {
                 if (row.r.form != OutputForm::kFloats) return static_cast<arrow::ListBuilder&>(b).AppendNull();
                 return AppendFloats(b, row.r.floats.data(), row.r.floats.size());
               },
-              {name + ".list.element"}};
+              true};
   }
 }
 
@@ -141,7 +144,7 @@ Column ListOfStructs(std::string name, std::vector<std::shared_ptr<arrow::Field>
     }
     return arrow::Status::OK();
   };
-  return {arrow::field(name, arrow::list(arrow::struct_(std::move(fields)))), append, {}};
+  return {arrow::field(name, arrow::list(arrow::struct_(std::move(fields)))), append, false};
 }
 
 arrow::Status WriteScore(const LabelScore& s, arrow::StructBuilder& b) {
@@ -182,7 +185,7 @@ Column MetaValueColumn(const MetaColumn& c) {
         return static_cast<arrow::StringBuilder&>(b).Append(found->get_ref<const std::string&>());
     }
   };
-  return {arrow::field(c.name, kTypes[size_t(c.type)]), append, {}};
+  return {arrow::field(c.name, kTypes[size_t(c.type)]), append, false};
 }
 
 // meta as a column a key where the shape allows (returned), else one JSON
@@ -300,13 +303,10 @@ class Writer {
     // No page-level size statistics (level histograms over every float of
     // every vector: a tenth of the export's time, and no reader needs them).
     properties.set_size_statistics_level(parquet::SizeStatisticsLevel::None)->memory_pool(&pool_);
+    std::set<std::string> vectors;
     for (const Column& c : columns_) {
       fields.push_back(c.field);
-      for (const std::string& plain : c.plain_paths) {
-        properties.disable_dictionary(plain)
-            ->compression(plain, parquet::Compression::UNCOMPRESSED)
-            ->disable_statistics(plain);
-      }
+      if (c.vectors) vectors.insert(c.field->name());
       std::unique_ptr<arrow::ArrayBuilder> builder;
       if (auto s = arrow::MakeBuilder(&pool_, c.field->type(), &builder); !s.ok()) {
         return FromArrow(s, "column " + c.field->name());
@@ -314,6 +314,23 @@ class Writer {
       builders_.push_back(std::move(builder));
     }
     schema_ = arrow::schema(std::move(fields));
+    // The vector columns' float leaves, by the paths Parquet's schema gives
+    // them (a list's values are `NAME.list.element`).
+    std::shared_ptr<parquet::SchemaDescriptor> leaves;
+    if (auto s = parquet::arrow::ToParquetSchema(schema_.get(), *parquet::default_writer_properties(), &leaves);
+        !s.ok()) {
+      return FromArrow(s, "the Parquet schema");
+    }
+    for (int i = 0; i < leaves->num_columns(); ++i) {
+      const parquet::ColumnDescriptor* leaf = leaves->Column(i);
+      if (leaf->physical_type() != parquet::Type::FLOAT || !vectors.contains(leaf->path()->ToDotVector().front())) {
+        continue;
+      }
+      const std::string path = leaf->path()->ToDotString();
+      properties.disable_dictionary(path)
+          ->compression(path, parquet::Compression::UNCOMPRESSED)
+          ->disable_statistics(path);
+    }
     auto file = arrow::io::FileOutputStream::Open(path);
     if (!file.ok()) return FromArrow(file.status(), "cannot write " + path);
     file_ = *file;

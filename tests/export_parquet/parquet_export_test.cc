@@ -264,6 +264,44 @@ TEST_F(ParquetExportTest, SparseAndPerTokenOutputsAreNestedColumns) {
   }
 }
 
+// Each vector form's floats (a vector, a sparse one's values, a vector a
+// token) are written plain and uncompressed, without statistics, whatever
+// path Parquet gives them; other float columns (classify's scores) are not.
+TEST_F(ParquetExportTest, EveryVectorFormsFloatsArePlainAndUncompressed) {
+  Outcome sparse = Result("s", {0.5f, 1.25f});
+  sparse.sparse_indices = std::vector<int32_t>{3, 1017};
+  Outcome rows = Result("r", {1, 2, 3, 4, 5, 6});
+  rows.output_rows = 3;
+  Outcome classify = Result("c", {1.5f, -2.0f});
+  classify.label = "pos";
+  classify.scores = {{"pos", 0.75f}, {"neg", 0.25f}};
+  for (const std::vector<Outcome>& records : {std::vector<Outcome>{Result("v", {1, 2})}, std::vector<Outcome>{sparse},
+                                              std::vector<Outcome>{rows}, std::vector<Outcome>{classify}}) {
+    ASSERT_TRUE(Export(records));
+    auto reader = parquet::arrow::OpenFile(arrow::io::ReadableFile::Open(path_).ValueOrDie(),
+                                           arrow::default_memory_pool());
+    ASSERT_TRUE(reader.ok());
+    auto group = (*reader)->parquet_reader()->metadata()->RowGroup(0);
+    int vector_floats = 0, other_floats = 0;
+    for (int i = 0; i < group->num_columns(); ++i) {
+      auto chunk = group->ColumnChunk(i);
+      if (chunk->type() != parquet::Type::FLOAT) continue;
+      const std::string path = chunk->path_in_schema()->ToDotString();
+      if (path.rfind("output.", 0) == 0) {
+        ++vector_floats;
+        EXPECT_EQ(chunk->compression(), parquet::Compression::UNCOMPRESSED) << path;
+        EXPECT_FALSE(chunk->has_dictionary_page()) << path;
+        EXPECT_FALSE(chunk->is_stats_set()) << path;
+      } else {
+        ++other_floats;
+        EXPECT_EQ(chunk->compression(), parquet::Compression::SNAPPY) << path;
+      }
+    }
+    EXPECT_EQ(vector_floats, 1) << records[0].id;
+    EXPECT_EQ(other_floats, records[0].id == "c" ? 1 : 0) << records[0].id;
+  }
+}
+
 TEST_F(ParquetExportTest, ClassifyRerankAndTokensFieldsAreTheirOwnColumns) {
   Outcome classify = Result("c", {1.5f, -2.0f});
   classify.label = "pos";
