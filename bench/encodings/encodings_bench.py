@@ -18,7 +18,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -28,7 +27,9 @@ import time
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "bench", "pipeline"))
 sys.path.insert(0, os.path.join(REPO, "model"))
+sys.path.insert(0, os.path.join(REPO, "bench"))
 from pipeline_bench import create_topics, die, log, run, summary_fields, write_config  # noqa: E402
+from report import machine  # noqa: E402  (bench/report.py: the CPU's model name, as every bench stamps it)
 
 ENCODINGS = ["float", "base64", "binary", "ubinary", "int8", "uint8"]
 
@@ -110,11 +111,11 @@ def main() -> None:
         "bench_seconds": round(time.monotonic() - started, 1),
         "setup": {"command": "bench/encodings/run.sh " + " ".join(sys.argv[1:]),
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                  "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus",
+                  "machine": machine(),
                   "model": "all-MiniLM-L6-v2 (build/minilm), 384 dimensions"},
         "definitions": {
-            "value_bytes_per_record": "mean bytes of a stored record: the store's value (its JSON text, a compact "
-                                      "output kept as its bytes)",
+            "value_bytes_per_record": "mean bytes of a stored record: the store's value (its coded text, a compact "
+                                      "output kept apart as its bytes)",
             "text_bytes_per_record": "mean bytes of a record's JSON line as `results --export` writes it",
             "sst_bytes_per_record": "RocksDB table-file bytes per record after a flush and a full compaction, "
                                     "with the result store's block compression (keys, index and filter included)",

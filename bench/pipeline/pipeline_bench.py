@@ -34,13 +34,15 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from report import machine  # noqa: E402  (bench/report.py: the CPU's model name, as every bench stamps it)
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -558,7 +560,7 @@ def main() -> None:
             "qinfer": a.qinfer,
             "commit": commit(),
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus",
+            "machine": machine(),
             "brokers": "own (deploy/kafka-local.sh)" if own_broker else "QINFER_BENCH_BROKERS",
             "partitions": a.partitions,
             "max_batch_size": a.max_batch_size,
