@@ -95,8 +95,6 @@ const std::array<std::string_view, 32>& FragmentOfCode() {
 
 bool IsHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 
-int HexValue(char c) { return c <= '9' ? c - '0' : c - 'a' + 10; }
-
 void AppendVarint(std::string& out, uint64_t v) {
   while (v >= 0x80) {
     out += char(uint8_t(v) | 0x80);
@@ -159,9 +157,7 @@ void AppendCoded(std::string& out, std::string_view text) {
       AppendText(out, text.substr(copied, hex_at - copied));
       out += char(kHexRun);
       AppendVarint(out, digits / 2);
-      for (size_t i = 0; i < digits; i += 2) {
-        out += char(HexValue(text[hex_at + i]) << 4 | HexValue(text[hex_at + i + 1]));
-      }
+      out += absl::HexStringToBytes(absl::string_view(text.data() + hex_at, digits));
       copied = hex_at + digits;
     }
     at = std::max(copied, quote + 1);
@@ -171,7 +167,6 @@ void AppendCoded(std::string& out, std::string_view text) {
 
 // Decodes coded text onto `out`; false when it is not coded text.
 bool AppendDecoded(std::string& out, std::string_view coded) {
-  static constexpr char kHexDigits[] = "0123456789abcdef";
   const std::array<std::string_view, 32>& fragments = FragmentOfCode();
   const char* p = coded.data();
   const char* const end = p + coded.size();
@@ -187,10 +182,7 @@ bool AppendDecoded(std::string& out, std::string_view coded) {
       if (code == kLiteral) {
         out.append(p, size_t(n));
       } else {
-        for (uint64_t i = 0; i < n; ++i) {
-          out += kHexDigits[uint8_t(p[i]) >> 4];
-          out += kHexDigits[uint8_t(p[i]) & 0xf];
-        }
+        out += absl::BytesToHexString(absl::string_view(p, size_t(n)));  // lowercase, as IsHexDigit takes it
       }
       p += n;
     } else if (!fragments[code].empty()) {
