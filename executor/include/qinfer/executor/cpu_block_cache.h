@@ -23,8 +23,8 @@
 // batch's tensors, bounded by the model and the memory plan. (A bound on live
 // and free together, as this was first, kept nothing at all once a model's
 // weights alone filled it: all-mpnet-base-v2's did the default 512 MiB, and
-// every batch faulted its tensors in again: serve ran at 0.82 of the speed.) Limit 0:
-// nothing is kept.
+// every batch faulted its tensors in again: serve ran at 0.82 of the speed.)
+// Limit 0: nothing is kept.
 //
 // Thread-safe: intra-op worker threads allocate and free too.
 #pragma once
