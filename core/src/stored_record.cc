@@ -202,6 +202,9 @@ uint32_t ReadU32(const char* p) {
 
 std::string Base64(std::string_view bytes) { return absl::Base64Escape(absl::string_view(bytes.data(), bytes.size())); }
 
+// The characters of the (padded) base64 of n bytes.
+size_t Base64Length(size_t n) { return (n + 2) / 3 * 4; }
+
 // Where the base64 of `bytes` is the text's last "output" string: just after
 // its opening quote; npos when it is not.
 size_t OutputAt(std::string_view json, std::string_view bytes) {
@@ -210,7 +213,7 @@ size_t OutputAt(std::string_view json, std::string_view bytes) {
   const size_t key = json.rfind(kKey);
   if (key == std::string_view::npos) return std::string_view::npos;
   const size_t at = key + kKey.size();
-  const size_t length = (bytes.size() + 2) / 3 * 4;
+  const size_t length = Base64Length(bytes.size());
   if (at + length >= json.size() || json[at + length] != '"') return std::string_view::npos;
   if (json.compare(at, length, Base64(bytes)) != 0) return std::string_view::npos;
   return at;
@@ -236,7 +239,7 @@ std::string_view StoredRecord::Json(std::string& buffer) const {
 std::string StoredValue(std::string_view json, std::string_view output_bytes) {
   const size_t at = OutputAt(json, output_bytes);
   const bool apart = at != std::string_view::npos;
-  const size_t length = apart ? (output_bytes.size() + 2) / 3 * 4 : 0;
+  const size_t length = apart ? Base64Length(output_bytes.size()) : 0;
   std::string value;
   value.reserve(24 + json.size() - length + (apart ? output_bytes.size() : 0));
   value += kCodedTag;
