@@ -409,6 +409,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> policies = {"arrival8", "shared", "qinfer", "ideal"};
   int threads = 2, rounds = 3, warmup_rounds = 0, max_batch_size = 64, delay_ms = 50;
   double margin = 0.1, cuda_fraction = 0, max_padding = qinfer::scheduler::BatchPolicy{}.max_padding;
+  size_t extra_padding_tokens = 32;  // the service's default
   app.add_option("--model", model_dir, "directory with model.pt and manifest.json")->required();
   app.add_option("--model-file", model_file, "the model file inside --model");
   app.add_option("--jobs", jobs_path, "JSONL jobs ({\"id\", \"input_ids\"} per line)")->required();
@@ -423,6 +424,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-batch-delay-ms", delay_ms, "age bound of a partial batch");
   app.add_option("--margin", margin, "memory plan margin");
   app.add_option("--max-padding", max_padding, "qinfer's scheduler.max_padding");
+  app.add_option("--extra-padding-tokens", extra_padding_tokens, "qinfer's scheduler.extra_padding_tokens");
   app.add_option("--plan-cache", plan_cache,
                  "a memory plan file: reused when its key (model, device, budget, buckets...) matches, else "
                  "calibrated and written");
@@ -468,6 +470,7 @@ int main(int argc, char** argv) {
   setup.defaults.max_queued_jobs = 20000;  // the service's defaults
   setup.defaults.max_queued_tokens = 2000000;
   setup.defaults.max_padding = max_padding;
+  setup.defaults.extra_padding_tokens = extra_padding_tokens;
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].length() > size_t(setup.bounds.back())) Fail("job " + jobs[i].id + " is longer than max_tokens");
   }
@@ -512,6 +515,7 @@ int main(int argc, char** argv) {
   report["warmup_rounds"] = warmup_rounds;
   report["max_batch_delay_ms"] = delay_ms;
   report["max_padding"] = max_padding;
+  report["extra_padding_tokens"] = extra_padding_tokens;
   report["calibration_s"] = calibration_s;
   report["plan_reused"] = reused;
   report["plan"] = json::array();

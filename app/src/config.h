@@ -105,6 +105,7 @@ struct Config {
     std::chrono::milliseconds max_batch_delay{50};
     scheduler::Formation formation = scheduler::Formation::kLength;
     double max_padding = 0.08;
+    int extra_padding_tokens = 32;
     size_t max_queued_jobs = 20000;
     size_t max_queued_tokens = 2000000;
     size_t max_queued_bytes = size_t{256} << 20;  // ids, payloads and meta held

@@ -447,6 +447,12 @@ constexpr Key kKeys[] = {
                                        "with `length`: a job shorter than (1 − max_padding) × its batch's longest "
                                        "waits for a batch of its own lengths, so no row pads more than this "
                                        "fraction; larger values keep batches fuller at the price of padding"),
+    Integer<&C::Scheduler::extra_padding_tokens>(
+        "scheduler.extra_padding_tokens", 0, 1 << 20,
+        "with `length`: a batch with room under its cap also takes the bucket's next shorter jobs, longest "
+        "first, while the padding they add is at most this many tokens in all, so that a few left-out jobs "
+        "do not wait for a small batch of their own (a batch's fixed cost is worth about this many tokens of "
+        "work on a CPU); 0: max_padding alone"),
     Integer<&C::Scheduler::max_queued_jobs>("scheduler.max_queued_jobs", 1, 1LL << 32,
                                             "at this many queued jobs the consumer waits up to 250 ms for room, "
                                             "then pauses its partitions; it resumes below half"),

@@ -139,6 +139,7 @@ DerivedPolicy PolicyFrom(const Config& config, const std::vector<int>& bounds, c
   policy.max_batch_delay = config.scheduler.max_batch_delay;
   policy.formation = config.scheduler.formation;
   policy.max_padding = config.scheduler.max_padding;
+  policy.extra_padding_tokens = size_t(config.scheduler.extra_padding_tokens);
   policy.max_queued_jobs =
       std::max(config.scheduler.max_queued_jobs, size_t(*std::max_element(policy.caps.begin(), policy.caps.end())));
   policy.max_queued_tokens = config.scheduler.max_queued_tokens;

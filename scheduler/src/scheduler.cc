@@ -69,6 +69,12 @@ std::map<size_t, size_t> Scheduler::LengthCounts(const Bucket& bucket, size_t ca
   //    later batch of their own lengths, unless that would leave the oldest
   //    job out: then the batch is the oldest job's length and up to
   //    l0 / (1 - max_padding), shortest first.
+  // 3. Room left under the cap goes to the next shorter lengths of the
+  //    bucket, longest first, while the padding they add (rows x the gap to
+  //    the batch's longest) stays within extra_padding_tokens in all: a few
+  //    left-out rows ride along instead of waiting for a small batch of
+  //    their own, whose fixed cost (every op dispatched once, threads woken)
+  //    is worth that many tokens of work.
   const size_t l0 = bucket.arrivals.front().length;
   size_t position = 0;  // of the oldest job in length order
   for (auto it = bucket.by_length.begin(); it->first < l0; ++it) position += it->second.size();
@@ -91,16 +97,28 @@ std::map<size_t, size_t> Scheduler::LengthCounts(const Bucket& bucket, size_t ca
   const auto shortest_kept = static_cast<size_t>(std::ceil(keep * static_cast<double>(longest)));
   if (l0 >= shortest_kept) {
     counts.erase(counts.begin(), counts.lower_bound(shortest_kept));
-    return counts;
+  } else {
+    counts.clear();
+    const auto longest_kept = static_cast<size_t>(static_cast<double>(l0) / keep);
+    need = cap;
+    for (auto it = bucket.by_length.find(l0); it != bucket.by_length.end() && it->first <= longest_kept && need > 0;
+         ++it) {
+      const size_t take = std::min(it->second.size(), need);
+      counts[it->first] = take;
+      need -= take;
+    }
   }
-  counts.clear();
-  const auto longest_kept = static_cast<size_t>(static_cast<double>(l0) / keep);
-  need = cap;
-  for (auto it = bucket.by_length.find(l0); it != bucket.by_length.end() && it->first <= longest_kept && need > 0;
-       ++it) {
-    const size_t take = std::min(it->second.size(), need);
+  size_t room = cap;
+  for (const auto& [length, n] : counts) room -= n;
+  const size_t batch_longest = counts.rbegin()->first;
+  size_t extra = 0;
+  for (auto it = bucket.by_length.find(counts.begin()->first); room > 0 && it != bucket.by_length.begin();) {
+    --it;
+    const size_t take = std::min(it->second.size(), room);
+    extra += take * (batch_longest - it->first);
+    if (extra > policy_.extra_padding_tokens) break;
     counts[it->first] = take;
-    need -= take;
+    room -= take;
   }
   return counts;
 }

@@ -288,6 +288,7 @@ std::vector<std::string> EveryKeyChanged() {
           "scheduler.max_batch_delay_ms=7",
           "scheduler.formation=arrival",
           "scheduler.max_padding=0.25",
+          "scheduler.extra_padding_tokens=7",
           "scheduler.max_queued_jobs=99",
           "scheduler.max_queued_tokens=9999",
           "scheduler.max_queued_bytes=12345",

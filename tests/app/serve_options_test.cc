@@ -164,6 +164,7 @@ TEST(ServeOptionsTest, WithoutAPlanCapsComeFromTheTokenBudgetAndTheBoundsFromThe
   c.scheduler.max_batch_delay = milliseconds(7);
   c.scheduler.formation = scheduler::Formation::kArrival;
   c.scheduler.max_padding = 0.25;
+  c.scheduler.extra_padding_tokens = 9;
   c.scheduler.max_queued_jobs = 100;
   c.scheduler.max_queued_tokens = 5000;
   c.scheduler.max_queued_bytes = 1 << 20;
@@ -175,6 +176,7 @@ TEST(ServeOptionsTest, WithoutAPlanCapsComeFromTheTokenBudgetAndTheBoundsFromThe
   EXPECT_EQ(d.policy.max_batch_delay, milliseconds(7));
   EXPECT_EQ(d.policy.formation, scheduler::Formation::kArrival);
   EXPECT_EQ(d.policy.max_padding, 0.25);
+  EXPECT_EQ(d.policy.extra_padding_tokens, 9u);
   EXPECT_EQ(d.policy.max_queued_jobs, 100u);
   EXPECT_EQ(d.policy.max_queued_tokens, 5000u);
   EXPECT_EQ(d.policy.max_queued_bytes, size_t{1} << 20);

@@ -105,6 +105,56 @@ TEST_F(FormationTest, WithoutAPaddingLimitTheWholeRunGoes) {
   EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l10", "l31", "l29"));
 }
 
+// 10 29 30 31: 10 pads more than 8% of 31, but the one row adds 21 tokens of
+// padding; with 21 allowed it rides along instead of waiting for a batch of
+// its own, with 20 it does not.
+TEST_F(FormationTest, AShortJobRidesAlongWhenItsPaddingIsWithinTheExtraTokens) {
+  BatchPolicy policy = OneBucketPolicy(Formation::kLength);
+  policy.extra_padding_tokens = 21;
+  Scheduler s = MakeScheduler(policy);
+  AdmitMixed(s);
+  std::optional<Batch> batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l10", "l31", "l29"));
+  policy.extra_padding_tokens = 20;
+  Scheduler tight = MakeScheduler(policy);
+  AdmitMixed(tight);
+  batch = tight.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("oldest30", "l31", "l29"));
+}
+
+// The extra tokens bound the padding the shorter jobs add in all, taken
+// longest first, and the cap still holds: a batch of 50 (8% keeps 46 and up)
+// with 13 extra tokens takes 44 (6) and 43 (7 more) but not 42 (8 more); with
+// 100 it takes the two oldest 42s and stops at the cap.
+TEST_F(FormationTest, ShorterJobsJoinLongestFirstWithinTheExtraTokensInAllAndTheCap) {
+  BatchPolicy policy = OneBucketPolicy(Formation::kLength);
+  policy.caps = {6, 1};
+  policy.extra_padding_tokens = 13;
+  auto admit = [&](Scheduler& s) {
+    for (const auto& [id, length] : std::vector<std::pair<std::string, size_t>>{
+             {"l50", 50}, {"l42a", 42}, {"l43", 43}, {"l49", 49}, {"l42b", 42}, {"l44", 44}, {"l42c", 42}}) {
+      Admit(s, id, length);
+    }
+  };
+  Scheduler s = MakeScheduler(policy);
+  admit(s);
+  clock_.Advance(kDelay);  // 7 jobs over a cap of 6: the first batch is full anyway
+  std::optional<Batch> batch = s.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), UnorderedElementsAre("l50", "l49", "l44", "l43"));
+  policy.extra_padding_tokens = 100;
+  Scheduler loose = MakeScheduler(policy);
+  admit(loose);
+  batch = loose.NextBatch(clock_.Now());
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), UnorderedElementsAre("l50", "l49", "l44", "l43", "l42a", "l42b"));
+  batch = loose.NextBatch(clock_.Now() + kDelay);
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_THAT(Ids(*batch), ElementsAre("l42c"));
+}
+
 TEST_F(FormationTest, ArrivalTakesTheCapOldestWhateverTheirLengths) {
   Scheduler s = MakeScheduler(OneBucketPolicy(Formation::kArrival));
   AdmitMixed(s);
@@ -200,8 +250,9 @@ struct Dispatched {
   std::multiset<std::string> ids;
 };
 
-Dispatched RunBacklog(Formation formation, int jobs, int new_per_batch) {
+Dispatched RunBacklog(Formation formation, int jobs, int new_per_batch, size_t extra_padding_tokens = 0) {
   BatchPolicy policy;
+  policy.extra_padding_tokens = extra_padding_tokens;
   policy.bucket_bounds = DefaultBucketBounds(512);
   policy.caps = std::vector<int>(policy.bucket_bounds.size(), 16);
   policy.max_batch_delay = kDelay;
@@ -255,6 +306,18 @@ TEST(FormationBacklogTest, LengthPadsFarLessThanArrivalAndLosesNoJob) {
   RecordProperty("length_padding_efficiency", std::to_string(length.padding_efficiency));
   RecordProperty("arrival_padding_efficiency", std::to_string(arrival.padding_efficiency));
   EXPECT_LT(arrival.padding_efficiency, 0.85);
+}
+
+// Shorter jobs riding along lose none and keep the padding low over a
+// backlog: each batch adds at most 32 padded tokens to its 16 rows.
+TEST(FormationBacklogTest, ExtraPaddingTokensLoseNoJobAndKeepPaddingLow) {
+  constexpr int kJobs = 20'000;
+  const Dispatched length = RunBacklog(Formation::kLength, kJobs, 16, 32);
+  std::multiset<std::string> expected;
+  for (int i = 0; i < kJobs; ++i) expected.insert("j" + std::to_string(i));
+  EXPECT_EQ(length.ids, expected);
+  EXPECT_GE(length.padding_efficiency, 0.95);
+  RecordProperty("padding_efficiency", std::to_string(length.padding_efficiency));
 }
 
 }  // namespace

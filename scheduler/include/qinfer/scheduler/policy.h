@@ -19,7 +19,8 @@ enum class Formation {
   kArrival,
   // The bucket's jobs sorted by length and cut into runs of cap; the batch
   // is the run that holds the oldest job, less the jobs that would pad more
-  // than max_padding (see Scheduler). Over a backlog this is what sorting
+  // than max_padding, plus the shorter jobs extra_padding_tokens lets ride
+  // along (see Scheduler). Over a backlog this is what sorting
   // the backlog by length and cutting it into batches gives. The oldest job
   // is always taken, so no job waits behind younger ones for more than the
   // bucket's depth in batches.
@@ -48,6 +49,13 @@ struct BatchPolicy {
   // batch's longest, so padding is at most this fraction of any padded row;
   // shorter jobs wait for a batch of their own lengths. In [0, 1).
   double max_padding = 0.08;
+  // kLength only: beyond max_padding, a batch with room under its cap takes
+  // the bucket's next shorter jobs, longest first, while the padding they add
+  // in all (rows x the gap to the batch's longest) is at most this many
+  // tokens. It stands for a batch's fixed cost (each op dispatched once,
+  // threads woken), which a small batch of those jobs alone would pay
+  // again. 0: none.
+  size_t extra_padding_tokens = 0;
   // Backpressure bounds (see Scheduler::IsFull / HasRoomToResume). Jobs, and
   // tokens counted as real input ids (not padded). Both >= 1;
   // max_queued_jobs >= the largest cap (else full batches could never form)
