@@ -184,7 +184,9 @@ def markdown(summary, command):
     if any_policy:
         plan = ", ".join(f"{e['bound']}: {e['batch_size']}" for e in any_policy["plan"])
         lines += [f"Device `{any_policy['device']}`, {any_policy['rounds']} rounds, max_batch_delay "
-                  f"{any_policy['max_batch_delay_ms']} ms, max_padding {any_policy.get('max_padding')}; "
+                  f"{any_policy['max_batch_delay_ms']} ms, max_padding {any_policy.get('max_padding')}"
+                  + (f", extra_padding_tokens {any_policy['extra_padding_tokens']}"
+                     if "extra_padding_tokens" in any_policy else "") + "; "
                   f"memory plan (bucket: batch) {plan}.", ""]
     lines += ["## Workloads", "", "| workload | jobs | tokens | p50 | p90 | max length |", "|---|---|---|---|---|---|"]
     for name, e in s["workloads"].items():
