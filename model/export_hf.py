@@ -636,12 +636,15 @@ class _Wrapper(nn.Module):
         self.normalize = normalize
         self.bool_mask = bool_mask
         self.takes_types = takes_types
-        self.mask = mask      # the family's: "4d" (a ready mask) or "2d" (the model builds its own)
+        self.mask = mask      # "4d" (a ready mask), "2d" (the model builds its own) or "causal" (none)
         self.pad_id = pad_id  # a decoder classifier's: written into the padding (see families/decoders.py)
 
-    def model_mask(self, attention_mask: Tensor) -> Tensor:
-        """The 2-D mask as is ("2d"), or [B, 1, 1, L]: True where a key may be attended (sdpa), or 0 / the
-        float minimum (eager)."""
+    def model_mask(self, attention_mask: Tensor) -> Tensor | dict:
+        """The 2-D mask as is ("2d"), none ("causal", see causal_only), or [B, 1, 1, L]: True where a key
+        may be attended (sdpa), or 0 / the float minimum (eager)."""
+        if self.mask == "causal":
+            # A ready mask per layer type, the models' own way to skip building one: none.
+            return {"full_attention": None}
         if self.mask == "2d":
             return attention_mask
         keys = attention_mask[:, None, None, :]
@@ -747,6 +750,21 @@ def load_library_model(plan: Plan, attn: str) -> nn.Module:
     return cls.from_pretrained(plan.model_dir, attn_implementation=attn, dtype=torch.float32).eval()
 
 
+def causal_only(plan: Plan, attn: str) -> bool:
+    """Whether a decoder's attention needs no mask but the causal one. qinfer pads on the right, so a
+    real position attends only to earlier positions of its own row, all real, whatever the padding
+    holds; the padded positions' outputs are never read (lasttoken and classifiers pick a real position,
+    the other poolings weigh padding 0). The model is then traced without a mask: sdpa runs is_causal,
+    whose kernel skips the blocks above the diagonal, instead of a [B, 1, L, L] mask over every block.
+    Only where the model takes ready masks per layer type (Qwen3, Qwen2; transformers builds a mask
+    whenever it traces), and not with a sliding window, whose mask is the model's to build."""
+    if plan.family.name not in ("qwen3", "qwen2") or attn != "sdpa":
+        return False
+    config = plan.config
+    sliding = getattr(config, "sliding_window", None) is not None and getattr(config, "use_sliding_window", True)
+    return not sliding and all(t == "full_attention" for t in (getattr(config, "layer_types", None) or []))
+
+
 def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
     import inspect
 
@@ -759,7 +777,8 @@ def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
     splade = (plan.sparse.pooling_strategy, plan.sparse.activation) if plan.sparse else None
     token_modules = [TokenDense(m) if kind == "dense" else TokenNormalize()
                      for kind, m in (plan.token.modules if plan.token else [])]
-    return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa", takes_types, family.mask,
+    mask = "causal" if causal_only(plan, attn) else family.mask
+    return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa", takes_types, mask,
                pad_id, exclude_prompt, splade, token_modules).eval()
 
 

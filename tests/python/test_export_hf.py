@@ -257,6 +257,42 @@ def test_a_decoder_embeds_each_rows_own_last_token_or_weighted_mean(tmp_path, po
     assert F.cosine_similarity(got, want, dim=1).min().item() >= 0.9999
 
 
+def sdpa_calls(model):
+    """(mask given, is_causal) of every scaled_dot_product_attention in a traced model."""
+    calls = []
+    for node in model.inlined_graph.nodes():
+        if node.kind() == "aten::scaled_dot_product_attention":
+            inputs = list(node.inputs())
+            calls.append((not isinstance(inputs[3].type(), torch._C.NoneType), inputs[5].toIValue()))
+    return calls
+
+
+@pytest.mark.parametrize("family, extra, causal", [
+    ("qwen3", [], True),
+    ("qwen2", [], True),
+    ("qwen3", ["--set", "use_sliding_window=true", "--set", "sliding_window=16", "--set", "max_window_layers=1"],
+     False),
+    ("llama", [], False),
+])
+def test_a_decoder_without_a_window_runs_causal_attention_with_no_mask(tmp_path, family, extra, causal):
+    # qinfer pads on the right, so the causal mask alone keeps a row's real
+    # positions off its padding: Qwen3 and Qwen2 are traced with sdpa's
+    # is_causal and no [B, 1, L, L] mask, and still equal the library on
+    # right-padded rows of mixed lengths. A sliding window keeps its mask, and
+    # so does Llama, which has no way to take a ready mask per layer type.
+    from sentence_transformers import SentenceTransformer
+
+    ckpt = make(tmp_path, family, "embed", "--st", *extra)
+    model, m = export(ckpt, tmp_path / "out")
+    calls = sdpa_calls(model)
+    assert calls and all(call == ((False, True) if causal else (True, False)) for call in calls), calls
+    texts = ["a", TEXTS[3] + " " + TEXTS[0], "The results", TEXTS[1]]
+    want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(texts, convert_to_numpy=True))
+    with torch.inference_mode():
+        got = model(*batch(tokenizer_of(ckpt), texts, m["inputs"]))
+    assert F.cosine_similarity(got, want, dim=1).min().item() >= 0.9999
+
+
 def test_a_bare_causal_lm_embeds_by_its_last_token_as_sentence_transformers_builds_it(tmp_path):
     from sentence_transformers import SentenceTransformer
 
