@@ -129,6 +129,7 @@ which the executor checks, and every package its Inductor options
 """
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -802,11 +803,30 @@ def trace(wrapper: _Wrapper, plan: Plan) -> torch.jit.ScriptModule:
 
     n = min(16, plan.max_positions)
     example = padded_batch(plan, [n, max(1, n // 2), max(1, n - 3)], seed=7)
-    with torch.no_grad(), warnings.catch_warnings():
+    with torch.no_grad(), warnings.catch_warnings(), keys_repeated_for_sdpa(wrapper.mask == "causal"):
         warnings.simplefilter("ignore")  # TracerWarnings: the trace is checked below instead
         traced = torch.jit.trace(wrapper, example, check_trace=False)
     unpin_devices(traced)
     return traced
+
+
+@contextlib.contextmanager
+def keys_repeated_for_sdpa(on: bool):
+    """With no mask, transformers asks sdpa for grouped-query attention (enable_gqa), which torch's CPU
+    flash kernel does not take: sdpa would fall back to its math path and hold L x L scores (3x slower on
+    long passages, bench/results/qwen3-levers-causal-no-mask.json). While `on`, transformers repeats the
+    key and value heads itself, as it does when a mask is given, and sdpa runs the flash kernel."""
+    if not on:
+        yield
+        return
+    from transformers.integrations import sdpa_attention
+
+    original = sdpa_attention.use_gqa_in_sdpa
+    sdpa_attention.use_gqa_in_sdpa = lambda *args, **kwargs: False
+    try:
+        yield
+    finally:
+        sdpa_attention.use_gqa_in_sdpa = original
 
 
 def unpin_devices(traced: torch.jit.ScriptModule) -> int:
@@ -1127,6 +1147,8 @@ def save_model(traced, wrapper: _Wrapper, plan: Plan, a) -> tuple[str, object, d
 
 def save_aoti(wrapper: _Wrapper, plan: Plan, a) -> tuple[str, dict]:
     """AOTInductor packages of the wrapper (aoti_export.py); returns the cpu/float32 one and the manifest's fields."""
+    if wrapper.mask == "causal":
+        wrapper.mask = "2d"  # torch.export keeps the model's own mask (causal_only is measured on TorchScript)
     try:
         entries = export_packages(wrapper, a.out, a.max_batch, plan.max_positions, parse_targets(a.devices, a.dtypes),
                                   compile_options(a))

@@ -258,12 +258,13 @@ def test_a_decoder_embeds_each_rows_own_last_token_or_weighted_mean(tmp_path, po
 
 
 def sdpa_calls(model):
-    """(mask given, is_causal) of every scaled_dot_product_attention in a traced model."""
+    """(mask given, is_causal, enable_gqa) of every scaled_dot_product_attention in a traced model."""
     calls = []
     for node in model.inlined_graph.nodes():
         if node.kind() == "aten::scaled_dot_product_attention":
             inputs = list(node.inputs())
-            calls.append((not isinstance(inputs[3].type(), torch._C.NoneType), inputs[5].toIValue()))
+            calls.append((not isinstance(inputs[3].type(), torch._C.NoneType), inputs[5].toIValue(),
+                          inputs[7].toIValue()))
     return calls
 
 
@@ -285,7 +286,8 @@ def test_a_decoder_without_a_window_runs_causal_attention_with_no_mask(tmp_path,
     ckpt = make(tmp_path, family, "embed", "--st", *extra)
     model, m = export(ckpt, tmp_path / "out")
     calls = sdpa_calls(model)
-    assert calls and all(call == ((False, True) if causal else (True, False)) for call in calls), calls
+    # And the key heads repeated before sdpa (no enable_gqa, which sends the CPU to sdpa's math path).
+    assert calls and all(call == ((False, True, False) if causal else (True, False, False)) for call in calls), calls
     texts = ["a", TEXTS[3] + " " + TEXTS[0], "The results", TEXTS[1]]
     want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(texts, convert_to_numpy=True))
     with torch.inference_mode():
