@@ -759,7 +759,7 @@ def causal_only(plan: Plan, attn: str) -> bool:
     whose kernel skips the blocks above the diagonal, instead of a [B, 1, L, L] mask over every block.
     Only where the model takes ready masks per layer type (Qwen3, Qwen2; transformers builds a mask
     whenever it traces), and not with a sliding window, whose mask is the model's to build."""
-    if plan.family.name not in ("qwen3", "qwen2") or attn != "sdpa":
+    if not plan.family.mask_mapping or attn != "sdpa":
         return False
     config = plan.config
     sliding = getattr(config, "sliding_window", None) is not None and getattr(config, "use_sliding_window", True)

@@ -32,6 +32,7 @@ class Family:
     attention: tuple = ("sdpa", "eager")  # implementations to try, in order
     tasks: tuple = TASKS_ENCODER
     decoder: bool = False             # causal; bare models embed with lasttoken pooling
+    mask_mapping: bool = False        # forward takes ready masks per layer type (export_hf.causal_only)
     note: str = ""                    # what README's families table says of it
 
     def usable_positions(self, config) -> int:

@@ -8,5 +8,6 @@ is each row's own last token)."""
 from . import TASKS_DECODER, Family
 
 FAMILIES = [Family(name, positions_after_padding=False, mask="2d", tasks=TASKS_DECODER, decoder=True,
+                   mask_mapping=name in ("qwen3", "qwen2"),
                    note="decoder: causal, rotary; lasttoken pooling; last non-pad token for classifiers")
             for name in ("qwen3", "qwen2", "llama", "mistral")]

@@ -56,10 +56,10 @@ class FormationTest : public ::testing::Test {
   // The same mixed bucket for several tests: the oldest job (30 tokens), then
   // jobs of 60, 10, 31, 62 and 29 tokens.
   void AdmitMixed(Scheduler& s) {
-    for (const auto& [id, length] : std::vector<std::pair<std::string, size_t>>{
-             {"oldest30", 30}, {"l60", 60}, {"l10", 10}, {"l31", 31}, {"l62", 62}, {"l29", 29}}) {
-      Admit(s, id, length);
-    }
+    AdmitEach(s, {{"oldest30", 30}, {"l60", 60}, {"l10", 10}, {"l31", 31}, {"l62", 62}, {"l29", 29}});
+  }
+  void AdmitEach(Scheduler& s, const std::vector<std::pair<std::string, size_t>>& jobs) {
+    for (const auto& [id, length] : jobs) Admit(s, id, length);
   }
   qinfer::testing::FakeClock clock_;
 };
@@ -133,10 +133,7 @@ TEST_F(FormationTest, ShorterJobsJoinLongestFirstWithinTheExtraTokensInAllAndThe
   policy.caps = {6, 1};
   policy.extra_padding_tokens = 13;
   auto admit = [&](Scheduler& s) {
-    for (const auto& [id, length] : std::vector<std::pair<std::string, size_t>>{
-             {"l50", 50}, {"l42a", 42}, {"l43", 43}, {"l49", 49}, {"l42b", 42}, {"l44", 44}, {"l42c", 42}}) {
-      Admit(s, id, length);
-    }
+    AdmitEach(s, {{"l50", 50}, {"l42a", 42}, {"l43", 43}, {"l49", 49}, {"l42b", 42}, {"l44", 44}, {"l42c", 42}});
   };
   Scheduler s = MakeScheduler(policy);
   admit(s);
