@@ -81,7 +81,10 @@ each such constant is replaced by the inputs' device (unpin_devices), so the
 model follows its inputs. A decoder classifier gets pad_token_id written
 into its padding, so that the library's own rule (the rightmost token that
 is not pad_token_id) pools each row's last real token. The attention
-implementation is the family's first that traces (sdpa, else eager). The
+implementation is the family's first that traces (sdpa, else eager); for
+MPNet, which transformers implements eagerly only, "sdpa" is the eager model
+traced under families/mpnet.py's sdpa_swap (one sdpa per layer, the position
+bias and the mask added once) and checked against the eager library. The
 trace's example batch has padding in it, and the trace is checked against
 the untraced module on other batch sizes and lengths (rows just inside and
 past a sliding window too), with padding; a trace that still names a device
@@ -766,10 +769,21 @@ def causal_only(plan: Plan, attn: str) -> bool:
     return not sliding and all(t == "full_attention" for t in (getattr(config, "layer_types", None) or []))
 
 
+def swapped(plan: Plan, attn: str) -> bool:
+    """Whether `attn` is sdpa through the family's swap of the library's eager attention."""
+    return attn == "sdpa" and plan.family.sdpa_swap is not None
+
+
+def attention_swap(plan: Plan, attn: str):
+    """The family's sdpa swap where `attn` asks for it, else nothing: open while the model is traced or
+    exported, never while the library's own modules are run as the reference."""
+    return plan.family.sdpa_swap() if swapped(plan, attn) else contextlib.nullcontext()
+
+
 def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
     import inspect
 
-    model = load_library_model(plan, attn)
+    model = load_library_model(plan, "eager" if swapped(plan, attn) else attn)
     takes_types = "token_type_ids" in inspect.signature(model.forward).parameters
     cls = ThreeInputs if plan.type_ids else TwoInputs
     family = plan.family
@@ -779,7 +793,8 @@ def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
     token_modules = [TokenDense(m) if kind == "dense" else TokenNormalize()
                      for kind, m in (plan.token.modules if plan.token else [])]
     mask = "causal" if causal_only(plan, attn) else family.mask
-    return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa", takes_types, mask,
+    return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa" and not swapped(plan, attn),
+               takes_types, mask,
                pad_id, exclude_prompt, splade, token_modules).eval()
 
 
@@ -896,7 +911,8 @@ def traced_model(plan: Plan) -> tuple[torch.jit.ScriptModule, _Wrapper, str]:
     for attn in plan.family.attention:
         try:
             wrapper = make_wrapper(plan, attn)
-            traced = trace(wrapper, plan)
+            with attention_swap(plan, attn):
+                traced = trace(wrapper, plan)
             devices = pinned_devices(traced)
             if devices:
                 raise CheckFailed(f"the trace pins tensors to a device ({'; '.join(devices)[:300]}): it would "
@@ -1256,7 +1272,8 @@ def export(a) -> dict:
     stale = os.path.join(a.out, "manifest.json")
     if os.path.exists(stale):
         os.remove(stale)  # a failed export leaves no manifest beside a new model file
-    path, model, extra = save_model(traced, wrapper, plan, a)
+    with attention_swap(plan, attn):  # torch.export (--format aoti) runs the wrapper again
+        path, model, extra = save_model(traced, wrapper, plan, a)
     checked, library = check_exported(model, plan, tokenizer)
     print(f"self-check ok: contract ({TASK_OUTPUT[plan.task]}, inputs {plan.inputs}, lengths {checked['lengths']} "
           f"padded to {checked['width']}, max padding diff {checked['max_padding_diff']:.2e}); library: {library}")

@@ -15,6 +15,7 @@ tests/tasks/make_checkpoint.py and tests/python/test_export_hf.py.
 """
 
 from dataclasses import dataclass
+from typing import Callable, ContextManager
 
 TASKS_ENCODER = ("embed", "classify", "rerank", "tokens")
 TASKS_DECODER = ("embed", "classify", "rerank")
@@ -33,6 +34,10 @@ class Family:
     tasks: tuple = TASKS_ENCODER
     decoder: bool = False             # causal; bare models embed with lasttoken pooling
     mask_mapping: bool = False        # forward takes ready masks per layer type (export_hf.causal_only)
+    # For a family transformers implements with eager attention only: a context manager under which the
+    # library's eager modules run their attention through torch's sdpa ("sdpa" in `attention` then loads
+    # the eager model and traces it under this; the trace is checked against the eager library).
+    sdpa_swap: Callable[[], ContextManager] | None = None
     note: str = ""                    # what README's families table says of it
 
     def usable_positions(self, config) -> int:

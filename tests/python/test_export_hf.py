@@ -295,6 +295,35 @@ def test_a_decoder_without_a_window_runs_causal_attention_with_no_mask(tmp_path,
     assert F.cosine_similarity(got, want, dim=1).min().item() >= 0.9999
 
 
+@pytest.mark.parametrize("task", ["embed", "tokens"])
+def test_mpnet_runs_the_librarys_attention_through_sdpa_with_bias_and_mask_added_once(tmp_path, task):
+    # transformers has eager attention only for MPNet (scores, bias and mask
+    # added, softmax: a pass over [B, heads, L, L] each). The exporter traces
+    # its modules with the attention swapped for one sdpa per layer, its float
+    # mask the position bias and the padding mask added once, and the result
+    # still equals the library on right-padded rows of mixed lengths.
+    from sentence_transformers import SentenceTransformer
+    from transformers import AutoModelForTokenClassification
+
+    ckpt = make(tmp_path, "mpnet", task, *(["--st"] if task == "embed" else []))
+    model, m = export(ckpt, tmp_path / "out")
+    layers = json.loads((ckpt / "config.json").read_text())["num_hidden_layers"]
+    graph = model.inlined_graph
+    assert m["attn_implementation"] == "sdpa" and sdpa_calls(model) == [(True, False, False)] * layers
+    assert not [n for n in graph.nodes() if n.kind() in ("aten::softmax", "aten::matmul")]
+    texts = ["a", TEXTS[3] + " " + TEXTS[0], "The results", TEXTS[1]]
+    args = batch(tokenizer_of(ckpt), texts, m["inputs"])
+    with torch.inference_mode():
+        got = model(*args)
+        if task == "embed":
+            want = torch.as_tensor(SentenceTransformer(str(ckpt), device="cpu").encode(texts, convert_to_numpy=True))
+            assert F.cosine_similarity(got, want, dim=1).min().item() >= 0.9999
+        else:
+            want = AutoModelForTokenClassification.from_pretrained(str(ckpt)).eval()(*args).logits
+            real = args[1].bool()
+            assert torch.allclose(got[real], want[real], atol=1e-4, rtol=1e-4)
+
+
 def test_a_bare_causal_lm_embeds_by_its_last_token_as_sentence_transformers_builds_it(tmp_path):
     from sentence_transformers import SentenceTransformer
 
