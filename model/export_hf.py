@@ -793,8 +793,8 @@ def make_wrapper(plan: Plan, attn: str) -> _Wrapper:
     token_modules = [TokenDense(m) if kind == "dense" else TokenNormalize()
                      for kind, m in (plan.token.modules if plan.token else [])]
     mask = "causal" if causal_only(plan, attn) else family.mask
-    return cls(model, plan.task, plan.pooling, plan.normalized, attn == "sdpa" and not swapped(plan, attn),
-               takes_types, mask,
+    bool_mask = attn == "sdpa" and not swapped(plan, attn)  # the swapped eager model adds a float mask
+    return cls(model, plan.task, plan.pooling, plan.normalized, bool_mask, takes_types, mask,
                pad_id, exclude_prompt, splade, token_modules).eval()
 
 
