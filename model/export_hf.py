@@ -75,7 +75,8 @@ Writes
 The wrapper passes the older families a ready 4-D attention mask (boolean
 for sdpa, additive for eager); the newer ones build their own masks from the
 2-D one (ModernBERT's sliding window, DeBERTa's relative attention, a
-decoder's causal mask). Where the library makes a tensor with device=...
+decoder's causal mask, which it skips while traced where the window allows:
+causal_only). Where the library makes a tensor with device=...
 (its masks' and positions' aranges), the trace records the tracing device:
 each such constant is replaced by the inputs' device (unpin_devices), so the
 model follows its inputs. A decoder classifier gets pad_token_id written
@@ -640,16 +641,13 @@ class _Wrapper(nn.Module):
         self.normalize = normalize
         self.bool_mask = bool_mask
         self.takes_types = takes_types
-        self.mask = mask      # "4d" (a ready mask), "2d" (the model builds its own) or "causal" (none)
+        self.mask = mask      # "4d" (a ready mask), "2d" (the model builds its own) or "causal" (see trace)
         self.pad_id = pad_id  # a decoder classifier's: written into the padding (see families/decoders.py)
 
     def model_mask(self, attention_mask: Tensor) -> Tensor | dict:
-        """The 2-D mask as is ("2d"), none ("causal", see causal_only), or [B, 1, 1, L]: True where a key
-        may be attended (sdpa), or 0 / the float minimum (eager)."""
-        if self.mask == "causal":
-            # A ready mask per layer type, the models' own way to skip building one: none.
-            return {"full_attention": None}
-        if self.mask == "2d":
+        """The 2-D mask as is ("2d"; "causal" too, whose model builds none while traced: causal_only), or
+        [B, 1, 1, L]: True where a key may be attended (sdpa), or 0 / the float minimum (eager)."""
+        if self.mask in ("2d", "causal"):
             return attention_mask
         keys = attention_mask[:, None, None, :]
         if self.bool_mask:
@@ -759,10 +757,10 @@ def causal_only(plan: Plan, attn: str) -> bool:
     real position attends only to earlier positions of its own row, all real, whatever the padding
     holds; the padded positions' outputs are never read (lasttoken and classifiers pick a real position,
     the other poolings weigh padding 0). The model is then traced without a mask: sdpa runs is_causal,
-    whose kernel skips the blocks above the diagonal, instead of a [B, 1, L, L] mask over every block.
-    Only where the model takes ready masks per layer type (Qwen3, Qwen2; transformers builds a mask
-    whenever it traces), and not with a sliding window, whose mask is the model's to build."""
-    if not plan.family.mask_mapping or attn != "sdpa":
+    whose kernel skips the blocks above the diagonal, instead of a [B, 1, L, L] mask over every block
+    (transformers builds that mask whenever it traces: causal_mask_skipped). Not with a sliding window,
+    whose mask is the model's to build."""
+    if not plan.family.decoder or attn != "sdpa":
         return False
     config = plan.config
     sliding = getattr(config, "sliding_window", None) is not None and getattr(config, "use_sliding_window", True)
@@ -818,7 +816,9 @@ def trace(wrapper: _Wrapper, plan: Plan) -> torch.jit.ScriptModule:
 
     n = min(16, plan.max_positions)
     example = padded_batch(plan, [n, max(1, n // 2), max(1, n - 3)], seed=7)
-    with torch.no_grad(), warnings.catch_warnings(), keys_repeated_for_sdpa(wrapper.mask == "causal"):
+    causal = wrapper.mask == "causal"
+    with (torch.no_grad(), warnings.catch_warnings(), keys_repeated_for_sdpa(causal),
+          causal_mask_skipped(wrapper.model, causal)):
         warnings.simplefilter("ignore")  # TracerWarnings: the trace is checked below instead
         traced = torch.jit.trace(wrapper, example, check_trace=False)
     unpin_devices(traced)
@@ -826,22 +826,37 @@ def trace(wrapper: _Wrapper, plan: Plan) -> torch.jit.ScriptModule:
 
 
 @contextlib.contextmanager
+def answering(owner, name: str, value, on: bool = True):
+    """While `on` (and `owner` has `name`), owner.name is a function that answers `value` whatever it is
+    asked; restored after."""
+    if not on or not hasattr(owner, name):
+        yield
+        return
+    original = getattr(owner, name)
+    setattr(owner, name, lambda *args, **kwargs: value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, original)
+
+
+def causal_mask_skipped(model: nn.Module, on: bool):
+    """While `on`, the model's own module (modeling_qwen3, modeling_llama, ...) builds no causal mask: its
+    create_causal_mask answers None, as transformers' own does outside a trace when no row is padded, and
+    the attention calls sdpa with no mask and is_causal (export_hf.causal_only says when that is exact)."""
+    import sys
+
+    return answering(sys.modules[type(model).__module__], "create_causal_mask", None, on)
+
+
 def keys_repeated_for_sdpa(on: bool):
     """With no mask, transformers asks sdpa for grouped-query attention (enable_gqa), which torch's CPU
     flash kernel does not take: sdpa would fall back to its math path and hold L x L scores (3x slower on
     long passages, bench/results/qwen3-levers-causal-no-mask.json). While `on`, transformers repeats the
     key and value heads itself, as it does when a mask is given, and sdpa runs the flash kernel."""
-    if not on:
-        yield
-        return
     from transformers.integrations import sdpa_attention
 
-    original = sdpa_attention.use_gqa_in_sdpa
-    sdpa_attention.use_gqa_in_sdpa = lambda *args, **kwargs: False
-    try:
-        yield
-    finally:
-        sdpa_attention.use_gqa_in_sdpa = original
+    return answering(sdpa_attention, "use_gqa_in_sdpa", False, on)
 
 
 def unpin_devices(traced: torch.jit.ScriptModule) -> int:

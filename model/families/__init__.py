@@ -33,7 +33,6 @@ class Family:
     attention: tuple = ("sdpa", "eager")  # implementations to try, in order
     tasks: tuple = TASKS_ENCODER
     decoder: bool = False             # causal; bare models embed with lasttoken pooling
-    mask_mapping: bool = False        # forward takes ready masks per layer type (export_hf.causal_only)
     # For a family transformers implements with eager attention only: a context manager under which the
     # library's eager modules run their attention through torch's sdpa ("sdpa" in `attention` then loads
     # the eager model and traces it under this; the trace is checked against the eager library).

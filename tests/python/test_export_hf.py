@@ -273,14 +273,16 @@ def sdpa_calls(model):
     ("qwen2", [], True),
     ("qwen3", ["--set", "use_sliding_window=true", "--set", "sliding_window=16", "--set", "max_window_layers=1"],
      False),
-    ("llama", [], False),
+    ("llama", [], True),
+    ("mistral", ["--set", "sliding_window=null"], True),
+    ("mistral", ["--set", "sliding_window=16"], False),
 ])
 def test_a_decoder_without_a_window_runs_causal_attention_with_no_mask(tmp_path, family, extra, causal):
     # qinfer pads on the right, so the causal mask alone keeps a row's real
-    # positions off its padding: Qwen3 and Qwen2 are traced with sdpa's
-    # is_causal and no [B, 1, L, L] mask, and still equal the library on
-    # right-padded rows of mixed lengths. A sliding window keeps its mask, and
-    # so does Llama, which has no way to take a ready mask per layer type.
+    # positions off its padding: every decoder without a sliding window is
+    # traced with sdpa's is_causal and no [B, 1, L, L] mask, and still equals
+    # the library on right-padded rows of mixed lengths. A sliding window
+    # (Qwen3's per layer, Mistral's) keeps the mask the model builds.
     from sentence_transformers import SentenceTransformer
 
     ckpt = make(tmp_path, family, "embed", "--st", *extra)
