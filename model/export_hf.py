@@ -644,7 +644,7 @@ class _Wrapper(nn.Module):
         self.mask = mask      # "4d" (a ready mask), "2d" (the model builds its own) or "causal" (see trace)
         self.pad_id = pad_id  # a decoder classifier's: written into the padding (see families/decoders.py)
 
-    def model_mask(self, attention_mask: Tensor) -> Tensor | dict:
+    def model_mask(self, attention_mask: Tensor) -> Tensor:
         """The 2-D mask as is ("2d"; "causal" too, whose model builds none while traced: causal_only), or
         [B, 1, 1, L]: True where a key may be attended (sdpa), or 0 / the float minimum (eager)."""
         if self.mask in ("2d", "causal"):
@@ -759,7 +759,8 @@ def causal_only(plan: Plan, attn: str) -> bool:
     the other poolings weigh padding 0). The model is then traced without a mask: sdpa runs is_causal,
     whose kernel skips the blocks above the diagonal, instead of a [B, 1, L, L] mask over every block
     (transformers builds that mask whenever it traces: causal_mask_skipped). Not with a sliding window,
-    whose mask is the model's to build."""
+    whose mask is the model's to build. Only trace() opens those patches: torch.export (--format aoti)
+    keeps the model's own mask."""
     if not plan.family.decoder or attn != "sdpa":
         return False
     config = plan.config
@@ -1178,8 +1179,6 @@ def save_model(traced, wrapper: _Wrapper, plan: Plan, a) -> tuple[str, object, d
 
 def save_aoti(wrapper: _Wrapper, plan: Plan, a) -> tuple[str, dict]:
     """AOTInductor packages of the wrapper (aoti_export.py); returns the cpu/float32 one and the manifest's fields."""
-    if wrapper.mask == "causal":
-        wrapper.mask = "2d"  # torch.export keeps the model's own mask (causal_only is measured on TorchScript)
     try:
         entries = export_packages(wrapper, a.out, a.max_batch, plan.max_positions, parse_targets(a.devices, a.dtypes),
                                   compile_options(a))

@@ -18,19 +18,17 @@ def sdpa_swap():
     from transformers.models.mpnet import modeling_mpnet as m
 
     encoder_forward, attention_forward = m.MPNetEncoder.forward, m.MPNetSelfAttention.forward
-    ready = []  # the encoder's mask, cast by the first layer
 
     def encoder(self, hidden_states, attention_mask=None, *args, **kwargs):
         bias = self.compute_position_bias(hidden_states)
         if attention_mask is not None:
             bias = bias + attention_mask  # the eager model's additive [B, 1, 1, L] mask
-        self.compute_position_bias = lambda *_args, **_kwargs: ready  # the layers' one mask
-        ready[:] = [bias]
+        shared = [bias]  # the layers' one mask, which the first layer casts
+        self.compute_position_bias = lambda *_args, **_kwargs: shared
         try:
             return encoder_forward(self, hidden_states, None, *args, **kwargs)
         finally:
             del self.compute_position_bias
-            ready.clear()
 
     def attention(self, hidden_states, attention_mask=None, position_bias=None, output_attentions=False,
                   **kwargs):
