@@ -157,7 +157,7 @@ def add_export_arguments(ap) -> None:
                     help="aoti: compile with Inductor freezing (default; --no-freezing: without): weights "
                          "become constants (an autocast package's bfloat16 casts are done once) and linear "
                          "layers use oneDNN with prepacked weights; measured 1.11-1.20x the unfrozen bfloat16 "
-                         "package on MiniLM (bench/results/minilm-levers-freezing-executor.json)")
+                         "package on MiniLM (bench/real_models/results/minilm-levers-freezing-executor.json)")
     ap.add_argument("--min-cosine", type=float, default=0.999,
                     help="the floor of the reduced-precision checks: bf16/fp16 outputs whose cosine to "
                          "float32 falls below it are recorded as refused in the manifest (torchscript: "

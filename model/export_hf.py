@@ -853,7 +853,7 @@ def causal_mask_skipped(model: nn.Module, on: bool):
 def keys_repeated_for_sdpa(on: bool):
     """With no mask, transformers asks sdpa for grouped-query attention (enable_gqa), which torch's CPU
     flash kernel does not take: sdpa would fall back to its math path and hold L x L scores (3x slower on
-    long passages, bench/results/qwen3-levers-causal-no-mask.json). While `on`, transformers repeats the
+    long passages, bench/real_models/results/qwen3-levers-causal-no-mask.json). While `on`, transformers repeats the
     key and value heads itself, as it does when a mask is given, and sdpa runs the flash kernel."""
     from transformers.integrations import sdpa_attention
 

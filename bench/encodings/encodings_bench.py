@@ -27,9 +27,9 @@ import time
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "bench", "pipeline"))
 sys.path.insert(0, os.path.join(REPO, "model"))
-sys.path.insert(0, os.path.join(REPO, "bench"))
+sys.path.insert(0, os.path.join(REPO, "bench", "common"))
 from pipeline_bench import create_topics, die, log, run, summary_fields, write_config  # noqa: E402
-from report import machine  # noqa: E402  (bench/report.py: the CPU's model name, as every bench stamps it)
+from stamp import machine  # noqa: E402  (bench/common/stamp.py: the CPU's model name, as every bench stamps it)
 
 ENCODINGS = ["float", "base64", "binary", "ubinary", "int8", "uint8"]
 
@@ -61,7 +61,7 @@ def serve(a, work, brokers, topic, encoding, ranges_file, n):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--texts", type=int, default=2000)
-    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "encodings.json"))
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "encodings", "results", "encodings.json"))
     ap.add_argument("--qinfer", default=os.environ.get("QINFER_BIN", os.path.join(REPO, "build", "qinfer")))
     ap.add_argument("--minilm", default=os.path.join(REPO, "build", "minilm"))
     a = ap.parse_args()

@@ -21,8 +21,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from report import machine  # noqa: E402  (bench/report.py: the CPU's model name, as every bench stamps it)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from stamp import machine  # noqa: E402  (bench/common/stamp.py: the CPU's model name, as every bench stamps it)
 
 
 def run(cmd):
@@ -99,7 +99,7 @@ def main():
     p.add_argument("--baseline", help="another qinfer binary whose Parquet export runs beside, in the same rounds "
                                       "(say, one built from an earlier commit)")
     p.add_argument("--work", help="a directory for the stores and files (default: a temporary one)")
-    p.add_argument("--out", default="bench/results/export.json")
+    p.add_argument("--out", default="bench/export/results/export.json")
     a = p.parse_args()
     a.fill_store_bench = os.path.join(os.path.dirname(a.qinfer), "bench", "fill_store_bench")
     work = a.work or tempfile.mkdtemp(prefix="qinfer-export-bench-")

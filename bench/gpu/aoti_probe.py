@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Which AOTInductor CPU packages load here: a diagnosis of torch 2.11's segfault in
-aoti_load_package (bench/results/gpu/aoti-cpu-package-load-segfault.log).
+aoti_load_package (bench/gpu/results/aoti-cpu-package-load-segfault.log).
 
     python bench/gpu/aoti_probe.py --out DIR [--deadline EPOCH]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The second AOTI probe, as run on the H200 (bench/results/gpu/run2/aoti-probe2.log): compiles an
+# The second AOTI probe, as run on the H200 (bench/gpu/results/run2/aoti-probe2.log): compiles an
 # nn.Linear as a CPU and a CUDA package in /tmp, loads each with aoti_load_package (30 s each),
 # dlopens the CPU package's wrapper .so by itself, and prints a gdb backtrace where gdb exists.
 #   bash bench/gpu/aoti_probe2.sh > probe2.log 2>&1

@@ -51,7 +51,7 @@ MAX_TOKENS = 512
 # In the order they run: the costliest per job first (the probe measured it),
 # the cheapest and best predicted last, where an overrun has no one to eat into.
 WORKLOADS = ["bimodal", "lognormal-1.0", "lognormal-0.5", "text"]
-CANONICAL_ORDER = ["lognormal-0.5", "lognormal-1.0", "bimodal", "text"]  # bench/workloads.py's
+CANONICAL_ORDER = ["lognormal-0.5", "lognormal-1.0", "bimodal", "text"]  # bench/common/workloads.py's
 TEXT_FILE = os.path.join(HERE, "data", "text.jsonl.gz")
 # export_model.py's shape arguments; vocab and max tokens are the workloads'.
 MODELS = {
@@ -140,7 +140,7 @@ def text_jobs() -> list[str]:
 
 
 def write_jobs(work: str, name: str, count: int) -> str:
-    """DIR/<name>-<count>.jsonl: synthetic ones from bench/workloads.py, text from the shipped file."""
+    """DIR/<name>-<count>.jsonl: synthetic ones from bench/common/workloads.py, text from the shipped file."""
     path = os.path.join(work, "jobs", f"{name}-{count}.jsonl")
     if os.path.exists(path):
         return path
@@ -151,7 +151,7 @@ def write_jobs(work: str, name: str, count: int) -> str:
             f.writelines(lines)
     else:
         tmp_dir = path + ".d"
-        subprocess.run([sys.executable, os.path.join(REPO, "bench", "workloads.py"), "--out", tmp_dir,
+        subprocess.run([sys.executable, os.path.join(REPO, "bench", "common", "workloads.py"), "--out", tmp_dir,
                         "--names", name, "--count", str(count), "--vocab", str(VOCAB),
                         "--max-tokens", str(MAX_TOKENS)], check=True)
         os.replace(os.path.join(tmp_dir, f"{name}.jsonl"), path + ".tmp")

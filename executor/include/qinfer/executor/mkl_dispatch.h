@@ -7,7 +7,7 @@
 // runs its generic kernels: on an AMD EPYC with AVX-512 that made MiniLM's
 // float32 forward pass half as fast, and its bf16 one up to 1.34× slower on
 // long passages, where attention weighs most
-// (bench/results/minilm-levers-mkl-dispatch.json).
+// (bench/real_models/results/minilm-levers-mkl-dispatch.json).
 //
 // MKL's question is the function mkl_serv_intel_cpu_true, which
 // libtorch_cpu calls through the dynamic linker. This module defines it, and

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The benchmark's workloads: seeded JSONL job files, one per workload.
 
-    .venv/bin/python bench/workloads.py --out DIR [--count 2000] [--seed 1]
+    .venv/bin/python bench/common/workloads.py --out DIR [--count 2000] [--seed 1]
         [--vocab 30522] [--max-tokens 512] [--names lognormal-0.5,lognormal-1.0,bimodal,text]
 
 Writes DIR/<name>.jsonl, each line a job {"id": "<name>-000001", "input_ids": [...]}
@@ -30,7 +30,7 @@ import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "model"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "model"))
 
 NAMES = ["lognormal-0.5", "lognormal-1.0", "bimodal", "text"]
 

@@ -304,7 +304,7 @@ int main(int argc, char** argv) {
   // serve's malloc setting, so that these figures stand for its executor.
   qinfer::executor::TuneProcessMalloc();
   CLI::App app{"OOM ladder benchmark: fixed batches vs qinfer's plan and ladder"};
-  std::string model = "build/test-model/model.pt", budget_text = "128MiB", out = "bench/results/ladder.json";
+  std::string model = "build/test-model/model.pt", budget_text = "128MiB", out = "bench/ladder/results/ladder.json";
   int jobs = 3000, fixed_batch = 32, rounds = 3, max_batch = 64, chunk = 256, max_batch_delay_ms = 50, threads = 0;
   std::vector<std::string> arrivals = {"upfront", "stream"};
   app.add_option("--model", model, "TorchScript model (manifest.json beside it)");

@@ -3,7 +3,7 @@
 from the Python standard library's docstrings (model/make_texts.py's
 paragraphs), tokenized by the model's own tokenizer.
 
-    .venv/bin/python bench/minilm/texts.py --tokenizer DIR/tokenizer.json --count N --out DIR [--seed 1]
+    .venv/bin/python bench/real_models/texts.py --tokenizer DIR/tokenizer.json --count N --out DIR [--seed 1]
 
 Profiles (token counts include the special tokens; every text has at most
 --max-tokens, default 256, all-MiniLM-L6-v2's max_seq_length: give the

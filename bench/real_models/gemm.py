@@ -7,7 +7,7 @@ on a CPU not made by Intel (this Python process does not answer MKL's vendor
 check as qinfer does: executor/include/qinfer/executor/mkl_dispatch.h), so
 matmul alone would understate an AMD CPU's float32 peak by half.
 
-    .venv/bin/python bench/minilm/gemm.py --out FILE.json [--threads 2] [--sizes 1024,2048,4096] [--reps 5]
+    .venv/bin/python bench/real_models/gemm.py --out FILE.json [--threads 2] [--sizes 1024,2048,4096] [--reps 5]
 
 For each dtype, library and size: one warm-up product, then --reps timed
 ones; the size's figure is the median of 2*n^3 / seconds, and the dtype's

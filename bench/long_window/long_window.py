@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Memory and time at a decoder embedder's long buckets: Qwen3-Embedding-0.6B's shape, measured.
 
-    .venv/bin/python bench/long_window.py [--window 8192] [--layers 2] [--budget 3GiB]
-                                          [--out bench/results/long-window-qwen3.json] [--work DIR]
+    .venv/bin/python bench/long_window/long_window.py [--window 8192] [--layers 2] [--budget 3GiB]
+                                          [--out bench/long_window/results/long-window-qwen3.json] [--work DIR]
 
 Makes a sentence-transformers directory of Qwen3-Embedding-0.6B's shape (hidden 1024, 16 query heads and 8
 key/value heads of 128, MLP 3072, vocabulary 151,669, lasttoken pooling) with random weights (speed and
@@ -29,7 +29,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tests", "tasks"))
 sys.path.insert(0, os.path.join(REPO, "model"))
 
@@ -63,7 +63,7 @@ def main() -> int:
     ap.add_argument("--layers", type=int, default=2)
     ap.add_argument("--budget", default="3GiB", help="the cpu-budget device's size")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "long-window-qwen3.json"))
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "long_window", "results", "long-window-qwen3.json"))
     ap.add_argument("--work", help="scratch directory (default: a temporary one)")
     ap.add_argument("--policy-bench", default=os.path.join(REPO, "build", "bench", "policy_bench"))
     a = ap.parse_args()
@@ -94,7 +94,7 @@ def main() -> int:
     run = report["policies"]["qinfer"]["rounds"][0]
     result = {
         "what": "a Qwen3-Embedding-0.6B-shaped decoder's long buckets on the budgeted CPU device "
-                "(bench/long_window.py)",
+                "(bench/long_window/long_window.py)",
         "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
         "shape": SHAPE, "layers_measured": a.layers, "window": a.window, "budget": a.budget,

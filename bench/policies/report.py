@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Collects one bench/run.sh run into a JSON summary, a Markdown report and a
+"""Collects one bench/policies/run.sh run into a JSON summary, a Markdown report and a
 PNG chart.
 
-    .venv/bin/python bench/report.py --results DIR --json OUT.json --markdown OUT.md --chart OUT.png \
-        [--command "bench/run.sh ..."] [--check]
+    .venv/bin/python bench/policies/report.py --results DIR --json OUT.json --markdown OUT.md --chart OUT.png \
+        [--command "bench/policies/run.sh ..."] [--check]
 
-DIR holds what bench/run.sh wrote: workloads.json, policy-<workload>.json
-(policy_bench), e2e-<workload>.json (bench/e2e.py),
+DIR holds what bench/policies/run.sh wrote: workloads.json, policy-<workload>.json
+(policy_bench), e2e-<workload>.json (bench/common/e2e.py),
 torchserve-<workload>-b<N>.json (bench/torchserve/run.py) and pipeline.json
 (bench/pipeline/run.sh). --check exits 1, naming what is missing, unless
 every policy processed every job and every file has every field (the CI smoke
@@ -17,9 +17,10 @@ import argparse
 import datetime
 import json
 import os
-import platform
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from stamp import commit, machine  # noqa: E402  (bench/common/stamp.py: the machine and commit every bench stamps)
 
 POLICIES = ["arrival8", "shared", "qinfer", "ideal", "qinfer_arrival", "sorted64"]
 POLICY_LABELS = {
@@ -33,7 +34,7 @@ POLICY_LABELS = {
 FIELDS = ["real_tokens_per_s", "jobs_per_s", "padding_efficiency", "peak_over_budget", "oom_events", "lost",
           "p50_ms", "p99_ms"]
 MINILM_LINK = ("A real model (all-MiniLM-L6-v2 on real text, beside sentence-transformers' torch, ONNX Runtime and "
-               "OpenVINO backends and real TorchServe) has a report of its own, made by `bench/minilm/run.sh`: "
+               "OpenVINO backends and real TorchServe) has a report of its own, made by `bench/real_models/run.sh`: "
                "[BENCHMARKS-minilm.md](BENCHMARKS-minilm.md).")
 SERVICE_FIELDS = ["real_tokens_per_s", "jobs_per_s", "padding_efficiency", "lost", "p50_ms", "p99_ms"]
 
@@ -44,36 +45,6 @@ def load(path):
             return json.load(f)
     except (OSError, ValueError):
         return None
-
-
-def machine():
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    mem = 0
-    try:
-        with open("/proc/meminfo") as f:
-            mem = int(f.readline().split()[1]) // (1024 * 1024)
-    except (OSError, ValueError, IndexError):
-        pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": mem, "os": platform.platform()}
-
-
-def commit():
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True).stdout.strip()
-        return head + ("+changes" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def collect(results):
@@ -311,7 +282,7 @@ def main() -> None:
     ap.add_argument("--json", required=True)
     ap.add_argument("--markdown", required=True)
     ap.add_argument("--chart", required=True)
-    ap.add_argument("--command", default="bench/run.sh")
+    ap.add_argument("--command", default="bench/policies/run.sh")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     summary = collect(a.results)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Makes the venv of one of bench/minilm's peers, cached by versions outside
+# Makes the venv of one of bench/real_models's peers, cached by versions outside
 # the clone, and prints its python on the last line of stdout.
 #
-#   bench/minilm/setup-peer.sh [--check] onnx|openvino
+#   bench/real_models/setup-peer.sh [--check] onnx|openvino
 #
 #   onnx      sentence-transformers' ONNX Runtime backend:
 #             optimum-onnx[onnxruntime] + onnxruntime (sentence-transformers 5)

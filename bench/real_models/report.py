@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Collects one bench/minilm/run.sh run into a JSON summary, a Markdown report
+"""Collects one bench/real_models/run.sh run into a JSON summary, a Markdown report
 and a PNG chart, and says which systems ran.
 
-    .venv/bin/python bench/minilm/report.py --results DIR --json OUT.json --markdown OUT.md \
-        --chart OUT.png [--command "bench/minilm/run.sh ..."] [--check]
+    .venv/bin/python bench/real_models/report.py --results DIR --json OUT.json --markdown OUT.md \
+        --chart OUT.png [--command "bench/real_models/run.sh ..."] [--check]
         [--title all-MiniLM-L6-v2] [--model-config CONFIG.json] [--default-texts 250]
 
 DIR holds what run.sh wrote: texts/profiles.json and texts/P.texts.jsonl,
@@ -26,8 +26,8 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from report import commit, machine  # noqa: E402  (bench/report.py: the same stamp)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from stamp import commit, machine  # noqa: E402  (bench/common/stamp.py: the same stamp)
 
 PROFILES = ["short", "paragraphs", "long"]
 # FLOPs per token, and per token and length in attention: all-MiniLM-L6-v2's unless --model-config.
@@ -104,7 +104,7 @@ def run_figures(results, name, profile):
         r = load(os.path.join(runs, f"{name}-{profile}.json"))
         out = r and {"embeddings_per_s": r["jobs_per_s"], "real_tokens_per_s": r["real_tokens_per_s"],
                      "ok": r["ok"], "texts": r["jobs"], "lost": r["lost"], "p50_ms": r["p50_ms"]}
-        if out and r.get("cold"):  # its first pass, a fresh process (bench/e2e.py --warm-rounds)
+        if out and r.get("cold"):  # its first pass, a fresh process (bench/common/e2e.py --warm-rounds)
             out["cold_embeddings_per_s"] = r["cold"]["jobs_per_s"]
         return out
     if name.startswith("qinfer-executor"):
@@ -306,7 +306,7 @@ def markdown(summary, command, chart_name, title):
     s, m, g = summary, summary["machine"], summary["gemm"] or {}
     lines = [f"# Benchmarks: {title} on real text", "",
              f"Made by `{command}` on {s['date']} at commit `{s['commit']}`, on {m['cpu']} ({m['cores']} cores, "
-             f"{m['memory_gib']} GiB, {m['os']}). `bench/README.md` (\"Real model\") says what each row measures.",
+             f"{m['memory_gib']} GiB, {m['os']}). [Real models](real-models.md) says what each row measures.",
              "", f"Texts: {s['texts_source']}, tokenized by the model's tokenizer ([CLS] and [SEP] counted). "
              "qinfer serve gets them as text jobs and tokenizes them inside its timing, as the peers do inside "
              "`encode()`; qinfer's executor-only rows get the token ids (the executor runs no tokenizer).", "",
@@ -320,7 +320,7 @@ def markdown(summary, command, chart_name, title):
         lines.append(f"| {p} | {st['texts']} | {st['tokens']:,} | {st['min']} | {st['p50']} | {st['p90']} | "
                      f"{st['max']} |")
     lines += ["", f"GEMM peak measured in the same run (the best of torch.matmul and oneDNN's linear, "
-              f"{g.get('threads')} threads; bench/minilm/gemm.py): "
+              f"{g.get('threads')} threads; bench/real_models/gemm.py): "
               f"{fmt(g.get('fp32_gflops'), 0)} GFLOP/s float32, {fmt(g.get('bf16_gflops'), 0)} GFLOP/s bf16. "
               f"% of peak: FLOPs of the real tokens ({COSTS['token'] / 1e6:.1f} MFLOP per token + "
               f"{COSTS['attention'] / 1e3:.1f} kFLOP × length per token) per "
@@ -373,7 +373,7 @@ def main() -> None:
     ap.add_argument("--json", required=True)
     ap.add_argument("--markdown", required=True)
     ap.add_argument("--chart", required=True)
-    ap.add_argument("--command", default="bench/minilm/run.sh")
+    ap.add_argument("--command", default="bench/real_models/run.sh")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--title", default="all-MiniLM-L6-v2", help="the model's name in the report's title")
     ap.add_argument("--model-config", help="the model's config.json: its FLOPs per token (default: MiniLM's)")

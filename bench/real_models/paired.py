@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Paired rounds against one peer, for a figure near a target on a noisy machine.
 
-    PEER_PY bench/minilm/paired.py --peer openvino --weights DIR --exports DIR --texts DIR \\
+    PEER_PY bench/real_models/paired.py --peer openvino --weights DIR --exports DIR --texts DIR \\
         --profile long --config TAG=MODEL_DIR[,autocast=bf16] [--config ...] [--pairs 10] \\
         [--bin build] [--threads 2] [--device cpu-budget:4GiB] [--plans DIR] --out FILE.json
 
-run with the peer's venv (bench/minilm/setup-peer.sh; peers.py's systems). The peer's model is loaded
+run with the peer's venv (bench/real_models/setup-peer.sh; peers.py's systems). The peer's model is loaded
 once; each pair is one timed encode() pass of the profile's texts (batch 32, as peers.py) and, right
 after it, each configuration's executor (build/bench/policy_bench, policy qinfer: a fresh process, one
 warm-up round, one timed round) on the same texts' token ids. This machine has phases at about half
-speed that last minutes: a whole benchmark (bench/minilm/run.sh) times each system minutes apart, so
+speed that last minutes: a whole benchmark (bench/real_models/run.sh) times each system minutes apart, so
 one of its ratios may pair a fast phase with a slow one. Here each ratio is taken within a pair, seconds
 apart, and FILE.json has every pair, the per-pair ratios (configuration ÷ peer, and each configuration
 ÷ the first) and their medians.
@@ -60,7 +60,7 @@ def main():
     ap.add_argument("--peer", required=True, choices=peers.SYSTEMS)
     ap.add_argument("--weights", required=True, help="the sentence-transformers directory the peer loads")
     ap.add_argument("--exports", required=True, help="where the peer's ONNX/OpenVINO exports are kept")
-    ap.add_argument("--texts", required=True, help="bench/minilm/texts.py's directory")
+    ap.add_argument("--texts", required=True, help="bench/real_models/texts.py's directory")
     ap.add_argument("--profile", default="long", choices=peers.PROFILES)
     ap.add_argument("--config", action="append", required=True, type=parse_config)
     ap.add_argument("--pairs", type=int, default=10)
@@ -90,7 +90,7 @@ def main():
     first = a.config[0]["tag"]
     ratios = {f"{c['tag']}/{a.peer}": [r[c["tag"]] / r[a.peer] for r in pairs] for c in a.config}
     ratios.update({f"{c['tag']}/{first}": [r[c["tag"]] / r[first] for r in pairs] for c in a.config[1:]})
-    report = {"what": f"paired rounds (bench/minilm/paired.py), profile {a.profile}: {a.peer}'s encode() "
+    report = {"what": f"paired rounds (bench/real_models/paired.py), profile {a.profile}: {a.peer}'s encode() "
                       "beside qinfer's executor, jobs per second",
               "peer": a.peer, "profile": a.profile, "texts": len(texts), "threads": a.threads, "device": a.device,
               "configs": a.config, "pairs": pairs,

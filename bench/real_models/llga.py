@@ -6,7 +6,7 @@ is loaded twice, with and without the fusion, and the two run the same batch
 alternately, round by round, on the benchmark's thread count, under bf16
 autocast or in float32.
 
-    .venv/bin/python bench/minilm/llga.py --model build/minilm --out FILE.json
+    .venv/bin/python bench/real_models/llga.py --model build/minilm --out FILE.json
         [--shapes 16x160,32x16] [--dtypes bf16,fp32] [--rounds 5] [--reps 3] [--threads 2]
 
 A shape is batch x tokens of random ids (long passages are 128-240 tokens,
@@ -92,7 +92,7 @@ def main():
     with open(a.out, "w") as f:
         json.dump({"model": path, "torch": torch.__version__, "threads": a.threads, "rounds": a.rounds,
                    "reps": a.reps, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                   "command": "bench/minilm/llga.py " + " ".join(f"--{k} {v}" for k, v in vars(a).items()),
+                   "command": "bench/real_models/llga.py " + " ".join(f"--{k} {v}" for k, v in vars(a).items()),
                    "results": results}, f, indent=2)
         f.write("\n")
 
