@@ -268,7 +268,7 @@ TEST_F(ServeSnapshotTest, EveryDeclaredCounterReachesStatusAndMetrics) {
   }
 }
 
-// The metric tables of docs/OPERATIONS.md ("Counters:", "Gauges:",
+// The metric tables of docs/operations/metrics.md ("Counters:", "Gauges:",
 // "Histograms" under "## Metrics"): each family by name and type.
 std::map<std::string, std::string> DocumentedMetrics() {
   std::ifstream in(QINFER_OPERATIONS_MD);
@@ -323,13 +323,13 @@ TEST_F(ServeSnapshotTest, TheDocumentedMetricsAreExactlyTheExportedOnes) {
   ASSERT_GE(documented.size(), 20u) << "the tables were not found in " << QINFER_OPERATIONS_MD;
   for (const auto& [name, type] : exported) {
     auto it = documented.find(name);
-    EXPECT_TRUE(it != documented.end()) << name << " (" << type << ") is exported but not in docs/OPERATIONS.md";
+    EXPECT_TRUE(it != documented.end()) << name << " (" << type << ") is exported but not in docs/operations/metrics.md";
     if (it != documented.end()) {
       EXPECT_EQ(it->second, type) << name << ": listed under the wrong table";
     }
   }
   for (const auto& [name, type] : documented) {
-    EXPECT_TRUE(exported.contains(name)) << name << " is in docs/OPERATIONS.md but not exported";
+    EXPECT_TRUE(exported.contains(name)) << name << " is in docs/operations/metrics.md but not exported";
   }
 }
 
