@@ -5,7 +5,7 @@
         [--manifest PATH] [--vocab-size N] [--max-positions N] [--max-tokens N] [--max-batch N]
         [--probe-limit N]
 
-The contract (model/qinfer_model.py, README "Bring your own model"):
+The contract (model/qinfer_model.py, docs/guide/models.md):
 
   forward(input_ids: int64 [B, T], attention_mask: int64 [B, T]) -> float32 [B, D]
 

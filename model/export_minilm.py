@@ -65,7 +65,7 @@ float16 against float32 ("precision_check": {"bfloat16": {"min_cosine",
 "inputs", "floor", "refused"}, ...}); a dtype below --min-cosine (default
 0.999) is recorded and printed as refused, and the float32 export still
 succeeds. qinfer serve runs its own probe at start-up when model.autocast is
-set (README: model.autocast).
+set (docs/guide/configuration.md: model.autocast).
 """
 
 import argparse

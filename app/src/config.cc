@@ -289,7 +289,7 @@ std::string CommentLines(const std::string& doc) {
   return out + "  # " + line + "\n";
 }
 
-// What a key accepts, in markdown, for README's table.
+// What a key accepts, in markdown, for docs/guide/configuration.md's table.
 std::string AcceptsCell(const Key& k) {
   switch (k.kind) {
     case Kind::kBool:

@@ -4,7 +4,7 @@
 // `--set section.key=value` flags. Unknown keys and bad values fail start-up
 // with a message that names the key and the fix. Every key is declared once,
 // in config.cc's key table, which drives parsing, the dump, the defaults
-// file and README's table.
+// file and docs/guide/configuration.md's table.
 #pragma once
 
 #include <chrono>
@@ -189,7 +189,7 @@ std::string DumpConfig(const Config& config);
 std::string DefaultConfigFile();
 inline constexpr const char* kModelPathPlaceholder = "/REQUIRED/path/to/model.pt";
 
-// README's configuration table (markdown: key, accepts, default, meaning),
+// The configuration table of docs/guide/configuration.md (markdown: key, accepts, default, meaning),
 // one row per key, read off the same key table as LoadConfig and the dump
 // (`qinfer config --print-table`).
 std::string ConfigTableMarkdown();

@@ -20,8 +20,8 @@ namespace qinfer::app {
 
 // ---------------------------------------------------------------------------
 // The key table. Each key is declared once, in kKeys below; parsing (file,
-// environment, --set), the dump, the defaults file and README's table are
-// all read off it.
+// environment, --set), the dump, the defaults file and the table of
+// docs/guide/configuration.md are all read off it.
 
 enum class Kind {
   kText,      // a string: free, one of `choices`, or passing `check`
@@ -122,7 +122,7 @@ absl::StatusOr<double> ParseDouble(const std::string& key, const std::string& v,
 // 0.10000000000000001).
 std::string Shortest(double x);
 
-// Every key, in the order the defaults file and README's table list them.
+// Every key, in the order the defaults file and docs/guide/configuration.md's table list them.
 std::span<const Key> ConfigKeyTable();
 
 // The key `name` ("section.key"), or null; kMap keys are found by FindMap.

@@ -244,7 +244,8 @@ CLI::App* AddConfig(CLI::App& app, ConfigCli& c) {
   auto* effective = cmd->add_flag("--print-config", c.print_effective,
                                   "The effective configuration: file, environment and --set applied");
   auto* table = cmd->add_flag("--print-table", c.print_table,
-                              "README's configuration table (markdown): every key, what it accepts, its default");
+                              "The configuration table of docs/guide/configuration.md (markdown): "
+                              "every key, what it accepts, its default");
   defaults->excludes(effective)->excludes(table);
   effective->excludes(table);
   AddConfigFlags(cmd, c.config, "YAML configuration file");

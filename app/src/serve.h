@@ -22,7 +22,7 @@ struct ServeOptions {
   std::string hold_file_for_test;
 };
 
-// Exit codes of `serve` (README, "Exit codes"): what a supervisor should do
+// Exit codes of `serve` (docs/operations/troubleshooting.md, "Exit codes"): what a supervisor should do
 // with each.
 inline constexpr int kExitOk = 0;      // a signal, or idle exit: done
 inline constexpr int kExitFatal = 1;   // a lasting failure while serving: restart

@@ -66,7 +66,7 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, 
   return std::nullopt;
 }
 
-// The fields a job may carry (DESIGN.md, "Messages"). Any other is refused
+// The fields a job may carry (docs/design/messages.md). Any other is refused
 // by name: a field the service ignored would be a wrong answer reported as
 // `ok` (a `text_pair` sent to a model that embeds `text` alone, say).
 constexpr const char* kJobFields[] = {"id",        "input_ids", "token_type_ids", "text",

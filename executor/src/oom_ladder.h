@@ -1,4 +1,4 @@
-// The OOM ladder (DESIGN.md, "OOM ladder"): what happens to a batch when the
+// The OOM ladder (docs/design/memory.md, "The OOM ladder"): what happens to a batch when the
 // primary device runs out of memory, in the order the steps are taken.
 //  1. split: a failed piece is split in two and each half retried, down to
 //     single jobs;

@@ -33,8 +33,8 @@ std::string_view OutputFormName(OutputForm form) {
 
 namespace {
 
-// The members a record may hold that the table leaves out (DESIGN.md,
-// "Messages"): serving detail, the failure's payload and where it came
+// The members a record may hold that the table leaves out (docs/design/messages.md,
+// "Message formats"): serving detail, the failure's payload and where it came
 // from. Any member neither read nor here is refused by name.
 constexpr std::string_view kLeftOut[] = {"batch_size", "bucket",  "delivery_error",    "device",
                                          "padded_length", "payload", "payload_base64", "payload_truncated",

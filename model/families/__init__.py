@@ -37,7 +37,7 @@ class Family:
     # library's eager modules run their attention through torch's sdpa ("sdpa" in `attention` then loads
     # the eager model and traces it under this; the trace is checked against the eager library).
     sdpa_swap: Callable[[], ContextManager] | None = None
-    note: str = ""                    # what README's families table says of it
+    note: str = ""                    # what docs/guide/tasks.md's families table says of it
 
     def usable_positions(self, config) -> int:
         """Positions a row can use: the table, less pad_token_id + 1 where positions start after it."""

@@ -65,7 +65,7 @@ std::string AttemptKey(const Origin& o);
 // The same into `key` (replacing what it held), reusing its buffer.
 void AttemptKeyInto(const Origin& o, std::string& key);
 
-// The store's memory, one bound for all column families (README, "Sizing a
+// The store's memory, one bound for all column families (docs/operations/sizing.md, "Sizing a
 // pod's memory"): their memtables together flush at kMemtableBytes (RocksDB's
 // default is 64 MiB x 2 per family), and they share one block cache of
 // kBlockCacheBytes (by default each family has its own).

@@ -132,7 +132,7 @@ TEST_F(TextDecoderTest, LongLaneRunsTheWholeText) {
   EXPECT_EQ(jobs[0].policy, policy::kLongLane);
 }
 
-// Every awkward text has a defined outcome (README, "Text jobs").
+// Every awkward text has a defined outcome (docs/guide/text-jobs.md, "Awkward texts").
 TEST_F(TextDecoderTest, AwkwardTextsGetTheirDocumentedRecords) {
   ExpectFailure(Decode(R"({"text":""})"), reason::kInvalid, "`text` is empty");
   ExpectFailure(Decode(R"({"text":"   \t\n  "})"), reason::kInvalid, "no token besides the tokenizer's special tokens");

@@ -266,7 +266,7 @@ TEST_F(FaultTest, ABacklogOfLargeMetaJobsStaysWithinTheQueuedByteBound) {
   ASSERT_EQ(serve.Stop(SIGTERM), 0) << serve.LogTail();
   std::printf("[ rss   ] base %.0f MiB, peak %.0f MiB, growth %.0f MiB (queued-byte bound %lld MiB)\n",
               base / 1048576.0, peak / 1048576.0, (peak - base) / 1048576.0, (long long)(bound >> 20));
-  // The bounds of this configuration add up to 139 MiB (README, "Sizing a
+  // The bounds of this configuration add up to 139 MiB (docs/operations/sizing.md, "Sizing a
   // pod's memory"): the queue's 16 and the tokenizer pool's 16, librdkafka's
   // prefetch of 8 and 1 per partition, the memtables' 65 and the store's
   // block cache of 32. The heap's own slack comes on top: over 12 runs of

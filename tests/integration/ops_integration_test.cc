@@ -128,7 +128,7 @@ TEST_F(OpsIntegrationTest, StatusPrintsEveryBucketOfALiveInstanceAndItsJson) {
 }
 
 // Each bad configuration stops start-up with exit code 2 and the message
-// README's "Configuration errors" table documents; what may pass by itself
+// docs/guide/configuration.md's "Configuration errors" table documents; what may pass by itself
 // (brokers that do not answer, a topic not created yet) exits 75 instead.
 TEST_F(OpsIntegrationTest, BadConfigurationsStopStartUpWithTheDocumentedMessage) {
   CreateTopic(brokers_, topic_, 1);

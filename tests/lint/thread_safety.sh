@@ -2,7 +2,7 @@
 # clang's thread-safety analysis over the modules' sources: every member
 # marked ABSL_GUARDED_BY is read and written with its mutex held, every
 # function marked ABSL_EXCLUSIVE_LOCKS_REQUIRED is called with it held, and
-# every lock taken is released (qinfer/core/mutex.h, docs/THREADS.md).
+# every lock taken is released (qinfer/core/mutex.h, docs/design/threads.md).
 #
 #   tests/lint/thread_safety.sh [BUILD_DIR]     default <repo>/build
 #

@@ -1,6 +1,6 @@
 """qinfer's Python client: jobs to Kafka, results back from Kafka or a store export.
 
-The message formats are qinfer's (DESIGN.md, "Messages"):
+The message formats are qinfer's (docs/design/messages.md):
 
   job       {"id": ..., "input_ids": [...] or "text": "..." (with "text_pair"?: "..." for a
              classify or rerank model), "reply_to"?: topic, "meta"?: {...},

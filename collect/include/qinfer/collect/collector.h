@@ -1,7 +1,7 @@
 // The logic of `qinfer collect`: it folds the reply topic and the dead-letter
 // topic into one outcome store with the layout and the one-record-per-id
 // rule of `qinfer serve`'s own store, so that the results of every instance
-// of a consumer group can be read in one place (DESIGN.md, "Guarantees":
+// of a consumer group can be read in one place (docs/design/guarantees.md:
 // the topics are the shared record). Pure: the Kafka consumer and the
 // RocksDB store come from app/, through plain data and OutcomeStore.
 #pragma once

@@ -1,4 +1,4 @@
-// Decoding and validation of job messages (DESIGN.md, "Messages").
+// Decoding and validation of job messages (docs/design/messages.md).
 // Everything is checked here, on the consumer thread, before any tensor is
 // built: an out-of-range token id on CUDA is a device-side assert that
 // poisons the whole process, not a catchable error.
@@ -110,7 +110,7 @@ inline constexpr const char* kLongLane = "long_lane";
 // True for one of the four policies above.
 bool IsTooLongPolicy(std::string_view name);
 
-// True for a field a job message may carry (DESIGN.md, "Messages"); the
+// True for a field a job message may carry (docs/design/messages.md); the
 // decoder refuses every other by name. `qinfer submit` moves a line's other
 // fields into `meta` by it.
 bool IsJobField(std::string_view name);

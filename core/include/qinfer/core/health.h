@@ -1,4 +1,4 @@
-// Health: the lasting conditions an instance cannot get past (DESIGN.md,
+// Health: the lasting conditions an instance cannot get past (docs/design/guarantees.md,
 // "Guarantees": a store that cannot be written, a consumer that died). Any
 // module raises one; the service then stops consuming, answers /healthz
 // with 503, drains within its timeout and exits non-zero, so that its

@@ -62,7 +62,7 @@ class OutcomePublisher {
   virtual absl::Status Flush(std::chrono::milliseconds timeout) = 0;
 };
 
-// Durable per-message attempt counts, for crash-loop isolation (DESIGN.md,
+// Durable per-message attempt counts, for crash-loop isolation (docs/design/guarantees.md,
 // "Poison isolation"): an attempt is recorded before a job runs, and
 // forgotten when the job's outcome is stored (unless that outcome is its
 // `crash` record) or, earlier, once its run is known to have ended (see

@@ -1,6 +1,6 @@
 // The memory plan: for each length bucket, the largest batch that fits the
-// device-memory budget, measured by running the real model (DESIGN.md,
-// "Memory plan"). A plain value type; the executor measures it, the app
+// device-memory budget, measured by running the real model (docs/design/memory.md,
+// "The memory plan"). A plain value type; the executor measures it, the app
 // persists it and hands the caps to the scheduler.
 #pragma once
 

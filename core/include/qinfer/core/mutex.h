@@ -13,7 +13,7 @@
 // These are the std types underneath, with std::chrono::steady_clock for
 // every timed wait, as before.
 //
-// The lock order of the whole process is in docs/THREADS.md.
+// The lock order of the whole process is in docs/design/threads.md.
 #pragma once
 
 #include <chrono>

@@ -1,5 +1,5 @@
-// The documented JSON form of results and failure records (DESIGN.md,
-// "Messages"): the reply / dead-letter message value, and the RocksDB value
+// The documented JSON form of results and failure records (docs/design/messages.md,
+// "Message formats"): the reply / dead-letter message value, and the RocksDB value
 // under the job id (there a compact output is kept as its bytes, and every
 // read gives these bytes back: stored_record.h).
 #pragma once

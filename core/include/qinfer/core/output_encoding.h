@@ -1,4 +1,4 @@
-// How a result's `output` is written (DESIGN.md, "Messages": a job's
+// How a result's `output` is written (docs/design/messages.md: a job's
 // `encoding`, the configuration's `output.encoding`): JSON numbers, or the
 // bytes of a compact form as base64 text. The compact forms are the ones
 // text-embeddings-inference and sentence-transformers' quantize_embeddings

@@ -3,7 +3,7 @@
 // publish (delivery acknowledged, where a topic wants it) -> ack.
 //
 // No permanent error is retried, and no job stays unacknowledged because of
-// its reply (DESIGN.md, "Guarantees"):
+// its reply (docs/design/guarantees.md):
 //  - a store write goes through StoreWrites (retries, event=store_error,
 //    the counter); one that keeps failing raises the fatal condition there:
 //    the outcomes are not acked, the instance stops and is restarted;

@@ -1,5 +1,5 @@
-// StoreWrites: the one path of every store write that can fail (DESIGN.md,
-// "Storage"): results and failure records (with their ranks and the
+// StoreWrites: the one path of every store write that can fail (docs/design/storage.md,
+// "The store"): results and failure records (with their ranks and the
 // attempts they free, in one write), the attempt log, and the memory plan.
 //
 // Every write gets the same treatment, whichever of them a full disk hits

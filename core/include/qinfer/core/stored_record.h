@@ -1,4 +1,4 @@
-// A record as the outcome store keeps it (DESIGN.md, "Storage"): the JSON
+// A record as the outcome store keeps it (docs/design/storage.md): the JSON
 // text OutcomeToJson wrote, coded smaller, and a compact output (a job's
 // `encoding`: in the text, the base64 of its bytes) kept as the bytes
 // themselves, apart from the text. A reader gets the text back byte for byte.

@@ -1,4 +1,4 @@
-// The model's task (DESIGN.md, "Tasks"): what a result holds beside the
+// The model's task (docs/design/messages.md, "Tasks"): what a result holds beside the
 // model's raw output, and which inputs a job may carry. The manifest names
 // the task; the exporter (model/export_hf.py) reads it from the checkpoint
 // as the model's library would.

@@ -1,6 +1,6 @@
 // `qinfer results --export FILE.parquet`: a store's final records as one
-// Parquet file, a row a record, typed columns (README, "Getting results
-// out"; DESIGN.md, "CLI").
+// Parquet file, a row a record, typed columns (docs/guide/results.md;
+// docs/design/storage.md, "The Parquet export").
 //
 // Columns, in this order, each only when some record has it (the first
 // five always):

@@ -3,7 +3,7 @@
 // before, runs the rest through the model runner, and records every outcome
 // (store -> publish -> ack) through the OutcomeRecorder.
 //
-// Crash-loop isolation (DESIGN.md, "Poison isolation"): before a job runs
+// Crash-loop isolation (docs/design/guarantees.md, "Poison isolation"): before a job runs
 // its attempt is recorded durably (AttemptLog). A job that already has
 // attempts without an outcome was in flight when the process died: it runs
 // alone, so a poison job cannot take its batch-mates down with it again. A

@@ -1,4 +1,4 @@
-// Replay: turning failure records back into jobs (DESIGN.md, "Messages").
+// Replay: turning failure records back into jobs (docs/design/messages.md).
 // What to select, what the re-published job says, and how progress reads.
 // No Kafka and no RocksDB: `qinfer replay` feeds it records from the store
 // or the dead-letter topic and publishes what it returns.
