@@ -86,7 +86,7 @@ echo "==> apt-get update (private lists in $work)"
 if ! apt-get "${apt[@]}" -qq --error-on=any update; then
   echo "gather.sh: could not read Debian 12's package index (above: what apt-get update said)." >&2
   echo "  Run bench/gpu/gather.sh on a machine that reaches Debian's archive, then bring" >&2
-  echo "  bench/gpu/vendor/ along to the GPU machine with the tree (bench/gpu/README.md)." >&2
+  echo "  bench/gpu/vendor/ along to the GPU machine with the tree (docs/benchmarks/gpu.md)." >&2
   exit 1
 fi
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The executor comparison on a CUDA machine, in one command (see
-# bench/gpu/README.md). Builds policy_bench against this machine's torch and
+# docs/benchmarks/gpu.md). Builds policy_bench against this machine's torch and
 # bench/gpu/vendor/ (gathered first by bench/gpu/gather.sh if it is missing),
 # first runs the GPU path's checks (bench.py checks: the tiny and MiniLM-shaped
 # models as TorchScript at the 24 GiB cap, MiniLM as AOTInductor packages
@@ -72,7 +72,7 @@ vendor=$REPO/bench/gpu/vendor
 if [[ ! -d $vendor ]]; then
   log "gather: no $vendor, so bench/gpu/gather.sh"
   "$REPO/bench/gpu/gather.sh" ||
-    die "no $vendor, and bench/gpu/gather.sh could not gather it here (it says why above). Run bench/gpu/gather.sh where Debian's archive is reachable and bring bench/gpu/vendor/ along with the tree (bench/gpu/README.md)"
+    die "no $vendor, and bench/gpu/gather.sh could not gather it here (it says why above). Run bench/gpu/gather.sh where Debian's archive is reachable and bring bench/gpu/vendor/ along with the tree (docs/benchmarks/gpu.md)"
 fi
 cmake_args=(-S "$REPO/bench/gpu" -B "$build_dir" -DQINFER_PYTHON="$python")
 if [[ -n $device ]]; then

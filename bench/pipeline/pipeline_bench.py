@@ -355,7 +355,7 @@ STAGES_DEFINITION = (
 
 def stages_of(log_text: str, n: int, queue_waits: list, res: dict) -> dict:
     """Where a run's time went, per job, from serve's event=stage_summary
-    line and the records (bench/pipeline/README.md, "Stages")."""
+    line and the records (docs/benchmarks/pipeline.md, "How a serve run is timed")."""
     st = summary_fields(log_text, "stage_summary")
     if not st:
         return {}

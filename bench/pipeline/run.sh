@@ -52,7 +52,7 @@
 # python_single_thread_texts_per_s (medians over rounds), tokenizer_threads
 # {N: {jobs_per_s, ratio_to_threads_x_single, ratio_to_threads_x_python_single,
 # stages, runs}}, definitions{...}}. How a serve run is timed:
-# bench/pipeline/README.md.
+# docs/benchmarks/pipeline.md.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -2,7 +2,7 @@
 """Collects one bench/policies/run.sh run into a JSON summary, a Markdown report and a
 PNG chart.
 
-    .venv/bin/python bench/policies/report.py --results DIR --json OUT.json --markdown OUT.md --chart OUT.png \
+    .venv/bin/python bench/policies/report.py --results DIR --json OUT.json [--markdown OUT.md] --chart OUT.png \
         [--command "bench/policies/run.sh ..."] [--check]
 
 DIR holds what bench/policies/run.sh wrote: workloads.json, policy-<workload>.json
@@ -33,9 +33,9 @@ POLICY_LABELS = {
 }
 FIELDS = ["real_tokens_per_s", "jobs_per_s", "padding_efficiency", "peak_over_budget", "oom_events", "lost",
           "p50_ms", "p99_ms"]
-MINILM_LINK = ("A real model (all-MiniLM-L6-v2 on real text, beside sentence-transformers' torch, ONNX Runtime and "
-               "OpenVINO backends and real TorchServe) has a report of its own, made by `bench/real_models/run.sh`: "
-               "[BENCHMARKS-minilm.md](BENCHMARKS-minilm.md).")
+MINILM_LINK = ("Real models (all-MiniLM-L6-v2, MPNet and Qwen3 on real text, beside sentence-transformers' torch, "
+               "ONNX Runtime and OpenVINO backends and real TorchServe) have a study of their own, "
+               "`bench/real_models/run.sh`: [Real models](real-models.md).")
 SERVICE_FIELDS = ["real_tokens_per_s", "jobs_per_s", "padding_efficiency", "lost", "p50_ms", "p99_ms"]
 
 
@@ -134,14 +134,14 @@ def fmt(value, digits=0, suffix=""):
     return f"{value:,.{digits}f}{suffix}"
 
 
-def markdown(summary, command):
+def markdown(summary, command, chart_name="policies.png"):
     s = summary
     lines = [
         "# Benchmarks",
         "",
         f"Made by `{command}` on {s['date']} at commit `{s['commit']}`, on {s['machine']['cpu']} "
         f"({s['machine']['cores']} cores, {s['machine']['memory_gib']} GiB, {s['machine']['os']}). "
-        "Regenerate with the same command; `bench/README.md` says what each part measures.",
+        "Regenerate with the same command.",
         "",
         "All systems run the same TorchScript model (`model/export_model.py --vocab 30522`: 2 layers, dim 128) "
         "with the same torch and 2 intra-op threads, on the same jobs. Executor policies run on the budgeted "
@@ -212,7 +212,7 @@ def markdown(summary, command):
         for t in s["targets"]:
             lines.append(f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else 'no'} |")
         lines.append("")
-    lines += ["![real tokens/s per workload](benchmarks.png)", ""]
+    lines += [f"![real tokens/s per workload]({chart_name})", ""]
     return "\n".join(lines)
 
 
@@ -280,7 +280,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", required=True)
     ap.add_argument("--json", required=True)
-    ap.add_argument("--markdown", required=True)
+    ap.add_argument("--markdown", help="the report as Markdown (the site renders it from the JSON)")
     ap.add_argument("--chart", required=True)
     ap.add_argument("--command", default="bench/policies/run.sh")
     ap.add_argument("--check", action="store_true")
@@ -289,15 +289,17 @@ def main() -> None:
     summary["machine"] = machine()
     summary["commit"] = commit()
     summary["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    summary["command"] = a.command
     for entry in summary["workloads"].values():
         entry["ratios"] = ratios(entry)
     summary["targets"] = targets(summary)
     with open(a.json, "w") as f:
         json.dump(summary, f, indent=2)
-    with open(a.markdown, "w") as f:
-        f.write(markdown(summary, a.command))
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(markdown(summary, a.command, os.path.basename(a.chart)))
     chart(summary, a.chart)
-    print(f"report.py: wrote {a.json}, {a.markdown}, {a.chart}", file=sys.stderr)
+    print(f"report.py: wrote {a.json}, {a.markdown or 'no Markdown'}, {a.chart}", file=sys.stderr)
     if a.check:
         problems = check(summary)
         for p in problems:

@@ -306,7 +306,7 @@ def markdown(summary, command, chart_name, title):
     s, m, g = summary, summary["machine"], summary["gemm"] or {}
     lines = [f"# Benchmarks: {title} on real text", "",
              f"Made by `{command}` on {s['date']} at commit `{s['commit']}`, on {m['cpu']} ({m['cores']} cores, "
-             f"{m['memory_gib']} GiB, {m['os']}). [Real models](real-models.md) says what each row measures.",
+             f"{m['memory_gib']} GiB, {m['os']}).",
              "", f"Texts: {s['texts_source']}, tokenized by the model's tokenizer ([CLS] and [SEP] counted). "
              "qinfer serve gets them as text jobs and tokenizes them inside its timing, as the peers do inside "
              "`encode()`; qinfer's executor-only rows get the token ids (the executor runs no tokenizer).", "",
@@ -371,7 +371,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", required=True)
     ap.add_argument("--json", required=True)
-    ap.add_argument("--markdown", required=True)
+    ap.add_argument("--markdown", help="the report as Markdown (the site renders it from the JSON)")
     ap.add_argument("--chart", required=True)
     ap.add_argument("--command", default="bench/real_models/run.sh")
     ap.add_argument("--check", action="store_true")
@@ -385,14 +385,15 @@ def main() -> None:
         with open(a.model_config) as f:
             COSTS.update(costs_of(json.load(f)))
     summary = collect(a.results)
-    summary["title"], summary["costs"] = a.title, dict(COSTS)
+    summary["title"], summary["costs"], summary["command"] = a.title, dict(COSTS), a.command
     with open(a.json, "w") as f:
         json.dump(summary, f, indent=2)
-    with open(a.markdown, "w") as f:
-        f.write(markdown(summary, a.command, os.path.basename(a.chart), a.title))
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(markdown(summary, a.command, os.path.basename(a.chart), a.title))
     chart(summary, a.chart, a.title)
     say_which_ran(summary)
-    print(f"report.py: wrote {a.json}, {a.markdown}, {a.chart}")
+    print(f"report.py: wrote {a.json}, {a.markdown or 'no Markdown'}, {a.chart}")
     if a.check:
         problems = check(summary)
         if problems:
