@@ -289,7 +289,8 @@ void EmitFormation(const Key& k, const Config& c, YAML::Emitter& out) {
 
 using C = Config;
 
-// Every key, in the order of the dump and of README's table.
+// Every key, in the order of the dump and of the table in
+// docs/guide/configuration.md.
 constexpr Key kKeys[] = {
     Text<&C::Model::path>("model.path",
                           "TorchScript `model.pt`, or an aoti export's `model-cpu-float32.pt2` (see \"Bring "
@@ -305,8 +306,8 @@ constexpr Key kKeys[] = {
         .Note("`manifest.json` beside `model.path`"),
     Text<&C::Model::device>("model.device",
                             "the primary device; `cpu-budget:<size>` (e.g. `cpu-budget:512MiB`) "
-                            "is the budgeted CPU device (README: \"Memory plan and the OOM "
-                            "ladder\")")
+                            "is the budgeted CPU device (docs/design/memory.md: \"Memory plan "
+                            "and the OOM ladder\")")
         .Check(CheckDevice, "`cpu`, `cuda:N` or `cpu-budget:<size>`"),
     Text<&C::Model::fallback_device>("model.fallback_device",
                                      "where a single job that does not fit the primary device runs: `auto` is "

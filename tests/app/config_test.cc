@@ -418,16 +418,16 @@ TEST(ConfigTest, ClientCommandsNeedNoModelPath) {
   EXPECT_FALSE(LoadConfig("", {"kafka.brokers=b:1"}).ok()) << "serve needs model.path";
 }
 
-// README's configuration table is the generated one.
-TEST(ConfigTest, ReadmeTableIsTheGeneratedOne) {
-  std::ifstream in(QINFER_README);
-  ASSERT_TRUE(in) << "cannot read " << QINFER_README;
-  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+// The configuration table of docs/guide/configuration.md is the generated one.
+TEST(ConfigTest, DocsTableIsTheGeneratedOne) {
+  std::ifstream in(QINFER_CONFIGURATION_MD);
+  ASSERT_TRUE(in) << "cannot read " << QINFER_CONFIGURATION_MD;
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string begin = "<!-- config-table:begin -->\n", end = "<!-- config-table:end -->";
-  const size_t from = readme.find(begin), to = readme.find(end);
+  const size_t from = page.find(begin), to = page.find(end);
   ASSERT_TRUE(from != std::string::npos && to != std::string::npos && from < to)
-      << QINFER_README << " has no " << begin << "..." << end << " markers";
-  const std::string table = readme.substr(from + begin.size(), to - from - begin.size());
+      << QINFER_CONFIGURATION_MD << " has no " << begin << "..." << end << " markers";
+  const std::string table = page.substr(from + begin.size(), to - from - begin.size());
   const std::string generated = ConfigTableMarkdown();
   if (table == generated) return;
   std::istringstream a(table), b(generated);
@@ -439,10 +439,11 @@ TEST(ConfigTest, ReadmeTableIsTheGeneratedOne) {
     if (!more_a && !more_b) break;
     if (!more_a || !more_b || line_a != line_b) break;
   }
-  ADD_FAILURE() << "README.md's configuration table differs from the key table in app/src/config_keys.cc, first at "
-                << "line " << line << " of the table:\n- README:    " << line_a << "\n+ generated: " << line_b
+  ADD_FAILURE() << "docs/guide/configuration.md's configuration table differs from the key table in "
+                << "app/src/config_keys.cc, first at line " << line << " of the table:\n- docs:      " << line_a
+                << "\n+ generated: " << line_b
                 << "\nRegenerate it: put the output of `build/qinfer config --print-table` between the "
-                << begin.substr(0, begin.size() - 1) << " and " << end << " lines of README.md";
+                << begin.substr(0, begin.size() - 1) << " and " << end << " lines of docs/guide/configuration.md";
 }
 
 // The binary: `serve --print-config` prints the effective configuration and

@@ -247,7 +247,7 @@ def test_rerank_equals_cross_encoder_predict(tmp_path, family):
         stop(svc)
 
 
-@pytest.mark.parametrize("family", ["roberta", "xlm-roberta"])  # BERT's: the README's Parquet route, < 1e-4
+@pytest.mark.parametrize("family", ["roberta", "xlm-roberta"])  # BERT's: the docs' Parquet route, < 1e-4
 def test_embed_equals_encode(tmp_path, family):
     ckpt, pkg = make_package(tmp_path, family, "embed", "--st")
     svc = serve(tmp_path, pkg)
@@ -574,16 +574,18 @@ def test_awkward_pairs_get_their_records_and_the_partition_moves_on(tmp_path):
         stop(svc)
 
 
-def readme_route(heading):
-    """The command lines of the first bash block after `heading` in README.md."""
-    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
-    section = readme[readme.index(heading):]
+def docs_route(page, heading):
+    """The command lines of the first bash block under the heading `heading` of docs/`page`."""
+    lines = open(os.path.join(REPO, "docs", page), encoding="utf-8").read().splitlines()
+    at = [i for i, line in enumerate(lines) if line.startswith("#") and line.lstrip("#").strip() == heading]
+    assert len(at) == 1, f"docs/{page} has no heading {heading!r}"
+    section = "\n".join(lines[at[0]:]) + "\n"
     start = section.index("```bash\n") + len("```bash\n")
     return [line for line in section[start:section.index("```", start)].splitlines() if line.strip()]
 
 
-def run_route(tmp, heading, checkpoint_name, family, task, jsonl_name, rows, *extra):
-    """Runs README's route under `heading` as printed, in `tmp`, with only the paths of the
+def run_route(tmp, page, heading, checkpoint_name, family, task, jsonl_name, rows, *extra):
+    """Runs the route under `heading` of docs/`page` as printed, in `tmp`, with only the paths of the
     venv's python, the exporter and the binary made absolute, and the broker, topic and
     configuration replaced by the test's."""
     _require_env()
@@ -610,7 +612,7 @@ kafka:
   dead_letter_topic: failed-route-{run}
   create_topics: true
 """)
-    lines = readme_route(heading)
+    lines = docs_route(page, heading)
     replaced = [(".venv/bin/python model/export_hf.py", f"{PYTHON} {REPO}/model/export_hf.py"),
                 ("build/qinfer", os.environ["QINFER_BINARY"]),
                 ("-b 127.0.0.1:9092 -t jobs", f"-b {brokers} -t {topic}"),
@@ -618,7 +620,7 @@ kafka:
     for printed, _ in replaced:
         if printed.startswith("-b ") and not any("kcat" in line for line in lines):
             continue  # a route that publishes with `qinfer submit`
-        assert any(printed in line for line in lines), f"README's route no longer has {printed!r}"
+        assert any(printed in line for line in lines), f"docs/{page}'s route no longer has {printed!r}"
     outputs = []
     for line in lines:
         for printed, ours in replaced:
@@ -633,11 +635,11 @@ kafka:
 
 
 @pytest.mark.parametrize("family", ["deberta-v2"])  # BERT's rerank is served above
-def test_the_readmes_rerank_route_runs_as_printed(tmp_path, family):
+def test_the_docs_rerank_route_runs_as_printed(tmp_path, family):
     from sentence_transformers import CrossEncoder
     rows = [{"id": f"q{i}", "query": q, "passage": p} for i, (q, p) in enumerate(zip(QUERIES, PASSAGES))]
-    ckpt, _ = run_route(tmp_path, "**Rerank from a checkpoint directory**", "my-cross-encoder", family, "rerank",
-                        "pairs.jsonl", rows)
+    ckpt, _ = run_route(tmp_path, "guide/tasks.md", "Rerank from a checkpoint directory", "my-cross-encoder",
+                        family, "rerank", "pairs.jsonl", rows)
     records = {r["id"]: r for r in map(json.loads, open(tmp_path / "scores.jsonl"))}
     want = CrossEncoder(str(ckpt), device="cpu").predict([(r["query"], r["passage"]) for r in rows])
     got = np.array([records[r["id"]]["score"] for r in rows])
@@ -645,11 +647,11 @@ def test_the_readmes_rerank_route_runs_as_printed(tmp_path, family):
 
 
 @pytest.mark.parametrize("family", ["modernbert"])  # RoBERTa's classify is served above
-def test_the_readmes_classify_route_runs_as_printed(tmp_path, family):
+def test_the_docs_classify_route_runs_as_printed(tmp_path, family):
     from transformers import pipeline
     rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(TEXTS)]
-    ckpt, outputs = run_route(tmp_path, "**Classify from a checkpoint directory**", "my-classifier", family,
-                              "classify", "texts.jsonl", rows)
+    ckpt, outputs = run_route(tmp_path, "guide/tasks.md", "Classify from a checkpoint directory", "my-classifier",
+                              family, "classify", "texts.jsonl", rows)
     records = {r["id"]: r for r in map(json.loads, open(tmp_path / "labels.jsonl"))}
     want = pipeline("text-classification", model=str(ckpt), top_k=None)([r["text"] for r in rows])
     for row, expected in zip(rows, want):
@@ -665,14 +667,14 @@ def test_the_readmes_classify_route_runs_as_printed(tmp_path, family):
         assert any(line.split()[:2] == [label, str(n)] for line in summary.splitlines()), summary
 
 
-def test_the_readmes_tag_route_runs_as_printed(tmp_path):
+def test_the_docs_tag_route_runs_as_printed(tmp_path):
     from transformers import pipeline
     words = "Anna Smith flew from Paris to New York and met Zoë in Kraków on Monday".split()
     long_text = " ".join(words[i % len(words)] for i in range(300))  # over max_tokens: windows
     texts = TAG_TEXTS + [long_text]
     rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(texts)]
-    ckpt, _ = run_route(tmp_path, "**Tag from a checkpoint directory**", "my-tagger", "distilbert", "tokens",
-                        "texts.jsonl", rows)
+    ckpt, _ = run_route(tmp_path, "guide/tasks.md", "Tag from a checkpoint directory", "my-tagger", "distilbert",
+                        "tokens", "texts.jsonl", rows)
     records = {r["id"]: r for r in map(json.loads, open(tmp_path / "entities.jsonl"))}
     # The route's serve runs with the test configuration's admission.chunk_overlap (0 here:
     # the default) as the pipeline's stride.
@@ -687,11 +689,11 @@ def test_the_readmes_tag_route_runs_as_printed(tmp_path):
 
 
 @pytest.mark.parametrize("family,pooling", [("qwen3", "lasttoken")])  # MPNet's embed is served above
-def test_the_readmes_embed_route_runs_as_printed(tmp_path, family, pooling):
+def test_the_docs_embed_route_runs_as_printed(tmp_path, family, pooling):
     # Qwen3-Embedding's layout: a decoder pooled by its last token.
     from sentence_transformers import SentenceTransformer
     rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(TEXTS)]
-    ckpt, _ = run_route(tmp_path, "**Embed from a checkpoint directory**", "my-embedder", family, "embed",
+    ckpt, _ = run_route(tmp_path, "guide/tasks.md", "Embed from a checkpoint directory", "my-embedder", family, "embed",
                         "texts.jsonl", rows, "--st", "--pooling", pooling)
     records = {r["id"]: r for r in map(json.loads, open(tmp_path / "vectors.jsonl"))}
     want = SentenceTransformer(str(ckpt), device="cpu").encode([r["text"] for r in rows], convert_to_numpy=True)
@@ -700,7 +702,7 @@ def test_the_readmes_embed_route_runs_as_printed(tmp_path, family, pooling):
     assert cos.min() >= 0.9999, cos
 
 
-def test_the_readmes_parquet_route_runs_as_printed(tmp_path):
+def test_the_docs_parquet_route_runs_as_printed(tmp_path):
     # Your columns ride along (qinfer submit moves them into meta) and come back as Parquet columns; DuckDB
     # and pyarrow read the file, its rows are `results --count`'s and its vectors encode()'s.
     import duckdb
@@ -709,8 +711,8 @@ def test_the_readmes_parquet_route_runs_as_printed(tmp_path):
     from sentence_transformers import SentenceTransformer
     rows = [{"id": f"d{i}", "text": t, "title": f"Title {i}", "url": f"https://example.org/{i}", "rank": i}
             for i, t in enumerate(TEXTS)]
-    ckpt, outputs = run_route(tmp_path, "**Parquet, into DuckDB**", "my-embedder", "bert", "embed", "docs.jsonl",
-                              rows, "--st")
+    ckpt, outputs = run_route(tmp_path, "guide/results.md", "Parquet, into DuckDB", "my-embedder", "bert", "embed",
+                              "docs.jsonl", rows, "--st")
     counts = dict(line.split() for line in outputs[4].splitlines())
     assert counts == {"results": str(len(rows)), "failures": "0", "superseded": "0"}
     printed = outputs[5]
@@ -729,11 +731,11 @@ def test_the_readmes_parquet_route_runs_as_printed(tmp_path):
         assert np.abs(np.array(got[r["id"]]["output"], dtype=np.float32) - want[i]).max() < TOLERANCE
 
 
-def test_the_readmes_compact_vectors_route_runs_as_printed(tmp_path):
+def test_the_docs_compact_vectors_route_runs_as_printed(tmp_path):
     from sentence_transformers import SentenceTransformer
     rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(TEXTS)]
-    ckpt, _ = run_route(tmp_path, "**Compact vectors, into numpy**", "my-embedder", "bert", "embed", "texts.jsonl",
-                        rows, "--st")
+    ckpt, _ = run_route(tmp_path, "guide/results.md", "Compact vectors, into numpy", "my-embedder", "bert", "embed",
+                        "texts.jsonl", rows, "--st")
     ids = (tmp_path / "ids.txt").read_text().split()
     got = np.load(tmp_path / "vectors.npy")
     assert sorted(ids) == sorted(r["id"] for r in rows) and got.dtype == np.float32
@@ -741,10 +743,11 @@ def test_the_readmes_compact_vectors_route_runs_as_printed(tmp_path):
     assert np.abs(got - want).max() < TOLERANCE
 
 
-def test_the_readmes_sparse_route_runs_as_printed(tmp_path):
+def test_the_docs_sparse_route_runs_as_printed(tmp_path):
     from sentence_transformers import SparseEncoder
     rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(TEXTS)]
-    ckpt, _ = run_route(tmp_path, "**Sparse weights**", "my-splade", "bert", "sparse", "texts.jsonl", rows)
+    ckpt, _ = run_route(tmp_path, "guide/results.md", "Sparse weights", "my-splade", "bert", "sparse", "texts.jsonl",
+                        rows)
     records = {r["id"]: r for r in map(json.loads, open(tmp_path / "sparse.jsonl"))}
     want = SparseEncoder(str(ckpt), device="cpu").encode(TEXTS, max_active_dims=64, convert_to_tensor=True,
                                                          convert_to_sparse_tensor=False).numpy()
@@ -754,12 +757,12 @@ def test_the_readmes_sparse_route_runs_as_printed(tmp_path):
         assert np.abs(np.array(out["values"]) - want[i][out["indices"]]).max() < TOLERANCE
 
 
-def test_the_readmes_token_vectors_route_runs_as_printed(tmp_path):
+def test_the_docs_token_vectors_route_runs_as_printed(tmp_path):
     from sentence_transformers import SentenceTransformer
     long_text = " ".join(TEXTS * 3)  # over max_tokens (64): windows
     rows = [{"id": f"t{i}", "text": t} for i, t in enumerate(TEXTS + [long_text])]
-    ckpt, _ = run_route(tmp_path, "**A vector a token**", "my-colbert", "bert", "embed", "texts.jsonl", rows, "--st",
-                        "--token-projection", "8")
+    ckpt, _ = run_route(tmp_path, "guide/results.md", "A vector a token", "my-colbert", "bert", "embed", "texts.jsonl",
+                        rows, "--st", "--token-projection", "8")
     records = {r["id"]: r for r in map(json.loads, open(tmp_path / "tokens.jsonl"))}
     st = SentenceTransformer(str(ckpt), device="cpu")
     for i, want in enumerate(st.encode(TEXTS, output_value="token_embeddings")):

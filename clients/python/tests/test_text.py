@@ -150,7 +150,7 @@ def test_chunk_pools_the_tokenizers_windows_as_documented(service, manifest):
         assert cosines([r.output], [pooled])[0] >= MIN_COSINE
 
 
-# Each awkward text and its documented record (README, "Text jobs").
+# Each awkward text and its documented record (docs/guide/text-jobs.md, "Awkward texts").
 AWKWARD = [
     ("empty", {"text": ""}, "invalid", "`text` is empty"),
     ("spaces", {"text": "   \t\n   "}, "invalid", "no token besides the tokenizer's special tokens"),
@@ -204,14 +204,18 @@ def test_submit_text_reads_id_text_lines(service, tmp_path, st_model):
     assert cosines([got["st-1"].output, got["st-3"].output], want).min() >= MIN_COSINE
 
 
-def test_the_readmes_kcat_route_runs_as_written(service, tmp_path, st_model):
-    """README, "Embed a million texts", "With kcat alone": its command line, run as printed
-    (only the broker address and the topic replaced), gives encode()'s embeddings."""
+def test_the_docs_kcat_route_runs_as_written(service, tmp_path, st_model):
+    """docs/guide/text-jobs.md, "Embed a million texts", "With kcat alone", and README's tour print
+    the same command line; run as printed (only the broker address and the topic replaced), it
+    gives encode()'s embeddings."""
     if shutil.which("kcat") is None or shutil.which("jq") is None:
         pytest.skip("kcat and jq are needed (deploy/setup.sh installs both)")
-    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
-    section = readme[readme.index("**With kcat alone**"):]
+    docs = open(os.path.join(REPO, "docs", "guide", "text-jobs.md"), encoding="utf-8").read()
+    section = docs[docs.index("**With kcat alone**"):]
     [command] = [line for line in section.splitlines() if line.startswith("jq ") and "kcat -P" in line][:1]
+    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    tour = readme[readme.index("## A short tour"):]
+    assert [line for line in tour.splitlines() if line.startswith("jq ") and "kcat -P" in line][:1] == [command]
     assert "-b 127.0.0.1:9092 -t jobs" in command
     command = command.replace("-b 127.0.0.1:9092 -t jobs", f"-b {service.brokers} -t {service.jobs_topic}")
     texts = {"readme-1": "The README's route, run as written.", "readme-2": "Ünïcode and 😀 too."}
@@ -225,22 +229,21 @@ def test_the_readmes_kcat_route_runs_as_written(service, tmp_path, st_model):
     assert cosines([got[i].output for i in texts], want).min() >= MIN_COSINE
 
 
-def test_the_readmes_python_snippet_runs_as_written(service, st_model):
-    """README, "Python client": its snippet, run as printed (only the broker address and the
+def test_the_docs_python_snippet_runs_as_written(service, st_model):
+    """docs/guide/python-client.md: its snippet, run as printed (only the broker address and the
     three topics replaced), prints each id once with the first three values of encode()'s
     embedding of its text."""
-    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
-    section = readme[readme.index("## Python client"):]
+    section = open(os.path.join(REPO, "docs", "guide", "python-client.md"), encoding="utf-8").read()
     start = section.index("```python\n") + len("```python\n")
     snippet = section[start:section.index("```", start)]
     for printed, ours in [('"127.0.0.1:9092"', repr(service.brokers)),
                           ('jobs_topic="jobs"', f"jobs_topic={service.jobs_topic!r}"),
                           ('reply_topic="results"', f"reply_topic={service.reply_topic!r}"),
                           ('dead_letter_topic="jobs-failed"', f"dead_letter_topic={service.dlq_topic!r}")]:
-        assert snippet.count(printed) == 1, f"README's snippet no longer has {printed}"
+        assert snippet.count(printed) == 1, f"the docs' snippet no longer has {printed}"
         snippet = snippet.replace(printed, ours)
     texts = ["first text", "second text"]
-    assert all(repr(t).replace("'", '"') in snippet for t in texts), "README's snippet changed its texts"
+    assert all(repr(t).replace("'", '"') in snippet for t in texts), "the docs' snippet changed its texts"
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "clients", "python", "src"))
     run = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True,
                          timeout=300, env=env)
