@@ -41,7 +41,9 @@ std::optional<std::string> AsTextJob(const SubmitOptions& o, nlohmann::json& doc
     if (auto why = MoveStringField(doc, o.text_pair_field, "text_pair")) return why;
   }
   changed = o.text_field != "text" || (!o.text_pair_field.empty() && o.text_pair_field != "text_pair");
-  if (!o.prompt_name.empty() && !doc.contains("prompt_name")) {
+  // A null prompt_name names none, as the service reads it.
+  const auto own = doc.find("prompt_name");
+  if (!o.prompt_name.empty() && (own == doc.end() || own->is_null())) {
     doc["prompt_name"] = o.prompt_name;
     changed = true;
   }

@@ -94,12 +94,35 @@ TEST(SubmitPrepareLine, TextFieldsMoveBeforeTheColumnsAreTaken) {
   EXPECT_EQ(p.sent, json::parse(R"({"id":"q1","text":"what?","text_pair":"this.","prompt_name":"query",
                                     "meta":{"doc_id":17}})"));
 
+  p = Prepare(o, R"({"id":"q1","content":"what?","passage":"this.","prompt_name":"passage"})");
+  ASSERT_FALSE(p.error) << *p.error;
+  EXPECT_EQ(p.sent["prompt_name"], "passage") << "a line's own prompt_name is never replaced";
+
   p = Prepare(o, R"({"id":"q2","passage":"this."})");
   ASSERT_TRUE(p.error);
   EXPECT_EQ(*p.error, "no string `content`");
   p = Prepare(o, "[1, 2]");
   ASSERT_TRUE(p.error);
   EXPECT_EQ(*p.error, "not a JSON object");
+}
+
+// --prompt-name is the prompt of the lines that name none (no member, or
+// null, which a job reads as none); a line's own prompt_name is sent as the
+// line has it.
+TEST(SubmitPrepareLine, PromptNameFillsOnlyTheLinesThatNameNone) {
+  SubmitOptions o;
+  o.text = true;
+  o.prompt_name = "query";
+  const std::string own = R"({"id":"b","text":"x","prompt_name":"passage"})";
+  std::string line = own, key;
+  ASSERT_FALSE(PrepareLine(o, line, key));
+  EXPECT_EQ(line, own) << "sent byte for byte";
+  EXPECT_EQ(Prepare(o, R"({"id":"a","text":"x"})").sent["prompt_name"], "query");
+  EXPECT_EQ(Prepare(o, R"({"id":"c","text":"x","prompt_name":null})").sent["prompt_name"], "query");
+  EXPECT_EQ(Prepare(o, R"({"id":"d","text":"x","prompt_name":"","k":1})").sent["prompt_name"], "")
+      << "an empty name is the line's own (the service refuses it by name)";
+  o.prompt_name.clear();
+  EXPECT_FALSE(Prepare(o, R"({"id":"a","text":"x"})").sent.contains("prompt_name"));
 }
 
 TEST(ResultsExportName, OnlyTheNamesOfFormatsItWritesAreWritten) {
