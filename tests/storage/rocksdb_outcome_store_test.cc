@@ -13,6 +13,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/table.h>
 
+#include "qinfer/core/json_scan.h"
 #include "qinfer/core/outcome_json.h"
 #include "qinfer/core/output_encoding.h"
 
@@ -781,6 +782,83 @@ TEST_F(RocksDbOutcomeStoreTest, ACompactOutputIsStoredAsItsBytesAndReadBackAsWri
   EXPECT_EQ(x, StoredValue(OutcomeToJson(second), second.output_bytes));
   EXPECT_NE(x.find(second.output_bytes), std::string::npos) << "384 floats: 1,536 bytes, not 2,048 of base64";
   EXPECT_LT(x.size(), OutcomeToJson(second).size() - 2048 + 1536);
+}
+
+// A stored value's counts and positions are varints (stored_record.cc),
+// which gain a byte at 128 and at 16,384: a compact output of that many
+// bytes and one either side, an output whose text starts at that byte of
+// its record, a literal run and a digest's bytes of those lengths, each
+// read back exactly from the store, and each value shown to hold the
+// boundary itself.
+TEST_F(RocksDbOutcomeStoreTest, ValuesAtEveryVarintBoundaryReadBackExactly) {
+  const std::vector<size_t> sizes = {127, 128, 129, 16383, 16384, 16385};
+  auto varint = [](size_t v) {
+    std::string out;
+    for (; v >= 0x80; v >>= 7) out += char(uint8_t(v) | 0x80);
+    return out + char(v);
+  };
+  auto compact = [](std::string id, size_t bytes) {
+    Outcome o = Result(std::move(id), {});
+    for (size_t i = 0; i < bytes; ++i) o.output_bytes += char(uint8_t(i * 37 + 11));
+    o.encoding = encoding::kUbinary;
+    return o;
+  };
+  struct Case {
+    Outcome outcome;
+    std::string holds;  // what its stored value must hold: the boundary
+  };
+  std::vector<Case> cases;
+  for (size_t n : sizes) {
+    cases.push_back({compact("bytes-" + std::to_string(n), n), char(0x02) + varint(n)});
+    // The output's text at byte n of the record (16,384 and beside it: a
+    // result's members before its output take more than 128 bytes), the id
+    // padding the text before it.
+    if (n > 1000) {
+      Outcome at = compact("at-" + std::to_string(n), 48);
+      const std::string key = "\"output\":\"";
+      at.id += std::string(n - (OutcomeToJson(at).rfind(key) + key.size()), 'p');
+      ASSERT_EQ(OutcomeToJson(at).rfind(key) + key.size(), n);
+      cases.push_back({at, char(0x02) + varint(48) + varint(n)});
+    }
+    // A literal run of n bytes: meta and its comma, between the codes of
+    // "meta": and "model".
+    Outcome literal = Result("literal-" + std::to_string(n));
+    literal.meta_json = R"({"k":")" + std::string(n - 9, 'x') + R"("})";
+    cases.push_back({literal, char(0x1f) + varint(n) + literal.meta_json + ","});
+    // A hex run of n bytes: a digest of 2n digits.
+    Outcome digest = Result("digest-" + std::to_string(n));
+    digest.model_digest = "sha256:";
+    for (size_t i = 0; i < n; ++i) {
+      digest.model_digest += "0123456789abcdef"[i % 16];
+      digest.model_digest += "fedcba9876543210"[i * 7 % 16];
+    }
+    cases.push_back({digest, char(0x1e) + varint(n)});
+  }
+  std::vector<Outcome> outcomes;
+  for (const Case& c : cases) outcomes.push_back(c.outcome);
+  PutOrDie(outcomes);
+
+  std::map<std::string, std::string> texts;
+  ASSERT_TRUE(store()
+                  .ForEachJson(Kind::kAll,
+                               [&](std::string_view json) {
+                                 texts[std::string(RawJsonMember(json, "id").value_or("?"))] = std::string(json);
+                                 return true;
+                               })
+                  .ok());
+  ASSERT_EQ(texts.size(), cases.size());
+  for (const Case& c : cases) {
+    const std::string& id = c.outcome.id;
+    EXPECT_EQ(texts["\"" + id + "\""], OutcomeToJson(c.outcome)) << id.substr(0, 20) << ": byte for byte";
+    EXPECT_EQ(OutcomeToJson(GetOrDie(id).value_or(Outcome{})), OutcomeToJson(c.outcome)) << id.substr(0, 20);
+  }
+  store_.reset();
+  RawStore raw(dir_);
+  for (const Case& c : cases) {
+    std::string value;
+    ASSERT_TRUE(raw.db->Get(rocksdb::ReadOptions(), raw.cf("results"), c.outcome.id, &value).ok());
+    EXPECT_NE(value.find(c.holds), std::string::npos) << c.outcome.id.substr(0, 20) << ": the boundary is stored";
+  }
 }
 
 // A value that is no stored record (stored_record.h) is DataLoss naming its
