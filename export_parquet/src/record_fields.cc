@@ -228,6 +228,15 @@ bool ReadMember(std::string_view key, std::string_view value, bool values, Recor
   return false;
 }
 
+// The record's id for a message: a member ordered before "id" stops the
+// walk before the id is read, so it is looked up then.
+const std::string& IdOf(const StoredRecord& record, RecordFields& r) {
+  if (r.id.empty()) {
+    if (std::optional<std::string_view> raw = RawJsonMember(record.json, "id")) ReadString(*raw, r.id);
+  }
+  return r.id;
+}
+
 }  // namespace
 
 absl::Status ReadRecordFields(const StoredRecord& record, bool values, RecordFields& r) {
@@ -240,7 +249,8 @@ absl::Status ReadRecordFields(const StoredRecord& record, bool values, RecordFie
     return bad.empty();
   });
   if (!unknown.empty()) {
-    return absl::InvalidArgumentError("record " + r.id + ": member `" + unknown + "` is not one a record holds");
+    return absl::InvalidArgumentError("record " + IdOf(record, r) + ": member `" + unknown +
+                                      "` is not one a record holds");
   }
   if (bad.empty() && !whole) bad = "(the record is not a JSON object)";
   if (bad.empty() && r.ok != !output.empty()) bad = "output";
@@ -258,7 +268,7 @@ absl::Status ReadRecordFields(const StoredRecord& record, bool values, RecordFie
     r.form = FormOf(output, r);
     if (values && !ReadOutput(output, apart, r)) bad = "output";
   }
-  if (!bad.empty()) return absl::InvalidArgumentError("record " + r.id + ": cannot read `" + bad + "`");
+  if (!bad.empty()) return absl::InvalidArgumentError("record " + IdOf(record, r) + ": cannot read `" + bad + "`");
   return absl::OkStatus();
 }
 

@@ -12,10 +12,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 
 #include "qinfer/core/outcome_json.h"
 #include "qinfer/core/output_encoding.h"
 #include "qinfer/core/stored_record.h"
+#include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::export_parquet {
 namespace {
@@ -393,8 +395,15 @@ TEST_F(ParquetExportTest, ARecordItCannotReadIsNamedAndNoFileIsLeft) {
   unknown.insert(unknown.size() - 1, R"(,"zz_new":1)");
   std::string bad_output = OutcomeToJson(Result("b", {1}));
   bad_output.replace(bad_output.find("[1.0]"), 5, "[1.0,x]");
+  // Members before "id" in the record's order: the id is named all the same.
+  std::string unknown_first = good;
+  unknown_first.insert(1, R"("aa_new":1,)");
+  std::string bad_time = OutcomeToJson(Result("c", {1}));
+  bad_time.replace(bad_time.find("1700000000123"), 13, "\"x\"");
   for (const auto& [record, error] : std::vector<std::pair<std::string, std::string>>{
            {unknown, "record a: member `zz_new` is not one a record holds"},
+           {unknown_first, "record a: member `aa_new` is not one a record holds"},
+           {bad_time, "record c: cannot read `completed_at_ms`"},
            {bad_output, "record b: cannot read `output`"},
            {"[1]", "record : cannot read `(the record is not a JSON object)`"}}) {
     auto report = Write({good, record});
@@ -462,6 +471,127 @@ TEST_F(ParquetExportTest, ALateRecordOfAnotherShapeTakesTwoPassesAndTheTableHold
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->passes, 1) << "an integer fits a double column; a failure fits any table";
   EXPECT_EQ(Str(*Read(), "reason", 5000), "too_long");
+}
+
+// A record after the store's first 4,096 that holds a member none of them
+// has: the table gains its column (two passes), and the record's value is
+// in it, whichever member it is.
+TEST_F(ParquetExportTest, EveryMemberTheFirstRecordsLackIsExportedFromALateRecord) {
+  std::vector<std::string> first;
+  for (int i = 0; i < 4096; ++i) first.push_back(OutcomeToJson(Result("id-" + std::to_string(10000 + i), {1})));
+  auto late = [] { return Result("late", {2}); };
+  struct Late {
+    Outcome outcome;
+    std::string column, value;
+  };
+  std::vector<Late> cases;
+  cases.push_back({late(), "policy", "truncate"});
+  cases.back().outcome.policy = "truncate";
+  cases.push_back({late(), "windows", "3"});
+  cases.back().outcome.windows = 3;
+  cases.push_back({late(), "original_length", "900"});
+  cases.back().outcome.original_length = 900;
+  cases.push_back({late(), "label", "pos"});
+  cases.back().outcome.label = "pos";
+  cases.push_back({late(), "scores", "{label:string = pos, score:float = 0.75}"});
+  cases.back().outcome.scores = {{"pos", 0.75f}};
+  cases.push_back({late(), "score", "0.875"});
+  cases.back().outcome.score = 0.875f;
+  cases.push_back({late(), "entities", "text:string = Paris}"});
+  cases.back().outcome.entities = std::vector<Entity>{{"LOC", "Paris", 10, 15, 0.5f}};
+  cases.push_back({late(), "tokens", "token:string = paris}"});
+  cases.back().outcome.tokens = std::vector<TokenLabel>{{"paris", 10, 15, "B-LOC", 0.5f}};
+  cases.push_back({Encoded(late(), encoding::kBase64), "encoding", "base64"});
+  cases.push_back({late(), "meta", R"({"title":"x"})"});
+  cases.back().outcome.meta_json = R"({"title":"x"})";
+  // Every record with meta {"n":1} (a column), the late one with a key more:
+  // meta is one JSON column.
+  std::vector<std::string> with_meta;
+  for (int i = 0; i < 4096; ++i) {
+    with_meta.push_back(OutcomeToJson(Result("id-" + std::to_string(10000 + i), {1}, R"({"n":1})")));
+  }
+  cases.push_back({late(), "meta", R"({"n":1,"title":"x"})"});
+  cases.back().outcome.meta_json = R"({"n":1,"title":"x"})";
+  for (Late& c : cases) {
+    const bool meta_first = c.outcome.meta_json.starts_with(R"({"n")");
+    std::vector<std::string> records = meta_first ? with_meta : first;
+    records.push_back(StoredValue(OutcomeToJson(c.outcome), c.outcome.output_bytes));
+    auto report = Write(records);
+    ASSERT_TRUE(report.ok()) << report.status();
+    EXPECT_EQ(report->passes, 2) << c.column;
+    EXPECT_EQ(report->rows, 4097) << c.column;
+    auto t = Read();
+    auto value = At(*t, c.column, 4096);
+    ASSERT_TRUE(value && value->is_valid) << c.column << ": no column, or null: " << Names(*t).size() << " columns";
+    const std::string got = value->type->id() == arrow::Type::STRING ? Str(*t, c.column, 4096) : value->ToString();
+    EXPECT_NE(got.find(c.value), std::string::npos) << c.column << ": " << got;
+    if (meta_first) {
+      EXPECT_EQ(Str(*t, "meta", 0), R"({"n":1})");
+    } else {
+      EXPECT_FALSE(At(*t, c.column, 0)->is_valid) << c.column << ": null in the records without it";
+    }
+    EXPECT_EQ(Floats(At(*t, "output", 4096)), std::vector<float>{2}) << c.column;
+  }
+}
+
+// Every kind of record a store holds, exported from a real store as
+// `results --export` reads it (ForEachStored: the final records): a result
+// whose reply was undeliverable, a replay's result that superseded its
+// too_long failure, a chunked result, a too_long failure, a failure whose
+// dead letter was undeliverable.
+TEST_F(ParquetExportTest, EveryKindOfStoredRecordExportsFromTheStore) {
+  Outcome failed = Failure("replayed");
+  failed.attempt = 0;
+  Outcome replayed = Result("replayed", {1, 2});
+  replayed.attempt = 1;
+  replayed.replay_of = failed.origin;
+  replayed.policy = "truncate";
+  replayed.original_length = 900;
+  replayed.input_length = 512;
+  Outcome undelivered = Result("undelivered", {3, 4});
+  undelivered.reply_to = "replies";
+  undelivered.delivery_error = "Broker: Message size too large";
+  Outcome chunked = Result("chunked", {5, 6});
+  chunked.policy = "chunk";
+  chunked.windows = 3;
+  chunked.original_length = 1400;
+  Outcome dead_letter = Failure("dead-letter");
+  dead_letter.delivery_error = "Broker: Unknown topic or partition";
+  {
+    auto store = storage::RocksDbOutcomeStore::Open((dir_ / "store").string());
+    ASSERT_TRUE(store.ok()) << store.status();
+    const std::vector<Outcome> first = {failed, undelivered, chunked, Failure("too-long"), dead_letter};
+    ASSERT_TRUE((*store)->Put(first).ok());
+    ASSERT_TRUE((*store)->Put(std::vector<Outcome>{replayed}).ok());
+    ASSERT_EQ((*store)->CountSuperseded().value(), 1u);
+    auto report = WriteParquet(
+        [&](const std::function<bool(const StoredRecord&)>& visit) {
+          return (*store)->ForEachStored(storage::RocksDbOutcomeStore::Kind::kAll, visit);
+        },
+        path_);
+    ASSERT_TRUE(report.ok()) << report.status();
+    EXPECT_EQ(report->rows, 5) << "the final records";
+  }
+  auto t = Read();
+  std::map<std::string, int64_t> row;
+  for (int64_t i = 0; i < t->num_rows(); ++i) row[Str(*t, "id", i)] = i;
+  ASSERT_EQ(row.size(), 5u);
+  EXPECT_EQ(Str(*t, "status", row["replayed"]), "ok");
+  EXPECT_EQ(At(*t, "attempt", row["replayed"])->ToString(), "1");
+  EXPECT_EQ(Str(*t, "policy", row["replayed"]), "truncate");
+  EXPECT_EQ(At(*t, "original_length", row["replayed"])->ToString(), "900");
+  EXPECT_EQ(At(*t, "input_length", row["replayed"])->ToString(), "512");
+  EXPECT_EQ(Floats(At(*t, "output", row["replayed"])), (std::vector<float>{1, 2}));
+  EXPECT_EQ(Floats(At(*t, "output", row["undelivered"])), (std::vector<float>{3, 4}));
+  EXPECT_EQ(Str(*t, "policy", row["chunked"]), "chunk");
+  EXPECT_EQ(At(*t, "windows", row["chunked"])->ToString(), "3");
+  EXPECT_EQ(At(*t, "original_length", row["chunked"])->ToString(), "1400");
+  for (const char* id : {"too-long", "dead-letter"}) {
+    EXPECT_EQ(Str(*t, "status", row[id]), "failed") << id;
+    EXPECT_EQ(Str(*t, "reason", row[id]), "too_long") << id;
+    EXPECT_EQ(Str(*t, "error", row[id]), "input has 900 tokens, \"max_tokens\" is 512") << id;
+    EXPECT_EQ(At(*t, "attempt", row[id])->ToString(), "2") << id;
+  }
 }
 
 TEST_F(ParquetExportTest, AnEmptyStoreIsAFileOfNoRows) {
