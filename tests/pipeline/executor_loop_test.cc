@@ -9,6 +9,8 @@
 #include "fakes/fake_clock.h"
 #include "fakes/fake_runner.h"
 #include "fakes/fake_sinks.h"
+#include "qinfer/core/outcome_json.h"
+#include "qinfer/core/output_encoding.h"
 
 namespace qinfer::pipeline {
 namespace {
@@ -461,6 +463,48 @@ TEST_F(ExecutorLoopTest, ATokenEmbedResultOverTheResultBoundIsATooLongRecord) {
   EXPECT_NE(long_one.error.find("or send it with `encoding` base64"), std::string::npos) << long_one.error;
   EXPECT_EQ(long_one.payload, R"({"id":"long"})") << "the payload, for the replay";
   EXPECT_EQ(log_.events().back(), "ack:3") << "every job acked, the refused one included";
+}
+
+// The result bound holds a record as the store gets it, whatever its
+// encoding: a token_embed result in base64 (5.3 bytes a value, not about
+// 12) is measured as written, the wall time the recorder stamps on it
+// included. At a bound of the record's own size it is a result; one byte
+// less, a too_long record saying so.
+TEST_F(ExecutorLoopTest, ABase64TokenEmbedResultIsBoundAsItsRecordIsStored) {
+  options_.task.task = task::kTokenEmbed;
+  runner_.output_of = [](const Job& job) {
+    std::vector<float> rows;
+    for (size_t t = 0; t < job.length(); ++t) {
+      for (int d = 0; d < 64; ++d) rows.push_back(0.123456f * float(d + 1) / float(t + 1));
+    }
+    return rows;
+  };
+  auto run = [&](const std::string& id, int64_t offset, size_t bound) {
+    options_.max_result_bytes = bound;
+    Job job = MakeJob(id, offset, 16);
+    job.encoding = encoding::kBase64;
+    Process p(store_, runner_, clock_, log_, options_);
+    p.Push({job});
+    EXPECT_EQ(p.RunToEnd(), "");
+    return store_.records.at(id);
+  };
+  const Outcome measured = run("b64-0", 1, size_t{1} << 20);
+  ASSERT_TRUE(measured.ok) << measured.error;
+  ASSERT_EQ(measured.encoding, encoding::kBase64);
+  const size_t size = OutcomeToJson(measured).size();
+  ASSERT_LT(size, 16 * 64 * 8) << "as base64, the record is under what its values take as JSON numbers";
+
+  const Outcome at_bound = run("b64-1", 2, size);
+  EXPECT_TRUE(at_bound.ok) << at_bound.error;
+  EXPECT_EQ(OutcomeToJson(at_bound).size(), size);
+  const Outcome over = run("b64-2", 3, size - 1);
+  ASSERT_FALSE(over.ok) << "a record of " << OutcomeToJson(over).size() << " bytes under a bound of " << size - 1;
+  EXPECT_EQ(over.reason, reason::kTooLong);
+  EXPECT_NE(over.error.find("(16 tokens' vectors of 64 values as base64), more than limits.max_result_bytes " +
+                            std::to_string(size - 1)),
+            std::string::npos)
+      << over.error;
+  EXPECT_TRUE(over.output_bytes.empty() && over.encoding.empty());
 }
 
 TEST_F(ExecutorLoopTest, AChunkedJobThatCrashesIsIsolatedAfterMaxAttemptsLives) {
