@@ -30,6 +30,8 @@ sys.path.insert(0, os.path.join(REPO, "model"))
 sys.path.insert(0, os.path.join(REPO, "tests", "tasks"))
 import export_hf  # noqa: E402
 import make_checkpoint  # noqa: E402
+from qinfer_export.trace import pinned_devices  # noqa: E402
+from qinfer_export.wrappers import Wrapper  # noqa: E402
 
 FAMILIES = ["bert", "roberta", "xlm-roberta", "distilbert"]
 # The families of 2026 (model/families/): encoders with every task, and a decoder.
@@ -350,7 +352,7 @@ def test_the_trace_of_a_new_family_follows_its_inputs_device(tmp_path):
     # names no device (it would otherwise be pinned to the tracing CPU).
     ckpt = make(tmp_path, "modernbert", "classify")
     model, _ = export(ckpt, tmp_path / "out")
-    assert export_hf.pinned_devices(model) == []
+    assert pinned_devices(model) == []
     assert "prim::device" in str(model.inlined_graph)
 
 
@@ -539,15 +541,15 @@ def test_an_export_that_differs_from_the_library_fails_its_self_check(tmp_path, 
     # The wrong pooling (the first token instead of the mean): a contract-abiding
     # model that is not the checkpoint's.
     ckpt = make(tmp_path, "bert", "embed", "--st")
-    monkeypatch.setattr(export_hf._Wrapper, "pool", lambda self, hidden, mask, real: F.normalize(hidden[:, 0], dim=1))
+    monkeypatch.setattr(Wrapper, "pool", lambda self, hidden, mask, real: F.normalize(hidden[:, 0], dim=1))
     code, err = refused(capsys, ckpt, "--out", tmp_path / "a")
     assert code == 1 and "SELF-CHECK FAILED: embeddings differ from SentenceTransformer.encode()" in err
 
 
 def test_a_pair_model_that_drops_its_token_types_fails_its_self_check(tmp_path, capsys, monkeypatch):
     ckpt = make(tmp_path, "bert", "rerank")
-    run = export_hf._Wrapper.run
-    monkeypatch.setattr(export_hf._Wrapper, "run",
+    run = Wrapper.run
+    monkeypatch.setattr(Wrapper, "run",
                         lambda self, ids, mask, types: run(self, ids, mask, None if types is None else types * 0))
     code, err = refused(capsys, ckpt, "--out", tmp_path / "a")
     assert code == 1 and "SELF-CHECK FAILED" in err and "does not read its third argument" in err
