@@ -193,6 +193,12 @@ TEST_F(LadderIntegrationTest, ALoweredCapIsStoredInThePlanAndQinferPlanShowsIt) 
     ASSERT_TRUE(stored.ok() && stored->has_value()) << key;
     auto plan = PlanFromJson(**stored);
     ASSERT_TRUE(plan.ok()) << plan.status();
+    // Calibrated just now: created_at_ms is the wall clock's, in milliseconds.
+    const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+    EXPECT_GE(plan->created_at_ms, now_ms - 600000) << "within the ten minutes before";
+    EXPECT_LE(plan->created_at_ms, now_ms + 60000);
     PlanEntry& e =
         plan->entries[size_t(std::find(plan->bounds.begin(), plan->bounds.end(), 256) - plan->bounds.begin())];
     planned = e.batch_size;

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -30,6 +31,22 @@ std::string Job(const std::string& id, const std::vector<int64_t>& ids) {
   std::string v = R"({"id":")" + id + R"(","input_ids":[)";
   for (size_t i = 0; i < ids.size(); ++i) v += (i ? "," : "") + std::to_string(ids[i]);
   return v + "]}";
+}
+
+// The wall clock, in milliseconds since the epoch.
+int64_t WallMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// `ms` as RFC 3339 (UTC, whole seconds).
+std::string Rfc3339(int64_t ms) {
+  const time_t seconds = time_t(ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
 }
 
 std::vector<int64_t> Tokens(size_t n, int seed) {
@@ -83,6 +100,7 @@ TEST_F(ReplayTest, TooLongJobsReplayedWithTruncateAllEndAsResultsWithOneRecordPe
     long_lengths[id] = 600 + 15 * size_t(i);
     jobs.emplace_back(id, Job(id, Tokens(long_lengths[id], i)));
   }
+  const int64_t before_ms = WallMillis();
   Produce(brokers_, topic_, jobs);
   ServeAll();
   auto first = ReadStore(store_);
@@ -92,6 +110,36 @@ TEST_F(ReplayTest, TooLongJobsReplayedWithTruncateAllEndAsResultsWithOneRecordPe
   }
   const int64_t published = EndOffsetTotal(brokers_, topic_, 2);
   ASSERT_EQ(published, 220);
+
+  // A record's time, and its dead letter's, is the wall clock's in
+  // milliseconds: within a minute of this run. --since and --until select
+  // by it, in milliseconds or RFC 3339.
+  const int64_t minute = 60000, after_ms = WallMillis();
+  for (const auto& [id, o] : first) {
+    ASSERT_GE(o.completed_at_ms, before_ms - minute) << id;
+    ASSERT_LE(o.completed_at_ms, after_ms + minute) << id;
+  }
+  const std::vector<ReadMessage> letters = ReadTopic(brokers_, dlq_);
+  ASSERT_EQ(letters.size(), 20u);
+  for (const ReadMessage& m : letters) {
+    const int64_t at = std::atoll(m.headers.at("__qinfer.errors.timestamp").c_str());
+    EXPECT_GE(at, before_ms - minute) << m.key;
+    EXPECT_LE(at, after_ms + minute) << m.key;
+  }
+  for (const auto& [from, range, selected] :
+       std::vector<std::tuple<std::string, std::string, int>>{
+           {"--store " + store_, "--since " + std::to_string(before_ms - minute), 20},
+           {"--store " + store_, "--until " + Rfc3339(after_ms + minute), 20},
+           {"--store " + store_, "--until " + std::to_string(before_ms - minute), 0},
+           {"--store " + store_, "--since " + Rfc3339(after_ms + minute), 0},
+           {"--dead-letter-topic " + dlq_, "--since " + std::to_string(before_ms - minute), 20}}) {
+    auto [rc, out] = Replay(from + " " + range + " --reason too_long --policy truncate --dry-run");
+    EXPECT_EQ(rc, 0) << out;
+    const size_t said = out.rfind("replay: dry run");
+    EXPECT_NE(out.find("selected " + std::to_string(selected) + ", would send " + std::to_string(selected)),
+              std::string::npos)
+        << from << " " << range << ": " << (said == std::string::npos ? out : out.substr(said));
+  }
 
   // A dry run lists the 20 and publishes nothing.
   auto [dry_rc, dry] = Replay("--store " + store_ + " --reason too_long --policy truncate --dry-run");
