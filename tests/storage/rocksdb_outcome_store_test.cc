@@ -786,7 +786,7 @@ TEST_F(RocksDbOutcomeStoreTest, ACompactOutputIsStoredAsItsBytesAndReadBackAsWri
 
 // A stored value's counts and positions are varints (stored_record.cc),
 // which gain a byte at 128 and at 16,384: a compact output of that many
-// bytes and one either side, an output whose text starts at that byte of
+// bytes and one either side (and of none and one), an output whose text starts at that byte of
 // its record, a literal run and a digest's bytes of those lengths, each
 // read back exactly from the store, and each value shown to hold the
 // boundary itself.
@@ -808,6 +808,9 @@ TEST_F(RocksDbOutcomeStoreTest, ValuesAtEveryVarintBoundaryReadBackExactly) {
     std::string holds;  // what its stored value must hold: the boundary
   };
   std::vector<Case> cases;
+  // And the smallest compact outputs: none (its text kept whole) and one byte.
+  cases.push_back({compact("bytes-0", 0), std::string("\x02\x00", 2)});
+  cases.push_back({compact("bytes-1", 1), std::string("\x02\x01", 2)});
   for (size_t n : sizes) {
     cases.push_back({compact("bytes-" + std::to_string(n), n), char(0x02) + varint(n)});
     // The output's text at byte n of the record (16,384 and beside it: a
