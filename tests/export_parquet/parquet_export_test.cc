@@ -532,6 +532,13 @@ TEST_F(ParquetExportTest, EveryMemberTheFirstRecordsLackIsExportedFromALateRecor
     }
     EXPECT_EQ(Floats(At(*t, "output", 4096)), std::vector<float>{2}) << c.column;
   }
+  // The 4,096th record is one of the first: it plans the table, in one pass.
+  std::vector<std::string> records(first.begin(), first.end() - 1);
+  records.push_back(OutcomeToJson(cases[0].outcome));
+  auto report = Write(records);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->passes, 1);
+  EXPECT_EQ(Str(*Read(), "policy", 4095), "truncate");
 }
 
 // Every kind of record a store holds, exported from a real store as
