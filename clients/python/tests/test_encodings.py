@@ -16,7 +16,8 @@ each `encoding`, and every result read back and compared with sentence-transform
             naming the field; the job behind them on the partition still gets its result
 
 `qinfer results --export - --decode` then writes each compact output as numbers: base64's record is
-the float record of the same values (no "encoding"), the quantized ones' integers keep their "encoding".
+the float record of the same values (no "encoding"), the quantized ones' integers keep their "encoding"
+(binary's and int8's signed, as quantize_embeddings gives them).
 """
 
 import base64
@@ -140,7 +141,7 @@ def test_every_encoding_reads_back_as_the_library_quantizes(served, st_model, ra
 
 def test_results_decode_writes_compact_outputs_as_numbers(served):
     got = run_jobs(served, [{"id": f"dec-{enc}", "text": TEXTS[1], "encoding": enc}
-                            for enc in ("float", "base64", "ubinary", "int8")])
+                            for enc in ("float", "base64", "ubinary", "binary", "int8")])
     out = subprocess.run([served.binary, "results", "--store", served.store, "--export", "-", "--decode"],
                          capture_output=True, text=True, check=True, timeout=120).stdout
     decoded = {r["id"]: r for r in map(json.loads, out.splitlines()) if r["id"].startswith("dec-")}
@@ -150,6 +151,11 @@ def test_results_decode_writes_compact_outputs_as_numbers(served):
     assert same, "the same float32 values (the JSON's shortest forms, the client's widened doubles)"
     assert decoded["dec-ubinary"]["encoding"] == "ubinary"
     assert decoded["dec-ubinary"]["output"] == got["dec-ubinary"].output and len(got["dec-ubinary"].output) == 48
+    # binary's bytes are the int8 values quantize_embeddings(x, "binary") gives (the test above): decoded as
+    # such, negative ones included (a byte whose first bit is clear), not as unsigned bytes.
+    binary = packed(got["dec-binary"].record, np.int8).tolist()
+    assert decoded["dec-binary"]["encoding"] == "binary"
+    assert decoded["dec-binary"]["output"] == binary and min(binary) < 0, binary
     assert decoded["dec-int8"]["output"] == got["dec-int8"].output
     assert all(-128 <= v <= 127 for v in decoded["dec-int8"]["output"])
     one = subprocess.run([served.binary, "results", "--store", served.store, "--id", "dec-base64", "--decode"],
