@@ -11,6 +11,7 @@
 #include "fakes/fake_sinks.h"
 #include "qinfer/core/outcome_json.h"
 #include "qinfer/core/output_encoding.h"
+#include "qinfer/scheduler/batch_queue.h"
 
 namespace qinfer::pipeline {
 namespace {

@@ -22,6 +22,7 @@
 #include "qinfer/core/store_writes.h"
 #include "qinfer/pipeline/executor_loop.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
+#include "qinfer/scheduler/batch_queue.h"
 
 namespace qinfer::pipeline {
 namespace {

@@ -43,7 +43,6 @@
 #include "qinfer/core/store_writes.h"
 #include "qinfer/core/task.h"
 #include "qinfer/pipeline/chunk_assembler.h"
-#include "qinfer/scheduler/batch_queue.h"
 
 namespace qinfer::pipeline {
 
