@@ -9,7 +9,16 @@ tasks"), checked on every build so that they stay true:
      in TABLES;
   3. no function in a module's sources is over 80 lines;
   4. the include graph runs app -> pipeline -> modules -> core: core includes
-     no other module, no module includes pipeline or app, pipeline no app.
+     no other module, no module includes pipeline or app, pipeline no app;
+  5. a module includes another module's header only where its CMakeLists.txt
+     links that module (directly, or through a module it links that links
+     it PUBLIC or INTERFACE): a header reached without the link compiles
+     only by the accident of an include path;
+  6. each module's CMakeLists.txt opens with its charter: a comment that says
+     what the module is for and what it keeps out.
+
+The modules are found from the tree: each top-level folder with a
+CMakeLists.txt and a src/ folder.
 
 Prints each breach with its file and line, and exits 1 when there is one.
 Function lengths are found by matching braces after a parameter list (what
@@ -21,8 +30,15 @@ import re
 import sys
 
 REPO = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
-MODULES = ["core", "tokenizer", "scheduler", "kafka", "consumer", "executor", "storage", "pipeline", "replay",
-           "collect", "app"]
+
+def find_modules(repo):
+    """Each top-level folder with a CMakeLists.txt and a src/ folder."""
+    return sorted(name for name in os.listdir(repo)
+                  if os.path.isfile(os.path.join(repo, name, "CMakeLists.txt"))
+                  and os.path.isdir(os.path.join(repo, name, "src")))
+
+
+MODULES = find_modules(REPO)
 TABLES = {"app/src/config_keys.cc": "the configuration's key table and its typed entries"}
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 80
@@ -74,6 +90,49 @@ def functions(text):
                 yield first, last - first + 1, names[-1] if names else "?"
 
 
+LINK_CALL = re.compile(r"target_link_libraries\s*\(([^)]*)\)", re.S)
+LINK_WORD = re.compile(r"\b(PUBLIC|PRIVATE|INTERFACE)\b|qinfer::(\w+)")
+
+
+def module_links(module):
+    """(every module `module` links, the modules it links PUBLIC or INTERFACE),
+    read from its CMakeLists.txt; a target of its own (qinfer::serve_options in
+    app/) counts as the module itself."""
+    text = re.sub(r"#[^\n]*", "", open(os.path.join(REPO, module, "CMakeLists.txt")).read())
+    links, public = set(), set()
+    for call in LINK_CALL.finditer(text):
+        visibility = "PUBLIC"
+        for word, target in LINK_WORD.findall(call.group(1)):
+            if word:
+                visibility = word
+            elif target in MODULES and target != module:
+                links.add(target)
+                if visibility != "PRIVATE":
+                    public.add(target)
+    return links, public
+
+
+def linked_modules():
+    """module -> the modules whose headers it may include: those it links, and
+    what they link PUBLIC or INTERFACE, transitively."""
+    direct = {m: module_links(m) for m in MODULES}
+    reach = {}
+    for module in MODULES:
+        seen, todo = set(), list(direct[module][0])
+        while todo:
+            m = todo.pop()
+            if m not in seen:
+                seen.add(m)
+                todo.extend(direct[m][1])
+        reach[module] = seen
+    return reach
+
+
+def has_charter(module):
+    with open(os.path.join(REPO, module, "CMakeLists.txt")) as f:
+        return f.readline().startswith("#")
+
+
 def allowed_includes(module):
     if module == "core":
         return {"core"}
@@ -86,6 +145,11 @@ def allowed_includes(module):
 
 def main():
     breaches = []
+    linked = linked_modules()
+    for module in MODULES:
+        if not has_charter(module):
+            breaches.append(f"{module}/CMakeLists.txt:1: no charter: open it with a comment that says what the "
+                            "module is for and what it keeps out")
     for module, rel, path in sources():
         raw = open(path, errors="replace").read()
         text = blank(raw)
@@ -106,6 +170,10 @@ def main():
                 line = raw.count("\n", 0, m.start()) + 1
                 breaches.append(f"{rel}:{line}: {module} includes qinfer/{target}: the include graph runs "
                                 "app -> pipeline -> modules -> core")
+            elif target in MODULES and target != module and target not in linked[module]:
+                line = raw.count("\n", 0, m.start()) + 1
+                breaches.append(f"{rel}:{line}: {module} includes qinfer/{target} but does not link qinfer::"
+                                f"{target} ({module}/CMakeLists.txt)")
     for breach in breaches:
         print(breach)
     print(f"house rules: {len(breaches)} breach(es)")
