@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "admission_checks.h"
 #include "plan.h"
 #include "qinfer/executor/cpu_block_cache.h"
 #include "replay.h"

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "plan.h"
+#include "admission_checks.h"
 #include "qinfer/consumer/job_decoder.h"
 #include "serve_options.h"
 #include "util/manifest_file.h"

@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "plan.h"
+#include "admission_checks.h"
 #include "util/run_command.h"
 
 namespace qinfer::app {

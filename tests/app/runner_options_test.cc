@@ -2,7 +2,7 @@
 // a pure translation, checked without loading a model.
 #include <gtest/gtest.h>
 
-#include "plan.h"
+#include "model_load.h"
 
 namespace qinfer::app {
 namespace {
