@@ -1,14 +1,11 @@
 #include "plan.h"
 
-#include <algorithm>
-#include <filesystem>
 #include <iostream>
 
 #include "admission_checks.h"
 #include "model_load.h"
 #include "qinfer/core/logging.h"
 #include "qinfer/executor/calibrator.h"
-#include "qinfer/scheduler/buckets.h"
 #include "qinfer/storage/rocksdb_outcome_store.h"
 
 namespace qinfer::app {
