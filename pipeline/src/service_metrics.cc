@@ -17,12 +17,6 @@ using prometheus::Labels;
 prometheus::Family<prometheus::Counter>& Counter(prometheus::Registry& r, const char* name, const char* help) {
   return prometheus::BuildCounter().Name(name).Help(help).Register(r);
 }
-prometheus::Family<prometheus::Gauge>& Gauge(prometheus::Registry& r, const char* name, const char* help) {
-  return prometheus::BuildGauge().Name(name).Help(help).Register(r);
-}
-prometheus::Family<prometheus::Histogram>& Histogram(prometheus::Registry& r, const char* name, const char* help) {
-  return prometheus::BuildHistogram().Name(name).Help(help).Register(r);
-}
 
 // Seconds, from 1 ms to about 2 minutes.
 const prometheus::Histogram::BucketBoundaries& TimeBuckets() {
@@ -85,68 +79,10 @@ ProcessStats ReadProcessStats() {
 }  // namespace
 
 ServiceMetrics::ServiceMetrics(prometheus::Registry& r, std::span<const StatGroup> groups)
-    : outcomes_(Counter(r, "qinfer_outcomes_total",
-                        "Durable records by status (ok, failed) and failure reason, including the "
-                        "consumer's invalid and too_long records")),
-      batches_(Counter(r, "qinfer_batches_total", "Batches with durable records, by bucket bound")),
-      tokens_(Counter(r, "qinfer_tokens_total", "Tokens of successful jobs by bucket bound and kind (real, padded)")),
-      queued_jobs_(Gauge(r, "qinfer_queued_jobs", "Jobs waiting in the scheduler, by bucket bound")),
-      queued_bytes_(Gauge(r, "qinfer_queued_bytes", "Bytes held by waiting jobs, by bucket bound")),
-      batch_cap_(Gauge(r, "qinfer_batch_cap", "Most jobs per batch, by bucket bound")),
-      padding_(
-          Gauge(r, "qinfer_padding_efficiency", "Real / padded tokens of the batches run so far, by bucket bound")),
-      device_bytes_(
-          Gauge(r, "qinfer_device_memory_bytes", "Primary device memory: allocated, reserved, peak, budget (0: none)")),
-      cpu_cache_bytes_(Gauge(r, "qinfer_cpu_block_cache_bytes",
-                             "The CPU allocator's large blocks: held (live and free), free, limit "
-                             "(memory.cpu_block_cache)")),
-      cpu_cache_blocks_(Counter(r, "qinfer_cpu_block_cache_blocks_total",
-                                "CPU blocks of 128 KiB and more: hit (a freed one handed out again), miss "
-                                "(taken from the system), released (given back to the system)")),
-      lag_(Gauge(r, "qinfer_consumer_lag",
-                 "Messages after the committed offset, by assigned partition of the jobs topic")),
-      committed_(Gauge(r, "qinfer_committed_offset",
-                       "Committed offset, by assigned partition of the jobs topic; no sample while "
-                       "the group has committed nothing for it (qinfer_consumer_has_commit 0)")),
-      has_commit_(Gauge(r, "qinfer_consumer_has_commit",
-                        "1 once the group has a committed offset for the assigned partition, 0 before "
-                        "(its lag then counts from the partition's low watermark)")),
-      assigned_(Gauge(r, "qinfer_assigned_partitions", "Partitions of the jobs topic assigned here")),
-      paused_(Gauge(r, "qinfer_consumer_paused", "1 while the consumer is paused for backpressure")),
-      decoding_(Gauge(r, "qinfer_decode_queue_messages",
-                      "Messages in the tokenizer pool, consumed and not yet decoded (bounded like queued jobs)")),
-      decode_worker_busy_(Counter(r, "qinfer_decode_worker_busy_seconds_total",
-                                  "Time each of the tokenizer pool's workers spent decoding, by worker "
-                                  "(0 to tokenizer.threads - 1)")),
-      fatal_(Gauge(r, "qinfer_fatal", "1 once a fatal condition was raised, by cause (the instance then exits)")),
-      ready_(Gauge(r, "qinfer_ready", "1 while /readyz answers ready")),
-      heartbeat_age_(Gauge(r, "qinfer_executor_heartbeat_age_seconds", "Seconds since the executor thread last beat")),
-      build_info_(Gauge(r, "qinfer_build_info",
-                        "1, labelled with the qinfer version, libtorch version, model, model digest "
-                        "and device")),
-      torch_threads_(Gauge(r, "qinfer_torch_threads", "libtorch threads by pool (intra_op, inter_op)")),
-      mkl_kernel_path_(Gauge(r, "qinfer_mkl_kernel_path",
-                             "The kernel path MKL chose, as MKL numbers it (0: its generic kernels), by "
-                             "model.mkl_dispatch")),
-      precision_(Gauge(r, "qinfer_precision_min_cosine",
-                       "Start-up precision probe under model.autocast: the smallest cosine similarity of a "
-                       "probe row's output to its float32 output, by dtype (no sample without autocast)")),
-      precision_scores_(Gauge(r, "qinfer_precision_max_score_diff",
-                              "Start-up precision probe under model.autocast of a classify, rerank or tokens "
-                              "model: the largest difference of a probe row's scores from its float32 scores, "
-                              "by dtype (no sample without autocast)")),
-      process_cpu_(Counter(r, "process_cpu_seconds_total", "User and system CPU time, seconds")),
-      process_rss_(Gauge(r, "process_resident_memory_bytes", "Resident memory, bytes")),
-      process_start_(Gauge(r, "process_start_time_seconds", "Start time, seconds since the epoch")),
-      process_fds_(Gauge(r, "process_open_fds", "Open file descriptors")),
-      batch_size_(Histogram(r, "qinfer_batch_size", "Jobs per batch, by bucket bound")),
-      inference_seconds_(Histogram(r, "qinfer_inference_seconds",
-                                   "Time of one batch through the model (the OOM ladder included), "
-                                   "by bucket bound")),
-      latency_seconds_(
-          Histogram(r, "qinfer_job_latency_seconds", "From a job's arrival in the scheduler to its durable record")),
-      store_write_seconds_(
-          Histogram(r, "qinfer_store_write_seconds", "One store write of a batch of records, retries included")),
+#define QINFER_METRIC_REGISTER_(field, type, metric, labels, help) \
+  field##_(prometheus::Build##type().Name(metric).Help(help).Register(r)),
+    : QINFER_SERVICE_METRICS(QINFER_METRIC_REGISTER_)
+#undef QINFER_METRIC_REGISTER_
       latency_(latency_seconds_.Add({}, TimeBuckets())),
       store_write_(store_write_seconds_.Add({}, TimeBuckets())) {
   // Everything with a fixed label set starts at 0, so that rates and alerts

@@ -7,8 +7,10 @@
 
 #include <prometheus/registry.h>
 
+#include <algorithm>
 #include <fstream>
 #include <prometheus/text_serializer.h>
+#include <set>
 
 #include "fakes/fake_clock.h"
 #include "qinfer/pipeline/service_metrics.h"
@@ -86,6 +88,31 @@ class ServeSnapshotTest : public ::testing::Test {
                           .recorder = recorder_,
                           .store = store_,
                           .loop = loop_});
+  }
+
+  // Every family /metrics exports, each with a series: a bucket with a
+  // batch, a partition with a commit, a precision probe of each kind, MKL's
+  // kernel path, a pool's worker.
+  std::vector<prometheus::MetricFamily> ScrapeEveryFamily() {
+    prometheus::Registry registry;
+    pipeline::ServiceMetrics metrics(registry, ServiceStatGroups());
+    decode_.workers = 1;
+    identity_.precision_dtype = "bfloat16";
+    identity_.mkl_dispatch = "isa";
+    identity_.mkl_kernel_path = 7;
+    const pipeline::ServiceSnapshot s =
+        Build({{.bound = 64, .cap = 32, .queued_jobs = 3, .queued_tokens = 90, .queued_bytes = 900}}, {},
+              {{.partition = 0, .committed_offset = 17, .low_watermark = 0, .high_watermark = 20, .lag = 3}});
+    metrics.SetIdentity(s);
+    pipeline::ServiceSnapshot scored = s;  // a classify model's probe: its own gauge
+    scored.precision_scores = true;
+    metrics.SetIdentity(scored);
+    metrics.Update(s);
+    pipeline::RecordedBatch batch;
+    batch.bucket = 64;
+    batch.jobs = 1;
+    metrics.OnBatchRecorded(batch);
+    return registry.Collect();
   }
 
   testing::FakeClock clock_;
@@ -291,28 +318,8 @@ std::map<std::string, std::string> DocumentedMetrics() {
 // A metric the service exports is in the operator's tables, and the tables
 // name no metric that is not exported, each with its type.
 TEST_F(ServeSnapshotTest, TheDocumentedMetricsAreExactlyTheExportedOnes) {
-  prometheus::Registry registry;
-  pipeline::ServiceMetrics metrics(registry, ServiceStatGroups());
-  // A family shows once it has a series: a bucket with a batch, a partition
-  // with a commit, a precision probe, MKL's kernel path, a pool's worker.
-  decode_.workers = 1;
-  identity_.precision_dtype = "bfloat16";
-  identity_.mkl_dispatch = "isa";
-  identity_.mkl_kernel_path = 7;
-  const pipeline::ServiceSnapshot s =
-      Build({{.bound = 64, .cap = 32, .queued_jobs = 3, .queued_tokens = 90, .queued_bytes = 900}}, {},
-            {{.partition = 0, .committed_offset = 17, .low_watermark = 0, .high_watermark = 20, .lag = 3}});
-  metrics.SetIdentity(s);
-  pipeline::ServiceSnapshot scored = s;  // a classify model's probe: its own gauge
-  scored.precision_scores = true;
-  metrics.SetIdentity(scored);
-  metrics.Update(s);
-  pipeline::RecordedBatch batch;
-  batch.bucket = 64;
-  batch.jobs = 1;
-  metrics.OnBatchRecorded(batch);
   std::map<std::string, std::string> exported;
-  for (const prometheus::MetricFamily& family : registry.Collect()) {
+  for (const prometheus::MetricFamily& family : ScrapeEveryFamily()) {
     const char* type = family.type == prometheus::MetricType::Counter     ? "counter"
                        : family.type == prometheus::MetricType::Gauge     ? "gauge"
                        : family.type == prometheus::MetricType::Histogram ? "histogram"
@@ -330,6 +337,65 @@ TEST_F(ServeSnapshotTest, TheDocumentedMetricsAreExactlyTheExportedOnes) {
   }
   for (const auto& [name, type] : documented) {
     EXPECT_TRUE(exported.contains(name)) << name << " is in docs/operations/metrics.md but not exported";
+  }
+}
+
+// /metrics exports exactly the declared families (core/stats.h): the
+// service's list (QINFER_SERVICE_METRICS) and the components' counters, each
+// with its declared type, help and label keys; no family is registered by
+// hand beside them.
+TEST_F(ServeSnapshotTest, MetricsExportsExactlyTheDeclaredFamiliesWithTheirTypeHelpAndLabels) {
+  struct Family {
+    MetricType type;
+    std::string help;
+    std::set<std::string> labels;
+    bool operator==(const Family&) const = default;
+  };
+  auto keys = [](std::string_view list) {  // "a,b"
+    std::set<std::string> out;
+    while (!list.empty()) {
+      const size_t comma = std::min(list.find(','), list.size());
+      out.emplace(list.substr(0, comma));
+      list.remove_prefix(std::min(comma + 1, list.size()));
+    }
+    return out;
+  };
+  std::map<std::string, Family> declared;
+  for (const MetricDef& def : pipeline::kServiceMetricDefs) {
+    ASSERT_TRUE(declared.emplace(def.metric, Family{def.type, def.help, keys(def.labels)}).second)
+        << def.metric << " is declared twice";
+  }
+  for (const StatGroup& group : ServiceStatGroups()) {
+    for (const StatDef& def : group.defs) {
+      auto [it, first] = declared.try_emplace(def.metric, Family{MetricType::kCounter, def.help, {}});
+      ASSERT_TRUE(first || it->second.type == MetricType::kCounter) << def.metric << " is declared twice";
+      const std::string_view label = def.label;
+      if (!label.empty()) it->second.labels.emplace(label.substr(0, label.find('=')));
+    }
+  }
+  std::map<std::string, Family> exported;
+  for (const prometheus::MetricFamily& family : ScrapeEveryFamily()) {
+    Family& f = exported[family.name];
+    f.type = family.type == prometheus::MetricType::Counter ? MetricType::kCounter
+             : family.type == prometheus::MetricType::Gauge ? MetricType::kGauge
+                                                             : MetricType::kHistogram;
+    ASSERT_TRUE(family.type != prometheus::MetricType::Summary && family.type != prometheus::MetricType::Untyped)
+        << family.name;
+    f.help = family.help;
+    for (const prometheus::ClientMetric& m : family.metric) {
+      for (const prometheus::ClientMetric::Label& l : m.label) f.labels.insert(l.name);
+    }
+  }
+  EXPECT_GE(declared.size(), 50u);
+  for (const auto& [name, family] : declared) {
+    auto it = exported.find(name);
+    ASSERT_TRUE(it != exported.end()) << name << " is declared but not exported";
+    EXPECT_EQ(int(it->second.type), int(family.type)) << name;
+    EXPECT_EQ(it->second.help, family.help) << name;
+    EXPECT_EQ(it->second.labels, family.labels) << name;
+  }
+  for (const auto& [name, family] : exported) {
+    EXPECT_TRUE(declared.contains(name)) << name << " is exported but declared in no list";
   }
 }
 

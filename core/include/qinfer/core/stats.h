@@ -16,6 +16,14 @@
 // A component declares `#define QINFER_FOO_STATS(STAT) STAT(drops,
 // "qinfer_foo_drops_total", "", "Frames dropped") ...` and then
 // `struct FooStats { QINFER_DECLARE_STATS(QINFER_FOO_STATS) };`.
+//
+// The figures that are not a component's counter (gauges, histograms, and
+// counters /metrics keeps itself) are declared the same way, one list of
+// metric families (pipeline/service_metrics.h, QINFER_SERVICE_METRICS): each
+// entry names its member, its type (Counter, Gauge, Histogram), the family,
+// its label keys ("a,b", or "") and its help. From that list come the
+// families /metrics registers and their MetricDefs, which the docs' metric
+// tables are checked against (tests/app/serve_snapshot_test.cc).
 #pragma once
 
 #include <atomic>
@@ -32,6 +40,16 @@ struct StatDef {
   const char* metric;  // the Prometheus counter family
   const char* label;   // "key=value", or "" for none
   const char* help;    // the family's help; "" where an earlier entry gave it
+};
+
+enum class MetricType { kCounter, kGauge, kHistogram };
+
+// One metric family of a list of families.
+struct MetricDef {
+  const char* metric;  // the Prometheus family
+  MetricType type;
+  const char* labels;  // its series' label keys, "a,b", or "" for none
+  const char* help;
 };
 
 // A component's counters by name, read at one moment.
@@ -59,5 +77,9 @@ struct StatGroup {
     LIST(QINFER_STAT_FIND_)                                                                     \
     return nullptr;                                                                             \
   }
+
+// The MetricDef of an entry of a list of families.
+#define QINFER_METRIC_DEF_(field, type, metric, labels, help) \
+  ::qinfer::MetricDef{metric, ::qinfer::MetricType::k##type, labels, help},
 
 }  // namespace qinfer

@@ -28,7 +28,72 @@
 #include "qinfer/pipeline/executor_loop.h"
 #include "qinfer/pipeline/service_snapshot.h"
 
+// The service's own metric families (core/stats.h): the member each is
+// kept in (its name and `_`), the type, the family, its label keys and its
+// help. The components' counters come from their own lists (StatGroup).
+#define QINFER_SERVICE_METRICS(M) \
+  M(outcomes, Counter, "qinfer_outcomes_total", "status,reason", \
+    "Durable records by status (ok, failed) and failure reason, including the consumer's invalid and " \
+    "too_long records") \
+  M(batches, Counter, "qinfer_batches_total", "bucket", "Batches with durable records, by bucket bound") \
+  M(tokens, Counter, "qinfer_tokens_total", "bucket,kind", \
+    "Tokens of successful jobs by bucket bound and kind (real, padded)") \
+  M(queued_jobs, Gauge, "qinfer_queued_jobs", "bucket", "Jobs waiting in the scheduler, by bucket bound") \
+  M(queued_bytes, Gauge, "qinfer_queued_bytes", "bucket", "Bytes held by waiting jobs, by bucket bound") \
+  M(batch_cap, Gauge, "qinfer_batch_cap", "bucket", "Most jobs per batch, by bucket bound") \
+  M(padding, Gauge, "qinfer_padding_efficiency", "bucket", \
+    "Real / padded tokens of the batches run so far, by bucket bound") \
+  M(device_bytes, Gauge, "qinfer_device_memory_bytes", "kind", \
+    "Primary device memory: allocated, reserved, peak, budget (0: none)") \
+  M(cpu_cache_bytes, Gauge, "qinfer_cpu_block_cache_bytes", "kind", \
+    "The CPU allocator's large blocks: held (live and free), free, limit (memory.cpu_block_cache)") \
+  M(cpu_cache_blocks, Counter, "qinfer_cpu_block_cache_blocks_total", "result", \
+    "CPU blocks of 128 KiB and more: hit (a freed one handed out again), miss (taken from the system), " \
+    "released (given back to the system)") \
+  M(lag, Gauge, "qinfer_consumer_lag", "partition", \
+    "Messages after the committed offset, by assigned partition of the jobs topic") \
+  M(committed, Gauge, "qinfer_committed_offset", "partition", \
+    "Committed offset, by assigned partition of the jobs topic; no sample while the group has committed " \
+    "nothing for it (qinfer_consumer_has_commit 0)") \
+  M(has_commit, Gauge, "qinfer_consumer_has_commit", "partition", \
+    "1 once the group has a committed offset for the assigned partition, 0 before (its lag then counts " \
+    "from the partition's low watermark)") \
+  M(assigned, Gauge, "qinfer_assigned_partitions", "", "Partitions of the jobs topic assigned here") \
+  M(paused, Gauge, "qinfer_consumer_paused", "", "1 while the consumer is paused for backpressure") \
+  M(decoding, Gauge, "qinfer_decode_queue_messages", "", \
+    "Messages in the tokenizer pool, consumed and not yet decoded (bounded like queued jobs)") \
+  M(decode_worker_busy, Counter, "qinfer_decode_worker_busy_seconds_total", "worker", \
+    "Time each of the tokenizer pool's workers spent decoding, by worker (0 to tokenizer.threads - 1)") \
+  M(fatal, Gauge, "qinfer_fatal", "cause", "1 once a fatal condition was raised, by cause (the instance then exits)") \
+  M(ready, Gauge, "qinfer_ready", "", "1 while /readyz answers ready") \
+  M(heartbeat_age, Gauge, "qinfer_executor_heartbeat_age_seconds", "", "Seconds since the executor thread last beat") \
+  M(build_info, Gauge, "qinfer_build_info", "version,libtorch,model,model_digest,device", \
+    "1, labelled with the qinfer version, libtorch version, model, model digest and device") \
+  M(torch_threads, Gauge, "qinfer_torch_threads", "kind", "libtorch threads by pool (intra_op, inter_op)") \
+  M(mkl_kernel_path, Gauge, "qinfer_mkl_kernel_path", "dispatch", \
+    "The kernel path MKL chose, as MKL numbers it (0: its generic kernels), by model.mkl_dispatch") \
+  M(precision, Gauge, "qinfer_precision_min_cosine", "dtype", \
+    "Start-up precision probe under model.autocast: the smallest cosine similarity of a probe row's " \
+    "output to its float32 output, by dtype (no sample without autocast)") \
+  M(precision_scores, Gauge, "qinfer_precision_max_score_diff", "dtype", \
+    "Start-up precision probe under model.autocast of a classify, rerank or tokens model: the largest " \
+    "difference of a probe row's scores from its float32 scores, by dtype (no sample without autocast)") \
+  M(process_cpu, Counter, "process_cpu_seconds_total", "", "User and system CPU time, seconds") \
+  M(process_rss, Gauge, "process_resident_memory_bytes", "", "Resident memory, bytes") \
+  M(process_start, Gauge, "process_start_time_seconds", "", "Start time, seconds since the epoch") \
+  M(process_fds, Gauge, "process_open_fds", "", "Open file descriptors") \
+  M(batch_size, Histogram, "qinfer_batch_size", "bucket", "Jobs per batch, by bucket bound") \
+  M(inference_seconds, Histogram, "qinfer_inference_seconds", "bucket", \
+    "Time of one batch through the model (the OOM ladder included), by bucket bound") \
+  M(latency_seconds, Histogram, "qinfer_job_latency_seconds", "", \
+    "From a job's arrival in the scheduler to its durable record") \
+  M(store_write_seconds, Histogram, "qinfer_store_write_seconds", "", \
+    "One store write of a batch of records, retries included")
+
 namespace qinfer::pipeline {
+
+// Every family of QINFER_SERVICE_METRICS, in its order.
+inline constexpr MetricDef kServiceMetricDefs[] = {QINFER_SERVICE_METRICS(QINFER_METRIC_DEF_)};
 
 // Thread-safe.
 class ServiceMetrics final : public BatchObserver, public RecordObserver {
@@ -97,39 +162,9 @@ class ServiceMetrics final : public BatchObserver, public RecordObserver {
   // The outcome counter of `what` ("ok" or a failure reason).
   prometheus::Counter& OutcomeCounter(const std::string& what);
 
-  prometheus::Family<prometheus::Counter>& outcomes_;
-  prometheus::Family<prometheus::Counter>& batches_;
-  prometheus::Family<prometheus::Counter>& tokens_;
-  prometheus::Family<prometheus::Gauge>& queued_jobs_;
-  prometheus::Family<prometheus::Gauge>& queued_bytes_;
-  prometheus::Family<prometheus::Gauge>& batch_cap_;
-  prometheus::Family<prometheus::Gauge>& padding_;
-  prometheus::Family<prometheus::Gauge>& device_bytes_;
-  prometheus::Family<prometheus::Gauge>& cpu_cache_bytes_;
-  prometheus::Family<prometheus::Counter>& cpu_cache_blocks_;
-  prometheus::Family<prometheus::Gauge>& lag_;
-  prometheus::Family<prometheus::Gauge>& committed_;
-  prometheus::Family<prometheus::Gauge>& has_commit_;
-  prometheus::Family<prometheus::Gauge>& assigned_;
-  prometheus::Family<prometheus::Gauge>& paused_;
-  prometheus::Family<prometheus::Gauge>& decoding_;
-  prometheus::Family<prometheus::Counter>& decode_worker_busy_;
-  prometheus::Family<prometheus::Gauge>& fatal_;
-  prometheus::Family<prometheus::Gauge>& ready_;
-  prometheus::Family<prometheus::Gauge>& heartbeat_age_;
-  prometheus::Family<prometheus::Gauge>& build_info_;
-  prometheus::Family<prometheus::Gauge>& torch_threads_;
-  prometheus::Family<prometheus::Gauge>& mkl_kernel_path_;
-  prometheus::Family<prometheus::Gauge>& precision_;
-  prometheus::Family<prometheus::Gauge>& precision_scores_;
-  prometheus::Family<prometheus::Counter>& process_cpu_;
-  prometheus::Family<prometheus::Gauge>& process_rss_;
-  prometheus::Family<prometheus::Gauge>& process_start_;
-  prometheus::Family<prometheus::Gauge>& process_fds_;
-  prometheus::Family<prometheus::Histogram>& batch_size_;
-  prometheus::Family<prometheus::Histogram>& inference_seconds_;
-  prometheus::Family<prometheus::Histogram>& latency_seconds_;
-  prometheus::Family<prometheus::Histogram>& store_write_seconds_;
+#define QINFER_METRIC_FAMILY_(field, type, metric, labels, help) prometheus::Family<prometheus::type>& field##_;
+  QINFER_SERVICE_METRICS(QINFER_METRIC_FAMILY_)
+#undef QINFER_METRIC_FAMILY_
   prometheus::Histogram& latency_;
   prometheus::Histogram& store_write_;
   // The outcome counters of "ok" and of each failure reason, from the
