@@ -87,7 +87,7 @@ def ratios(entry):
     return r
 
 
-def check(summary):
+def check(summary, torchserve_batches=("8", "32")):
     problems = []
     if not summary["workloads"]:
         problems.append("no workloads.json")
@@ -115,8 +115,9 @@ def check(summary):
             if report.get("ok") != report.get("jobs") or report.get("jobs_per_round", jobs) != jobs \
                     or report.get("lost") != 0:
                 problems.append(f"{name}/{label}: {report.get('ok')} of {jobs} jobs ok, {report.get('lost')} lost")
-        if sorted(entry["torchserve"]) != ["32", "8"]:
-            problems.append(f"{name}: TorchServe ran at batch {sorted(entry['torchserve'])}, not 8 and 32")
+        if sorted(entry["torchserve"]) != sorted(torchserve_batches):
+            problems.append(f"{name}: TorchServe ran at batch {sorted(entry['torchserve'])}, "
+                            f"not {' and '.join(torchserve_batches)}")
     if summary["pipeline"] is None:
         problems.append("no pipeline.json")
     return problems
@@ -284,6 +285,7 @@ def main() -> None:
     ap.add_argument("--chart", required=True)
     ap.add_argument("--command", default="bench/policies/run.sh")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--torchserve-batches", default="8,32", help="--check: the batch sizes TorchServe ran at")
     a = ap.parse_args()
     summary = collect(a.results)
     summary["machine"] = machine()
@@ -301,7 +303,7 @@ def main() -> None:
     chart(summary, a.chart)
     print(f"report.py: wrote {a.json}, {a.markdown or 'no Markdown'}, {a.chart}", file=sys.stderr)
     if a.check:
-        problems = check(summary)
+        problems = check(summary, tuple(a.torchserve_batches.split(",")))
         for p in problems:
             print(f"report.py: check: {p}", file=sys.stderr)
         if problems:

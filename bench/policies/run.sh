@@ -24,8 +24,8 @@
 #      docs/benchmarks/policies.md shows, and its chart
 #      docs/benchmarks/policies.png. Default DIR: bench/policies/results/latest.
 #
-# --smoke: a seconds-long run for CI (40 jobs, 1 round, a 2,000-job pipeline
-# run) into a temporary DIR (or --out; the temporary one is removed when the
+# --smoke: a seconds-long run for CI (the bimodal and text workloads of 40
+# jobs, 1 round, TorchServe at batch 8 only, a 2,000-job pipeline run) into a temporary DIR (or --out; the temporary one is removed when the
 # smoke passes and kept when it fails); it writes its report there, not to
 # docs/, and fails unless every policy processed every job and every report
 # file has every field. Environment: QINFER_BENCH_SKIP_SETUP=1 skips step 1's
@@ -51,11 +51,19 @@ while [[ $# -gt 0 ]]; do
 done
 PIPELINE_JOBS=100000
 PIPELINE_ROUNDS=3
+WORKLOADS=(lognormal-0.5 lognormal-1.0 bimodal text)
+TS_BATCHES=(8 32)
 if (( SMOKE )); then
   JOBS=40
   ROUNDS=1
   PIPELINE_JOBS=2000
   PIPELINE_ROUNDS=1
+  # What a smoke checks is that every policy and every path runs and reports
+  # every field, not the figures: bimodal (short and long jobs: every bucket)
+  # and text (the real-text trace) cover the paths the two lognormal
+  # workloads take, and TorchServe at batch 32 is batch 8's harness.
+  WORKLOADS=(bimodal text)
+  TS_BATCHES=(8)
   if [[ -z ${OUT:-} ]]; then
     # A smoke's own folder goes when it passes; a failed one keeps it.
     OUT=$(mktemp -d /tmp/qinfer-bench-smoke.XXXXXX)
@@ -87,7 +95,7 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 log "results in $OUT ($JOBS jobs per workload, $ROUNDS rounds)"
 "$PY" model/export_model.py --out "$OUT/model" --vocab 30522 >&2
-"$PY" bench/common/workloads.py --out "$OUT" --count "$JOBS"
+"$PY" bench/common/workloads.py --out "$OUT" --count "$JOBS" --names "$(IFS=,; echo "${WORKLOADS[*]}")"
 
 # auto: a free port pair, another when a test beside this one takes a port
 # between the pick and the broker's bind.
@@ -97,7 +105,7 @@ trap 'rc=$?; deploy/kafka-local.sh stop "$OUT/kafka" >/dev/null 2>&1 || true
         if (( rc == 0 )); then rm -rf "$OUT"; else log "kept $OUT (the smoke failed)"; fi
       fi' EXIT
 
-for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
+for workload in "${WORKLOADS[@]}"; do
   jobs=$OUT/$workload.jsonl
   log "$workload: executor policies"
   "$BIN/bench/policy_bench" --model "$OUT/model" --jobs "$jobs" --workload "$workload" \
@@ -110,10 +118,10 @@ for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
 done
 
 # One TorchServe start per batch size replays every workload in turn.
-for batch in 8 32; do
+for batch in "${TS_BATCHES[@]}"; do
   log "real TorchServe, batch $batch, every workload"
   args=()
-  for workload in lognormal-0.5 lognormal-1.0 bimodal text; do
+  for workload in "${WORKLOADS[@]}"; do
     args+=(--jobs "$OUT/$workload.jsonl" --out "$OUT/torchserve-$workload-b$batch.json")
   done
   # TorchServe's work folder (its config and logs, kept for a look
@@ -131,7 +139,7 @@ command="bench/policies/run.sh"
 (( SMOKE )) && command="bench/policies/run.sh --smoke"
 if (( SMOKE )); then
   "$PY" bench/policies/report.py --results "$OUT" --json "$OUT/benchmarks.json" --markdown "$OUT/BENCHMARKS.md" \
-    --chart "$OUT/benchmarks.png" --command "$command" --check
+    --chart "$OUT/benchmarks.png" --command "$command" --check --torchserve-batches "$(IFS=,; echo "${TS_BATCHES[*]}")"
 else
   [[ $JOBS == 1000 && $ROUNDS == 3 ]] || command="bench/policies/run.sh --jobs $JOBS --rounds $ROUNDS"
   "$PY" bench/policies/report.py --results "$OUT" --json "$OUT/benchmarks.json" --markdown "$OUT/BENCHMARKS.md" \

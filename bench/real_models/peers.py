@@ -199,7 +199,7 @@ def run_system(system, a):
     report = {"system": system, "precision": precision(system), "threads": a.threads,
               "batch_size": a.batch_size, "load_s": time.perf_counter() - t0, "versions": versions(),
               "profiles": {}}
-    for profile in PROFILES:
+    for profile in a.profiles.split(","):
         texts, tokens = load_texts(a.texts, profile)
         emb, report["profiles"][profile] = run_profile(system, model, texts, tokens, a)
         np.save(os.path.join(a.embeddings, f"st-{system}-{profile}.npy"), emb)
@@ -217,6 +217,7 @@ def main() -> None:
     ap.add_argument("--exports", required=True, help="where the ONNX/OpenVINO exports are kept")
     ap.add_argument("--out", required=True, help="directory for the st-<system>.json reports")
     ap.add_argument("--embeddings", required=True, help="directory for the st-<system>-<profile>.npy files")
+    ap.add_argument("--profiles", default=",".join(PROFILES), help="the profiles to run (default every one)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch-size", type=int, default=32)

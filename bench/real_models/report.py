@@ -258,7 +258,7 @@ def pct(value):
 def system_rows(summary):
     lines = ["| system | precision | " + " | ".join(f"{p} emb/s" for p in PROFILES) + " | "
              + " | ".join(f"{p} % of peak" for p in PROFILES) + " | min cosine |",
-             "|---|---|" + "---|" * 7]
+             "|---|---|" + "---|" * (2 * len(PROFILES) + 1)]
     for name, entry in summary["systems"].items():
         if not entry["ran"]:
             continue
@@ -295,7 +295,7 @@ def ratio_rows(summary):
             ("best_serve_over_fastest_peer", "best qinfer serve ÷ fastest in-process peer"),
             ("best_serve_over_torchserve_b8", "best qinfer serve ÷ TorchServe b8")]
     r = summary["ratios"]
-    lines = ["| ratio (embeddings/s) | " + " | ".join(PROFILES) + " |", "|---|---|---|---|"]
+    lines = ["| ratio (embeddings/s) | " + " | ".join(PROFILES) + " |", "|---|" + "---|" * len(PROFILES)]
     for key, label in keys:
         lines.append(f"| {label} | " + " | ".join(fmt(r[p].get(key), 2) for p in PROFILES) + " |")
     lines.append("| fastest in-process peer | " + " | ".join(r[p]["fastest_peer"] or "—" for p in PROFILES) + " |")
@@ -342,7 +342,8 @@ def chart(summary, path, title):
     import matplotlib.pyplot as plt
 
     ran = [(n, e) for n, e in summary["systems"].items() if e["ran"]]
-    fig, axes = plt.subplots(1, len(PROFILES), figsize=(15, 0.35 * len(ran) + 2), sharey=True)
+    fig, axes = plt.subplots(1, len(PROFILES), figsize=(15, 0.35 * len(ran) + 2), sharey=True, squeeze=False)
+    axes = axes[0]
     for ax, profile in zip(axes, PROFILES):
         values = [eps(e, profile) or 0 for _, e in ran]
         colors = ["tab:blue" if n.startswith("qinfer") else "tab:gray" for n, _ in ran]
@@ -377,10 +378,13 @@ def main() -> None:
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--title", default="all-MiniLM-L6-v2", help="the model's name in the report's title")
     ap.add_argument("--model-config", help="the model's config.json: its FLOPs per token (default: MiniLM's)")
+    ap.add_argument("--profiles", default=",".join(PROFILES),
+                    help="the profiles the run measured (a smoke runs one; default every one)")
     ap.add_argument("--default-texts", type=int, default=SETTINGS["default_texts"],
                     help="the texts per profile of the benchmark's default run (fewer: a small run)")
     a = ap.parse_args()
     SETTINGS["default_texts"] = a.default_texts
+    PROFILES[:] = a.profiles.split(",")
     if a.model_config:
         with open(a.model_config) as f:
             COSTS.update(costs_of(json.load(f)))

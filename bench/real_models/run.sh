@@ -49,7 +49,7 @@
 # A system that cannot run (a registry refused a package, no AOTI model, a
 # step failed) is reported as not run, with the reason, and the rest goes on.
 #
-# --smoke: seconds-long once set up (8 texts per profile, 1 round, small
+# --smoke: seconds-long once set up (8 short queries, 1 round, small
 # GEMMs, a 256 MiB budget instead of 4 GiB, one qinfer configuration:
 # TorchScript float32, executor and serve; one peer: encode() in float32,
 # the reference of every cosine) into a temporary DIR (or --out); the other
@@ -93,10 +93,15 @@ case $FAMILY in
 esac
 TEXTS=${TEXTS:-$DEFAULT_TEXTS}
 GEMM_ARGS=()
+PROFILES=(short paragraphs long)
 if (( SMOKE )); then
   TEXTS=8
   ROUNDS=1
-  GEMM_ARGS=(--sizes "512,1024" --reps 3)
+  GEMM_ARGS=(--sizes "256,512" --reps 2)
+  # One profile: a smoke checks that every system runs every text and writes
+  # every field, which the short queries show as well as the longer ones
+  # (and they need no tokenizing of the whole pool to pick).
+  PROFILES=(short)
   if [[ -z ${OUT:-} ]]; then
     # A smoke's own folder goes when it passes; a failed one keeps it.
     OUT=$(mktemp -d /tmp/qinfer-minilm-smoke.XXXXXX)
@@ -201,7 +206,8 @@ model_and_texts() {
     esac
   fi
   MODEL=$(cd "$MODEL" && pwd)
-  "$PY" bench/real_models/texts.py --tokenizer "$MODEL/tokenizer.json" --count "$TEXTS" --out "$OUT/texts" "${text_args[@]}"
+  "$PY" bench/real_models/texts.py --tokenizer "$MODEL/tokenizer.json" --count "$TEXTS" --out "$OUT/texts" \
+    --profiles "$(IFS=,; echo "${PROFILES[*]}")" "${text_args[@]}"
   log "GEMM peak ($THREADS threads)"
   "$PY" bench/real_models/gemm.py --out "$OUT/gemm.json" --threads "$THREADS" "${GEMM_ARGS[@]}"
 }
@@ -215,7 +221,7 @@ model_and_texts() {
 qinfer_rows() {
   local tag=$1 model=$2 autocast=$3 file=$4 profile jobs
   local executor=qinfer-executor-$tag serve=qinfer-serve-$tag
-  for profile in short paragraphs long; do
+  for profile in "${PROFILES[@]}"; do
     # The executor runs token ids (it has no tokenizer); serve gets the text
     # and tokenizes it inside its timing, as the peers' encode() does.
     jobs=$OUT/texts/$profile.jobs.jsonl
@@ -297,6 +303,7 @@ peer_rows_in() {
   log "encode(): $systems"
   "$peer_py" bench/real_models/peers.py --systems "$systems" --texts "$OUT/texts" --weights "$WEIGHTS" \
     --exports "$exports" --out "$OUT/runs" --embeddings "$OUT/emb" --rounds "$ROUNDS" --threads "$THREADS" \
+    --profiles "$(IFS=,; echo "${PROFILES[*]}")" \
     2>"$OUT/runs/st-$systems.log" || log "peers.py failed: $(tail -n 3 "$OUT/runs/st-$systems.log")"
   for system in ${systems//,/ }; do
     [[ -f $OUT/runs/st-$system.json || -f $OUT/runs/st-$system.notrun ]] ||
@@ -372,7 +379,7 @@ command="bench/real_models/run.sh"
 [[ $FAMILY == minilm ]] || command+=" --family $FAMILY"
 [[ $FAMILY == qwen3 ]] && command+=" --layers $LAYERS"
 report=("$PY" bench/real_models/report.py --results "$OUT" --json "$OUT/$FAMILY.json" --title "$TITLE"
-        --model-config "$WEIGHTS/config.json" --default-texts "$DEFAULT_TEXTS")
+        --model-config "$WEIGHTS/config.json" --default-texts "$DEFAULT_TEXTS" --profiles "$(IFS=,; echo "${PROFILES[*]}")")
 if (( SMOKE )); then
   "${report[@]}" --markdown "$OUT/BENCHMARKS-minilm.md" --chart "$OUT/benchmarks-minilm.png" \
     --command "bench/real_models/run.sh --smoke" --check

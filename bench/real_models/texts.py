@@ -96,6 +96,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-tokens", type=int, default=MAX_TOKENS, help="the longest text, in tokens (default 256)")
     ap.add_argument("--long-min", type=int, default=LONG_MIN, help="the shortest long passage (default 128)")
+    ap.add_argument("--profiles", default=",".join(PROFILES),
+                    help="the profiles to write (default every one; a smoke writes one)")
     ap.add_argument("--long-spread", action="store_true",
                     help="long passages of lengths drawn from --long-min to --max-tokens (default: each ends at "
                          "the first paragraph that takes it past --long-min)")
@@ -113,7 +115,9 @@ def main() -> None:
     report = {"source": "paragraphs of the Python standard library's docstrings (model/make_texts.py), "
                         f"Python {sys.version.split()[0]}", "seed": a.seed, "max_tokens": a.max_tokens,
               "long_min": a.long_min, "long_spread": a.long_spread, "profiles": {}}
-    for profile in PROFILES:
+    for profile in a.profiles.split(","):
+        if profile not in PROFILES:
+            ap.error(f"--profiles: {profile!r} is not one of {', '.join(PROFILES)}")
         pool_p = candidates(profile, pool, lambda t: len(encode(t)), a.long_min, a.max_tokens, a.long_spread)
         if len(pool_p) < a.count:
             sys.exit(f"texts.py: only {len(pool_p)} {profile} texts in the standard library, {a.count} wanted")

@@ -12,6 +12,10 @@
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$REPO"
+case ${1:-} in
+  -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  -*) echo "text_rate.sh: unknown option $1 (--help)" >&2; exit 2 ;;
+esac
 out=${1:-bench/tokenizer/results/text_rate.json}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
