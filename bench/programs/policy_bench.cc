@@ -1,5 +1,5 @@
 // Benchmark: executor policies side by side on the same model, budget and
-// jobs (bench/policies/run.sh runs it on every workload; docs/BENCHMARKS.md shows it).
+// jobs (bench/policies/run.sh runs it on every workload; docs/benchmarks/policies.md shows it).
 //
 //   (a) arrival8: TorchServe-style: one queue in arrival order, a fixed
 //                 batch of 8, padded to the longest member;
