@@ -25,8 +25,9 @@ A table, one row per member of a JSON object (or list), or per named path:
       - ÷ float: value_ratio_to_float |.3f
     ```
 
-    rows may also be a list of `label: path` (from the JSON's root, or a whole file: `label:
-    bench/soak/results/soak.json`, or a path in one: `FILE.json#after`; then `json:` may be left out); `$label` is then the label.
+    rows may also be a list of `label: path`: from the JSON's root, or a whole file (`label:
+    bench/soak/results/soak.json`), or a path in one (`FILE.json#after`); then `json:` may be left
+    out. `$label` is then the label.
 
 A `bench/real_models/levers.py` run (one configuration a row: per profile the executor's
 embeddings/s, its ratio to the first configuration, and serve's ratio to its executor when
