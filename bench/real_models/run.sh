@@ -172,7 +172,7 @@ peer_python() {
 family_model() {
   local key
   key=$(cat bench/real_models/family.py bench/long_window/long_window.py tests/tasks/make_checkpoint.py model/export_hf.py \
-    model/families/*.py model/qinfer_model.py | { cat; echo "$FAMILY $LAYERS"; "$PY" -c 'import torch; print(torch.__version__)'; } |
+    $(find model/qinfer_export -name '*.py' | LC_ALL=C sort) model/families/*.py model/qinfer_model.py | { cat; echo "$FAMILY $LAYERS"; "$PY" -c 'import torch; print(torch.__version__)'; } |
     sha256sum | cut -c1-12)
   WEIGHTS=$CACHE/checkpoint-$key
   MODEL=$CACHE/model-$key
