@@ -6,7 +6,8 @@
 #
 # Environment:
 #   QINFER_BUILD_DIR   build directory (default <repo>/build)
-#   QINFER_BUILD_TYPE  CMAKE_BUILD_TYPE (default RelWithDebInfo)
+#   QINFER_BUILD_TYPE  CMAKE_BUILD_TYPE (default RelWithDebInfo: -O2, line tables
+#                      only, CMakeLists.txt; Debug for full debug information)
 #   QINFER_CMAKE_ARGS  extra configure args, word-split (e.g. "-DQINFER_WERROR=ON")
 #   QINFER_JOBS        parallel compile jobs (default: number of CPUs)
 #   QINFER_CACHE       cache root (default ~/.cache/qinfer); compiler outputs
