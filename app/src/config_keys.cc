@@ -398,11 +398,11 @@ constexpr Key kKeys[] = {
                                               "`too_long`. Its encoding is held while it is decoded (about 100 "
                                               "bytes a token)"),
     Integer<&C::Limits::max_result_bytes>("limits.max_result_bytes", 1024, 1LL << 31,
-                                          "a result record larger than this (a `token_embed` result is a vector "
-                                          "a token) becomes a `too_long` failure record that says how many tokens "
-                                          "fit (`replay --truncate-to N`); results go to the reply topic too, "
-                                          "whose `kafka.producer.message.max.bytes` (librdkafka: 1000000) must "
-                                          "hold them"),
+                                          "a result record larger than this, whatever its task and encoding, "
+                                          "becomes a `too_long` failure record (a `token_embed` result's, a "
+                                          "vector a token, says how many tokens fit: `replay --truncate-to N`); "
+                                          "results go to the reply topic too, whose "
+                                          "`kafka.producer.message.max.bytes` (librdkafka: 1000000) must hold them"),
     Text<&C::Admission::too_long>("admission.too_long",
                                   "an input longer than `scheduler.max_tokens`: `reject` (a `too_long` record), "
                                   "`truncate` (its first `max_tokens` ids), `chunk` (windows of `max_tokens`: an "

@@ -40,16 +40,38 @@ void KeepTopK(Outcome& outcome, size_t k) {
   outcome.output = std::move(kept_values);
 }
 
-// A result of a vector a token (token_embed) within `max_bytes` as a
-// record, else a `too_long` failure record saying what would fix it. As JSON
-// numbers its record is at least 2 bytes a value ("0,") and at most 16
-// ("-1.2345678e-05," and the row's brackets): measured only between the two.
+// At least the bytes of `o`'s record, reckoned without writing it: a float
+// as its longest JSON number (16 bytes with its comma, a row's brackets
+// included), an index 12, every string escaped at its worst (6 bytes a
+// byte: \u00XX), and 4,096 for the members' names and the other numbers.
+size_t RecordBytesAtMost(const Outcome& o) {
+  size_t chars = o.id.size() + o.encoding.size() + o.label.size() + o.text.size() + o.device.size() +
+                 o.model_name.size() + o.model_digest.size() + o.reason.size() + o.error.size() + o.reply_to.size() +
+                 o.meta_json.size() + o.payload.size() + o.origin.topic.size() + o.replay_of.topic.size() +
+                 o.policy.size() + o.delivery_error.size();
+  size_t numbers = 16 * o.output.size() + 2 * o.output_bytes.size() + 4096;
+  if (o.sparse_indices) numbers += 12 * o.sparse_indices->size();
+  for (const LabelScore& s : o.scores) chars += s.label.size(), numbers += 64;
+  if (o.entities) {
+    for (const Entity& e : *o.entities) chars += e.label.size() + e.text.size(), numbers += 128;
+  }
+  if (o.tokens) {
+    for (const TokenLabel& t : *o.tokens) chars += t.token.size() + t.label.size(), numbers += 128;
+  }
+  for (const TokenSpan& t : o.spans) chars += t.token.size(), numbers += 128;
+  return 6 * chars + numbers;
+}
+
+// A result within `max_bytes` as a record, else a `too_long` failure record
+// saying what would fix it. Measured only where the reckoning above says it
+// could be over; a vector a token (token_embed) as JSON numbers is over
+// without measuring where even 2 bytes a value ("0,") are.
 Outcome Bounded(Outcome outcome, const Job* job, size_t max_bytes) {
+  if (RecordBytesAtMost(outcome) <= max_bytes) return outcome;
   const bool base64 = !outcome.encoding.empty();
   const size_t values = base64 ? outcome.output_bytes.size() / sizeof(float) : outcome.output.size();
   const int rows = outcome.output_rows;
-  if (16 * values + 4096 <= max_bytes) return outcome;
-  const bool over = !base64 && 2 * values > max_bytes;
+  const bool over = rows > 0 && !base64 && 2 * values > max_bytes;
   // The recorder stamps the wall time where the record has none: 13 digits
   // (ms, until the year 2286) where this one writes "0".
   const size_t stamp = outcome.completed_at_ms == 0 ? 12 : 0;
@@ -61,24 +83,36 @@ Outcome Bounded(Outcome outcome, const Job* job, size_t max_bytes) {
   failed.ok = false;
   failed.reason = reason::kTooLong;
   if (failed.payload.empty() && job != nullptr) failed.payload = job->payload;
-  failed.error = absl::StrFormat(
-      "the result would be %s%d bytes (%d tokens' vectors of %d values as %s), more than "
-      "limits.max_result_bytes %d: replay it with --truncate-to N for its first N tokens (about %d fit)%s",
-      over ? "over " : "", bytes, rows, values / size_t(rows), base64 ? "base64" : "JSON numbers", max_bytes,
-      uint64_t(double(rows) * double(max_bytes) / double(bytes)),
-      base64 ? "" : ", or send it with `encoding` base64 (5.3 bytes a value, not about 12)");
+  if (rows > 0) {
+    failed.error = absl::StrFormat(
+        "the result would be %s%d bytes (%d tokens' vectors of %d values as %s), more than "
+        "limits.max_result_bytes %d: replay it with --truncate-to N for its first N tokens (about %d fit)%s",
+        over ? "over " : "", bytes, rows, values / size_t(rows), base64 ? "base64" : "JSON numbers", max_bytes,
+        uint64_t(double(rows) * double(max_bytes) / double(bytes)),
+        base64 ? "" : ", or send it with `encoding` base64 (5.3 bytes a value, not about 12)");
+  } else {
+    failed.error = absl::StrFormat(
+        "the result would be %d bytes, more than limits.max_result_bytes %d: raise the bound (the reply topic's "
+        "max.message.bytes must hold it too), or replay it with --truncate-to N for a shorter input",
+        bytes, max_bytes);
+  }
   failed.output.clear();
   failed.output_bytes.clear();
   failed.encoding.clear();
   failed.output_rows = 0;
+  failed.sparse_indices.reset();
+  failed.label.clear();
+  failed.scores.clear();
+  failed.score.reset();
+  failed.entities.reset();
+  failed.tokens.reset();
   return failed;
 }
 
 // A finished outcome as its job asked for it: a sparse one's `top_k`; its
 // `dimensions`, the vector's first N values, as encode(truncate_dim=N)
 // returns them (after chunk assembly; not normalised again); written in its
-// `encoding` (the job's, else the configured one); a vector a token within
-// the result bound.
+// `encoding` (the job's, else the configured one); within the result bound.
 Outcome Finished(Outcome outcome, const Job* job, const LoopOptions& options) {
   if (!outcome.ok) return outcome;
   if (outcome.sparse_indices && job && job->top_k > 0) KeepTopK(outcome, size_t(job->top_k));
@@ -104,8 +138,7 @@ Outcome Finished(Outcome outcome, const Job* job, const LoopOptions& options) {
     outcome.encoding = name;
     outcome.output.clear();
   }
-  if (outcome.output_rows > 0) return Bounded(std::move(outcome), job, options.max_result_bytes);
-  return outcome;
+  return Bounded(std::move(outcome), job, options.max_result_bytes);
 }
 
 }  // namespace

@@ -508,6 +508,42 @@ TEST_F(ExecutorLoopTest, ABase64TokenEmbedResultIsBoundAsItsRecordIsStored) {
   EXPECT_TRUE(over.output_bytes.empty() && over.encoding.empty());
 }
 
+// limits.max_result_bytes bounds every result's record, not only a vector a
+// token: a pooled vector as JSON numbers whose id is all escapes (each byte 6
+// in the record) is a result at a bound of its record's size and too_long
+// one byte under, with no result fields left on the failure.
+TEST_F(ExecutorLoopTest, EveryResultIsBoundAsItsRecordIsStored) {
+  runner_.output_of = [](const Job&) {
+    std::vector<float> v;
+    for (int d = 0; d < 96; ++d) v.push_back(-0.123456789f * float(d + 1));
+    return v;
+  };
+  auto run = [&](const std::string& id, int64_t offset, size_t bound) {
+    options_.max_result_bytes = bound;
+    Process p(store_, runner_, clock_, log_, options_);
+    p.Push({MakeJob(id, offset)});
+    EXPECT_EQ(p.RunToEnd(), "");
+    return store_.records.at(id);
+  };
+  const std::string escapes(200, '\x01');
+  const Outcome measured = run(escapes + "0", 1, size_t{1} << 20);
+  ASSERT_TRUE(measured.ok) << measured.error;
+  const size_t size = OutcomeToJson(measured).size();
+  ASSERT_GT(size, 5 * escapes.size()) << "the id's bytes are written as escapes";
+
+  const Outcome at_bound = run(escapes + "1", 2, size);
+  EXPECT_TRUE(at_bound.ok) << at_bound.error;
+  EXPECT_EQ(OutcomeToJson(at_bound).size(), size);
+  const Outcome over = run(escapes + "2", 3, size - 1);
+  ASSERT_FALSE(over.ok) << "a record of " << OutcomeToJson(over).size() << " bytes under a bound of " << size - 1;
+  EXPECT_EQ(over.reason, reason::kTooLong);
+  EXPECT_NE(over.error.find("the result would be " + std::to_string(size) + " bytes, more than "
+                            "limits.max_result_bytes " + std::to_string(size - 1)),
+            std::string::npos)
+      << over.error;
+  EXPECT_TRUE(over.output.empty() && over.output_bytes.empty() && over.label.empty() && over.scores.empty());
+}
+
 TEST_F(ExecutorLoopTest, AChunkedJobThatCrashesIsIsolatedAfterMaxAttemptsLives) {
   // Each life reads the message again and runs its windows; the process
   // dies on the last one. The count rises once per life.
