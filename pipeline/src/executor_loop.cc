@@ -77,6 +77,8 @@ Outcome Bounded(Outcome outcome, const Job* job, size_t max_bytes) {
   const size_t stamp = outcome.completed_at_ms == 0 ? 12 : 0;
   const size_t bytes = over ? 2 * values : OutcomeToJson(outcome).size() + stamp;
   if (bytes <= max_bytes) return outcome;
+  Logger("pipeline").Warn("event=result_too_large job=%v bytes=%v measured=%v max_result_bytes=%v (a too_long record)",
+                          outcome.id, bytes, !over, max_bytes);
   // The result's own fields (a chunked job's whole, not its last window), and
   // the message, for the replay.
   Outcome failed = std::move(outcome);

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <sstream>
 #include <thread>
 
 #include "fakes/fake_clock.h"
 #include "fakes/fake_runner.h"
 #include "fakes/fake_sinks.h"
+#include "qinfer/core/logging.h"
 #include "qinfer/core/outcome_json.h"
 #include "qinfer/core/output_encoding.h"
 #include "qinfer/scheduler/batch_queue.h"
@@ -534,8 +536,18 @@ TEST_F(ExecutorLoopTest, EveryResultIsBoundAsItsRecordIsStored) {
   const Outcome at_bound = run(escapes + "1", 2, size);
   EXPECT_TRUE(at_bound.ok) << at_bound.error;
   EXPECT_EQ(OutcomeToJson(at_bound).size(), size);
-  const Outcome over = run(escapes + "2", 3, size - 1);
+  std::ostringstream logged;
+  Outcome over;
+  {
+    ScopedLogCapture capture("pipeline", logged, LogLevel::kWarn);
+    over = run(escapes + "2", 3, size - 1);
+  }
   ASSERT_FALSE(over.ok) << "a record of " << OutcomeToJson(over).size() << " bytes under a bound of " << size - 1;
+  EXPECT_NE(logged.str().find("event=result_too_large job="), std::string::npos) << logged.str();
+  EXPECT_NE(logged.str().find(" bytes=" + std::to_string(size) + " measured=true max_result_bytes=" +
+                              std::to_string(size - 1)),
+            std::string::npos)
+      << logged.str();
   EXPECT_EQ(over.reason, reason::kTooLong);
   EXPECT_NE(over.error.find("the result would be " + std::to_string(size) + " bytes, more than "
                             "limits.max_result_bytes " + std::to_string(size - 1)),
