@@ -137,7 +137,7 @@ def allowed_includes(module):
     if module == "core":
         return {"core"}
     if module == "app":
-        return set(MODULES) | {"executor"}
+        return set(MODULES)
     if module == "pipeline":
         return set(MODULES) - {"app"}
     return set(MODULES) - {"app", "pipeline"}
