@@ -40,7 +40,7 @@ void KeepTopK(Outcome& outcome, size_t k) {
   outcome.output = std::move(kept_values);
 }
 
-// At least the bytes of `o`'s record, reckoned without writing it: a float
+// A bound `o`'s record never exceeds, reckoned without writing it: a float
 // as its longest JSON number (16 bytes with its comma, a row's brackets
 // included), an index 12, every string escaped at its worst (6 bytes a
 // byte: \u00XX), and 4,096 for the members' names and the other numbers.
