@@ -69,6 +69,7 @@ APT_PACKAGES=(
   librdkafka-dev librocksdb-dev libspdlog-dev prometheus-cpp-dev
   libgtest-dev libgmock-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libcpp-httplib-dev libabsl-dev
+  libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libtiff-dev libexif-dev libstb-dev
   clang libclang-rt-14-dev
   ccache kcat default-jdk-headless maven python3-venv
   prometheus yamllint jq
