@@ -99,7 +99,8 @@ bool SetTransforms(png_structp png, png_infop info) {
   const bool grey16 = depth == 16 && (color == PNG_COLOR_TYPE_GRAY);
   if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
   if (color == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-  if (color & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(png);
+  // A palette's tRNS becomes alpha in libpng's palette expansion: dropped too.
+  if ((color & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS)) png_set_strip_alpha(png);
   if (depth == 16 && !grey16) png_set_strip_16(png);
   if (grey16) png_set_swap(png);  // host order, to clip as numbers
   if (!grey16 && (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA)) png_set_gray_to_rgb(png);

@@ -176,7 +176,15 @@ absl::StatusOr<PixelValues> ImageProcessor::Process(const RgbImage& image) const
     view = img.view();
   };
   // Pillow returns a copy when the size is the same: nothing to do.
+  // The library raises ValueError for a size of 0 (an extreme aspect ratio
+  // under max_height/max_width or longest_edge): refused here too.
+  absl::Status refused;
   const auto resize = [&](Size size) {
+    if (size.first <= 0 || size.second <= 0) {
+      refused = absl::InvalidArgumentError(absl::StrCat("image processor: a ", view.w, "x", view.h,
+                                                        " image resizes to ", size.second, "x", size.first));
+      return;
+    }
     if (size != Size{view.h, view.w}) set(Resize(view, size, c.resample));
   };
   try {
@@ -194,6 +202,7 @@ absl::StatusOr<PixelValues> ImageProcessor::Process(const RgbImage& image) const
   } catch (const c10::Error& e) {
     return absl::InternalError(absl::StrCat("image processor: libtorch's resize failed: ", e.what_without_backtrace()));
   }
+  if (!refused.ok()) return refused;
   if (c.do_center_crop) set(CenterCrop(view, c.crop_height, c.crop_width));
   // rescale: float32(float64(v) * factor); normalize: (x - mean) / std in
   // float32, as numpy computes them. One table per channel.
