@@ -2,23 +2,39 @@
 """Export a Hugging Face checkpoint directory to a qinfer model package.
 
     HF_HUB_OFFLINE=1 .venv/bin/python model/export_hf.py CHECKPOINT_DIR --out OUT_DIR \
-        [--task auto|embed|classify|rerank|tokens|sparse] [--format torchscript|aoti] \
+        [--task auto|embed|classify|rerank|tokens|sparse|token_embed|zero_shot] [--format torchscript|aoti] \
         [--max-tokens N] [--name NAME] [--int8-ranges FILE]
         [aoti options: --max-batch --devices --dtypes --threads --freezing --min-cosine]
 
 CHECKPOINT_DIR is what `save_pretrained` writes (config.json, the weights,
-tokenizer.json, tokenizer_config.json), or what sentence-transformers' `save`
-writes (modules.json, 1_Pooling/config.json, sentence_bert_config.json and the
-transformer's files). tokenizer.json is required: qinfer tokenizes `text` jobs
-with the `tokenizers` library from it (a "fast" tokenizer). Nothing is
-fetched from a model hub (HF_HUB_OFFLINE=1 and TRANSFORMERS_OFFLINE=1 are set
-here). Families (model/families/, one module each): bert (MiniLM is one),
-roberta, xlm-roberta, distilbert, mpnet, modernbert, deberta-v2 (every
-task), and the decoders qwen3, qwen2, llama, mistral (embed, classify,
-rerank); any other config.model_type is refused by name, and so is a task a
-family has no head for.
+tokenizer.json, tokenizer_config.json; an image model's image processor,
+preprocessor_config.json or processor_config.json), or what
+sentence-transformers' `save` writes (modules.json, 1_Pooling/config.json,
+sentence_bert_config.json and the transformer's files). tokenizer.json is
+required of a model that takes text: qinfer tokenizes `text` jobs with the
+`tokenizers` library from it (a "fast" tokenizer). Nothing is fetched from a
+model hub (HF_HUB_OFFLINE=1 and TRANSFORMERS_OFFLINE=1 are set here).
+Families (model/families/, one module each): bert (MiniLM is one), roberta,
+xlm-roberta, distilbert, mpnet, modernbert, deberta-v2 (every task), the
+decoders qwen3, qwen2, llama, mistral (embed, classify, rerank), the image
+models vit, dinov2 (embed, classify), deit, convnext (classify), and the
+two-tower models clip, siglip (embed, zero_shot); any other
+config.model_type is refused by name, and so is a task a family has no head
+for.
 
 The task (--task auto, the default, decides as the model's library would):
+  - a two-tower model (CLIPModel, SiglipModel): zero_shot, the text tower's
+    features in forward and the image tower's in encode_image, with what
+    pipeline("zero-shot-image-classification") does with them; a
+    sentence-transformers directory whose first module is its CLIPModel (or
+    the multimodal Transformer running get_text_features and
+    get_image_features), then an optional Normalize: embed, the same two
+    methods (normalised with Normalize); --task zero_shot on a model without
+    a text tower (or without an image tower) is refused by name;
+  - *ForImageClassification (the distilled DeiT's *WithTeacher too):
+    classify, as pipeline("image-classification", top_k=None): softmax, or a
+    sigmoid per label for multi_label_classification or a single label;
+    --task classify on an image model without a head is refused by name;
   - a sentence-transformers SparseEncoder directory (modules.json: a
     Transformer running fill-mask, SpladePooling): sparse, the MLM's logits
     pooled as SpladePooling pools them (its pooling_strategy max or sum, its
@@ -40,7 +56,11 @@ The task (--task auto, the default, decides as the model's library would):
   - *ForTokenClassification: tokens (activation softmax);
   - any other model (BertModel, Qwen3Model, ...): embed, not normalised, pooled
     as SentenceTransformer(dir) pools it: by the last token for a causal
-    language model's checkpoint (*ForCausalLM), else by the mean.
+    language model's checkpoint (*ForCausalLM), else by the mean; an image
+    model without a head (ViTModel, Dinov2Model): embed, its pooled output,
+    as pipeline("image-feature-extraction", pool=True) returns it (an image
+    model whose pooled output has weights the checkpoint lacks, e.g. a ViT
+    classifier's pooler, is refused: the library would draw them at random).
 An explicit --task that contradicts the checkpoint is refused with the reason
 (exit 2). --task embed is allowed on a classifier checkpoint: its encoder,
 without the head, with mean pooling (what SentenceTransformer(dir) builds).
@@ -60,6 +80,18 @@ Writes
                  rerank [B, C] raw logits (C = num_labels, 1 for rerank);
                  tokens [B, L, C] raw logits; sparse [B, V] pooled weights
                  (V = vocab_size); token_embed [B, L, D] token vectors.
+                 An image model: forward(pixel_values float32 [B, 3, H, W])
+                 -> embed [B, D] pooled output, classify [B, C] raw logits.
+                 A two-tower model (embed, zero_shot): forward(input_ids,
+                 attention_mask) -> [B, D] get_text_features (the padding
+                 filled so that the library's pooling reads the row's own
+                 tokens; SigLIP's rows padded to the pipeline's 64 inside),
+                 encode_image(pixel_values) -> [B, D] get_image_features,
+                 torch.jit.trace_module of both methods in one module.
+                 Image packages are TorchScript only (--format aoti refused).
+  OUT/preprocessor_config.json  an image model's image processor as
+                 transformers' PIL backend loads it (to_json_string), which
+                 the service prepares images by.
   OUT/tokenizer.json, OUT/tokenizer_config.json   copies of the checkpoint's.
   OUT/manifest.json  name, format, task, output ("pooled" | "logits" |
                  "token_logits" | "token_embeddings"), dim (D, or C), labels (classify, tokens: the
@@ -70,7 +102,30 @@ Writes
                  tokenizer, end_token_id, source, tokenizer_source,
                  attn_implementation, pooling (embed), sparse
                  ({pooling_strategy, activation}), library_check,
-                 precision_check, digest, torch_version.
+                 precision_check, digest, torch_version. A text model's
+                 manifest has nothing more. An image model's `inputs` is
+                 ["pixel_values"] and it has no text fields (vocab_size,
+                 max_tokens, tokenizer, ...); a two-tower model keeps its text
+                 tower's. Both have
+                   image: {processor: "preprocessor_config.json",
+                           processor_class (e.g. "CLIPImageProcessorPil"),
+                           height, width (the pixel_values every image becomes),
+                           method ("forward" | "encode_image"),
+                           length (the image tower's sequence: patches and
+                             class, distillation or register tokens; a
+                             convolutional network's last-stage positions),
+                           checked_against ("transformers 5.24.0
+                             CLIPImageProcessorPil after
+                             transformers.image_utils.load_image")}
+                 and zero_shot adds
+                   zero_shot: {logit_scale (exp'd), logit_bias (0 for CLIP),
+                               activation ("softmax" CLIP, "sigmoid" SigLIP),
+                               hypothesis_template (the pipeline's default,
+                                 "This is a photo of {}."),
+                               text_padding ("longest" | "max_length"),
+                               text_max_length (64 for SigLIP, else 0)};
+                 its dim is the features' width. With two input kinds,
+                 library_check and precision_check are keyed "text", "image".
 
 The wrapper passes the older families a ready 4-D attention mask (boolean
 for sdpa, additive for eager); the newer ones build their own masks from the
@@ -101,7 +156,9 @@ token the tokenizer's post-processor puts at the end of a single sequence
 ([SEP] for BERT, </s> for RoBERTa).
 
 After saving, model.pt is reloaded and checked: the contract
-(qinfer_model.check_contract for the task's output and inputs), that
+(qinfer_model.check_contract for the task's output and inputs; an image
+method's: float32 [B, D], finite, each image's row alone as in a batch, two
+images' rows unlike), that
 tokenizer.json alone gives the ids the checkpoint's AutoTokenizer gives, and
 the library on sentences (and text pairs for pair tasks) run through the
 checkpoint's own tokenizer in one padded batch:
@@ -114,7 +171,18 @@ checkpoint's own tokenizer in one padded batch:
   sparse    every weight within 1e-4 of SparseEncoder(dir).encode, the same
             non-zero weights (but for any under 1e-5);
   token_embed  each token's vector as the tokens check holds logits, to
-            SentenceTransformer(dir).encode(output_value="token_embeddings").
+            SentenceTransformer(dir).encode(output_value="token_embeddings");
+  images    on images made with Pillow (sizes from 3 x 5 to 200 x 20, grey,
+            palette, RGBA, an EXIF orientation), each prepared by load_image and
+            the checkpoint's PIL-backend processor: embed cosine >= 0.9999 to
+            pipeline("image-feature-extraction", pool=True); classify scores
+            within 1e-4 of pipeline("image-classification", top_k=None); a
+            two-tower model's forward and encode_image to get_text_features
+            (texts padded as the zero-shot pipeline pads them) and
+            get_image_features, or to SentenceTransformer(dir).encode; zero_shot
+            scores (both methods' features normalised, logit_scale x cosine +
+            logit_bias, the activation; labels tokenized by tokenizer.json
+            alone) within 1e-4 of pipeline("zero-shot-image-classification").
 A failed check exits 1 ("SELF-CHECK FAILED: ...") and leaves no
 manifest.json in OUT; refused input exits 2 ("REFUSED: ..."). It records CPU autocast precision
 (bfloat16, float16) against float32 in precision_check. model/export_minilm.py is this
@@ -135,8 +203,8 @@ The code is the package model/qinfer_export/, one module a stage
 (checkpoint.py: the directory read and the task chosen; wrappers.py;
 patches.py and trace.py: tracing; checks.py; manifest.py; export.py: the
 stages in order), the input kinds under inputs/ (text.py: tokenizer.json's
-token ids) and a module a family under model/families/; this script is its
-command line.
+token ids; image.py: the image processor's pixel values) and a module a
+family under model/families/; this script is its command line.
 """
 
 import argparse

@@ -6,12 +6,15 @@
   wrappers.py    the nn.Module around transformers' model: qinfer's signature and each task's output;
   patches.py     what is swapped in while tracing: a family's sdpa_swap, a decoder's causal mask skipped,
                  key heads repeated for sdpa;
-  trace.py       torch.jit.trace (and the AOTInductor packages), devices unpinned, the trace checked;
-  checks.py      the tolerances and the checks against the library and the contract;
+  trace.py       torch.jit.trace_module, one method an input kind (and the AOTInductor packages), devices
+                 unpinned, the trace checked;
+  checks.py      the tolerances, and the checks between AOTI packages (each input kind runs the contract and
+                 the library on its own samples);
   manifest.py    writing the model file, the copies, manifest.json (with the digests);
   export.py      the stages in order (export());
   inputs/        the input kinds: what makes a model's inputs (inputs/__init__.py's InputKind), text's in
-                 inputs/text.py;
+                 inputs/text.py, images' in inputs/image.py (a two-tower model takes both: forward the text,
+                 encode_image the image);
 and model/families/, one module a family (what the library does not tell the exporter).
 
 model/ must be on sys.path (export_hf.py puts it there): the package imports qinfer_model, aoti_export

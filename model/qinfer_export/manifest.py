@@ -1,4 +1,4 @@
-"""Writing the package: the model file (model.pt, or the AOTI packages), the input kind's files,
+"""Writing the package: the model file (model.pt, or the AOTI packages), the input kinds' files,
 manifest.json (its fields, the digest of every model file: qinfer_model.write_manifest)."""
 
 import json
@@ -8,7 +8,7 @@ import shutil
 import torch
 
 from aoti_export import load_package
-from qinfer_model import TASK_OUTPUT, write_manifest
+from qinfer_model import write_manifest
 
 from . import Refused
 from .checkpoint import Plan
@@ -36,24 +36,30 @@ def save_model(traced, wrapper: Wrapper, plan: Plan, a) -> tuple[str, object, di
     return path, torch.jit.load(path, map_location="cpu").eval(), {}
 
 
-def manifest_fields(plan: Plan, kind: InputKind, a, attn: str, extra: dict) -> dict:
-    """The manifest's fields: the task's, the model's, the input kind's, then `extra` (the checks', aoti's)."""
+def manifest_fields(plan: Plan, kinds: list[InputKind], a, attn: str, extra: dict) -> dict:
+    """The manifest's fields: the task's, the model's, the input kinds', then `extra` (the checks', aoti's).
+    layers and heads are forward's tower's (the text tower of a two-tower model), where its config has
+    them (a convolutional network has neither)."""
     config = plan.config
     fields = {"name": a.name or os.path.basename(os.path.abspath(plan.checkpoint)), "format": a.format,
-              "task": plan.task, "output": TASK_OUTPUT[plan.task], "dim": plan.dim}
+              "task": plan.task, "output": plan.output, "dim": plan.dim}
     if plan.labels:
         fields["labels"] = plan.labels
     fields.update({"activation": plan.activation, "family": config.model_type})
     if config.problem_type:
         fields["problem_type"] = config.problem_type
-    fields.update({"normalized": plan.normalized, "layers": config.num_hidden_layers,
-                   "heads": config.num_attention_heads, "source": os.path.abspath(plan.checkpoint),
-                   "attn_implementation": attn})
+    tower = plan.text_config if "text" in plan.input_kinds else getattr(config, "vision_config", None) or config
+    fields["normalized"] = plan.normalized
+    for key, name in (("layers", "num_hidden_layers"), ("heads", "num_attention_heads")):
+        if getattr(tower, name, None) is not None:
+            fields[key] = getattr(tower, name)
+    fields.update({"source": os.path.abspath(plan.checkpoint), "attn_implementation": attn})
     if plan.pooling:
         fields["pooling"] = plan.pooling
     if plan.sparse:
         fields["sparse"] = {"pooling_strategy": plan.sparse.pooling_strategy, "activation": plan.sparse.activation}
-    fields.update(kind.manifest_fields())
+    for kind in kinds:
+        fields.update(kind.manifest_fields())
     fields.update(extra)
     return fields
 
@@ -74,10 +80,11 @@ def read_int8_ranges(path: str, plan) -> list:
     return ranges.astype(np.float32).tolist()
 
 
-def write_package(plan: Plan, kind: InputKind, a, attn: str, path: str, extra: dict) -> dict:
-    """The input kind's files, then manifest.json (the digest of the model file at `path` in it: written last,
+def write_package(plan: Plan, kinds: list[InputKind], a, attn: str, path: str, extra: dict) -> dict:
+    """The input kinds' files, then manifest.json (the digest of the model file at `path` in it: written last,
     so that a package with a manifest is whole); returns the manifest."""
-    kind.copy_files(a.out)
+    for kind in kinds:
+        kind.copy_files(a.out)
     if getattr(a, "int8_ranges", None):
         extra["int8_ranges"] = read_int8_ranges(a.int8_ranges, plan)
-    return write_manifest(a.out, path, manifest_fields(plan, kind, a, attn, extra))
+    return write_manifest(a.out, path, manifest_fields(plan, kinds, a, attn, extra))

@@ -1,6 +1,7 @@
 """sentence-transformers directories: what modules.json and its modules' configs add to the transformer
-(Pooling and Normalize for embed, SpladePooling for sparse, the token modules for token_embed), prompts
-and max_seq_length, each read as the library reads it and refused by name where qinfer does otherwise."""
+(Pooling and Normalize for embed, SpladePooling for sparse, the token modules for token_embed, Normalize
+after a text and image model's CLIPModel), prompts and max_seq_length, each read as the library reads it
+and refused by name where qinfer does otherwise."""
 
 import os
 from dataclasses import dataclass, field
@@ -161,6 +162,43 @@ def read_token_dir(checkpoint: str) -> TokenDir:
         raise Refused(f"{checkpoint}: module {name} (writing {writes}) is not supported for token_embed; "
                       "export_hf.py applies a Dense or Normalize of the token embeddings")
     return token
+
+
+def read_towers_st_dir(checkpoint: str) -> StDir | None:
+    """A sentence-transformers directory whose first module encodes texts and images by the model's own
+    get_text_features and get_image_features: sentence-transformers' CLIPModel (saved by any version:
+    `sentence_transformers.models.CLIPModel` or its later path), or its multimodal Transformer whose
+    modality_config says so, then an optional Normalize. None when the first module is neither (a text
+    directory: read_st_dir); another module after it is refused by name."""
+    path = os.path.join(checkpoint, "modules.json")
+    if not os.path.isfile(path):
+        return None
+    entries = read_json(path)
+    names = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in entries]
+    if not names:
+        return None
+    model_dir = os.path.join(checkpoint, entries[0].get("path", ""))
+    config = {}
+    for name in ST_CONFIG_FILES:
+        if os.path.isfile(os.path.join(model_dir, name)):
+            config = read_json(os.path.join(model_dir, name))
+            break
+    modalities = config.get("modality_config") or {}
+    methods = {key: (modalities.get(key) or {}).get("method") for key in ("text", "image")}
+    towers = names[0] == "CLIPModel" or (names[0] == "Transformer" and "image" in modalities)
+    if not towers:
+        return None
+    if names[0] == "Transformer" and methods != {"text": "get_text_features", "image": "get_image_features"}:
+        raise Refused(f"{model_dir}: modality_config {modalities}; export_hf.py exports a multimodal Transformer "
+                      "whose texts and images run get_text_features and get_image_features")
+    if names[1:] not in ([], ["Normalize"]):
+        raise Refused(f"{path}: modules {names}; export_hf.py exports a {names[0]} (texts and images) and an "
+                      "optional Normalize, in that order")
+    prompts, default = st_prompts(checkpoint)
+    if any(prompts.values()) or default:
+        raise Refused(f"{checkpoint}: prompts; export_hf.py exports a text and image model without prompts")
+    return StDir(model_dir=model_dir, pooling="", normalize=len(names) == 2,
+                 max_seq_length=config.get("max_seq_length"), prompts=prompts, default_prompt_name=default)
 
 
 def st_transformer_config(model_dir: str) -> dict:

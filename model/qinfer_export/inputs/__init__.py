@@ -1,8 +1,10 @@
-"""Input kinds: what makes a model's forward inputs, beside the families (what the library does not tell the
+"""Input kinds: what makes a model's inputs, beside the families (what the library does not tell the
 exporter of a model) and the tasks (what the outputs are). The stages (trace.py, checks.py, manifest.py,
-export.py) ask an InputKind for example inputs to trace, for the checks against the library on real
-samples, and for the manifest's inputs section; text (inputs/text.py: token ids from tokenizer.json) is
-the one kind there is. A new kind is one module here implementing InputKind, named in kind_of."""
+export.py) ask each InputKind for example inputs to trace, for the checks against the library on real
+samples, and for the manifest's fields; text (inputs/text.py: token ids from tokenizer.json) and image
+(inputs/image.py: pixel values from the checkpoint's image processor) are the kinds there are. A model
+takes one kind (its forward), or text and images (a two-tower model: forward takes the text, the image
+kind adds encode_image). A new kind is one module here implementing InputKind, named in kinds_of."""
 
 import abc
 
@@ -14,8 +16,11 @@ from ..checkpoint import Plan
 class InputKind(abc.ABC):
     """One export's input kind (self.plan is its plan). prepare() is called first, once; the others after."""
 
-    def __init__(self, plan: Plan):
+    name: str = ""  # the family's name of the kind ("text", "image")
+
+    def __init__(self, plan: Plan, method: str = "forward"):
         self.plan = plan
+        self.method = method  # the package's method that takes this kind's inputs
 
     @abc.abstractmethod
     def prepare(self) -> None:
@@ -23,26 +28,28 @@ class InputKind(abc.ABC):
         or CheckFailed."""
 
     @abc.abstractmethod
-    def wrapper_class(self) -> type:
-        """The wrappers.Wrapper subclass whose forward takes this kind's inputs (the manifest's `inputs`)."""
+    def wrapper_class(self, base: type | None) -> type:
+        """The wrappers.Wrapper subclass whose self.method takes this kind's inputs; base is the class the
+        kinds before this one made (None for the first kind: its method is forward)."""
 
     @abc.abstractmethod
     def trace_example(self) -> tuple:
-        """The forward arguments torch.jit.trace runs the wrapper on (padded, so the padded path is traced)."""
+        """The method's arguments torch.jit.trace_module runs the wrapper on (text: padded, so the padded path
+        is traced)."""
 
     @abc.abstractmethod
     def trace_batches(self) -> list[tuple[str, tuple]]:
         """Batches unlike the example that the trace must agree with the module on: (what their rows are,
-        the forward arguments)."""
+        the method's arguments)."""
 
     @abc.abstractmethod
     def real_positions(self, args: tuple) -> Tensor:
-        """[B, L] bool, True at each real (not padding) position of these forward arguments: where a
-        per-position output is compared."""
+        """[B, L] bool, True at each real (not padding) position of these arguments: where a per-position
+        output is compared."""
 
     @abc.abstractmethod
     def samples(self) -> tuple:
-        """The check samples as forward arguments, one padded batch (the AOTI packages are compared on it)."""
+        """The check samples as the method's arguments, one batch (the AOTI packages are compared on it)."""
 
     @abc.abstractmethod
     def check_contract(self, model) -> str:
@@ -60,15 +67,21 @@ class InputKind(abc.ABC):
 
     @abc.abstractmethod
     def manifest_fields(self) -> dict:
-        """The manifest's fields of this kind: the forward's `inputs`, the lengths, the preprocessor's file."""
+        """The manifest's fields of this kind: forward's `inputs` (the first kind), the lengths, the
+        preprocessor's file."""
 
     @abc.abstractmethod
     def copy_files(self, out: str) -> None:
         """Copies the preprocessor's files the service reads into the package directory `out`."""
 
 
-def kind_of(plan: Plan) -> InputKind:
-    """The plan's input kind (plan.input_kind), not yet prepared."""
-    from .text import TextInputs  # imported here: the kinds import the stages, which import this module
+def kinds_of(plan: Plan) -> list[InputKind]:
+    """The plan's input kinds (plan.input_kinds), not yet prepared: the first takes forward's arguments,
+    an image kind after text takes encode_image's."""
+    # Imported here: the kinds import the stages, which import this module.
+    from .image import ImageInputs
+    from .text import TextInputs
 
-    return {"text": TextInputs}[plan.input_kind](plan)
+    classes = {"text": TextInputs, "image": ImageInputs}
+    return [classes[name](plan, "forward" if i == 0 else f"encode_{name}")
+            for i, name in enumerate(plan.input_kinds)]

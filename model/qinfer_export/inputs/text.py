@@ -1,5 +1,6 @@
 """Text: token ids from the checkpoint's tokenizer (tokenizer.json, as qinfer tokenizes), the texts and
-pairs the checks run, and the library's reference call for each task on them."""
+pairs the checks run, and the library's reference call for each task on them (a two-tower model's text
+tower: get_text_features, or a sentence-transformers directory's encode)."""
 
 import os
 
@@ -7,11 +8,11 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from qinfer_model import TASK_OUTPUT, ContractError, check_contract, check_precision
+from qinfer_model import ContractError, check_contract, check_precision
 
 from .. import CheckFailed, Refused
 from ..checkpoint import Plan
-from ..checks import ATOL, MIN_COSINE, rows_difference, scores_from_logits, within_text
+from ..checks import ATOL, MIN_COSINE, excess, rows_difference, scores_from_logits, within_text
 from ..manifest import copy_into
 from ..wrappers import Wrapper
 from . import InputKind
@@ -39,11 +40,12 @@ def padded_batch(plan: Plan, lengths: list[int], seed: int) -> tuple:
     """Random rows of the given lengths, right-padded (pad id in the padding), as forward's arguments."""
     gen = torch.Generator().manual_seed(seed)
     width = max(lengths)
-    ids = torch.full((len(lengths), width), plan.config.pad_token_id or 0, dtype=torch.int64)
+    config = plan.text_config
+    ids = torch.full((len(lengths), width), config.pad_token_id or 0, dtype=torch.int64)
     mask = torch.zeros_like(ids)
     types = torch.zeros_like(ids)
     for i, n in enumerate(lengths):
-        ids[i, :n] = torch.randint(0, plan.config.vocab_size, (n,), generator=gen)
+        ids[i, :n] = torch.randint(0, config.vocab_size, (n,), generator=gen)
         mask[i, :n] = 1
         types[i, n // 2:n] = 1
     return (ids, mask, types) if plan.type_ids else (ids, mask)
@@ -233,8 +235,44 @@ def check_token_embed(plan: Plan, model, tokenizer) -> dict:
             "modules": [kind for kind, _ in (plan.token.modules if plan.token else [])]}
 
 
+def check_text_features(plan: Plan, model, tokenizer) -> dict:
+    """A two-tower model's text tower: forward == get_text_features of the texts as the zero-shot pipeline
+    tokenizes them (padded to the longest, or to max_length for SigLIP, cut at max_tokens), cosine >=
+    MIN_COSINE and within ATOL at the features' scale; for a sentence-transformers directory,
+    SentenceTransformer.encode of the texts (its Normalize, if any, included)."""
+    texts = SENTENCES + [LONG]
+    towers = plan.towers
+    if plan.st:
+        from sentence_transformers import SentenceTransformer
+
+        st = SentenceTransformer(plan.checkpoint, device="cpu")
+        want = torch.as_tensor(st.encode(texts, batch_size=len(texts), convert_to_numpy=True))
+        reference = "SentenceTransformer.encode"
+    else:
+        from transformers import AutoModel
+
+        library = AutoModel.from_pretrained(plan.model_dir, dtype=torch.float32).eval()
+        padding = {"padding": "max_length", "max_length": towers.text_max_length} \
+            if towers.text_padding == "max_length" else {"padding": "longest", "max_length": plan.max_tokens}
+        enc = tokenizer(texts, truncation=True, return_tensors="pt", **padding)
+        with torch.inference_mode():
+            want = library.get_text_features(**{k: v for k, v in enc.items() if k in ("input_ids", "attention_mask")}
+                                             ).pooler_output
+        reference = f"{type(library).__name__}.get_text_features (padding {towers.text_padding})"
+    with torch.inference_mode():
+        got = model(*tokenize(tokenizer, texts, plan.max_tokens, False))
+    cos = F.cosine_similarity(got, want, dim=1)
+    ratio = excess(got, want)
+    if cos.min().item() < MIN_COSINE or ratio > 1:
+        raise CheckFailed(f"text features differ from {reference}: min cosine {cos.min().item():.6f} (floor "
+                          f"{MIN_COSINE}), {within_text(ratio)}")
+    return {"reference": reference, "inputs": len(texts), "min_cosine": round(cos.min().item(), 6),
+            "max_abs_diff": float(f"{(got - want).abs().max().item():.3g}")}
+
+
 LIBRARY_CHECKS = {"embed": check_embed, "classify": check_classify, "rerank": check_rerank, "tokens": check_tokens,
-                  "sparse": check_sparse, "token_embed": check_token_embed}
+                  "sparse": check_sparse, "token_embed": check_token_embed,
+                  "zero_shot": check_text_features}
 
 
 class TwoInputs(Wrapper):
@@ -251,6 +289,7 @@ class TextInputs(InputKind):
     """Token ids: forward(input_ids, attention_mask[, token_type_ids]), rows padded on the right, made by the
     checkpoint's tokenizer (checked to be what tokenizer.json alone gives, as qinfer tokenizes)."""
 
+    name = "text"
     tokenizer = None
     end_token_id: int | None = None
 
@@ -261,13 +300,13 @@ class TextInputs(InputKind):
         tokenizer = AutoTokenizer.from_pretrained(plan.model_dir)
         if not getattr(tokenizer, "is_fast", False):
             raise Refused(f"{plan.model_dir}: the tokenizer is not a fast (tokenizers) one")
-        if len(tokenizer) > plan.config.vocab_size:
+        if len(tokenizer) > plan.text_config.vocab_size:
             raise Refused(f"the tokenizer has {len(tokenizer)} tokens, the model's embedding table "
-                          f"{plan.config.vocab_size} rows")
+                          f"{plan.text_config.vocab_size} rows")
         self.end_token_id = check_tokenizer_json(plan, tokenizer)
         self.tokenizer = tokenizer
 
-    def wrapper_class(self) -> type:
+    def wrapper_class(self, base: type | None) -> type:
         return ThreeInputs if self.plan.type_ids else TwoInputs
 
     def trace_example(self) -> tuple:
@@ -297,16 +336,17 @@ class TextInputs(InputKind):
     def check_contract(self, model) -> str:
         plan = self.plan
         try:
-            checked = check_contract(model, plan.config.vocab_size, plan.max_positions, dim=plan.dim,
+            checked = check_contract(model, plan.text_config.vocab_size, plan.max_positions, dim=plan.dim,
                                      lengths=[1, 7, 33, plan.max_tokens, plan.max_positions],
-                                     output=TASK_OUTPUT[plan.task], inputs=plan.inputs)
+                                     output=plan.output, inputs=plan.inputs)
         except ContractError as e:
             raise CheckFailed(str(e)) from None
         return (f"inputs {plan.inputs}, lengths {checked['lengths']} padded to {checked['width']}, max padding "
                 f"diff {checked['max_padding_diff']:.2e}")
 
     def check_library(self, model) -> dict:
-        return LIBRARY_CHECKS[self.plan.task](self.plan, model, self.tokenizer)
+        check = check_text_features if self.plan.towers else LIBRARY_CHECKS[self.plan.task]
+        return check(self.plan, model, self.tokenizer)
 
     def check_precision(self, model, min_cosine: float) -> dict:
         ids, mask, *types = self.tokenize(SENTENCES)
@@ -314,7 +354,7 @@ class TextInputs(InputKind):
 
     def manifest_fields(self) -> dict:
         plan = self.plan
-        fields = {"inputs": plan.inputs, "pairs": plan.pairs, "vocab_size": plan.config.vocab_size,
+        fields = {"inputs": plan.inputs, "pairs": plan.pairs, "vocab_size": plan.text_config.vocab_size,
                   "max_tokens": plan.max_tokens, "max_positions": plan.max_positions, "tokenizer": "tokenizer.json"}
         if self.end_token_id is not None:
             fields["end_token_id"] = self.end_token_id
