@@ -106,7 +106,7 @@ absl::StatusOr<Decoded> DecodeGif(std::string_view bytes, const DecodeBudget& bu
   // 4, every 4th from 2, every 2nd from 1.
   static constexpr int kStart[] = {0, 4, 2, 1}, kStep[] = {8, 8, 4, 2};
   int pass = 0, y = 0;
-  for (int n = 0; n < d.Height; ++n) {
+  for (int n = 0; d.Width > 0 && n < d.Height; ++n) {
     if (DGifGetLine(gif, line.data(), d.Width) == GIF_ERROR) return GifFailure(gif->Error);
     int row = n;
     if (d.Interlace) {

@@ -13,6 +13,8 @@
 // a longjmp out of libjpeg skips nothing that needed unwinding.
 #include <csetjmp>
 #include <cstdio>
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include <jpeglib.h>
@@ -30,11 +32,13 @@ struct JpegState {
   std::jmp_buf jump;
   char message[JMSG_LENGTH_MAX];
   bool premature_end;  // the input ended before the image did
+  bool out_of_memory;  // over max_memory_to_use (no backing store)
   bool created;
 };
 
 void OnError(j_common_ptr cinfo) {
   auto* state = reinterpret_cast<JpegState*>(cinfo->client_data);
+  state->out_of_memory = cinfo->err->msg_code == JERR_NO_BACKING_STORE || cinfo->err->msg_code == JERR_OUT_OF_MEMORY;
   (*cinfo->err->format_message)(cinfo, state->message);
   std::longjmp(state->jump, 1);
 }
@@ -88,6 +92,11 @@ void Destroy(JpegState* s) {
 }
 
 absl::Status JpegFailure(const JpegState& s) {
+  if (s.out_of_memory) {
+    return absl::ResourceExhaustedError(absl::StrCat("JPEG of ", s.cinfo.image_width, "x", s.cinfo.image_height,
+                                                     " needs more decoder memory than the pixel bound allows (",
+                                                     s.message, ")"));
+  }
   if (s.premature_end) return absl::DataLossError(absl::StrCat("truncated JPEG: ", s.message));
   return absl::DataLossError(absl::StrCat("corrupt JPEG: ", s.message));
 }
@@ -170,6 +179,10 @@ absl::StatusOr<Decoded> DecodeJpeg(std::string_view bytes, const DecodeBudget& b
       out.width = (int64_t{s.cinfo.image_width} * eighths + 7) / 8;
       out.height = (int64_t{s.cinfo.image_height} * eighths + 7) / 8;
       rows.resize(static_cast<size_t>(out.width * out.height * n));
+      // libjpeg's big buffers (a progressive image's coefficients, kept at
+      // full size whatever the scale) within 8 bytes a pixel of the budget:
+      // libjpeg has no backing store, so over it is an error.
+      s.cinfo.mem->max_memory_to_use = static_cast<long>(std::min<int64_t>(8 * budget.max_pixels, INT32_MAX)) + (1 << 20);
       const int rc = Decompress(&s, eighths, rows.data(), rows.size());
       if (rc == 2) status = absl::InternalError("libjpeg's scaled size differs from the one computed");
       if (rc == 1) status = JpegFailure(s);

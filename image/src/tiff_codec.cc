@@ -67,14 +67,14 @@ struct TiffCloser {
 };
 using TiffPtr = std::unique_ptr<TIFF, TiffCloser>;
 
-absl::StatusOr<TiffPtr> Open(std::string_view bytes, Memory* m) {
+// `max_alloc`: the most libtiff may allocate at once (its strip and tile
+// buffers, sized by the file's claims).
+absl::StatusOr<TiffPtr> Open(std::string_view bytes, Memory* m, tmsize_t max_alloc) {
   *m = {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), 0, {}};
   TIFFOpenOptions* options = TIFFOpenOptionsAlloc();
   TIFFOpenOptionsSetErrorHandlerExtR(options, OnError, m);
   TIFFOpenOptionsSetWarningHandlerExtR(options, OnWarning, m);
-  // No single allocation over 1 GiB (libtiff's own buffers; the pixels are
-  // bounded before they are read).
-  TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t{1} << 30);
+  TIFFOpenOptionsSetMaxSingleMemAlloc(options, max_alloc);
   // "m": no memory mapping; the reads come from `m`.
   TIFF* tif = TIFFClientOpenExt("image", "rm", m, ReadProc, WriteProc, SeekProc, CloseProc, SizeProc, MapProc,
                                 UnmapProc, options);
@@ -218,13 +218,17 @@ absl::Status ReadStrips(TIFF* tif, const Layout& l, const Memory& m, Decoded* ou
   return absl::OkStatus();
 }
 
-absl::Status ReadTiles(TIFF* tif, const Layout& l, const Memory& m, Decoded* out) {
+absl::Status ReadTiles(TIFF* tif, const Layout& l, const Memory& m, tmsize_t max_alloc, Decoded* out) {
   uint32_t tw = 0, th = 0;
   TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw);
   TIFFGetField(tif, TIFFTAG_TILELENGTH, &th);
   const tmsize_t tile_bytes = TIFFTileSize(tif);
   const tmsize_t tile_row = TIFFTileRowSize(tif);
   if (tw == 0 || th == 0 || tile_bytes <= 0 || tile_row <= 0) return TiffFailure(m, "bad tile size");
+  if (tile_bytes > max_alloc) {
+    return absl::ResourceExhaustedError(absl::StrCat("TIFF tiles of ", tw, "x", th, " (", tile_bytes,
+                                                     " bytes) are over what the pixel bound allows"));
+  }
   std::vector<uint8_t> tile(static_cast<size_t>(tile_bytes));
   for (uint32_t ty = 0; ty < l.height; ty += th) {
     for (uint32_t tx = 0; tx < l.width; tx += tw) {
@@ -239,11 +243,17 @@ absl::Status ReadTiles(TIFF* tif, const Layout& l, const Memory& m, Decoded* out
   return absl::OkStatus();
 }
 
+// 16 bytes a pixel of the budget (a 16-bit CMYKA strip is 10), at least
+// 64 MiB, at most 1 GiB.
+tmsize_t MaxAlloc(const DecodeBudget& budget) {
+  return static_cast<tmsize_t>(std::clamp<int64_t>(16 * budget.max_pixels, int64_t{64} << 20, int64_t{1} << 30));
+}
+
 }  // namespace
 
 absl::StatusOr<ImageInfo> TiffHeader(std::string_view bytes) {
   Memory m;
-  absl::StatusOr<TiffPtr> tif = Open(bytes, &m);
+  absl::StatusOr<TiffPtr> tif = Open(bytes, &m, tmsize_t{64} << 20);
   if (!tif.ok()) return tif.status();
   uint32_t w = 0, h = 0;
   if (!TIFFGetField(tif->get(), TIFFTAG_IMAGEWIDTH, &w) || !TIFFGetField(tif->get(), TIFFTAG_IMAGELENGTH, &h)) {
@@ -254,7 +264,7 @@ absl::StatusOr<ImageInfo> TiffHeader(std::string_view bytes) {
 
 absl::StatusOr<Decoded> DecodeTiff(std::string_view bytes, const DecodeBudget& budget) {
   Memory m;
-  absl::StatusOr<TiffPtr> tif = Open(bytes, &m);
+  absl::StatusOr<TiffPtr> tif = Open(bytes, &m, MaxAlloc(budget));
   if (!tif.ok()) return tif.status();
   absl::StatusOr<Layout> layout = ReadLayout(tif->get(), m);
   if (!layout.ok()) return layout.status();
@@ -266,7 +276,7 @@ absl::StatusOr<Decoded> DecodeTiff(std::string_view bytes, const DecodeBudget& b
   out.rgb.resize(static_cast<size_t>(w * h * 3));
   uint16_t orientation = 0;
   if (TIFFGetField(tif->get(), TIFFTAG_ORIENTATION, &orientation)) out.orientation = orientation;
-  absl::Status s = TIFFIsTiled(tif->get()) ? ReadTiles(tif->get(), *layout, m, &out) : ReadStrips(tif->get(), *layout, m, &out);
+  absl::Status s = TIFFIsTiled(tif->get()) ? ReadTiles(tif->get(), *layout, m, MaxAlloc(budget), &out) : ReadStrips(tif->get(), *layout, m, &out);
   if (!s.ok()) return s;
   return out;
 }
