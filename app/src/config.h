@@ -77,7 +77,20 @@ struct Config {
     // A result record larger than this (a token_embed result of a long
     // input) is a `too_long` failure record instead.
     size_t max_result_bytes = size_t{16} << 20;
+    // An image job's encoded bytes and its pixels (read from its header,
+    // before it is decoded): a larger one is `too_large`. The pixel bound is
+    // Pillow's, where it raises DecompressionBombError.
+    size_t max_image_bytes = size_t{20} << 20;
+    long long max_image_pixels = 178956970;
   } limits;
+  // Where image jobs' image_url may point: file:// under one of image_roots
+  // (none: file:// refused); http(s):// within url_timeout seconds, at most
+  // url_max_redirects redirects.
+  struct Inputs {
+    std::vector<std::string> image_roots;
+    double url_timeout = 10;
+    int url_max_redirects = 3;
+  } inputs;
   // Inputs longer than scheduler.max_tokens (a job's `policy` overrides
   // too_long): reject (a `too_long` record), truncate, chunk (windows
   // overlapping by chunk_overlap tokens, at most max_chunks, pooled into one

@@ -39,6 +39,8 @@ constexpr Config::Limits Config::*kSection<Config::Limits> = &Config::limits;
 template <>
 constexpr Config::Admission Config::*kSection<Config::Admission> = &Config::admission;
 template <>
+constexpr Config::Inputs Config::*kSection<Config::Inputs> = &Config::inputs;
+template <>
 constexpr Config::LongLane Config::*kSection<Config::LongLane> = &Config::long_lane;
 template <>
 constexpr Config::Recovery Config::*kSection<Config::Recovery> = &Config::recovery;
@@ -397,12 +399,29 @@ constexpr Key kKeys[] = {
                                               "`limits.max_text_bytes`) is tokenized and windowed; a longer one is "
                                               "`too_long`. Its encoding is held while it is decoded (about 100 "
                                               "bytes a token)"),
+    Integer<&C::Limits::max_image_bytes>("limits.max_image_bytes", 1, 1LL << 31,
+                                         "an image job's encoded bytes (inline, a file or a URL's body): a larger "
+                                         "one is `too_large`, refused before it is read whole"),
+    Integer<&C::Limits::max_image_pixels>("limits.max_image_pixels", 1, 1LL << 40,
+                                          "an image's width x height, read from its header before it is decoded: "
+                                          "a larger one is `too_large` (replay with `--policy resize` scales it "
+                                          "down to the bound); the default is Pillow's decompression-bomb bound"),
     Integer<&C::Limits::max_result_bytes>("limits.max_result_bytes", 1024, 1LL << 31,
                                           "a result record larger than this, whatever its task and encoding, "
                                           "becomes a `too_long` failure record (a `token_embed` result's, a "
                                           "vector a token, says how many tokens fit: `replay --truncate-to N`); "
                                           "results go to the reply topic too, whose "
                                           "`kafka.producer.message.max.bytes` (librdkafka: 1000000) must hold them"),
+    Texts<&C::Inputs::image_roots>("inputs.image_roots",
+                                   "directories a `file://` `image_url` may name a file under (links "
+                                   "resolved); outside them, or with none set, `file://` is `invalid`")
+        .Note("none: `file://` off"),
+    Number<&C::Inputs::url_timeout>("inputs.url_timeout", 0, 600, false,
+                                    "seconds an `http(s)://` `image_url` may take in all, redirects included; "
+                                    "past it the job is `invalid`. The fetch holds a tokenizer-pool worker")
+        .LowOpen(),
+    Integer<&C::Inputs::url_max_redirects>("inputs.url_max_redirects", 0, 20,
+                                           "redirects an `http(s)://` `image_url` may take"),
     Text<&C::Admission::too_long>("admission.too_long",
                                   "an input longer than `scheduler.max_tokens`: `reject` (a `too_long` record), "
                                   "`truncate` (its first `max_tokens` ids), `chunk` (windows of `max_tokens`: an "

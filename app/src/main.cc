@@ -391,7 +391,7 @@ CLI::App* AddReplay(CLI::App& app, ReplayCli& r) {
       replay->add_option("--topic,-t", o.topic, "Where the replayed jobs go (it must exist)")->capture_default_str();
   replay->add_option("--reason", r.reasons,
                      "Only these reasons (comma-separated or repeated): "
-                     "invalid, too_long, oom, model_error, crash, undeliverable "
+                     "invalid, too_long, too_large, oom, model_error, crash, undeliverable "
                      "(default: all)");
   replay->add_option("--id", r.ids, "Only these job ids (repeatable)");
   replay->add_option("--ids-file", o.ids_file, "Only the job ids in this file, one per line");
@@ -400,7 +400,7 @@ CLI::App* AddReplay(CLI::App& app, ReplayCli& r) {
   replay->add_option("--until", r.until, "Only failures recorded at or before this time");
   replay->add_option("--policy", o.overrides.policy,
                      "Over-long input policy: truncate, chunk, long_lane or reject (default: the service's "
-                     "admission.too_long)");
+                     "admission.too_long); resize for an image over limits.max_image_pixels (scaled down to it)");
   replay->add_option("--truncate-to", o.overrides.truncate_to, "Keep only the first N tokens (default: all)");
   replay->add_option("--device", o.overrides.device, "Run on this device: cpu (default: the service's)");
   replay->add_option("--max-tokens", o.overrides.max_tokens, "Admit inputs up to N tokens, in the service's long lane");

@@ -1,5 +1,7 @@
 #include "model_load.h"
 
+#include <filesystem>
+
 namespace qinfer::app {
 
 bool FallsBackToCpu(const Config& config) {
@@ -67,6 +69,30 @@ absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config
                                       " special tokens");
   }
   return loaded;
+}
+
+absl::StatusOr<std::unique_ptr<image::ImageProcessor>> LoadImageProcessor(const Config& config,
+                                                                          const executor::ModelManifest& manifest) {
+  for (const std::string& root : config.inputs.image_roots) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(root, ec)) {
+      return absl::InvalidArgumentError("inputs.image_roots: " + root + " is not a directory");
+    }
+  }
+  if (!manifest.image) return std::unique_ptr<image::ImageProcessor>();
+  absl::StatusOr<image::ImageProcessor> processor = image::ImageProcessor::FromFile(manifest.image->processor_path);
+  if (!processor.ok()) {
+    return absl::InvalidArgumentError("model manifest image.processor " + manifest.image->processor_path + ": " +
+                                      std::string(processor.status().message()));
+  }
+  if (processor->out_height() != manifest.image->height || processor->out_width() != manifest.image->width) {
+    return absl::InvalidArgumentError(
+        "model manifest image.processor " + manifest.image->processor_path + " makes " +
+        std::to_string(processor->out_height()) + "x" + std::to_string(processor->out_width()) +
+        " pixel values, the manifest's image says " + std::to_string(manifest.image->height) + "x" +
+        std::to_string(manifest.image->width));
+  }
+  return std::make_unique<image::ImageProcessor>(*std::move(processor));
 }
 
 }  // namespace qinfer::app

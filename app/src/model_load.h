@@ -7,6 +7,7 @@
 #include "absl/status/statusor.h"
 #include "config.h"
 #include "qinfer/executor/torch_model_runner.h"
+#include "qinfer/image/processor.h"
 #include "qinfer/tokenizer/tokenizer.h"
 
 namespace qinfer::app {
@@ -32,5 +33,12 @@ absl::StatusOr<std::unique_ptr<executor::TorchModelRunner>> LoadRunner(const Con
 absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config& config,
                                                                     const executor::ModelManifest& manifest,
                                                                     int max_tokens);
+
+// The model's image processor when its manifest has an image tower
+// (nullptr when not: the model takes no images), read from the file the
+// manifest names; and each of inputs.image_roots an existing directory.
+// Errors name the file or the key.
+absl::StatusOr<std::unique_ptr<image::ImageProcessor>> LoadImageProcessor(const Config& config,
+                                                                          const executor::ModelManifest& manifest);
 
 }  // namespace qinfer::app

@@ -83,6 +83,8 @@ struct Service {
   // One tokenizer handle per worker of the tokenizer pool; each null when
   // the model takes input_ids only.
   std::vector<std::unique_ptr<tokenizer::Tokenizer>> tokenizers;
+  // The model's image processor; null when it takes no images.
+  std::unique_ptr<image::ImageProcessor> images;
   std::unique_ptr<storage::RocksDbOutcomeStore> store;
   std::optional<MemoryPlan> plan;
   DerivedPolicy derived;
@@ -116,13 +118,24 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
   if (!output.ok()) return StartFailed(std::string(output.status().message()));
   s.output = *std::move(output);
   const int threads = TokenizerThreads(config, int(std::max(1u, std::thread::hardware_concurrency())));
+  // A two-tower model's texts stay within its text tower's length.
+  const int text_tokens = manifest.image && manifest.takes_tokens ? std::min(s.bounds.back(), manifest.max_text_tokens)
+                                                                   : s.bounds.back();
   for (int i = 0; i < threads; ++i) {
-    auto text_tokenizer = LoadTokenizer(config, manifest, s.bounds.back());
+    auto text_tokenizer = LoadTokenizer(config, manifest, text_tokens);
     if (!text_tokenizer.ok()) return StartFailed(std::string(text_tokenizer.status().message()));
     s.tokenizers.push_back(*std::move(text_tokenizer));
   }
   Logger("app").Info("event=tokenizer_pool threads=%v tokenizer=%v", threads,
                      s.tokenizers.front() ? manifest.tokenizer_path : std::string("none (input_ids)"));
+  auto images = LoadImageProcessor(config, manifest);
+  if (!images.ok()) return StartFailed(std::string(images.status().message()));
+  s.images = *std::move(images);
+  if (s.images) {
+    Logger("app").Info("event=image_processor file=%v pixels=%vx%v length=%v method=%v checked_against=\"%v\"",
+                       manifest.image->processor_path, manifest.image->height, manifest.image->width,
+                       manifest.image->length, manifest.image->method, manifest.image->checked_against);
+  }
   return std::nullopt;
 }
 
@@ -237,7 +250,7 @@ std::optional<int> BuildPipeline(const Config& config, const ServeOptions& optio
   const executor::ModelManifest& manifest = s.runner->manifest();
   std::vector<const tokenizer::Tokenizer*> handles;
   for (const auto& t : s.tokenizers) handles.push_back(t.get());
-  auto source = consumer::KafkaJobSource::Create(SourceConfigFrom(config, manifest, s.output, s.bounds.back(), handles),
+  auto source = consumer::KafkaJobSource::Create(SourceConfigFrom(config, manifest, s.output, s.bounds.back(), handles, s.images.get()),
                                                  *s.source_queue, *s.recorder, s.tracker);
   if (!source.ok()) return StartFailed(std::string(source.status().message()));
   s.source = *std::move(source);

@@ -1,6 +1,7 @@
 #include "serve_options.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -58,7 +59,8 @@ absl::StatusOr<OutputSettings> OutputSettingsFrom(const Config& config, const ex
 
 consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest,
                                         const OutputSettings& output, int max_tokens,
-                                        std::span<const tokenizer::Tokenizer* const> tokenizers) {
+                                        std::span<const tokenizer::Tokenizer* const> tokenizers,
+                                        const image::ImageProcessor* images) {
   consumer::SourceConfig source;
   source.brokers = config.kafka.brokers;
   source.group_id = config.kafka.group_id;
@@ -66,7 +68,8 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   source.properties = config.kafka.consumer;
   consumer::DecoderLimits& limits = source.limits;
   limits.vocab_size = manifest.vocab_size;
-  limits.max_tokens = size_t(max_tokens);
+  limits.max_tokens = size_t(manifest.image && manifest.takes_tokens ? std::min(max_tokens, manifest.max_text_tokens)
+                                                                     : max_tokens);
   limits.max_message_bytes = config.limits.max_message_bytes;
   limits.max_depth = config.limits.max_depth;
   limits.max_meta_bytes = config.limits.max_meta_bytes;
@@ -89,6 +92,20 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   if (!manifest.include_prompt) limits.prompt_lengths = manifest.prompt_lengths;
   limits.int8_ranges = output.int8_ranges.has_value();
   limits.stitch_rows = manifest.task.task == task::kTokenEmbed;
+  limits.takes_tokens = manifest.takes_tokens;
+  if (manifest.image && images != nullptr) {
+    limits.image_processor = images;
+    limits.image_length = manifest.image->length;
+  }
+  limits.max_image_bytes = config.limits.max_image_bytes;
+  limits.max_image_pixels = int64_t(config.limits.max_image_pixels);
+  for (const std::string& root : config.inputs.image_roots) {
+    std::error_code ec;
+    limits.image_roots.push_back(std::filesystem::weakly_canonical(root, ec).string());
+  }
+  limits.image_url_timeout_seconds = config.inputs.url_timeout;
+  limits.image_url_max_redirects = config.inputs.url_max_redirects;
+  if (manifest.zero_shot) limits.hypothesis_template = manifest.zero_shot->hypothesis_template;
   for (const tokenizer::Tokenizer* handle : tokenizers) {
     source.decode_workers.push_back(limits);
     source.decode_workers.back().tokenizer = handle;

@@ -58,9 +58,14 @@ absl::StatusOr<OutputSettings> OutputSettingsFrom(const Config& config, const ex
 // bucket bound; `tokenizers` holds one handle per worker of the tokenizer
 // pool (not owned; each may be null: the model takes input_ids only), and
 // they must outlive the consumer. No handle: decoded on the consumer thread.
+// `images`: the model's image processor (not owned, outlives the consumer;
+// null: the model takes no images); image jobs are bounded by limits.* and
+// read as inputs.* says (its roots made canonical here). A two-tower
+// model's texts stay within its text tower's max_text_tokens.
 consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::ModelManifest& manifest,
                                         const OutputSettings& output, int max_tokens,
-                                        std::span<const tokenizer::Tokenizer* const> tokenizers);
+                                        std::span<const tokenizer::Tokenizer* const> tokenizers,
+                                        const image::ImageProcessor* images = nullptr);
 
 storage::RocksDbStoreOptions StoreOptionsFrom(const Config& config);
 

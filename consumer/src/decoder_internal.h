@@ -104,13 +104,16 @@ class JobFailure {
 // The input fields of a job document (step 2), found once.
 struct InputFields {
   explicit InputFields(const json& doc);
-  json::const_iterator ids, text, pair, types;
+  json::const_iterator ids, text, pair, types, image, image_url, labels, template_;
   bool has_ids = false, has_text = false, has_pair = false, has_types = false;
+  bool has_image = false, has_image_url = false, has_labels = false, has_template = false;
+  bool is_image() const { return has_image || has_image_url; }
 };
 
-// Step 2's first checks: exactly one of input_ids and text, each of its
-// type and not empty, input_ids only for a model that takes them, and a
-// pair's second part where the model takes pairs (CheckPair).
+// Step 2's first checks: exactly one of input_ids, text, image and
+// image_url, each of its type and not empty, each only for a model that
+// takes it, a pair's second part where the model takes pairs (CheckPair),
+// and candidate_labels and hypothesis_template only with an image.
 std::optional<std::string> CheckInputs(const InputFields& in, const DecoderLimits& limits);
 
 // The record of an input_ids job whose length the admission refused
@@ -174,6 +177,17 @@ Decoded KeepText(Job job, std::string_view text, const tokenizer::Encoding& enco
 // admission by length, then KeepText; or the record saying why not.
 Decoded DecodeText(Job job, std::string_view text, const std::string* pair, const std::string& requested,
                    const DecoderLimits& limits, const JobFailure& fail);
+
+// Steps 2 and 3 for an image job whose envelope is read (`requested`: the
+// policy it asked for, resize or none): its bytes (base64, a data: URI, a
+// file under limits.image_roots or an http(s) URL), bounded in bytes, its
+// header checked against max_image_pixels before it is decoded, then
+// decoded and prepared by the model's image processor into Job::pixels; a
+// zero-shot job's candidate labels tokenized into its hypotheses. Or the
+// record saying why not (too_large for a bound, invalid otherwise, naming
+// the field).
+Decoded DecodeImage(Job job, const InputFields& in, const std::string& requested, const DecoderLimits& limits,
+                    const JobFailure& fail);
 
 // Step 2 for a pair: its second part goes with its first, the model takes
 // pairs, and the part has the right type and length. Messages name the

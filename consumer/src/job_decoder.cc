@@ -167,7 +167,8 @@ class PlainJobReader {
 Decoded DecodeJob(const RawMessage& m, const DecoderLimits& limits) {
   // The bounds that hold before any parse: a plain message is within them
   // when the full path's checks below would pass (its nesting depth is 2).
-  if (m.value.size() <= limits.max_message_bytes && limits.max_depth >= 2) {
+  // A vision-only model refuses token jobs: the full path says so.
+  if (m.value.size() <= limits.max_message_bytes && limits.max_depth >= 2 && limits.takes_tokens) {
     Job job;
     bool has_id = false;
     std::optional<std::string_view> text;
@@ -261,6 +262,18 @@ Decoded DecodeJobDocument(const RawMessage& m, const DecoderLimits& limits) {
   job.payload = std::string(m.value);
   if (auto failure = ReadEnvelope(m, doc, limits, in.has_ids ? in.ids->size() : 0, job)) {
     return *std::move(failure);
+  }
+  if (in.is_image()) {
+    const JobFailure fail(m, job);
+    std::string requested = std::move(job.policy);
+    job.policy.clear();
+    return DecodeImage(std::move(job), in, requested, limits, fail);
+  }
+  if (job.policy == policy::kResize) {
+    return FailureForMessage(m, job.id, reason::kInvalid,
+                             "`policy` resize is for image jobs (it scales an image down to "
+                             "limits.max_image_pixels); an over-long input takes reject, truncate, chunk or long_lane",
+                             in.has_ids ? in.ids->size() : 0);
   }
   if (in.has_ids && !job.prompt_name.empty()) {
     return FailureForMessage(m, job.id, reason::kInvalid,

@@ -69,11 +69,11 @@ std::optional<Outcome> ParseBounded(const RawMessage& m, const std::string& id, 
 // The fields a job may carry (docs/design/messages.md). Any other is refused
 // by name: a field the service ignored would be a wrong answer reported as
 // `ok` (a `text_pair` sent to a model that embeds `text` alone, say).
-constexpr const char* kJobFields[] = {"id",        "input_ids", "token_type_ids", "text",
-                                           "text_pair", "reply_to",  "meta",           "attempt",
-                                           "policy",    "device",    "replay_of",      "truncate_to",
-                                           "dimensions", "prompt_name",    "encoding",
-                                           "top_k"};
+constexpr const char* kJobFields[] = {"id",          "input_ids",        "token_type_ids",      "text",
+                                      "text_pair",   "image",            "image_url",           "candidate_labels",
+                                      "hypothesis_template", "reply_to", "meta",                "attempt",
+                                      "policy",      "device",           "replay_of",           "truncate_to",
+                                      "dimensions",  "prompt_name",      "encoding",            "top_k"};
 
 bool IsJobField(std::string_view name) {
   return std::find(std::begin(kJobFields), std::end(kJobFields), name) != std::end(kJobFields);
@@ -128,8 +128,11 @@ std::optional<Outcome> ReadEnvelope(const RawMessage& m, const json& doc, const 
     job.attempt = it->get<int>();
   }
   if (auto it = doc.find("policy"); it != doc.end() && !it->is_null()) {
-    if (!it->is_string() || !IsTooLongPolicy(it->get_ref<const std::string&>())) {
-      return FailureForMessage(m, id, reason::kInvalid, "`policy` must be one of reject, truncate, chunk, long_lane",
+    if (!it->is_string() || !(IsTooLongPolicy(it->get_ref<const std::string&>()) ||
+                              it->get_ref<const std::string&>() == policy::kResize)) {
+      return FailureForMessage(m, id, reason::kInvalid,
+                               "`policy` must be one of reject, truncate, chunk, long_lane (over-long inputs) or "
+                               "resize (images over limits.max_image_pixels)",
                                length);
     }
     job.policy = it->get<std::string>();
@@ -198,7 +201,8 @@ std::optional<std::string> EncodingError(const json& value, const DecoderLimits&
   }
   const std::string& name = value.get_ref<const std::string&>();
   const bool token_base64 = limits.task == "token_embed" && name == encoding::kBase64;
-  if (name != encoding::kFloat && limits.task != "embed" && !token_base64) {
+  const bool embeds = limits.task == "embed" || limits.task == "zero_shot";
+  if (name != encoding::kFloat && !embeds && !token_base64) {
     return "`encoding` " + name + ": this model's task is " + limits.task +
            (limits.task == "token_embed" ? "; its vectors are written as float or base64"
                                          : "; the compact encodings are for embeddings: send float or leave it out");
@@ -226,7 +230,7 @@ std::optional<std::string> PromptNameError(const json& value, const DecoderLimit
 }
 
 std::optional<std::string> DimensionsError(const json& value, const DecoderLimits& limits) {
-  if (limits.task != "embed") {
+  if (limits.task != "embed" && limits.task != "zero_shot") {
     return "`dimensions`: this model's task is " + limits.task +
            "; dimensions cut an embedding (encode(truncate_dim=...)): send the job without it";
   }

@@ -261,16 +261,54 @@ std::optional<std::string> CheckPair(bool has_ids, bool has_pair, bool has_types
 }
 
 InputFields::InputFields(const json& doc)
-    : ids(doc.find("input_ids")), text(doc.find("text")), pair(doc.find("text_pair")), types(doc.find("token_type_ids")) {
+    : ids(doc.find("input_ids")),
+      text(doc.find("text")),
+      pair(doc.find("text_pair")),
+      types(doc.find("token_type_ids")),
+      image(doc.find("image")),
+      image_url(doc.find("image_url")),
+      labels(doc.find("candidate_labels")),
+      template_(doc.find("hypothesis_template")) {
   has_ids = ids != doc.end();
   has_text = text != doc.end() && !text->is_null();
   has_pair = pair != doc.end() && !pair->is_null();
   has_types = types != doc.end() && !types->is_null();
+  has_image = image != doc.end() && !image->is_null();
+  has_image_url = image_url != doc.end() && !image_url->is_null();
+  has_labels = labels != doc.end() && !labels->is_null();
+  has_template = template_ != doc.end() && !template_->is_null();
 }
 
 std::optional<std::string> CheckInputs(const InputFields& in, const DecoderLimits& limits) {
-  if (in.has_ids && in.has_text) return "set exactly one of `input_ids` and `text`, not both";
-  if (!in.has_ids && !in.has_text) return "`input_ids` is missing (or send `text`)";
+  const int inputs = int(in.has_ids) + int(in.has_text) + int(in.has_image) + int(in.has_image_url);
+  if (inputs > 1) return "set exactly one of `input_ids`, `text`, `image` and `image_url`";
+  if (inputs == 0) {
+    return limits.takes_tokens ? "`input_ids` is missing (or send `text`, `image` or `image_url`)"
+                               : "`image` is missing (or send `image_url`): this model takes images";
+  }
+  if (!in.is_image() && (in.has_labels || in.has_template)) {
+    return std::string(in.has_labels ? "`candidate_labels`" : "`hypothesis_template`") +
+           " goes with an image (`image` or `image_url`): zero-shot labels an image";
+  }
+  if (in.is_image()) {
+    const char* field = in.has_image ? "`image`" : "`image_url`";
+    if (limits.image_processor == nullptr) {
+      return std::string(field) + ": this model takes no images (its manifest has no image tower): send `text` or "
+             "`input_ids`";
+    }
+    if (!(in.has_image ? in.image : in.image_url)->is_string()) return std::string(field) + " must be a string";
+    if ((in.has_image ? in.image : in.image_url)->get_ref<const std::string&>().empty()) {
+      return std::string(field) + " is empty";
+    }
+    if (in.has_pair || in.has_types) {
+      return std::string(in.has_pair ? "`text_pair`" : "`token_type_ids`") + " goes with text, not with an image";
+    }
+    return std::nullopt;
+  }
+  if (!limits.takes_tokens) {
+    return std::string(in.has_ids ? "`input_ids`" : "`text`") +
+           ": this model takes images only (a vision model without a text tower): send `image` or `image_url`";
+  }
   if (in.has_ids && !in.ids->is_array()) return "`input_ids` must be an array";
   if (in.has_ids && in.ids->empty()) return "`input_ids` is empty";
   if (in.has_text && !in.text->is_string()) return "`text` must be a string";

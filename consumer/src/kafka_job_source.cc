@@ -88,6 +88,8 @@ struct KafkaJobSource::Impl {
 
   Impl(SourceConfig c, JobQueue& q, OutcomeSink& r, OffsetTracker& t)
       : config(std::move(c)), queue(q), tracker(t), handler(config.limits, q, r, t, stats) {
+    config.limits.image_stats = &decode_stats;
+    for (DecoderLimits& limits : config.decode_workers) limits.image_stats = &decode_stats;
     if (config.decode_workers.empty()) return;
     std::vector<std::unique_ptr<MessageHandler>> handlers;
     for (const DecoderLimits& limits : config.decode_workers) {

@@ -7,7 +7,14 @@ size_t Job::footprint_bytes() const {
   for (const TokenSpan& s : spans) span_bytes += s.token.capacity();
   return sizeof(Job) + (input_ids.capacity() + type_ids.capacity()) * sizeof(int64_t) + text.capacity() + span_bytes + id.capacity() + reply_to.capacity() +
          meta_json.capacity() + payload.capacity() + origin.topic.capacity() + policy.capacity() + device.capacity() +
-         replay_of.topic.capacity();
+         replay_of.topic.capacity() + pixels.capacity() * sizeof(float) + LabelBytes();
+}
+
+size_t Job::LabelBytes() const {
+  size_t bytes = (candidate_labels.capacity() * sizeof(std::string)) + label_ids.capacity() * sizeof(label_ids[0]);
+  for (const std::string& label : candidate_labels) bytes += label.capacity();
+  for (const std::vector<int64_t>& ids : label_ids) bytes += ids.capacity() * sizeof(int64_t);
+  return bytes;
 }
 
 size_t Batch::total_tokens() const {
@@ -27,6 +34,7 @@ Outcome OutcomeFor(const Job& job) {
   out.replay_of = job.replay_of;
   out.text = job.text;
   out.spans = job.spans;
+  out.candidate_labels = job.candidate_labels;
   if (job.windows == 0) {  // a window's outcome is pooled into its job's
     out.policy = job.policy;
     out.original_length = job.original_length;

@@ -10,13 +10,13 @@ namespace qinfer {
 
 bool IsTask(std::string_view name) {
   return name == task::kEmbed || name == task::kClassify || name == task::kRerank || name == task::kTokens ||
-         name == task::kSparse || name == task::kTokenEmbed;
+         name == task::kSparse || name == task::kTokenEmbed || name == task::kZeroShot;
 }
 
 absl::Status TaskSpec::Check(int dim) const {
   if (!IsTask(task)) {
     return absl::InvalidArgumentError("task '" + task +
-                                      "' is not one of embed, classify, rerank, tokens, sparse, token_embed");
+                                      "' is not one of embed, classify, rerank, tokens, sparse, token_embed, zero_shot");
   }
   const bool labelled = task == task::kClassify || task == task::kTokens;
   if (labelled && labels.size() < (task == task::kClassify ? 2u : 1u)) {
@@ -36,14 +36,15 @@ absl::Status TaskSpec::Check(int dim) const {
                                       std::to_string(dim));
   }
   const std::string& a = activation;
-  const bool ok_activation = pools() || task == task::kTokenEmbed ? a == activation::kNone
+  const bool ok_activation = task == task::kZeroShot  ? a == activation::kSoftmax || a == activation::kSigmoid
+                             : pools() || task == task::kTokenEmbed ? a == activation::kNone
                              : task == task::kRerank ? a == activation::kSigmoid
                              : task == task::kTokens ? a == activation::kSoftmax
                                                      : a == activation::kSoftmax || a == activation::kSigmoid;
   if (!ok_activation) {
     return absl::InvalidArgumentError(
-        "activation '" + a + "' does not fit task " + task + " (embed, sparse and token_embed: none; classify: " +
-        "softmax or sigmoid; rerank: sigmoid; tokens: softmax)");
+        "activation '" + a + "' does not fit task " + task + " (embed, sparse and token_embed: none; classify and " +
+        "zero_shot: softmax or sigmoid; rerank: sigmoid; tokens: softmax)");
   }
   if (pairs && task != task::kClassify && task != task::kRerank) {
     return absl::InvalidArgumentError("pairs: task " + task + " takes one text per job, not pairs");
@@ -57,6 +58,10 @@ absl::Status TaskSpec::Check(int dim) const {
 namespace {
 
 double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// `scores` ({label, score} for each of `labels` by the activation `how`, by score descending, ties
+// in label order) and `label` (the first) from `o.output`'s logits.
+void Score(const std::string& how, const std::vector<std::string>& labels, Outcome& o);
 
 
 // (B or I, the tag) of a label, as the pipeline's get_tag reads it: "B-PER"
@@ -159,7 +164,22 @@ void FinishOutcome(const TaskSpec& spec, Outcome& o) {
   o.text.shrink_to_fit();
   o.spans.clear();
   o.spans.shrink_to_fit();
+  std::vector<std::string> candidates = std::move(o.candidate_labels);
+  o.candidate_labels.clear();
   if (!o.ok) return;
+  if (spec.task == task::kZeroShot && !candidates.empty()) {
+    if (o.output.size() != candidates.size()) {
+      o.ok = false;
+      o.reason = reason::kModelError;
+      o.error = "zero-shot scoring gave " + std::to_string(o.output.size()) + " logits for " +
+                std::to_string(candidates.size()) + " candidate labels";
+      o.output.clear();
+      return;
+    }
+    Score(spec.activation, candidates, o);
+    o.output.clear();
+    return;
+  }
   if (spec.task == task::kRerank) {
     o.score = float(Sigmoid(o.output.at(0)));
     return;
@@ -182,9 +202,15 @@ void FinishOutcome(const TaskSpec& spec, Outcome& o) {
     return;
   }
   if (spec.task != task::kClassify) return;
+  Score(spec.activation, spec.labels, o);
+}
+
+namespace {
+
+void Score(const std::string& how, const std::vector<std::string>& labels, Outcome& o) {
   const std::vector<float>& logits = o.output;
   std::vector<double> scores(logits.size());
-  if (spec.activation == activation::kSoftmax) {
+  if (how == activation::kSoftmax) {
     const double top = *std::max_element(logits.begin(), logits.end());
     double sum = 0;
     for (size_t i = 0; i < logits.size(); ++i) sum += scores[i] = std::exp(double(logits[i]) - top);
@@ -197,8 +223,10 @@ void FinishOutcome(const TaskSpec& spec, Outcome& o) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
   o.scores.clear();
   o.scores.reserve(order.size());
-  for (size_t i : order) o.scores.push_back({spec.labels.at(i), float(scores[i])});
+  for (size_t i : order) o.scores.push_back({labels.at(i), float(scores[i])});
   o.label = o.scores.front().label;
 }
+
+}  // namespace
 
 }  // namespace qinfer

@@ -24,6 +24,23 @@ std::optional<size_t> FirstNonFinite(const std::vector<float>& row) {
 
 BatchTensors Collate(const std::vector<TokenRow>& rows, int64_t padded_length, bool with_type_ids, int64_t* length) {
   const int64_t batch = int64_t(rows.size());
+  if (!rows.empty() && rows[0].is_image()) {
+    const int64_t h = rows[0].height, w = rows[0].width;
+    BatchTensors in;
+    in.pixels = torch::empty({batch, 3, h, w}, torch::kFloat32);
+    float* data = in.pixels.data_ptr<float>();
+    for (int64_t b = 0; b < batch; ++b) {
+      const TokenRow& row = rows[b];
+      if (!row.is_image() || row.height != h || row.width != w || int64_t(row.pixels->size()) != 3 * h * w) {
+        throw std::runtime_error(absl::StrFormat("image rows of one batch differ in shape: row %d is %dx%d, row 0 "
+                                                 "%dx%d (or not an image)",
+                                                 b, row.height, row.width, h, w));
+      }
+      std::copy(row.pixels->begin(), row.pixels->end(), data + b * 3 * h * w);
+    }
+    *length = 0;  // an image has no padded length (the caller knows its tower's)
+    return in;
+  }
   int64_t l = padded_length;
   for (const TokenRow& row : rows) l = std::max<int64_t>(l, int64_t(row.ids->size()));
   *length = l;
@@ -49,6 +66,10 @@ BatchTensors Collate(const std::vector<TokenRow>& rows, int64_t padded_length, b
 
 void MoveTo(BatchTensors& in, torch::Device device) {
   if (device == torch::kCPU) return;
+  if (in.pixels.defined()) {
+    in.pixels = in.pixels.to(device);
+    return;
+  }
   in.ids = in.ids.to(device);
   in.mask = in.mask.to(device);
   if (in.type_ids.defined()) in.type_ids = in.type_ids.to(device);

@@ -22,21 +22,36 @@
 namespace qinfer::executor {
 
 // One row of a batch: its ids and, for a pair, their token types (null:
-// every token of segment 0). Views: the row outlives the forward pass.
+// every token of segment 0), or an image's pixel values. Views: the row
+// outlives the forward pass.
 struct TokenRow {
   const std::vector<int64_t>* ids = nullptr;
   const std::vector<int64_t>* type_ids = nullptr;
   int pool_skip = 0;  // Job::pool_skip: leading positions marked 2 in the mask (attended, not pooled)
+  // An image job's row: its pixel_values (Job::pixels, 3 x height x width)
+  // instead of ids; and, for zero_shot, its labels' hypotheses' ids.
+  const std::vector<float>* pixels = nullptr;
+  int height = 0;
+  int width = 0;
+  const std::vector<std::vector<int64_t>>* label_ids = nullptr;
   static TokenRow Of(const Job& job) {
-    return {&job.input_ids, job.type_ids.empty() ? nullptr : &job.type_ids, job.pool_skip};
+    TokenRow row{&job.input_ids, job.type_ids.empty() ? nullptr : &job.type_ids, job.pool_skip};
+    if (job.is_image()) {
+      row = TokenRow{nullptr, nullptr, 0, &job.pixels, job.pixel_height, job.pixel_width,
+                     job.label_ids.empty() ? nullptr : &job.label_ids};
+    }
+    return row;
   }
+  bool is_image() const { return pixels != nullptr; }
 };
 
 // The rows on the CPU, padded to the longest row or `padded_length`,
 // whichever is longer (*length receives it); token types only when
 // `with_type_ids` (0 where a row has none). The mask is 1 over a row's ids,
 // 0 over its padding, and 2 over its first pool_skip ids (a prompt a model
-// exported with include_prompt false attends to but does not pool).
+// exported with include_prompt false attends to but does not pool). Image
+// rows (all of one shape, else std::runtime_error) become `pixels` [B, 3,
+// H, W], and *length 0.
 BatchTensors Collate(const std::vector<TokenRow>& rows, int64_t padded_length, bool with_type_ids, int64_t* length);
 
 // Moves a collated batch to `device` (nothing to do for the CPU).

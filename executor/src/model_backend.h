@@ -23,14 +23,18 @@ struct BatchTensors {
   torch::Tensor ids;
   torch::Tensor mask;
   torch::Tensor type_ids;  // undefined: the model takes no token_type_ids
+  // An image batch: pixel_values float32 [B, 3, H, W], and ids, mask and
+  // type_ids undefined.
+  torch::Tensor pixels;
 };
 
 class ModelBackend {
  public:
   virtual ~ModelBackend() = default;
   // Returns the output tensor as the model gives it (any float dtype, on its
-  // device). Throws what the model throws (c10::Error, std::runtime_error);
-  // the caller classifies it.
+  // device): of the image method for an image batch (batch.pixels), of
+  // forward otherwise. Throws what the model throws (c10::Error,
+  // std::runtime_error); the caller classifies it.
   virtual torch::Tensor Forward(const BatchTensors& batch) = 0;
   // Drops what forward passes keep between calls on the calling thread (a
   // TorchScript model under autocast: the cast weights). Default: nothing.
@@ -44,8 +48,12 @@ class ModelBackend {
 // destruction (either clears the calling thread's cache; the cache is
 // thread-local, another thread's goes with that thread).
 // InvalidArgument, naming the file, when it does not load.
+// `image_method`: the method image batches run ("forward" for a
+// vision-only model, "encode_image" for a two-tower one; "" for a text-only
+// model); load fails when the module has no such method.
 absl::StatusOr<std::unique_ptr<ModelBackend>> LoadTorchScriptBackend(const std::string& path, torch::Device device,
-                                                                     std::optional<at::ScalarType> autocast);
+                                                                     std::optional<at::ScalarType> autocast,
+                                                                     const std::string& image_method = "");
 
 // An AOTInductor package (.pt2, torch._inductor.aoti_compile_and_package)
 // compiled for `device`'s kind; its precision was fixed at export, so no

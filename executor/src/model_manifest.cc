@@ -67,22 +67,32 @@ absl::Status ReadTask(const nlohmann::json& j, const std::string& path, ModelMan
   t.task = j.value("task", std::string(task::kEmbed));
   if (!IsTask(t.task)) {
     return absl::InvalidArgumentError(where + "task '" + t.task +
-                                      "' is not one of embed, classify, rerank, tokens, sparse, token_embed");
+                                      "' is not one of embed, classify, rerank, tokens, sparse, token_embed, "
+                                      "zero_shot");
   }
   t.labels = j.value("labels", std::vector<std::string>());
   t.activation = j.value("activation", std::string(t.pools() || t.task == task::kTokenEmbed ? activation::kNone
                                                    : t.task == task::kRerank ? activation::kSigmoid
                                                                              : activation::kSoftmax));
+  if (t.task == task::kZeroShot && j.contains("zero_shot")) {
+    t.activation = j.at("zero_shot").value("activation", std::string(activation::kSoftmax));
+  }
   t.pairs = j.value("pairs", t.task == task::kClassify || t.task == task::kRerank);
   const auto inputs = j.value("inputs", std::vector<std::string>{"input_ids", "attention_mask"});
   const std::vector<std::string> two{"input_ids", "attention_mask"};
   const std::vector<std::string> three{"input_ids", "attention_mask", "token_type_ids"};
-  if (inputs != two && inputs != three) {
+  const std::vector<std::string> pixels{"pixel_values"};
+  if (inputs != two && inputs != three && inputs != pixels) {
     return absl::InvalidArgumentError(where +
-                                      "inputs must be [input_ids, attention_mask] or [input_ids, attention_mask, "
-                                      "token_type_ids] (the model's forward arguments, in order)");
+                                      "inputs must be [input_ids, attention_mask], [input_ids, attention_mask, "
+                                      "token_type_ids] or [pixel_values] (the model's forward arguments, in order)");
   }
   t.type_ids = inputs == three;
+  m.takes_tokens = inputs != pixels;
+  if (!m.takes_tokens && !j.contains("image")) {
+    return absl::InvalidArgumentError(where + "inputs [pixel_values] needs the `image` object (its processor and "
+                                      "pixel size)");
+  }
   const std::string expected_output = t.pools()                     ? "pooled"
                                       : t.task == task::kTokens     ? "token_logits"
                                       : t.task == task::kTokenEmbed ? "token_embeddings"
@@ -131,6 +141,89 @@ absl::Status ReadPrompts(const nlohmann::json& j, const std::string& path, Model
   return absl::OkStatus();
 }
 
+// The `image` object (see ModelManifest::Image); every key known, else
+// refused by name. Throws nlohmann::json::exception for a field of the
+// wrong type.
+absl::Status ReadImage(const nlohmann::json& j, const std::string& path, ModelManifest& m) {
+  const std::string where = "model manifest " + path + ": image.";
+  const nlohmann::json& o = j.at("image");
+  if (!o.is_object()) return absl::InvalidArgumentError(where.substr(0, where.size() - 1) + " must be an object");
+  static constexpr const char* kKeys[] = {"processor", "processor_class", "height", "width",
+                                          "method",    "length",          "checked_against"};
+  for (const auto& [key, value] : o.items()) {
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      return absl::InvalidArgumentError(where + key + " is not a field of `image` (processor, processor_class, "
+                                        "height, width, method, length, checked_against)");
+    }
+  }
+  ModelManifest::Image image;
+  const std::string processor = o.at("processor").get<std::string>();
+  const std::filesystem::path file(processor);
+  image.processor_path =
+      file.is_absolute() ? processor : (std::filesystem::path(path).parent_path() / file).string();
+  image.processor_class = o.value("processor_class", std::string());
+  image.height = o.at("height").get<int>();
+  image.width = o.at("width").get<int>();
+  image.method = o.value("method", std::string("forward"));
+  image.length = o.at("length").get<int>();
+  image.checked_against = o.value("checked_against", std::string());
+  if (image.height < 1 || image.width < 1 || image.height > 8192 || image.width > 8192) {
+    return absl::InvalidArgumentError(where + "height and width must be in [1, 8192]");
+  }
+  if (image.length < 1) return absl::InvalidArgumentError(where + "length must be a positive integer");
+  if (image.method != "forward" && image.method != "encode_image") {
+    return absl::InvalidArgumentError(where + "method '" + image.method + "' is not forward or encode_image");
+  }
+  if (image.method == "forward" && m.takes_tokens) {
+    return absl::InvalidArgumentError(where + "method forward is the text tower's here (inputs " +
+                                      "[input_ids, ...]): a two-tower model's image method is encode_image");
+  }
+  if (m.format != "torchscript") {
+    return absl::UnimplementedError(where.substr(0, where.size() - 1) + ": an image model is served from a "
+                                    "TorchScript export (format torchscript), not " + m.format);
+  }
+  m.image = std::move(image);
+  return absl::OkStatus();
+}
+
+// The `zero_shot` object (see ModelManifest::ZeroShot), for task zero_shot.
+absl::Status ReadZeroShot(const nlohmann::json& j, const std::string& path, ModelManifest& m) {
+  const std::string where = "model manifest " + path + ": ";
+  if (m.task.task != task::kZeroShot) {
+    if (j.contains("zero_shot")) {
+      return absl::InvalidArgumentError(where + "zero_shot is for task zero_shot, not " + m.task.task);
+    }
+    return absl::OkStatus();
+  }
+  if (!j.contains("zero_shot") || !m.image || !m.takes_tokens || m.tokenizer_path.empty()) {
+    return absl::InvalidArgumentError(where + "task zero_shot needs a text tower with its tokenizer, an `image` "
+                                      "object and the `zero_shot` object");
+  }
+  const nlohmann::json& o = j.at("zero_shot");
+  static constexpr const char* kKeys[] = {"logit_scale",   "logit_bias",   "activation",
+                                          "hypothesis_template", "text_padding", "text_max_length"};
+  for (const auto& [key, value] : o.items()) {
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      return absl::InvalidArgumentError(where + "zero_shot." + key + " is not a field of `zero_shot`");
+    }
+  }
+  ModelManifest::ZeroShot z;
+  z.logit_scale = o.at("logit_scale").get<double>();
+  z.logit_bias = o.value("logit_bias", 0.0);
+  z.hypothesis_template = o.value("hypothesis_template", z.hypothesis_template);
+  z.text_padding = o.value("text_padding", z.text_padding);
+  z.text_max_length = o.value("text_max_length", 0);
+  if (z.hypothesis_template.find("{}") == std::string::npos) {
+    return absl::InvalidArgumentError(where + "zero_shot.hypothesis_template must hold {} (where the label goes)");
+  }
+  if (z.text_padding != "longest" && !(z.text_padding == "max_length" && z.text_max_length > 0)) {
+    return absl::InvalidArgumentError(where + "zero_shot.text_padding must be longest, or max_length with a "
+                                      "positive text_max_length");
+  }
+  m.zero_shot = std::move(z);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
@@ -144,8 +237,8 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
   try {
     m.name = j.value("name", std::string("model"));
     m.digest = j.value("digest", std::string());
-    m.vocab_size = j.at("vocab_size").get<int64_t>();
-    m.max_tokens = j.at("max_tokens").get<int>();
+    m.vocab_size = j.value("vocab_size", int64_t{0});
+    m.max_tokens = j.value("max_tokens", 0);
     m.max_positions = j.value("max_positions", m.max_tokens);
     m.dim = j.value("dim", 0);
     m.output = j.value("output", std::string("pooled"));
@@ -162,6 +255,16 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
       if (absl::Status s = ReadPackages(j, path, m); !s.ok()) return s;
     }
     if (absl::Status s = ReadTask(j, path, m); !s.ok()) return s;
+    m.max_text_tokens = m.max_tokens;
+    if (j.contains("image")) {
+      if (absl::Status s = ReadImage(j, path, m); !s.ok()) return s;
+      // Every image job is image.length long: the buckets reach it, while
+      // a text stays within its tower's max_text_tokens.
+      m.max_text_tokens = m.takes_tokens ? m.max_tokens : 0;
+      m.max_tokens = std::max(m.max_tokens, m.image->length);
+      m.max_positions = std::max(m.max_positions, m.image->length);
+    }
+    if (absl::Status s = ReadZeroShot(j, path, m); !s.ok()) return s;
     if (absl::Status s = ReadPrompts(j, path, m); !s.ok()) return s;
     if (j.contains("int8_ranges") && !j.at("int8_ranges").is_null()) {
       auto ranges = QuantizationRangesFromJson(j.at("int8_ranges").dump(), "model manifest " + path + ": int8_ranges");
@@ -171,7 +274,7 @@ absl::StatusOr<ModelManifest> ModelManifest::Load(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError("model manifest " + path + ": " + e.what());
   }
-  if (m.vocab_size <= 0 || m.max_tokens <= 0) {
+  if ((m.takes_tokens && m.vocab_size <= 0) || m.max_tokens <= 0) {
     return absl::InvalidArgumentError("model manifest " + path + ": vocab_size and max_tokens must be positive");
   }
   if (m.max_positions < m.max_tokens) {

@@ -81,18 +81,59 @@ struct TorchModelRunner::Impl final : LadderModels {
     torch::InferenceMode guard;
     int64_t length = 0;
     BatchTensors in = Collate(rows, padded_length, manifest.task.type_ids, &length);
+    const bool images = !rows.empty() && rows[0].is_image();
+    if (images) length = manifest.image->length;
     if (ran_length != nullptr) *ran_length = length;
     MoveTo(in, model.device);
     torch::Tensor out;
     const uint64_t refused = memory->refused_allocations();
     try {
       out = model.backend->Forward(in);
+      if (images && manifest.zero_shot) return ScoreLabels(model, rows, out);
     } catch (const std::exception& e) {
       const uint64_t now = memory->refused_allocations();
       if (now > refused && !IsOutOfMemory(e)) ThrowOutOfMemory(e, now - refused);
       throw;
     }
     return DecodeOutput(out, rows, length, manifest.task.task);
+  }
+
+  // zero_shot: the rows of an image batch that carry candidate labels get
+  // one logit a label, as the zero-shot-image-classification pipeline
+  // computes it: logit_scale * cos(image features, hypothesis features) +
+  // logit_bias, the hypotheses run through the text tower (forward) as one
+  // batch, padded as the manifest's text_padding says; the other rows keep
+  // their image features. Throws what the model throws.
+  std::vector<std::vector<float>> ScoreLabels(LoadedModel& model, const std::vector<TokenRow>& rows,
+                                              const torch::Tensor& image_out) {
+    std::vector<std::vector<float>> result = DecodeOutput(image_out, rows, 0, manifest.task.task);
+    std::vector<TokenRow> hypotheses;
+    for (const TokenRow& row : rows) {
+      if (row.label_ids == nullptr) continue;
+      for (const std::vector<int64_t>& ids : *row.label_ids) hypotheses.push_back({&ids});
+    }
+    if (hypotheses.empty()) return result;
+    const ModelManifest::ZeroShot& z = *manifest.zero_shot;
+    int64_t length = 0;
+    BatchTensors text = Collate(hypotheses, z.text_padding == "max_length" ? z.text_max_length : 0, false, &length);
+    MoveTo(text, model.device);
+    const torch::Tensor text_out = model.backend->Forward(text).to(torch::kFloat32);
+    const torch::Tensor images = image_out.to(torch::kFloat32);
+    const torch::Tensor text_unit = text_out / text_out.norm(2, -1, true);
+    int64_t next = 0;
+    for (size_t b = 0; b < rows.size(); ++b) {
+      if (rows[b].label_ids == nullptr) continue;
+      const int64_t count = int64_t(rows[b].label_ids->size());
+      const torch::Tensor image = images[int64_t(b)];
+      const torch::Tensor image_unit = image / image.norm(2, -1, true);
+      const torch::Tensor logits =
+          (torch::matmul(text_unit.narrow(0, next, count), image_unit) * z.logit_scale + z.logit_bias)
+              .to(torch::kCPU)
+              .contiguous();
+      result[b].assign(logits.data_ptr<float>(), logits.data_ptr<float>() + count);
+      next += count;
+    }
+    return result;
   }
 
   // LadderModels.
@@ -177,7 +218,8 @@ struct TorchModelRunner::Impl final : LadderModels {
     if (absl::Status same = CheckPackageDigest(file); !same.ok()) return same;
     ChargeScope charge(charged);
     absl::StatusOr<std::unique_ptr<ModelBackend>> backend =
-        file.aoti ? LoadAotiBackend(file.path, m.device) : LoadTorchScriptBackend(file.path, m.device, autocast);
+        file.aoti ? LoadAotiBackend(file.path, m.device)
+                  : LoadTorchScriptBackend(file.path, m.device, autocast, manifest.image ? manifest.image->method : "");
     if (!backend.ok()) return backend.status();
     m.backend = *std::move(backend);
     if (absl::Status warm = WarmUp(m, file, device_text); !warm.ok()) return warm;
@@ -199,18 +241,49 @@ struct TorchModelRunner::Impl final : LadderModels {
   // The first forward passes pay for graph optimisation.
   absl::Status WarmUp(LoadedModel& m, const ModelFile& file, const std::string& device_text) {
     try {
-      const std::vector<int64_t> row(8, 1);
-      ForwardRows(m, {{&row}, {&row}}, 0);
-      ForwardRows(m, {{&row}}, 0);
-      // The loading thread keeps no cast weights: the executor thread makes
-      // its own on its first batch.
-      m.backend->DropCaches();
+      if (manifest.takes_tokens) {
+        const std::vector<int64_t> row(8, 1);
+        ForwardRows(m, {{&row}, {&row}}, 0);
+        ForwardRows(m, {{&row}}, 0);
+      }
     } catch (const std::exception& e) {
       return absl::InvalidArgumentError("model " + file.path + " failed its warm-up forward(input_ids, attention_mask" +
                                         (manifest.task.type_ids ? ", token_type_ids" : "") + ") on " + device_text +
                                         ": " + FirstLine(e));
     }
+    if (manifest.image) {
+      try {
+        const std::vector<float> pixels = ImagePixels(0);
+        const TokenRow image = ImageRow(pixels);
+        ForwardRows(m, {image, image}, 0);
+        ForwardRows(m, {image}, 0);
+      } catch (const std::exception& e) {
+        return absl::InvalidArgumentError("model " + file.path + " failed its warm-up " + manifest.image->method +
+                                          "(pixel_values [B, 3, " + std::to_string(manifest.image->height) + ", " +
+                                          std::to_string(manifest.image->width) + "]) on " + device_text + ": " +
+                                          FirstLine(e));
+      }
+    }
+    // The loading thread keeps no cast weights: the executor thread makes
+    // its own on its first batch.
+    m.backend->DropCaches();
     return absl::OkStatus();
+  }
+
+  // Synthetic pixel_values for the warm-up and calibration: a smooth ramp
+  // in the normalised range, varied by `seed`.
+  std::vector<float> ImagePixels(int seed) const {
+    const ModelManifest::Image& im = *manifest.image;
+    std::vector<float> pixels(size_t(3) * im.height * im.width);
+    for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = float(int64_t(i * 7 + size_t(seed) * 31) % 255) / 127.5f - 1;
+    return pixels;
+  }
+  TokenRow ImageRow(const std::vector<float>& pixels) const {
+    TokenRow row;
+    row.pixels = &pixels;
+    row.height = manifest.image->height;
+    row.width = manifest.image->width;
+    return row;
   }
 
   // Jobs refused before anything runs (a device override it does not know,
@@ -225,6 +298,12 @@ struct TorchModelRunner::Impl final : LadderModels {
       const char* failure = reason::kInvalid;
       if (!job.device.empty() && job.device != "cpu") {
         error = "unknown device override '" + job.device + "': expected cpu";
+      } else if (job.is_image() && (!manifest.image || job.pixel_height != manifest.image->height ||
+                                    job.pixel_width != manifest.image->width)) {
+        error = manifest.image ? absl::StrFormat("image of %dx%d pixel values, the model takes %dx%d",
+                                                 job.pixel_height, job.pixel_width, manifest.image->height,
+                                                 manifest.image->width)
+                               : "`image`: this model takes no images";
       } else if (job.length() > size_t(manifest.max_positions)) {
         error = absl::StrFormat("input length %d exceeds the model's max_positions %d", job.length(),
                                 manifest.max_positions);
@@ -357,7 +436,17 @@ absl::StatusOr<std::vector<Outcome>> TorchModelRunner::Run(const Batch& batch) {
   // An aoti package takes at most max_batch rows; the plan never forms a
   // larger batch, but a cap from elsewhere (tokens_per_batch) might.
   const size_t piece = s.manifest.max_batch > 0 ? size_t(s.manifest.max_batch) : configured.size();
-  const OomLadder::Findings found = s.ladder.Run(batch, configured, piece, batch_start, out);
+  // A two-tower model's bucket may hold texts and images: each kind runs as
+  // its own batch (its own tower), through the same ladder.
+  std::vector<size_t> images, tokens;
+  for (size_t i : configured) (batch.jobs[i].is_image() ? images : tokens).push_back(i);
+  OomLadder::Findings found;
+  for (const std::vector<size_t>* kind : {&tokens, &images}) {
+    if (kind->empty()) continue;
+    const OomLadder::Findings f = s.ladder.Run(batch, *kind, std::min(piece, kind->size()), batch_start, out);
+    found.had_oom = found.had_oom || f.had_oom;
+    found.largest_ok = std::max(found.largest_ok, f.largest_ok);
+  }
   if (found.had_oom) {
     const int failed = int(configured.size());
     const int new_cap = RefitCap(batch.bucket_bound, failed, int(std::max<size_t>(1, found.largest_ok)));
@@ -396,6 +485,11 @@ absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(const 
                                                                           int padded_length) {
   std::vector<TokenRow> ptrs;
   for (const auto& r : rows) ptrs.push_back({&r});
+  return ForwardUnladdered(ptrs, padded_length);
+}
+
+absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::ForwardUnladdered(const std::vector<TokenRow>& rows,
+                                                                                    int padded_length) {
   // Calibration and tests call this (Run does not): what the pass cast is
   // dropped after it, so the peak MeasurePeak reads includes the casts and
   // the calling thread holds no second copy of the weights afterwards. Run
@@ -405,7 +499,7 @@ absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(const 
     ~Drop() { backend.DropCaches(); }
   } drop{*impl_->primary.backend};
   try {
-    return impl_->ForwardRows(impl_->primary, ptrs, padded_length);
+    return impl_->ForwardRows(impl_->primary, rows, padded_length);
   } catch (const std::exception& e) {
     if (IsOutOfMemory(e)) {
       impl_->memory->ReleaseCache();
@@ -415,7 +509,37 @@ absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::Forward(const 
   }
 }
 
+absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::ForwardImages(
+    const std::vector<std::vector<float>>& pixels) {
+  if (!impl_->manifest.image) return absl::FailedPreconditionError("this model takes no images");
+  std::vector<TokenRow> rows;
+  for (const auto& p : pixels) {
+    if (p.size() != size_t(3) * impl_->manifest.image->height * impl_->manifest.image->width) {
+      return absl::InvalidArgumentError("pixel values of " + std::to_string(p.size()) + " floats, expected 3 x " +
+                                        std::to_string(impl_->manifest.image->height) + " x " +
+                                        std::to_string(impl_->manifest.image->width));
+    }
+    rows.push_back(impl_->ImageRow(p));
+  }
+  return ForwardUnladdered(rows, 0);
+}
+
 absl::StatusOr<int64_t> TorchModelRunner::MeasurePeak(int batch, int length) {
+  const ModelManifest& m = impl_->manifest;
+  // A bucket that holds image jobs (it reaches image.length) is as large as
+  // the larger of its image batch and its text batch.
+  int64_t image_peak = 0;
+  if (m.image && length >= m.image->length) {
+    std::vector<std::vector<float>> pixels;
+    for (int b = 0; b < batch; ++b) pixels.push_back(impl_->ImagePixels(b));
+    impl_->memory->ReleaseCache();
+    impl_->memory->ResetPeak();
+    auto out = ForwardImages(pixels);
+    if (!out.ok()) return out.status();
+    image_peak = impl_->memory->peak_bytes();
+  }
+  length = std::min(length, m.max_text_tokens);
+  if (length <= 0) return image_peak;
   // Synthetic ids spread over the vocabulary; every position is real (the
   // worst case for a bucket of this bound).
   std::vector<std::vector<int64_t>> rows(size_t(batch), std::vector<int64_t>(size_t(length), 0));
@@ -426,7 +550,7 @@ absl::StatusOr<int64_t> TorchModelRunner::MeasurePeak(int batch, int length) {
   impl_->memory->ResetPeak();
   auto out = Forward(rows);
   if (!out.ok()) return out.status();
-  return impl_->memory->peak_bytes();
+  return std::max(image_peak, impl_->memory->peak_bytes());
 }
 
 void TorchModelRunner::SetCapListener(CapListener* listener) { impl_->cap_listener = listener; }

@@ -16,8 +16,9 @@ bool Selected(const Outcome& f, const Selection& s) {
 }
 
 const std::vector<std::string>& KnownReasons() {
-  static const std::vector<std::string> kReasons = {reason::kInvalid,    reason::kTooLong, reason::kOom,
-                                                    reason::kModelError, reason::kCrash,   reason::kUndeliverable};
+  static const std::vector<std::string> kReasons = {reason::kInvalid, reason::kTooLong,    reason::kTooLarge,
+                                                    reason::kOom,     reason::kModelError, reason::kCrash,
+                                                    reason::kUndeliverable};
   return kReasons;
 }
 
@@ -34,8 +35,10 @@ absl::Status CheckSelection(const Selection& s) {
 
 absl::Status CheckOverrides(const Overrides& o) {
   if (!o.policy.empty() && o.policy != "truncate" && o.policy != "chunk" && o.policy != "long_lane" &&
-      o.policy != "reject") {
-    return absl::InvalidArgumentError("--policy " + o.policy + ": expected truncate, chunk, long_lane or reject");
+      o.policy != "reject" && o.policy != "resize") {
+    return absl::InvalidArgumentError("--policy " + o.policy +
+                                      ": expected truncate, chunk, long_lane or reject (over-long inputs), or resize "
+                                      "(images over limits.max_image_pixels)");
   }
   if (!o.device.empty() && o.device != "cpu") {
     return absl::InvalidArgumentError("--device " + o.device + ": expected cpu");

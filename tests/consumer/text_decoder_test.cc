@@ -201,7 +201,7 @@ TEST_F(PairDecoderTest, AwkwardPairsGetTheirDocumentedRecords) {
   ExpectFailure(Decode(R"({"text":"one","text_pair":""})"), reason::kInvalid, "`text_pair` is empty");
   ExpectFailure(Decode(R"({"text":"one","text_pair":7})"), reason::kInvalid, "`text_pair` must be a string");
   ExpectFailure(Decode(R"({"text":"one","text_pair":["two"]})"), reason::kInvalid, "`text_pair` must be a string");
-  ExpectFailure(Decode(R"({"text_pair":"two"})"), reason::kInvalid, "`input_ids` is missing (or send `text`)");
+  ExpectFailure(Decode(R"({"text_pair":"two"})"), reason::kInvalid, "`input_ids` is missing (or send `text`, `image` or `image_url`)");
   ExpectFailure(Decode(R"({"input_ids":[2,6,3],"text_pair":"two"})"), reason::kInvalid,
                 "`text_pair` goes with `text` (with `input_ids`, send `token_type_ids`)");
   ExpectFailure(Decode(R"({"text":"one","token_type_ids":[0,0,0]})"), reason::kInvalid,

@@ -106,6 +106,42 @@ TEST(TaskHeadTest, TokenEmbedHasAVectorPerTokenOfTheJob) {
   EXPECT_EQ(o.output.size(), 6u);
 }
 
+TEST(TaskHeadTest, ZeroShotScoresTheJobsOwnLabelsAndKeepsNoLogits) {
+  TaskSpec spec;
+  spec.task = task::kZeroShot;
+  spec.activation = activation::kSoftmax;
+  ASSERT_TRUE(spec.Check(16).ok()) << spec.Check(16);
+  Outcome o = Result({0.5f, 2.5f});
+  o.candidate_labels = {"a cat", "a dog"};
+  FinishOutcome(spec, o);
+  ASSERT_TRUE(o.ok) << o.error;
+  ASSERT_EQ(o.scores.size(), 2u);
+  EXPECT_EQ(o.label, "a dog");
+  EXPECT_NEAR(o.scores[0].score, 1.0 / (1.0 + std::exp(-2.0)), 1e-6);
+  EXPECT_TRUE(o.output.empty()) << "the pipeline returns scores and labels, not logits";
+  EXPECT_TRUE(o.candidate_labels.empty()) << "in flight only";
+  // SigLIP: a sigmoid per label, each on its own.
+  spec.activation = activation::kSigmoid;
+  Outcome s = Result({0.0f, -1.0f});
+  s.candidate_labels = {"x", "y"};
+  FinishOutcome(spec, s);
+  EXPECT_NEAR(s.scores[0].score, 0.5, 1e-6);
+  EXPECT_NEAR(s.scores[1].score, 1.0 / (1.0 + std::exp(1.0)), 1e-6);
+  // A job without labels keeps its features: an embedding.
+  Outcome plain = Result({0.1f, 0.2f, 0.3f});
+  FinishOutcome(spec, plain);
+  EXPECT_EQ(plain.output.size(), 3u);
+  EXPECT_TRUE(plain.scores.empty());
+  // Logits that do not fit the labels are the model's error.
+  Outcome bad = Result({1.0f});
+  bad.candidate_labels = {"x", "y"};
+  FinishOutcome(spec, bad);
+  EXPECT_FALSE(bad.ok);
+  EXPECT_EQ(bad.reason, reason::kModelError);
+  spec.activation = activation::kNone;
+  EXPECT_FALSE(spec.Check(16).ok()) << "zero_shot needs softmax or sigmoid";
+}
+
 TEST(TaskHeadTest, EmbedAndFailuresGetNothing) {
   Outcome embedded = Result({0.6f, 0.8f});
   FinishOutcome(TaskSpec{}, embedded);

@@ -516,6 +516,36 @@ TEST(ModelManifestTest, AnEmbedModelsPromptsAreReadWithTheirDefault) {
   EXPECT_EQ(n->default_prompt_name, "");
 }
 
+TEST(ModelManifestTest, AnImageTowerSetsTheImageLengthAsABucketLengthBesideTheTextTowers) {
+  ManifestFile vision(R"({"dim": 8, "inputs": ["pixel_values"], "task": "classify", "output": "logits",
+                          "labels": ["a", "b", "c", "d", "e", "f", "g", "h"],
+                          "image": {"processor": "preprocessor_config.json", "height": 32, "width": 24,
+                                    "length": 17, "checked_against": "the library"}})");
+  auto v = ModelManifest::Load(vision.path());
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_FALSE(v->takes_tokens);
+  EXPECT_EQ(v->vocab_size, 0) << "a vision-only model has no vocabulary";
+  EXPECT_EQ(v->max_tokens, 17);
+  EXPECT_EQ(v->max_text_tokens, 0);
+  ASSERT_TRUE(v->image.has_value());
+  EXPECT_EQ(v->image->method, "forward");
+  EXPECT_EQ(v->image->processor_path,
+            (std::filesystem::path(vision.path()).parent_path() / "preprocessor_config.json").string());
+  ManifestFile towers(R"({"vocab_size": 100, "max_tokens": 16, "dim": 8, "task": "zero_shot", "tokenizer": "t.json",
+                          "image": {"processor": "p.json", "height": 8, "width": 8, "length": 50,
+                                    "method": "encode_image"},
+                          "zero_shot": {"logit_scale": 100.0, "activation": "sigmoid", "logit_bias": -10.0,
+                                        "text_padding": "max_length", "text_max_length": 16}})");
+  auto t = ModelManifest::Load(towers.path());
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->max_tokens, 50) << "the buckets reach the image's length";
+  EXPECT_EQ(t->max_text_tokens, 16) << "while a text stays within its tower's";
+  EXPECT_EQ(t->task.activation, "sigmoid");
+  ASSERT_TRUE(t->zero_shot.has_value());
+  EXPECT_EQ(t->zero_shot->logit_bias, -10.0);
+  EXPECT_EQ(t->zero_shot->hypothesis_template, "This is a photo of {}.");
+}
+
 TEST(ModelManifestTest, ATaskThatDoesNotFitIsRefusedNamingTheField) {
   const std::pair<const char*, const char*> cases[] = {
       {R"("task": "summarize")", "task 'summarize' is not one of embed, classify, rerank, tokens"},
@@ -526,7 +556,17 @@ TEST(ModelManifestTest, ATaskThatDoesNotFitIsRefusedNamingTheField) {
        "output 'pooled' does not fit task classify (expected 'logits')"},
       {R"("task": "rerank", "output": "logits", "dim": 2)", "dim: task rerank has one output"},
       {R"("task": "embed", "dim": 8, "pairs": true)", "pairs: task embed takes one text per job"},
-      {R"("dim": 8, "inputs": ["input_ids"])", "inputs must be [input_ids, attention_mask] or"},
+      {R"("dim": 8, "inputs": ["input_ids"])", "inputs must be [input_ids, attention_mask], [input_ids, "},
+      {R"("dim": 8, "inputs": ["pixel_values"])", "inputs [pixel_values] needs the `image` object"},
+      {R"("dim": 8, "image": {"processor": "p.json", "height": 8, "width": 8, "length": 5, "colour": 1})",
+       "image.colour is not a field of `image`"},
+      {R"("dim": 8, "image": {"processor": "p.json", "height": 8, "width": 8, "length": 5})",
+       "image.method forward is the text tower's here"},
+      {R"("dim": 8, "image": {"processor": "p.json", "height": 0, "width": 8, "length": 5, "method": "encode_image"})",
+       "image.height and width must be in [1, 8192]"},
+      {R"("task": "zero_shot", "dim": 8, "zero_shot": {"logit_scale": 1})",
+       "task zero_shot needs a text tower with its tokenizer, an `image` object"},
+      {R"("dim": 8, "zero_shot": {"logit_scale": 1})", "zero_shot is for task zero_shot, not embed"},
       {R"("task": "rerank", "output": "logits", "dim": 1, "activation": "softmax")",
        "activation 'softmax' does not fit task rerank"},
       {R"("dim": 8, "prompts": {"query": "q: "}, "default_prompt_name": "passage")",

@@ -38,7 +38,7 @@ JOB_FIELDS = ("id", "input_ids", "token_type_ids", "text", "text_pair", "reply_t
 ENCODINGS = ("float", "base64", "binary", "ubinary", "int8", "uint8")
 # The job fields a record passed to submit() may carry; the others are submit()'s arguments.
 RECORD_FIELDS = ("id", "text", "text_pair", "input_ids", "meta")
-REASONS = ("invalid", "too_long", "oom", "model_error", "crash")
+REASONS = ("invalid", "too_long", "too_large", "oom", "model_error", "crash")
 
 # librdkafka's own log lines (e.g. every refused connection to an unreachable
 # broker) go to this logger instead of stderr; what matters reaches the caller

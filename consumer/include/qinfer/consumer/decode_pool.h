@@ -49,7 +49,17 @@ namespace qinfer::consumer {
   STAT(busy_ns, "qinfer_decode_busy_seconds_total", "",                                                    \
        "Time the tokenizer pool's workers spent decoding, all workers together")                            \
   STAT(waits, "qinfer_decode_full_waits_total", "",                                                        \
-       "Times the consumer waited for room in the tokenizer pool (its bounds were reached)")
+       "Times the consumer waited for room in the tokenizer pool (its bounds were reached)")                \
+  STAT(image_jobs, "qinfer_image_jobs_total", "", "Image jobs decoded and prepared (`image` or `image_url`)") \
+  STAT(image_too_large, "qinfer_image_failures_total", "reason=too_large",                                    \
+       "Image jobs refused before or while decoding, by reason: too_large (limits.max_image_bytes or "        \
+       "max_image_pixels), unsupported_format, corrupt (truncated or damaged data), source (not base64, a "   \
+       "file outside inputs.image_roots or missing, a URL that failed)")                                       \
+  STAT(image_unsupported, "qinfer_image_failures_total", "reason=unsupported_format", "")                     \
+  STAT(image_corrupt, "qinfer_image_failures_total", "reason=corrupt", "")                                    \
+  STAT(image_source, "qinfer_image_failures_total", "reason=source", "")                                      \
+  STAT(image_decode_ns, "qinfer_image_decode_seconds_total", "",                                              \
+       "Time spent reading, decoding and preparing images, every decoder together")
 
 struct DecodeStats {
   QINFER_DECLARE_STATS(QINFER_DECODE_STATS)

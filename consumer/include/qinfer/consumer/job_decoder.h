@@ -17,7 +17,13 @@ namespace qinfer::tokenizer {
 class Tokenizer;
 }  // namespace qinfer::tokenizer
 
+namespace qinfer::image {
+class ImageProcessor;
+}  // namespace qinfer::image
+
 namespace qinfer::consumer {
+
+struct DecodeStats;  // decode_pool.h
 
 // Every bound is checked before the work it guards: the byte bound before
 // parsing, the nesting bound by a scan before parsing (a parser or a printer
@@ -97,6 +103,39 @@ struct DecoderLimits {
   // token_embed: chunk windows are stitched by position, so each gets
   // Job::keep_from and keep_tail (from the tokenizer's spans for a text).
   bool stitch_rows = false;
+  // The model takes token jobs (`input_ids`, `text`); false for a
+  // vision-only model, which refuses them naming the field.
+  bool takes_tokens = true;
+  // Image jobs (`image`: base64 of the file's bytes or a data: URI;
+  // `image_url`: file:// inside image_roots, or http(s)://): the model's
+  // image processor (not owned, outlives every call; nullptr: the model
+  // takes no images and such a job is `invalid`), and the sequence length
+  // an image job runs (the manifest's image.length: Job::length()).
+  const image::ImageProcessor* image_processor = nullptr;
+  int image_length = 0;
+  // An image's bounds, checked on its bytes and on its header before it is
+  // decoded: a larger one is `too_large` (under policy resize, one over
+  // max_image_pixels is decoded and scaled down to it instead).
+  size_t max_image_bytes = size_t{20} << 20;
+  int64_t max_image_pixels = 178956970;
+  // Directories a file:// image_url may name a file under (canonical,
+  // links resolved); empty: file:// URLs are refused.
+  std::vector<std::string> image_roots{};
+  // http(s):// image_url: the whole fetch's time bound and the most
+  // redirects followed. Default: 10 s, 3.
+  double image_url_timeout_seconds = 10;
+  int image_url_max_redirects = 3;
+  // zero_shot: an image job may carry `candidate_labels`; each is put in
+  // the job's `hypothesis_template` (default this one, the manifest's)
+  // and tokenized. Empty: the model does no zero-shot.
+  std::string hypothesis_template{};
+  // At most this many candidate labels a job, each of at most this many
+  // bytes. Default: 256 and 1 KiB.
+  size_t max_candidate_labels = 256;
+  size_t max_label_bytes = 1024;
+  // The source's decode counters, where image jobs, their failures by
+  // reason and their decode time are counted; not owned, may be null.
+  DecodeStats* image_stats = nullptr;
 };
 
 // Over-long input policies (DecoderLimits::too_long_policy, a job's `policy`).
@@ -105,9 +144,12 @@ inline constexpr const char* kReject = "reject";
 inline constexpr const char* kTruncate = "truncate";
 inline constexpr const char* kChunk = "chunk";
 inline constexpr const char* kLongLane = "long_lane";
+// An image over max_image_pixels is decoded and scaled down to it (image
+// jobs only).
+inline constexpr const char* kResize = "resize";
 }  // namespace policy
 
-// True for one of the four policies above.
+// True for one of the four over-long policies above (not resize).
 bool IsTooLongPolicy(std::string_view name);
 
 // True for a field a job message may carry (docs/design/messages.md); the

@@ -93,15 +93,33 @@ struct Job {
   // window's trailing special tokens, are left out.
   int keep_from = 0;
   int keep_tail = 0;
+  // An image job (`image` or `image_url`): its pixel_values, the image as
+  // the model's image processor makes it (3 x pixel_height x pixel_width
+  // floats, channels first), and the sequence length the model's image
+  // tower runs (the manifest's image.length): its length() for buckets.
+  // Empty for a token job.
+  std::vector<float> pixels;
+  int pixel_height = 0;
+  int pixel_width = 0;
+  int image_length = 0;
+  // zero_shot (an image job with `candidate_labels`): the labels, and each
+  // one's hypothesis (the template with the label in it) as the model's
+  // tokenizer encodes it. Empty otherwise.
+  std::vector<std::string> candidate_labels;
+  std::vector<std::vector<int64_t>> label_ids;
   std::string payload;  // the original message value, for failure records
   Origin origin;
   SteadyTime enqueued_at{};
 
-  size_t length() const { return input_ids.size(); }
+  bool is_image() const { return !pixels.empty(); }
+  size_t length() const { return is_image() ? size_t(image_length) : input_ids.size(); }
   // Heap and inline bytes this job holds while queued (ids, payload, meta,
   // strings): what the scheduler's byte bound counts.
   size_t footprint_bytes() const;
   friend bool operator==(const Job&, const Job&) = default;
+
+ private:
+  size_t LabelBytes() const;  // candidate_labels' and label_ids' heap bytes
 };
 
 // Jobs the scheduler formed from one length bucket.
@@ -117,6 +135,9 @@ struct Batch {
 namespace reason {
 inline constexpr const char* kInvalid = "invalid";
 inline constexpr const char* kTooLong = "too_long";
+// An image over limits.max_image_bytes or limits.max_image_pixels (read
+// from its header, before it is decoded).
+inline constexpr const char* kTooLarge = "too_large";
 inline constexpr const char* kOom = "oom";
 inline constexpr const char* kModelError = "model_error";
 // The process died K times while the job was running (see AttemptLog).
@@ -188,6 +209,9 @@ struct Outcome {
   // FinishOutcome.
   std::string text;
   std::vector<TokenSpan> spans;
+  // zero_shot, in flight: the job's candidate labels, one logit each in
+  // `output` until FinishOutcome scores them.
+  std::vector<std::string> candidate_labels;
   std::string device;     // e.g. "cpu", "cuda:0"
   int bucket = 0;         // bucket bound, tokens
   int batch_size = 0;     // jobs in the batch that ran it

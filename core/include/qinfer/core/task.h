@@ -24,6 +24,11 @@ inline constexpr const char* kSparse = "sparse";
 // output: one vector per token of the job (specials as the tokenizer adds
 // them), as encode(output_value="token_embeddings") returns them
 inline constexpr const char* kTokenEmbed = "token_embed";
+// A two-tower image-text model (CLIP, SigLIP): an image job with
+// `candidate_labels` gets one score per label, as the
+// zero-shot-image-classification pipeline computes them from the towers'
+// features; any other job gets its tower's features, as embed does.
+inline constexpr const char* kZeroShot = "zero_shot";
 }  // namespace task
 
 // How a classifier's logits become scores.
@@ -48,9 +53,11 @@ struct TaskSpec {
   // RoBERTa and DistilBERT take none).
   bool type_ids = false;
 
-  bool is_embed() const { return task == task::kEmbed; }
-  // One vector per job whose values are compared by cosine (embed, sparse).
-  bool pools() const { return task == task::kEmbed || task == task::kSparse; }
+  // Plain jobs' results are embeddings (embed; zero_shot without labels).
+  bool is_embed() const { return task == task::kEmbed || task == task::kZeroShot; }
+  // One vector per job whose values are compared by cosine (embed, sparse,
+  // zero_shot's features).
+  bool pools() const { return is_embed() || task == task::kSparse; }
   // The model's output has a row per token ([B, L, C]): tokens, token_embed.
   bool per_token() const { return task == task::kTokens || task == task::kTokenEmbed; }
   // Policy chunk is defined: embed pools its windows' vectors, tokens
@@ -66,7 +73,7 @@ struct TaskSpec {
   friend bool operator==(const TaskSpec&, const TaskSpec&) = default;
 };
 
-// True for one of the six task names.
+// True for one of the seven task names.
 bool IsTask(std::string_view name);
 
 // Sets an ok outcome's task fields from its raw output (the logits):
@@ -79,7 +86,9 @@ bool IsTask(std::string_view name);
 // token-classification pipeline with aggregation "simple" (adjacent tokens
 // merged unless a B- tag starts a new one; the entity's label without its
 // B-/I- prefix, its score the mean of its tokens', "O" left out), the raw
-// logits dropped; sparse: the non-zero weights of the dense output, by index
+// logits dropped; zero_shot with candidate labels (output: one logit a
+// label): `scores` by the activation (softmax or sigmoid) and `label`, as
+// classify's, the logits dropped; sparse: the non-zero weights of the dense output, by index
 // (`output` their values, `sparse_indices` their indices). Scores are
 // computed in double and stored as float; token_embed: `output_rows`, the
 // job's tokens (its output one vector a token). embed: nothing. The in-flight text and spans are dropped either way, a failure's

@@ -18,6 +18,11 @@ struct ModelManifest {
   std::string digest;  // "sha256:<hex>" of the model file
   int64_t vocab_size = 0;
   int max_tokens = 0;  // the longest input batched in a length bucket
+  // The longest text the text tower takes in a bucket: max_tokens, unless
+  // the model has an image tower whose image.length is longer (then
+  // max_tokens is that, so that the buckets reach it); 0 for a vision-only
+  // model.
+  int max_text_tokens = 0;
   // The longest input the model's positions accept at all (>= max_tokens):
   // room above max_tokens is what a long lane may use. manifest.json field
   // `max_positions`; default: max_tokens.
@@ -89,6 +94,46 @@ struct ModelManifest {
   // field `int8_ranges`, [[min, ...], [max, ...]]); none: those encodings
   // need output.int8_ranges.
   std::optional<QuantizationRanges> int8_ranges;
+  // A model with an image tower (manifest object `image`): image jobs are
+  // prepared by its image processor and run by `method`.
+  struct Image {
+    // The image processor's JSON (field `processor`, a file relative to the
+    // manifest's directory: the checkpoint's preprocessor_config.json) and
+    // its class, as the exporter read them.
+    std::string processor_path;
+    std::string processor_class;
+    // The pixel_values shape every image becomes: [3, height, width].
+    int height = 0;
+    int width = 0;
+    // The TorchScript method that takes pixel_values float32 [B, 3, H, W]
+    // and returns [B, dim]: "forward" (a vision-only model) or
+    // "encode_image" (a two-tower model, whose forward is the text tower).
+    std::string method = "forward";
+    // The sequence length the image tower runs (patches and class tokens):
+    // an image job's length, for buckets and the memory plan.
+    int length = 0;
+    // What the exporter checked the preprocessing against (for /status).
+    std::string checked_against;
+  };
+  std::optional<Image> image;
+  // The model takes token jobs (`inputs` starts with input_ids): false for
+  // a vision-only model (`inputs` [pixel_values]), whose vocab_size is 0.
+  bool takes_tokens = true;
+  // zero_shot (manifest object `zero_shot`): how the two towers' features
+  // become a label's logit, as the zero-shot-image-classification pipeline
+  // computes it: logit_scale * cos(image, text) + logit_bias, then the
+  // task's activation over the labels (softmax for CLIP, sigmoid for
+  // SigLIP). The labels are tokenized as hypothesis_template with the label
+  // in place of {}, padded as text_padding says ("longest", or
+  // "max_length" to text_max_length, as SigLIP's pipeline pads).
+  struct ZeroShot {
+    double logit_scale = 1;
+    double logit_bias = 0;
+    std::string hypothesis_template = "This is a photo of {}.";
+    std::string text_padding = "longest";
+    int text_max_length = 0;
+  };
+  std::optional<ZeroShot> zero_shot;
 
   // Reads and checks manifest.json; errors name the file and the field.
   static absl::StatusOr<ModelManifest> Load(const std::string& path);

@@ -73,6 +73,8 @@
 
 namespace qinfer::executor {
 
+struct TokenRow;  // batch_io.h: one job's inputs, as the model takes them
+
 struct RunnerOptions {
   std::string model_path;           // model.pt, or an aoti export's cpu/float32 package
   std::string manifest_path;        // default: manifest.json beside model_path
@@ -164,8 +166,17 @@ class TorchModelRunner final : public ModelRunner, public CalibrationTarget {
   absl::StatusOr<std::vector<std::vector<float>>> Forward(const std::vector<std::vector<int64_t>>& rows,
                                                           int padded_length = 0);
 
+  // Runs images (each its pixel_values, 3 x image.height x image.width
+  // floats) as one batch on the primary device through the manifest's
+  // image method, without the ladder, as Forward runs token rows.
+  // FailedPrecondition for a model without an image tower.
+  absl::StatusOr<std::vector<std::vector<float>>> ForwardImages(const std::vector<std::vector<float>>& pixels);
+
   // Runs a synthetic [batch, length] input on the primary device and returns
-  // the peak bytes it allocated (ResourceExhausted on OOM).
+  // the peak bytes it allocated (ResourceExhausted on OOM). A model with an
+  // image tower: at a length that reaches image.length, the larger of a
+  // synthetic image batch's peak and (where the model takes text) the text
+  // batch's at min(length, max_text_tokens).
   absl::StatusOr<int64_t> MeasurePeak(int batch, int length) override;
 
   // Not owned; may be null. Called from Run, on the executor thread.
@@ -192,6 +203,10 @@ class TorchModelRunner final : public ModelRunner, public CalibrationTarget {
   // Ladder step 2: the cap for bucket `bound` after a batch of `failed` jobs
   // ran out of memory and pieces of up to `succeeded` jobs ran.
   int RefitCap(int bound, int failed, int succeeded);
+
+  // Forward and ForwardImages: rows run on the primary, errors as statuses.
+  absl::StatusOr<std::vector<std::vector<float>>> ForwardUnladdered(const std::vector<TokenRow>& rows,
+                                                                    int padded_length);
 
   explicit TorchModelRunner(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
