@@ -34,7 +34,8 @@ uint32_t Compression(std::string_view bytes) {
 absl::Status Unsupported(std::string_view bytes) {
   const uint32_t compression = Compression(bytes);
   if (compression == 1 || compression == 2) {
-    return absl::UnimplementedError(absl::StrCat("RLE-compressed BMP (compression ", compression, ") is not supported"));
+    return absl::UnimplementedError(
+        absl::StrCat("RLE-compressed BMP (compression ", compression, ") is not supported"));
   }
   return absl::OkStatus();
 }

@@ -80,7 +80,8 @@ std::string_view KnownOther(std::string_view b) {
 absl::Status NotAnImage(std::string_view bytes) {
   if (bytes.empty()) return absl::UnimplementedError(absl::StrCat("not an image: no bytes ", internal::Sv(kExpected)));
   if (std::string_view other = KnownOther(bytes); !other.empty()) {
-    return absl::UnimplementedError(absl::StrCat("unsupported image format: ", internal::Sv(other), " ", internal::Sv(kExpected)));
+    return absl::UnimplementedError(
+        absl::StrCat("unsupported image format: ", internal::Sv(other), " ", internal::Sv(kExpected)));
   }
   std::string hex, text;
   for (size_t i = 0; i < std::min<size_t>(bytes.size(), 8); ++i) {
@@ -144,7 +145,9 @@ void ShrinkToPixels(int64_t max_pixels, int64_t* width, int64_t* height, std::ve
     }
     while (cur < oh && ty[static_cast<size_t>(cur)].back().first <= y) {
       uint8_t* dst = out.data() + cur * ow * 3;
-      for (size_t k = 0; k < current.size(); ++k) dst[k] = static_cast<uint8_t>(std::clamp(std::lround(current[k]), 0L, 255L));
+      for (size_t k = 0; k < current.size(); ++k) {
+        dst[k] = static_cast<uint8_t>(std::clamp(std::lround(current[k]), 0L, 255L));
+      }
       current.swap(next);
       std::fill(next.begin(), next.end(), 0.0f);
       ++cur;
@@ -191,8 +194,8 @@ absl::StatusOr<RgbImage> Decode(std::string_view bytes, const ImageLimits& limit
   absl::StatusOr<ImageInfo> info = ReadHeader(bytes);
   if (!info.ok()) return info.status();
   if (info->width <= 0 || info->height <= 0) {
-    return absl::DataLossError(absl::StrCat("corrupt ", internal::Sv(FormatName(info->format)), ": the header says ", info->width,
-                                            "x", info->height));
+    return absl::DataLossError(absl::StrCat("corrupt ", internal::Sv(FormatName(info->format)),
+                                            ": the header says ", info->width, "x", info->height));
   }
   const int64_t pixels = info->width * info->height;
   DecodeBudget budget{limits.max_pixels, false};

@@ -3,8 +3,8 @@
 // reaches past it), filled with the frame's transparent index where its
 // graphic control extension sets one and with index 0 otherwise; then
 // convert("RGB") looks every index up in the frame's palette (the local
-// one, else the global one; none: the index as grey), ignoring
-// transparency. An index past the palette's entries is black.
+// one, else the global one; none, or the grey ramp: the index as grey),
+// ignoring transparency. An index past the palette's entries is black.
 #include <gif_lib.h>
 
 #include <algorithm>
@@ -86,6 +86,15 @@ absl::Status OpenFirstFrame(std::string_view bytes, FirstFrame* f) {
   return absl::OkStatus();
 }
 
+// GifImagePlugin._is_palette_needed's negation.
+bool IsGreyRamp(const ColorMapObject& map) {
+  for (int i = 0; i < map.ColorCount; ++i) {
+    const GifColorType& c = map.Colors[i];
+    if (c.Red != i || c.Green != i || c.Blue != i) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<ImageInfo> GifHeader(std::string_view bytes) {
@@ -117,6 +126,9 @@ absl::StatusOr<Decoded> DecodeGif(std::string_view bytes, const DecodeBudget& bu
     std::memcpy(&index[static_cast<size_t>((d.Top + row) * f.width + d.Left)], line.data(), line.size());
   }
   const ColorMapObject* map = d.ColorMap != nullptr ? d.ColorMap : gif->SColorMap;
+  // Pillow opens a GIF whose palette is the grey ramp (entry i is (i,i,i))
+  // as "L": every index is its own grey, past the palette's end too.
+  if (map != nullptr && IsGreyRamp(*map)) map = nullptr;
   uint8_t palette[256][3] = {};
   for (int i = 0; i < 256; ++i) {
     if (map == nullptr) {

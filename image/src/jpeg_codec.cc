@@ -182,7 +182,8 @@ absl::StatusOr<Decoded> DecodeJpeg(std::string_view bytes, const DecodeBudget& b
       // libjpeg's big buffers (a progressive image's coefficients, kept at
       // full size whatever the scale) within 8 bytes a pixel of the budget:
       // libjpeg has no backing store, so over it is an error.
-      s.cinfo.mem->max_memory_to_use = static_cast<long>(std::min<int64_t>(8 * budget.max_pixels, INT32_MAX)) + (1 << 20);
+      const int64_t big_buffers = std::min<int64_t>(8 * budget.max_pixels, INT32_MAX) + (1 << 20);
+      s.cinfo.mem->max_memory_to_use = static_cast<long>(big_buffers);
       const int rc = Decompress(&s, eighths, rows.data(), rows.size());
       if (rc == 2) status = absl::InternalError("libjpeg's scaled size differs from the one computed");
       if (rc == 1) status = JpegFailure(s);

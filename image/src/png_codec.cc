@@ -118,7 +118,10 @@ std::string FromRawProfile(std::string_view text) {
   int high = -1;
   for (; i < text.size(); ++i) {
     const char c = text[i];
-    int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    const int v = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
     if (v < 0) continue;
     if (high < 0) {
       high = v;

@@ -79,7 +79,9 @@ absl::StatusOr<TiffPtr> Open(std::string_view bytes, Memory* m, tmsize_t max_all
   TIFF* tif = TIFFClientOpenExt("image", "rm", m, ReadProc, WriteProc, SeekProc, CloseProc, SizeProc, MapProc,
                                 UnmapProc, options);
   TIFFOpenOptionsFree(options);
-  if (tif == nullptr) return absl::DataLossError(absl::StrCat("corrupt TIFF: ", m->error.empty() ? "unreadable" : m->error));
+  if (tif == nullptr) {
+    return absl::DataLossError(absl::StrCat("corrupt TIFF: ", m->error.empty() ? "unreadable" : m->error));
+  }
   return TiffPtr(tif);
 }
 
@@ -179,7 +181,8 @@ void ToRgb(const Layout& l, const uint8_t* const* rows, int per_row, int64_t x, 
     case PHOTOMETRIC_MINISWHITE: {
       uint32_t v = sample(0);
       if (l.photometric == PHOTOMETRIC_MINISWHITE) v = max - v;
-      const uint8_t c = l.bits == 16 ? static_cast<uint8_t>(std::min<uint32_t>(v, 255)) : static_cast<uint8_t>(v * 255 / max);
+      const uint8_t c =
+          l.bits == 16 ? static_cast<uint8_t>(std::min<uint32_t>(v, 255)) : static_cast<uint8_t>(v * 255 / max);
       out[0] = out[1] = out[2] = c;
       return;
     }
@@ -203,7 +206,8 @@ absl::Status ReadStrips(TIFF* tif, const Layout& l, const Memory& m, Decoded* ou
   const tmsize_t line = TIFFScanlineSize(tif);
   if (line <= 0) return TiffFailure(m, "no scanline size");
   const int planes = l.planar == PLANARCONFIG_SEPARATE ? l.samples : 1;
-  std::vector<std::vector<uint8_t>> buffers(static_cast<size_t>(planes), std::vector<uint8_t>(static_cast<size_t>(line)));
+  std::vector<std::vector<uint8_t>> buffers(static_cast<size_t>(planes),
+                                            std::vector<uint8_t>(static_cast<size_t>(line)));
   std::vector<const uint8_t*> rows(static_cast<size_t>(planes));
   for (int p = 0; p < planes; ++p) rows[static_cast<size_t>(p)] = buffers[static_cast<size_t>(p)].data();
   for (uint32_t y = 0; y < l.height; ++y) {
@@ -276,7 +280,8 @@ absl::StatusOr<Decoded> DecodeTiff(std::string_view bytes, const DecodeBudget& b
   out.rgb.resize(static_cast<size_t>(w * h * 3));
   uint16_t orientation = 0;
   if (TIFFGetField(tif->get(), TIFFTAG_ORIENTATION, &orientation)) out.orientation = orientation;
-  absl::Status s = TIFFIsTiled(tif->get()) ? ReadTiles(tif->get(), *layout, m, MaxAlloc(budget), &out) : ReadStrips(tif->get(), *layout, m, &out);
+  absl::Status s = TIFFIsTiled(tif->get()) ? ReadTiles(tif->get(), *layout, m, MaxAlloc(budget), &out)
+                                           : ReadStrips(tif->get(), *layout, m, &out);
   if (!s.ok()) return s;
   return out;
 }

@@ -80,7 +80,8 @@ TEST(ProcessorTest, FillsMissingKeysWithTheClassDefaults) {
   ASSERT_TRUE(vit.ok());
   EXPECT_EQ(vit->out_width(), 384);
   absl::StatusOr<ImageProcessor> clip =
-      ImageProcessor::FromJson(R"({"image_processor_type": "CLIPImageProcessor", "size": 256, "do_center_crop": false})");
+      ImageProcessor::FromJson(R"({"image_processor_type": "CLIPImageProcessor", "size": 256,
+                                   "do_center_crop": false})");
   ASSERT_TRUE(clip.ok());
   EXPECT_EQ(clip->config().shortest_edge, 256);
   EXPECT_EQ(clip->out_height(), 0);  // depends on the image

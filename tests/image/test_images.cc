@@ -26,7 +26,8 @@ void Chunk(std::string* out, const char* type, const std::string& data) {
   Put32(out, static_cast<uint32_t>(data.size()));
   const std::string body = std::string(type, 4) + data;
   out->append(body);
-  Put32(out, static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()))));
+  const auto* bytes = reinterpret_cast<const Bytef*>(body.data());
+  Put32(out, static_cast<uint32_t>(crc32(0, bytes, static_cast<uInt>(body.size()))));
 }
 
 }  // namespace
