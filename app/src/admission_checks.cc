@@ -43,7 +43,8 @@ absl::Status CheckAdmission(const Config& config, const executor::ModelManifest&
                                       manifest.task.task +
                                       " (no library defines chunk for it): choose reject, truncate or long_lane");
   }
-  if (config.admission.chunk_overlap >= max_tokens) {
+  // Windows are a text's: a vision-only model has none.
+  if (manifest.takes_tokens && config.admission.chunk_overlap >= max_tokens) {
     return absl::InvalidArgumentError("admission.chunk_overlap=" + std::to_string(config.admission.chunk_overlap) +
                                       " must be below max_tokens " + std::to_string(max_tokens));
   }

@@ -129,11 +129,37 @@ struct SubmitCli {
   CLI::Option* topic = nullptr;
 };
 CLI::App* AddSubmit(CLI::App& app, SubmitCli& s) {
-  CLI::App* submit = app.add_subcommand("submit", "Publish a JSONL file of jobs");
+  CLI::App* submit = app.add_subcommand("submit", "Publish a JSONL file of jobs, or a folder of images");
   AddConfigFlags(submit, s.config, "Take kafka.brokers, kafka.jobs_topic and kafka.producer from this configuration");
   s.brokers = submit->add_option("--brokers,-b", s.options.brokers, "Kafka bootstrap servers");
   s.topic = submit->add_option("--topic,-t", s.options.topic, "Jobs topic");
-  submit->add_option("file", s.options.file, "JSONL file, one job per line ('-': stdin)")->required();
+  CLI::Option* file = submit->add_option("file", s.options.file, "JSONL file, one job per line ('-': stdin)");
+  CLI::Option* images =
+      submit->add_option("--images", s.options.images,
+                         "Image jobs instead: a directory (each image file under it one job, its id the path "
+                         "relative to the directory) or a JSONL file whose lines name an image in --image-field "
+                         "(a path relative to the file, or an http(s):// or file:// URL); other columns ride in "
+                         "`meta`")
+          ->excludes(file);
+  file->excludes(images);
+  submit->add_option("--image-field", s.options.image_field, "With a JSONL --images: the field naming each image")
+      ->needs(images)
+      ->capture_default_str();
+  submit
+      ->add_option("--images-as", s.options.images_as,
+                   "With --images: inline (the file's bytes in the message, base64; one over 750 KiB is reported "
+                   "and skipped) or url (a file:// URL the service reads under its inputs.image_roots)")
+      ->needs(images)
+      ->capture_default_str();
+  submit
+      ->add_option("--candidate-labels", s.options.candidate_labels,
+                   "With --images: every image's zero-shot labels (comma-separated or repeated)")
+      ->delimiter(',')
+      ->needs(images);
+  submit
+      ->add_option("--hypothesis-template", s.options.hypothesis_template,
+                   "With --candidate-labels: the text each label goes in ({} where it goes; default: the model's)")
+      ->needs(images);
   submit->add_option("-X", s.props, "librdkafka property key=value (repeatable; over the configuration's)");
   CLI::Option* text = submit->add_flag("--text", s.options.text,
                    "Lines are texts ({\"id\", \"text\"}), tokenized by the service with the model's tokenizer; "
@@ -158,6 +184,10 @@ CLI::App* AddSubmit(CLI::App& app, SubmitCli& s) {
   return submit;
 }
 int RunSubmit(SubmitCli& s) {
+  if (s.options.file.empty() == s.options.images.empty()) {
+    std::cerr << "submit: give a JSONL file of jobs or --images\n";
+    return 2;
+  }
   auto config = ClientConfig("submit", s.config);
   if (!config) return 2;
   Configured(s.brokers, s.options.brokers, config->kafka.brokers);

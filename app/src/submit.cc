@@ -8,7 +8,14 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_join.h"
 #include "qinfer/consumer/job_decoder.h"
 #include "qinfer/core/clock.h"
@@ -81,7 +88,110 @@ std::optional<std::string> CarryColumns(const SubmitOptions& o, nlohmann::json& 
   return std::nullopt;
 }
 
+// The file extensions a directory's image files have.
+bool IsImageFile(const std::filesystem::path& p) {
+  static constexpr const char* kExtensions[] = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp", ".tif", ".tiff"};
+  std::string ext = p.extension().string();
+  absl::AsciiStrToLower(&ext);
+  return std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
+}
+
+// `doc`'s image from the local file `path`, as options.images_as says;
+// what is wrong otherwise.
+std::optional<std::string> SetImage(const SubmitOptions& o, const std::filesystem::path& path, nlohmann::json& doc) {
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  if (o.images_as == "url") {
+    if (!std::filesystem::is_regular_file(absolute, ec)) return path.string() + " is not a file";
+    doc["image_url"] = "file://" + absolute.lexically_normal().string();
+    return std::nullopt;
+  }
+  const uintmax_t size = std::filesystem::file_size(absolute, ec);
+  if (ec) return path.string() + ": " + ec.message();
+  if (size > o.max_inline_bytes) {
+    return path.string() + " is " + std::to_string(size) + " bytes, more than " + std::to_string(o.max_inline_bytes) +
+           " inline (a Kafka message holds 1 MB by default): send it with --images-as url, or raise the topic's "
+           "max.message.bytes and the service's limits.max_message_bytes";
+  }
+  std::ifstream in(absolute, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return path.string() + " cannot be read";
+  doc["image"] = absl::Base64Escape(bytes);
+  return std::nullopt;
+}
+
+void AddLabels(const SubmitOptions& o, nlohmann::json& doc) {
+  if (!o.candidate_labels.empty() && !doc.contains("candidate_labels")) doc["candidate_labels"] = o.candidate_labels;
+  if (!o.hypothesis_template.empty() && !doc.contains("hypothesis_template")) {
+    doc["hypothesis_template"] = o.hypothesis_template;
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> ImageJobLines(const SubmitOptions& o, std::vector<std::string>& bad) {
+  std::vector<std::string> lines;
+  const std::filesystem::path source(o.images);
+  std::error_code ec;
+  if (std::filesystem::is_directory(source, ec)) {
+    std::vector<std::filesystem::path> files;
+    for (auto it = std::filesystem::recursive_directory_iterator(source, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file(ec) && IsImageFile(it->path())) files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::filesystem::path& file : files) {
+      nlohmann::json doc;
+      doc["id"] = file.lexically_relative(source).string();
+      if (std::optional<std::string> why = SetImage(o, file, doc)) {
+        bad.push_back(*why);
+        continue;
+      }
+      AddLabels(o, doc);
+      lines.push_back(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    return lines;
+  }
+  std::ifstream in(source);
+  if (!in) {
+    bad.push_back("cannot open " + o.images + " (a directory of images or a JSONL file)");
+    return lines;
+  }
+  std::string line;
+  for (uint64_t line_no = 1; std::getline(in, line); ++line_no) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
+    const std::string where = o.images + ":" + std::to_string(line_no) + ": ";
+    if (doc.is_discarded() || !doc.is_object()) {
+      bad.push_back(where + "not a JSON object");
+      continue;
+    }
+    if (!doc.contains("image") && !doc.contains("image_url")) {
+      auto field = doc.find(o.image_field);
+      if (field == doc.end() || !field->is_string()) {
+        bad.push_back(where + "no string `" + o.image_field + "` (nor `image` or `image_url`)");
+        continue;
+      }
+      const std::string named = field->get<std::string>();
+      doc.erase(o.image_field);
+      if (named.starts_with("http://") || named.starts_with("https://") || named.starts_with("file://")) {
+        doc["image_url"] = named;
+      } else {
+        const std::filesystem::path path = std::filesystem::path(named).is_absolute()
+                                               ? std::filesystem::path(named)
+                                               : source.parent_path() / named;
+        if (std::optional<std::string> why = SetImage(o, path, doc)) {
+          bad.push_back(where + *why);
+          continue;
+        }
+        if (!doc.contains("id")) doc["id"] = named;
+      }
+    }
+    AddLabels(o, doc);
+    lines.push_back(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return lines;
+}
 
 std::optional<std::string> PrepareLine(const SubmitOptions& o, std::string& line, std::string& key) {
   nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
@@ -99,8 +209,22 @@ std::optional<std::string> PrepareLine(const SubmitOptions& o, std::string& line
 
 int Submit(const SubmitOptions& o) {
   std::ifstream file;
+  std::istringstream image_lines;
   std::istream* in = &std::cin;
-  if (o.file != "-") {
+  uint64_t image_refusals = 0;
+  if (!o.images.empty()) {
+    if (o.images_as != "inline" && o.images_as != "url") {
+      std::cerr << "submit: --images-as " << o.images_as << ": expected inline or url\n";
+      return 2;
+    }
+    std::vector<std::string> refused;
+    std::string joined;
+    for (const std::string& line : ImageJobLines(o, refused)) joined += line + "\n";
+    for (const std::string& why : refused) std::cerr << "submit: " << why << ", skipped\n";
+    image_refusals = refused.size();
+    image_lines.str(joined);
+    in = &image_lines;
+  } else if (o.file != "-") {
     file.open(o.file);
     if (!file) {
       std::cerr << "submit: cannot open " << o.file << "\n";
@@ -117,7 +241,7 @@ int Submit(const SubmitOptions& o) {
 
   const bool tty = o.progress && isatty(STDERR_FILENO);
   auto last_progress = RealClock().Now();
-  uint64_t line_no = 0, sent = 0, bad = 0;
+  uint64_t line_no = 0, sent = 0, bad = image_refusals;
   auto show = [&] {
     std::fprintf(stderr, "\rsubmit: %llu sent, %llu acknowledged, %llu bad lines", (unsigned long long)sent,
                  (unsigned long long)out.acked(), (unsigned long long)bad);

@@ -353,7 +353,7 @@ absl::StatusOr<std::unique_ptr<KafkaJobSource>> KafkaJobSource::Create(SourceCon
   if (config.topics.empty()) {
     return absl::InvalidArgumentError("kafka.jobs_topic is empty: name the jobs topic");
   }
-  if (config.limits.vocab_size <= 0 || config.limits.max_tokens == 0) {
+  if ((config.limits.takes_tokens && config.limits.vocab_size <= 0) || config.limits.max_tokens == 0) {
     return absl::InvalidArgumentError("vocab_size and max_tokens must be positive");
   }
   auto impl = std::make_unique<Impl>(std::move(config), queue, recorder, tracker);

@@ -82,10 +82,20 @@ absl::StatusOr<std::string> ReplayMessage(const Outcome& f, const Overrides& o, 
   json job = json::parse(f.payload, nullptr, /*allow_exceptions=*/false);
   const bool has_ids = job.is_object() && job.contains("input_ids") && job["input_ids"].is_array();
   const bool has_text = job.is_object() && job.contains("text") && job["text"].is_string();
-  if (job.is_discarded() || has_ids == has_text) {
+  const bool has_image = job.is_object() && ((job.contains("image") && job["image"].is_string()) ||
+                                             (job.contains("image_url") && job["image_url"].is_string()));
+  if (job.is_discarded() || int(has_ids) + int(has_text) + int(has_image) != 1) {
     return absl::FailedPreconditionError("job " + f.id + " (" + f.reason +
-                                         "): its message is not a job with input_ids or text; fix it and submit "
-                                         "it again");
+                                         "): its message is not a job with input_ids, text, image or image_url; "
+                                         "fix it and submit it again");
+  }
+  if (has_image && ((!o.policy.empty() && o.policy != "resize") || o.truncate_to > 0 || o.max_tokens > 0)) {
+    return absl::FailedPreconditionError("job " + f.id + " is an image job: of the overrides it takes --policy "
+                                         "resize and --device");
+  }
+  if (!has_image && o.policy == "resize") {
+    return absl::FailedPreconditionError("job " + f.id + ": --policy resize is for image jobs (it scales an image "
+                                         "down to limits.max_image_pixels)");
   }
   // A text replays as the text: the service tokenizes it again, and its
   // record says how many tokens it had.

@@ -5,6 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+
+#include "absl/strings/escaping.h"
+
 #include "../../app/src/results.h"
 #include "../../app/src/submit.h"
 
@@ -123,6 +128,73 @@ TEST(SubmitPrepareLine, PromptNameFillsOnlyTheLinesThatNameNone) {
       << "an empty name is the line's own (the service refuses it by name)";
   o.prompt_name.clear();
   EXPECT_FALSE(Prepare(o, R"({"id":"a","text":"x"})").sent.contains("prompt_name"));
+}
+
+// `submit --images`: a folder's image files, or a JSONL naming them, as image jobs.
+class SubmitImagesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("qinfer-submit-images-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_ / "photos" / "2024");
+    Write("photos/b.png", "PNG bytes of b");
+    Write("photos/2024/a.JPG", "JPEG bytes of a");
+    Write("photos/notes.txt", "not an image");
+    Write("photos/large.webp", std::string(2000, 'w'));
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void Write(const std::string& name, const std::string& bytes) { std::ofstream(dir_ / name) << bytes; }
+  static std::vector<json> Parsed(const std::vector<std::string>& lines) {
+    std::vector<json> out;
+    for (const std::string& l : lines) out.push_back(json::parse(l));
+    return out;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(SubmitImagesTest, AFoldersImageFilesAreJobsByRelativePathInlineOrAsFileUrls) {
+  SubmitOptions o;
+  o.images = (dir_ / "photos").string();
+  o.max_inline_bytes = 1000;
+  std::vector<std::string> bad;
+  const std::vector<json> inline_jobs = Parsed(ImageJobLines(o, bad));
+  ASSERT_EQ(inline_jobs.size(), 2u) << "the text file is no image, and large.webp is over the inline bound";
+  EXPECT_EQ(inline_jobs[0], json({{"id", "2024/a.JPG"}, {"image", absl::Base64Escape("JPEG bytes of a")}}));
+  EXPECT_EQ(inline_jobs[1]["id"], "b.png");
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].find("--images-as url"), std::string::npos) << bad[0];
+  o.images_as = "url";
+  o.candidate_labels = {"cat", "dog"};
+  bad.clear();
+  const std::vector<json> urls = Parsed(ImageJobLines(o, bad));
+  ASSERT_EQ(urls.size(), 3u);
+  EXPECT_TRUE(bad.empty());
+  EXPECT_EQ(urls[0]["image_url"], "file://" + (dir_ / "photos" / "2024" / "a.JPG").string());
+  EXPECT_EQ(urls[0]["candidate_labels"], json::array({"cat", "dog"}));
+}
+
+TEST_F(SubmitImagesTest, AJsonlNamesItsImagesAndItsColumnsRideInMeta) {
+  std::ofstream(dir_ / "list.jsonl") << R"({"path": "photos/b.png", "sku": 17})" << "\n"
+                                     << R"({"id": "remote", "path": "https://example.test/x.jpg"})" << "\n"
+                                     << R"({"id": "own", "image_url": "file:///srv/y.png"})" << "\n"
+                                     << R"({"id": "none", "title": "no image"})" << "\n"
+                                     << R"({"path": "photos/missing.png"})" << "\n";
+  SubmitOptions o;
+  o.images = (dir_ / "list.jsonl").string();
+  std::vector<std::string> bad;
+  std::vector<std::string> lines = ImageJobLines(o, bad);
+  ASSERT_EQ(lines.size(), 3u);
+  ASSERT_EQ(bad.size(), 2u);
+  EXPECT_NE(bad[0].find("list.jsonl:4: no string `path`"), std::string::npos) << bad[0];
+  EXPECT_NE(bad[1].find("list.jsonl:5: "), std::string::npos) << bad[1];
+  // Through PrepareLine, as Submit sends them: the columns into meta.
+  std::string key;
+  ASSERT_FALSE(PrepareLine(o, lines[0], key));
+  EXPECT_EQ(json::parse(lines[0]),
+            json::parse(R"({"id": "photos/b.png", "image": ")" + absl::Base64Escape("PNG bytes of b") +
+                        R"(", "meta": {"sku": 17}})"));
+  EXPECT_EQ(key, "photos/b.png");
+  EXPECT_EQ(json::parse(lines[1])["image_url"], "https://example.test/x.jpg");
+  EXPECT_EQ(json::parse(lines[2]), json::parse(R"({"id": "own", "image_url": "file:///srv/y.png"})"));
 }
 
 TEST(ResultsExportName, OnlyTheNamesOfFormatsItWritesAreWritten) {

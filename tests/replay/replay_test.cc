@@ -76,7 +76,7 @@ TEST(ReplaySelectionTest, AReasonNoRecordCanHaveIsRefusedWithTheList) {
   EXPECT_TRUE(CheckSelection(Reasons({"too_long", "oom", "undeliverable"})).ok());
   absl::Status typo = CheckSelection(Reasons({"oom", "too-long"}));
   EXPECT_TRUE(absl::IsInvalidArgument(typo)) << typo;
-  EXPECT_EQ(typo.message(), "--reason too-long: expected invalid, too_long, oom, model_error, crash or undeliverable");
+  EXPECT_EQ(typo.message(), "--reason too-long: expected invalid, too_long, too_large, oom, model_error, crash or undeliverable");
 }
 
 TEST(ReplayMessageTest, TheOriginalMessageWithTheNextAttemptItsOriginAndTheOverrides) {
@@ -103,6 +103,22 @@ TEST(ReplayMessageTest, AnEmbedJobsPromptNameAndDimensionsAreCarried) {
   EXPECT_EQ(j["prompt_name"], "query") << "the replay is tokenized behind the same prompt";
   EXPECT_EQ(j["dimensions"], 64);
   EXPECT_EQ(j["policy"], "truncate");
+}
+
+TEST(ReplayMessageTest, AnImageTooLargeReplaysWithPolicyResizeAndNoTextOverride) {
+  Outcome f = Failure("photo", reason::kTooLarge);
+  f.payload = R"({"image_url":"file:///srv/big.png","candidate_labels":["cat"]})";
+  auto resized = ReplayMessage(f, With("resize"), {});
+  ASSERT_TRUE(resized.ok()) << resized.status();
+  const json j = json::parse(*resized);
+  EXPECT_EQ(j["policy"], "resize");
+  EXPECT_EQ(j["image_url"], "file:///srv/big.png");
+  EXPECT_EQ(j["candidate_labels"], json::array({"cat"}));
+  EXPECT_FALSE(ReplayMessage(f, With("truncate"), {}).ok()) << "an image takes no over-long policy";
+  EXPECT_FALSE(ReplayMessage(f, With("", 8), {}).ok()) << "nor --truncate-to";
+  EXPECT_TRUE(ReplayMessage(f, With("", 0, "cpu"), {}).ok()) << "--device cpu it takes";
+  EXPECT_FALSE(ReplayMessage(Failure("t", reason::kTooLong), With("resize"), {}).ok())
+      << "resize is for images only";
 }
 
 TEST(ReplayMessageTest, AReplayOfAReplayPointsAtTheFirstMessage) {
@@ -139,7 +155,7 @@ TEST(ReplayMessageTest, WhatCannotBeReplayedSaysWhy) {
   invalid.payload = "not json";
   auto a = ReplayMessage(invalid, {}, UpTo(3, true));
   ASSERT_FALSE(a.ok());
-  EXPECT_NE(a.status().message().find("not a job with input_ids or text; fix it and submit it again"),
+  EXPECT_NE(a.status().message().find("not a job with input_ids, text, image or image_url; fix it and submit it again"),
             std::string::npos);
   invalid.payload = R"({"text":"both","input_ids":[1]})";
   a = ReplayMessage(invalid, {}, UpTo(3, true));
@@ -193,7 +209,8 @@ TEST(ReplayMessageTest, AnUndeliverableNoticeIsRefusedAsAResultWhoseReplyWasLost
 TEST(ReplayMessageTest, ThePolicyIsRefusedByNameWithEveryValidOne) {
   EXPECT_TRUE(CheckOverrides(With("reject")).ok());
   absl::Status s = CheckOverrides(With("trunc"));
-  EXPECT_EQ(s.message(), "--policy trunc: expected truncate, chunk, long_lane or reject");
+  EXPECT_EQ(s.message(), "--policy trunc: expected truncate, chunk, long_lane or reject (over-long inputs), or resize (images over "
+            "limits.max_image_pixels)");
 }
 
 TEST(ReplayMessageTest, OverridesAreChecked) {

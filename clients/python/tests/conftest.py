@@ -44,8 +44,9 @@ def _free_port():
 class Service:
     """A `qinfer serve` process on MiniLM (CPU) with topics of its own."""
 
-    def __init__(self, tmp, brokers, binary, model_dir, extra=""):
-        """extra: YAML sections appended to the configuration (e.g. an `output:` section)."""
+    def __init__(self, tmp, brokers, binary, model_dir, extra="", chunk_overlap=32):
+        """extra: YAML sections appended to the configuration (e.g. an `output:` section); chunk_overlap:
+        admission.chunk_overlap (below the model's max_tokens)."""
         run = uuid.uuid4().hex[:8]
         self.brokers = brokers
         self.binary = binary
@@ -55,7 +56,7 @@ class Service:
         self.port = _free_port()
         self.config = str(tmp / "qinfer.yaml")
         # Neighbouring chunk windows share this many tokens (the tokenizer's stride).
-        self.chunk_overlap = 32
+        self.chunk_overlap = chunk_overlap
         with open(self.config, "w") as f:
             f.write(f"""model:
   path: {model_dir}/model.pt

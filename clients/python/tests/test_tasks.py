@@ -72,11 +72,12 @@ def make_package(tmp, family, task, *extra):
     return ckpt, pkg
 
 
-def serve(tmp, pkg, extra=""):
+def serve(tmp, pkg, extra="", **service_args):
     _require_env()
     if shutil.which("kcat") is None:
         pytest.skip("kcat is needed (deploy/setup.sh installs it)")
-    svc = Service(tmp, os.environ["QINFER_TEST_BROKERS"], os.environ["QINFER_BINARY"], str(pkg), extra=extra)
+    svc = Service(tmp, os.environ["QINFER_TEST_BROKERS"], os.environ["QINFER_BINARY"], str(pkg), extra=extra,
+                  **service_args)
     try:
         svc.wait_ready()
     except Exception:

@@ -1,0 +1,246 @@
+"""Images end to end: a checkpoint made here, exported, served from raw kcat messages on the real broker,
+and equal to the model's own library on photos made here with Pillow.
+
+The checkpoints are tests/python/test_export_vision.py's (transformers' config classes at tiny sizes, their
+image processors varied: CLIP's shortest edge + centre crop + bicubic, SigLIP's and ViT's fixed size +
+bilinear), exported by model/export_hf.py. The photos are files of every format the service decodes (JPEG
+baseline and progressive, CMYK JPEG, PNG with alpha, palette and 16-bit grey, WebP, GIF, BMP, TIFF), EXIF
+orientations, 1 x 1 and 400 x 3; jobs carry them inline (base64, a data: URI) or as file:// URLs under
+inputs.image_roots. The library sees the same files through transformers.image_utils.load_image and the
+checkpoint's PIL-backend processor:
+
+  embed      cosine >= 0.999 to get_image_features / get_text_features (CLIP: one space for both)
+  zero_shot  top label equal (a near tie aside), scores within 5e-3 of
+             pipeline("zero-shot-image-classification"), default template and a job's own
+  classify   top label equal, scores within 5e-3 of pipeline("image-classification", top_k=None)
+
+Bad inputs on the same partition (not base64, bytes that are no image, a truncated file, a path outside
+the roots, empty candidate_labels, a text to a vision-only model) each get a record naming the field, an
+image over limits.max_image_pixels is too_large and comes back served once replayed with --policy resize,
+and the jobs after them get their results; serve exits 0.
+"""
+
+import base64
+import io
+import json
+import os
+
+import numpy as np
+import pytest
+
+from test_tasks import REPO, run_jobs, script, serve, stop
+
+SCORE_TOL = 5e-3
+MIN_COSINE = 0.999
+LABELS = ["a photo of a dog", "red", "a cat", "the market in Lisbon at sunset"]
+
+
+def vision_tests():
+    """tests/python/test_export_vision.py: its checkpoint makers."""
+    import sys
+    sys.path.insert(0, os.path.join(REPO, "model"))
+    return script("tests/python/test_export_vision.py")
+
+
+def photos(folder):
+    """{name: path} of files made here, one of each format and awkward kind."""
+    from PIL import Image
+
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(63)
+
+    def picture(w, h):
+        y, x = np.mgrid[0:h, 0:w]
+        base = np.stack([(x * 5 + y * 2) % 256, (y * 9) % 256, (x * y // 3) % 256], axis=-1)
+        return Image.fromarray(((base + rng.integers(0, 30, (h, w, 3))) % 256).astype(np.uint8), "RGB")
+
+    def exif(orientation):
+        e = Image.Exif()
+        e[0x0112] = orientation
+        return e
+
+    made = {
+        "baseline.jpg": (picture(120, 90), {"format": "JPEG", "quality": 90}),
+        "progressive.jpg": (picture(97, 131), {"format": "JPEG", "progressive": True}),
+        "cmyk.jpg": (picture(40, 56).convert("CMYK"), {"format": "JPEG"}),
+        "exif6.jpg": (picture(80, 30), {"format": "JPEG", "exif": exif(6)}),
+        "alpha.png": (picture(64, 48).convert("RGBA"), {"format": "PNG"}),
+        "palette.png": (picture(50, 70).quantize(16), {"format": "PNG"}),
+        "grey16.png": (Image.fromarray((np.arange(48 * 30).reshape(30, 48) * 40).astype(np.uint16)),
+                       {"format": "PNG"}),
+        "one.png": (picture(1, 1), {"format": "PNG"}),
+        "strip.png": (picture(400, 3), {"format": "PNG"}),
+        "lossy.webp": (picture(66, 44), {"format": "WEBP", "quality": 80}),
+        "first.gif": (picture(45, 45).quantize(32), {"format": "GIF"}),
+        "plain.bmp": (picture(33, 21), {"format": "BMP"}),
+        "deflate.tiff": (picture(52, 38), {"format": "TIFF", "compression": "tiff_adobe_deflate"}),
+    }
+    paths = {}
+    for name, (image, args) in made.items():
+        paths[name] = folder / name
+        image.save(paths[name], **args)
+    return paths
+
+
+def b64(path):
+    return base64.b64encode(path.read_bytes()).decode()
+
+
+def library_pixels(ckpt, paths):
+    from transformers import AutoImageProcessor
+    from transformers.image_utils import load_image
+
+    processor = AutoImageProcessor.from_pretrained(str(ckpt), backend="pil")
+    return processor([load_image(str(p)) for p in paths], return_tensors="pt")["pixel_values"]
+
+
+def cosine(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def assert_scores(result, expected, what):
+    """result: a served zero-shot or classify result; expected: the pipeline's [{label, score}]."""
+    got = {s["label"]: s["score"] for s in result.scores}
+    want = {e["label"]: e["score"] for e in expected}
+    assert set(got) == set(want), (what, got, want)
+    assert max(abs(got[k] - want[k]) for k in want) < SCORE_TOL, (what, got, want)
+    top = sorted(want.values(), reverse=True)
+    if len(top) < 2 or top[0] - top[1] > 2 * SCORE_TOL:  # a near tie may fall either way
+        assert result.label == expected[0]["label"], (what, result.scores, expected)
+
+
+def image_config(roots, extra=""):
+    return f"""inputs:
+  image_roots: [{roots}]
+limits:
+  max_image_pixels: 60000
+{extra}"""
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("images")
+    vt = vision_tests()
+    return tmp, vt, photos(tmp / "photos")
+
+
+def test_clip_serves_image_and_text_embeddings_and_zero_shot_labels_equal_to_its_library(made):
+    import torch
+    from transformers import AutoModel, pipeline
+
+    tmp, vt, paths = made
+    ckpt = vt.make_clip(tmp / "ckpt-clip")
+    pkg = tmp / "pkg-clip"
+    vt.export_hf.main([str(ckpt), "--out", str(pkg)])
+    assert json.loads((pkg / "manifest.json").read_text())["task"] == "zero_shot"
+    names = sorted(paths)
+    jobs = []
+    for i, name in enumerate(names):  # inline, as a data: URI, or a file under the roots, in turn
+        source = ({"image": b64(paths[name])} if i % 3 == 0 else
+                  {"image": f"data:image/{name.rsplit('.', 1)[1]};base64,{b64(paths[name])}"} if i % 3 == 1 else
+                  {"image_url": f"file://{paths[name]}"})
+        jobs.append({"id": f"e-{name}", **source, "meta": {"file": name}})
+    zero_shot = [{"id": f"z-{name}", "image_url": f"file://{paths[name]}", "candidate_labels": LABELS}
+                 for name in names[:6]]
+    zero_shot.append({"id": "z-own-template", "image": b64(paths["baseline.jpg"]), "candidate_labels": LABELS,
+                      "hypothesis_template": "a picture of {}"})
+    texts = [{"id": f"t{i}", "text": t} for i, t in enumerate(LABELS)]
+    from PIL import Image
+    big = tmp / "photos" / "big.png"
+    Image.new("RGB", (400, 300), (10, 200, 30)).save(big)  # 120,000 pixels: over max_image_pixels 60,000
+    bad = [{"id": "bad-b64", "image": "this is not base64!"},
+           {"id": "bad-bytes", "image": base64.b64encode(b"GIF89a but nothing after it").decode()},
+           {"id": "bad-truncated", "image": base64.b64encode(paths["baseline.jpg"].read_bytes()[:700]).decode()},
+           {"id": "bad-outside", "image_url": f"file://{tmp / 'ckpt-clip' / 'config.json'}"},
+           {"id": "bad-labels", "image": b64(paths["one.png"]), "candidate_labels": []},
+           {"id": "big", "image": b64(big)}]
+    after = {"id": "after-bad", "image": b64(paths["alpha.png"])}
+
+    svc = serve(tmp, pkg, image_config(tmp / "photos"), chunk_overlap=8)
+    try:
+        got = run_jobs(svc, bad + jobs + zero_shot + texts + [after])
+        for job in bad[:-1]:
+            r = got[job["id"]]
+            assert r.reason == "invalid", (job["id"], r)
+        assert "`image` is not base64" in got["bad-b64"].error
+        assert "`image_url`" in got["bad-outside"].error and "outside inputs.image_roots" in got["bad-outside"].error
+        assert "`candidate_labels`" in got["bad-labels"].error
+        assert got["big"].reason == "too_large" and "--policy resize" in got["big"].error, got["big"]
+        assert getattr(got["after-bad"], "reason", None) is None, got["after-bad"]
+
+        model = AutoModel.from_pretrained(str(ckpt), dtype=torch.float32).eval()
+        with torch.no_grad():
+            want = model.get_image_features(pixel_values=library_pixels(ckpt, [paths[n] for n in names]))
+        for name, vector in zip(names, want.pooler_output if hasattr(want, "pooler_output") else want):
+            r = got[f"e-{name}"]
+            assert getattr(r, "reason", None) is None, (name, r)
+            assert r.record.get("meta") == {"file": name}
+            assert cosine(r.output, vector.numpy()) >= MIN_COSINE, name
+        from transformers import AutoTokenizer
+        tok = AutoTokenizer.from_pretrained(str(ckpt))
+        with torch.no_grad():
+            text_want = model.get_text_features(**tok(LABELS, padding=True, return_tensors="pt"))
+        for i, vector in enumerate(text_want.pooler_output if hasattr(text_want, "pooler_output") else text_want):
+            assert cosine(got[f"t{i}"].output, vector.numpy()) >= MIN_COSINE, LABELS[i]
+
+        pipe = pipeline("zero-shot-image-classification", model=str(ckpt), image_processor=vt.pil_processor(ckpt))
+        for job in zero_shot:
+            name = job["id"][2:] if job["id"] != "z-own-template" else "baseline.jpg"
+            kwargs = {"hypothesis_template": job["hypothesis_template"]} if "hypothesis_template" in job else {}
+            expected = pipe(str(paths[name]), candidate_labels=LABELS, **kwargs)
+            assert_scores(got[job["id"]], expected, job["id"])
+
+        # The too-large image, replayed with --policy resize: decoded and scaled down to the bound.
+        from qinfer_client import replay
+        c = svc.client(progress=False)
+        c._remember_start_offsets()
+        replay(store=svc.store, brokers=svc.brokers, topic=svc.jobs_topic, reasons=["too_large"],
+               policy="resize")
+        resized = {r.id: r for r in c.results(["big"], timeout=120, on_failure="yield")}["big"]
+        c.close()
+        assert getattr(resized, "reason", None) is None, resized
+        assert resized.record.get("policy") == "resize", resized.record
+    finally:
+        stop(svc)
+
+
+@pytest.mark.parametrize("family", ["siglip"])
+def test_siglip_zero_shot_labels_equal_the_pipeline(made, family):
+    from transformers import pipeline
+
+    tmp, vt, paths = made
+    ckpt = vt.make_siglip(tmp / f"ckpt-{family}")
+    pkg = tmp / f"pkg-{family}"
+    vt.export_hf.main([str(ckpt), "--out", str(pkg)])
+    names = sorted(paths)[:5]
+    jobs = [{"id": f"z-{n}", "image": b64(paths[n]), "candidate_labels": LABELS} for n in names]
+    svc = serve(tmp, pkg, image_config(tmp / "photos"))
+    try:
+        got = run_jobs(svc, jobs)
+    finally:
+        stop(svc)
+    pipe = pipeline("zero-shot-image-classification", model=str(ckpt), image_processor=vt.pil_processor(ckpt))
+    for n in names:
+        assert_scores(got[f"z-{n}"], pipe(str(paths[n]), candidate_labels=LABELS), n)
+
+
+def test_vit_classify_equals_the_image_classification_pipeline_and_refuses_text(made):
+    from transformers import pipeline
+
+    tmp, vt, paths = made
+    ckpt = vt.make_image_model("vit", True, tmp / "ckpt-vit")
+    pkg = tmp / "pkg-vit"
+    vt.export_hf.main([str(ckpt), "--out", str(pkg)])
+    names = sorted(paths)
+    jobs = [{"id": f"c-{n}", "image_url": f"file://{paths[n]}"} for n in names]
+    text = {"id": "a-text", "text": "a photo of a cat"}
+    svc = serve(tmp, pkg, image_config(tmp / "photos"))
+    try:
+        got = run_jobs(svc, [text] + jobs)
+    finally:
+        stop(svc)
+    assert got["a-text"].reason == "invalid" and "`text`" in got["a-text"].error, got["a-text"]
+    pipe = pipeline("image-classification", model=str(ckpt), image_processor=vt.pil_processor(ckpt), top_k=None)
+    for n in names:
+        assert_scores(got[f"c-{n}"], pipe(str(paths[n])), n)
