@@ -56,6 +56,8 @@ sources=(
   "$repo/consumer/src/job_decoder.cc"
   "$repo/consumer/src/job_envelope.cc"
   "$repo/consumer/src/job_input.cc"
+  "$repo/consumer/src/job_image.cc"
+  "$here/image_processor_stub.cc"
   "$repo/core/src/job.cc"
   "$repo/core/src/json_scan.cc"
   "$repo/core/src/outcome_json.cc"
@@ -75,7 +77,17 @@ headers=(
   "$repo/core/include/qinfer/core/task.h"
   "$repo/core/include/qinfer/core/utf8.h"
   "$repo/tokenizer/include/qinfer/tokenizer/tokenizer.h"
+  "$repo/consumer/include/qinfer/consumer/decode_pool.h"
 )
+# An image job's step (job_image.cc) decodes with the image module's decode
+# sources; its processor is a stub (image_processor_stub.cc: no torch).
+image_sources=()
+for codec in decode jpeg_codec png_codec webp_codec gif_codec bmp_codec tiff_codec orientation; do
+  image_sources+=("$repo/image/src/$codec.cc")
+done
+sources+=("${image_sources[@]}")
+headers+=("$repo/image/include/qinfer/image/decode.h" "$repo/image/include/qinfer/image/processor.h"
+          "$repo/image/src/codecs.h")
 # The Rust half of the tokenizer (Hugging Face tokenizers behind its C ABI),
 # as the CMake build made it: $QINFER_TOKENIZER_RUST_LIB, which ctest sets.
 rust_lib=${QINFER_TOKENIZER_RUST_LIB:-$repo/build/tokenizer/libqinfer_tokenizer_rust.a}
@@ -85,9 +97,12 @@ if [[ ! -f $rust_lib ]]; then
 fi
 export QINFER_FUZZ_TOKENIZER=${QINFER_FUZZ_TOKENIZER:-$repo/tests/data/tiny-tokenizer.json}
 inputs=("$rust_lib")
-includes=(-I"$repo/core/include" -I"$repo/consumer/include" -I"$repo/tokenizer/include" -I"$repo/tokenizer/src")
-pkgs=(absl_status absl_statusor absl_strings)
-links=("$rust_lib" -lpthread -ldl -lm)
+includes=(-I"$repo/core/include" -I"$repo/consumer/include" -I"$repo/tokenizer/include" -I"$repo/tokenizer/src"
+          -I"$repo/image/include" -I"$repo/image/src")
+# cpp-httplib (image_url) as Debian builds it: OpenSSL, zlib and brotli.
+pkgs=(absl_status absl_statusor absl_strings absl_str_format libjpeg libpng16 libwebp libwebpdemux libtiff-4 libexif
+      cpp-httplib openssl zlib libbrotlidec libbrotlienc)
+links=("$rust_lib" -lgif -lpthread -ldl -lm)
 corpus_dir=$here/corpus
 run_options=(-dict="$here/json.dict")
 log=$build/fuzz.log
