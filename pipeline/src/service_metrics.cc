@@ -30,8 +30,8 @@ const prometheus::Histogram::BucketBoundaries& BatchSizeBuckets() {
 }
 
 // The failure reasons a record can carry: a fixed set, exported from 0.
-constexpr const char* kReasons[] = {reason::kInvalid, reason::kTooLong, reason::kOom, reason::kModelError,
-                                    reason::kCrash};
+constexpr const char* kReasons[] = {reason::kInvalid, reason::kTooLong,    reason::kTooLarge,
+                                    reason::kOom,     reason::kModelError, reason::kCrash};
 constexpr const char* kDevice[] = {"allocated", "reserved", "peak", "budget"};
 
 struct ProcessStats {

@@ -21,14 +21,16 @@ and the jobs after them get their results; serve exits 0.
 """
 
 import base64
-import io
 import json
 import os
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
 
-from test_tasks import REPO, run_jobs, script, serve, stop
+from conftest import _require_env
+from test_tasks import PYTHON, REPO, docs_route, run_jobs, script, serve, stop
 
 SCORE_TOL = 5e-3
 MIN_COSINE = 0.999
@@ -238,9 +240,112 @@ def test_vit_classify_equals_the_image_classification_pipeline_and_refuses_text(
     svc = serve(tmp, pkg, image_config(tmp / "photos"))
     try:
         got = run_jobs(svc, [text] + jobs)
+        # The Python client's submit_images: a file inline, one by URL, the bytes of one.
+        c = svc.client(progress=False)
+        ids = c.submit_images([paths["baseline.jpg"], str(paths["palette.png"])], ids=["py-inline", "py-url"])
+        ids += c.submit_images([paths["exif6.jpg"]], as_url=True, ids=["py-exif-url"])
+        ids += c.submit_images([paths["plain.bmp"].read_bytes()], ids=["py-bytes"])
+        by_client = {r.id: r for r in c.results(ids, timeout=120, on_failure="yield")}
+        c.close()
     finally:
         stop(svc)
+    for job_id, name in [("py-inline", "baseline.jpg"), ("py-url", "palette.png"), ("py-exif-url", "exif6.jpg"),
+                         ("py-bytes", "plain.bmp")]:
+        assert by_client[job_id].scores == got[f"c-{name}"].scores, job_id
     assert got["a-text"].reason == "invalid" and "`text`" in got["a-text"].error, got["a-text"]
     pipe = pipeline("image-classification", model=str(ckpt), image_processor=vt.pil_processor(ckpt), top_k=None)
     for n in names:
         assert_scores(got[f"c-{n}"], pipe(str(paths[n])), n)
+
+
+def run_image_route(tmp, heading, vt):
+    """The route under `heading` of docs/guide/images.md as printed, in `tmp` (my-clip made there, photos/
+    the photos), with only the venv's python, the exporter, the binary and the configuration replaced."""
+    _require_env()
+    if shutil.which("jq") is None:
+        pytest.skip("jq is needed (deploy/setup.sh installs it)")
+    if not (tmp / "my-clip").exists():
+        vt.make_clip(tmp / "my-clip")
+        photos(tmp / "photos")
+    brokers, run = os.environ["QINFER_TEST_BROKERS"], os.urandom(4).hex()
+    config = tmp / f"route-{run}.yaml"
+    config.write_text(f"""model:
+  path: unused.pt
+kafka:
+  brokers: {brokers}
+  group_id: route-{run}
+  jobs_topic: jobs-route-{run}
+  reply_topic: results-route-{run}
+  dead_letter_topic: failed-route-{run}
+  create_topics: true
+""")
+    lines = docs_route("guide/images.md", heading)
+    replaced = [(".venv/bin/python model/export_hf.py", f"{PYTHON} {REPO}/model/export_hf.py"),
+                ("build/qinfer", os.environ["QINFER_BINARY"]),
+                ("--config deploy/quickstart.yaml", f"--config {config}")]
+    for printed, _ in replaced:
+        assert any(printed in line for line in lines), f"the route no longer has {printed!r}"
+    # submit before serve creates the topic: create it first, as the quickstart's broker auto-creates it.
+    from confluent_kafka.admin import AdminClient, NewTopic
+    admin = AdminClient({"bootstrap.servers": brokers})  # kept while its futures run
+    for f in admin.create_topics([NewTopic(f"jobs-route-{run}", 1, 1)]).values():
+        f.result(30)
+    outputs = []
+    for line in lines:
+        for printed, ours in replaced:
+            line = line.replace(printed, ours)
+        if line.startswith(".venv/bin/python "):
+            line = PYTHON + line[len(".venv/bin/python"):]
+        done = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp, capture_output=True, text=True,
+                              timeout=300, env=dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"))
+        assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        outputs.append(done.stdout)
+    return outputs
+
+
+def test_the_docs_photos_to_parquet_route_runs_as_printed(made):
+    import pyarrow.parquet as pq
+    import torch
+    from transformers import AutoModel
+
+    tmp, vt, _ = made
+    route = tmp / "route"
+    route.mkdir(exist_ok=True)
+    outputs = run_image_route(route, "Photos to Parquet", vt)
+    paths = {p.name: p for p in sorted((route / "photos").iterdir())}
+    table = {r["id"]: r for r in pq.read_table(route / "photos.parquet").to_pylist()}
+    assert set(table) == set(paths), (sorted(table), sorted(paths))
+    assert all(r["status"] == "ok" for r in table.values()), table
+    assert f"('{sorted(paths)[0]}', 'ok', 24)" in outputs[-1], outputs[-1]
+    names = sorted(paths)
+    model = AutoModel.from_pretrained(str(route / "my-clip"), dtype=torch.float32).eval()
+    with torch.no_grad():
+        want = model.get_image_features(pixel_values=library_pixels(route / "my-clip", [paths[n] for n in names]))
+    want = want.pooler_output if hasattr(want, "pooler_output") else want
+    for name, vector in zip(names, want):
+        assert cosine(table[name]["output"], vector.numpy()) >= MIN_COSINE, name
+
+
+def test_the_docs_zero_shot_route_runs_as_printed(made):
+    from transformers import pipeline
+
+    tmp, vt, _ = made
+    route = tmp / "route"
+    route.mkdir(exist_ok=True)
+    outputs = run_image_route(route, "Zero-shot labels", vt)
+    labels = ["a cat", "a dog", "a harbour at dusk"]
+    got = {}
+    for line in outputs[-1].splitlines():
+        r = json.loads(line)
+        got[r["id"]] = r
+    paths = {p.name: p for p in sorted((route / "photos").iterdir())}
+    assert set(got) == set(paths)
+    pipe = pipeline("zero-shot-image-classification", model=str(route / "my-clip"),
+                    image_processor=vt.pil_processor(route / "my-clip"))
+    for name, path in paths.items():
+        expected = pipe(str(path), candidate_labels=labels)
+
+        class Served:
+            label = got[name]["label"]
+            scores = got[name]["scores"]
+        assert_scores(Served, expected, name)

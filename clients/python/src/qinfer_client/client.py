@@ -31,8 +31,9 @@ from typing import Any, Iterable, Iterator, Sequence
 DLQ_PREFIX = "__qinfer.errors."
 # The fields a job message may carry (the service refuses any other by name; a test checks this list against
 # the service's own, which its refusal lists).
-JOB_FIELDS = ("id", "input_ids", "token_type_ids", "text", "text_pair", "reply_to", "meta", "attempt", "policy",
-              "device", "replay_of", "truncate_to", "dimensions", "prompt_name", "encoding", "top_k")
+JOB_FIELDS = ("id", "input_ids", "token_type_ids", "text", "text_pair", "image", "image_url", "candidate_labels",
+              "hypothesis_template", "reply_to", "meta", "attempt", "policy", "device", "replay_of", "truncate_to",
+              "dimensions", "prompt_name", "encoding", "top_k")
 # How a result's `output` may be written (a job's `encoding`): float is JSON numbers; the others are the
 # base64 text of their bytes, which decode_output() reads back.
 ENCODINGS = ("float", "base64", "binary", "ubinary", "int8", "uint8")
@@ -411,17 +412,7 @@ class Client:
         if encoding is not None and encoding not in ENCODINGS:
             raise ValueError(f"submit(): encoding {encoding!r}: one of {', '.join(ENCODINGS)}")
 
-        producer = self._get_producer()
-        self._remember_start_offsets()
-        acked, errors = [0], []
-
-        def on_delivery(err, msg):
-            if err is not None:
-                errors.append((msg.key().decode("utf-8", "replace") if msg.key() else "?", err.str()))
-            else:
-                acked[0] += 1
-
-        progress = _Progress("submit", len(inputs), self.progress and len(inputs) >= 1000)
+        jobs = []
         for i, job_id in enumerate(ids):
             job: dict[str, Any] = {"id": job_id}
             if texts is not None:
@@ -444,10 +435,93 @@ class Client:
                 job["encoding"] = encoding
             if top_k is not None:
                 job["top_k"] = top_k
+            jobs.append(job)
+        self._publish(jobs, "submit")
+        return ids
+
+    def submit_images(self, images: Sequence[str | os.PathLike | bytes], ids: Sequence[str] | None = None,
+                      candidate_labels: Sequence[str] | None = None, hypothesis_template: str | None = None,
+                      as_url: bool = False, reply_to: str | None = None, meta: dict | Sequence[dict] | None = None,
+                      dimensions: int | None = None, encoding: str | None = None) -> list[str]:
+        """Publishes one image job per image and returns the job ids, in order.
+
+        images: file paths (sent inline as base64 of the file's bytes, or with as_url=True as file:// URLs of
+        their absolute paths, which the service reads under its inputs.image_roots), the bytes of image
+        files (inline), or http(s):// URLs (sent as image_url, fetched by the service). An inline image
+        whose message would pass Kafka's default 1 MB raises ValueError naming it: send it as_url.
+        ids: default the path (or a random prefix + the index for bytes). candidate_labels: the zero-shot
+        labels of every image (a CLIP or SigLIP package), hypothesis_template their text ({} where the
+        label goes; default the model's). reply_to, meta, dimensions, encoding: as submit().
+        """
+        images = list(images)
+        if ids is None:
+            prefix = uuid.uuid4().hex[:12]
+            ids = [str(x) if isinstance(x, (str, os.PathLike)) else f"{prefix}-{i:07d}" for i, x in enumerate(images)]
+        ids = [str(i) for i in ids]
+        if len(ids) != len(images) or len(set(ids)) != len(ids):
+            raise ValueError(f"submit_images(): {len(ids)} ids for {len(images)} images, or ids not unique")
+        if meta is not None and not isinstance(meta, dict):
+            meta = list(meta)
+            if len(meta) != len(images):
+                raise ValueError(f"submit_images(): {len(meta)} meta dicts for {len(images)} images")
+        if candidate_labels is not None:
+            candidate_labels = list(candidate_labels)
+            if not candidate_labels or not all(isinstance(x, str) and x for x in candidate_labels):
+                raise ValueError("submit_images(): candidate_labels must be a non-empty list of strings")
+        jobs = []
+        for i, image in enumerate(images):
+            job: dict[str, Any] = {"id": ids[i]}
+            if isinstance(image, (bytes, bytearray)):
+                data = bytes(image)
+            elif isinstance(image, str) and image.startswith(("http://", "https://", "file://")):
+                job["image_url"] = image
+                data = None
+            elif as_url:
+                job["image_url"] = "file://" + os.path.abspath(os.fspath(image))
+                data = None
+            else:
+                with open(image, "rb") as f:
+                    data = f.read()
+            if data is not None:
+                if len(data) > 750 * 1024:
+                    raise ValueError(f"submit_images(): image {ids[i]} is {len(data)} bytes, more than 750 KiB "
+                                     "inline (Kafka's default 1 MB message): send it as_url=True")
+                job["image"] = base64.b64encode(data).decode("ascii")
+            if candidate_labels is not None:
+                job["candidate_labels"] = candidate_labels
+            if hypothesis_template is not None:
+                job["hypothesis_template"] = hypothesis_template
+            if reply_to:
+                job["reply_to"] = reply_to
+            if meta is not None:
+                job["meta"] = meta if isinstance(meta, dict) else meta[i]
+            if dimensions is not None:
+                job["dimensions"] = dimensions
+            if encoding is not None:
+                job["encoding"] = encoding
+            jobs.append(job)
+        self._publish(jobs, "submit_images")
+        return ids
+
+    def _publish(self, jobs: list[dict], what: str) -> None:
+        """Produces each job (keyed by its id) to the jobs topic; returns once the broker acknowledged
+        every one, else raises QinferError naming the first undelivered."""
+        producer = self._get_producer()
+        self._remember_start_offsets()
+        acked, errors = [0], []
+
+        def on_delivery(err, msg):
+            if err is not None:
+                errors.append((msg.key().decode("utf-8", "replace") if msg.key() else "?", err.str()))
+            else:
+                acked[0] += 1
+
+        progress = _Progress(what, len(jobs), self.progress and len(jobs) >= 1000)
+        for i, job in enumerate(jobs):
             value = json.dumps(job, separators=(",", ":"), ensure_ascii=False)
             while True:
                 try:
-                    producer.produce(self.jobs_topic, value=value, key=job_id, on_delivery=on_delivery)
+                    producer.produce(self.jobs_topic, value=value, key=job["id"], on_delivery=on_delivery)
                     break
                 except BufferError:  # the local queue is full: let deliveries drain
                     producer.poll(0.1)
@@ -455,14 +529,13 @@ class Client:
             progress.update(i + 1, acked[0])
         deadline = time.monotonic() + 120
         while producer.flush(0.5) > 0:
-            progress.update(len(inputs), acked[0])
+            progress.update(len(jobs), acked[0])
             if time.monotonic() > deadline:
-                raise QinferError(f"submit(): {len(producer)} jobs still undelivered to {self.brokers} after 120 s")
-        progress.done(len(inputs), acked[0])
+                raise QinferError(f"{what}(): {len(producer)} jobs still undelivered to {self.brokers} after 120 s")
+        progress.done(len(jobs), acked[0])
         if errors:
-            raise QinferError(f"submit(): {len(errors)} of {len(inputs)} jobs were not delivered to "
+            raise QinferError(f"{what}(): {len(errors)} of {len(jobs)} jobs were not delivered to "
                               f"{self.jobs_topic} (first: job {errors[0][0]}: {errors[0][1]})")
-        return ids
 
     def _topics_to_read(self, topic: str | None) -> list[str]:
         topics = [t for t in (topic or self.reply_topic, self.dead_letter_topic) if t]

@@ -33,8 +33,8 @@
 // help. The components' counters come from their own lists (StatGroup).
 #define QINFER_SERVICE_METRICS(M) \
   M(outcomes, Counter, "qinfer_outcomes_total", "status,reason", \
-    "Durable records by status (ok, failed) and failure reason, including the consumer's invalid and " \
-    "too_long records") \
+    "Durable records by status (ok, failed) and failure reason, including the consumer's invalid, too_long and " \
+    "too_large records") \
   M(batches, Counter, "qinfer_batches_total", "bucket", "Batches with durable records, by bucket bound") \
   M(tokens, Counter, "qinfer_tokens_total", "bucket,kind", \
     "Tokens of successful jobs by bucket bound and kind (real, padded)") \
