@@ -1,6 +1,9 @@
 #include "model_load.h"
 
+#include <algorithm>
 #include <filesystem>
+
+#include "qinfer/core/logging.h"
 
 namespace qinfer::app {
 
@@ -92,7 +95,14 @@ absl::StatusOr<std::unique_ptr<image::ImageProcessor>> LoadImageProcessor(const 
         " pixel values, the manifest's image says " + std::to_string(manifest.image->height) + "x" +
         std::to_string(manifest.image->width));
   }
+  Logger("app").Info("event=image_processor file=%v pixels=%vx%v length=%v method=%v checked_against=\"%v\"",
+                     manifest.image->processor_path, manifest.image->height, manifest.image->width,
+                     manifest.image->length, manifest.image->method, manifest.image->checked_against);
   return std::make_unique<image::ImageProcessor>(*std::move(processor));
+}
+
+int TextTokens(const executor::ModelManifest& manifest, int max_tokens) {
+  return manifest.image && manifest.takes_tokens ? std::min(max_tokens, manifest.max_text_tokens) : max_tokens;
 }
 
 }  // namespace qinfer::app

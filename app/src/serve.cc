@@ -118,11 +118,8 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
   if (!output.ok()) return StartFailed(std::string(output.status().message()));
   s.output = *std::move(output);
   const int threads = TokenizerThreads(config, int(std::max(1u, std::thread::hardware_concurrency())));
-  // A two-tower model's texts stay within its text tower's length.
-  const int text_tokens = manifest.image && manifest.takes_tokens ? std::min(s.bounds.back(), manifest.max_text_tokens)
-                                                                   : s.bounds.back();
   for (int i = 0; i < threads; ++i) {
-    auto text_tokenizer = LoadTokenizer(config, manifest, text_tokens);
+    auto text_tokenizer = LoadTokenizer(config, manifest, TextTokens(manifest, s.bounds.back()));
     if (!text_tokenizer.ok()) return StartFailed(std::string(text_tokenizer.status().message()));
     s.tokenizers.push_back(*std::move(text_tokenizer));
   }
@@ -131,11 +128,6 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
   auto images = LoadImageProcessor(config, manifest);
   if (!images.ok()) return StartFailed(std::string(images.status().message()));
   s.images = *std::move(images);
-  if (s.images) {
-    Logger("app").Info("event=image_processor file=%v pixels=%vx%v length=%v method=%v checked_against=\"%v\"",
-                       manifest.image->processor_path, manifest.image->height, manifest.image->width,
-                       manifest.image->length, manifest.image->method, manifest.image->checked_against);
-  }
   return std::nullopt;
 }
 

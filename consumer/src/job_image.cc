@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "decoder_internal.h"
 #include "qinfer/consumer/decode_pool.h"
+#include "qinfer/core/clock.h"
 #include "qinfer/core/utf8.h"
 #include "qinfer/image/decode.h"
 #include "qinfer/image/processor.h"
@@ -104,9 +105,10 @@ std::variant<std::string, ImageFailure> FileBytes(std::string_view path_text, co
 // http(s):// — fetched within the timeout and the byte bound, following at
 // most image_url_max_redirects redirects.
 std::variant<std::string, ImageFailure> UrlBytes(std::string url, const DecoderLimits& limits) {
-  using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(limits.image_url_timeout_seconds));
+  const Clock& clock = RealClock();
+  const SteadyTime deadline =
+      clock.Now() + std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::duration<double>(limits.image_url_timeout_seconds));
   for (int redirects = 0;; ++redirects) {
     const size_t scheme_end = url.find("://");
     const size_t path_start = url.find('/', scheme_end + 3);
@@ -114,7 +116,7 @@ std::variant<std::string, ImageFailure> UrlBytes(std::string url, const DecoderL
     const std::string path = path_start == std::string::npos ? "/" : url.substr(path_start);
     httplib::Client client(origin);
     if (!client.is_valid()) return Source(absl::StrCat("`image_url` ", Shown(url), " is not a URL this service reads"));
-    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - clock.Now());
     if (left.count() <= 0) break;
     client.set_connection_timeout(std::chrono::duration_cast<std::chrono::seconds>(left).count(),
                                   left.count() % 1000000);
@@ -138,13 +140,13 @@ std::variant<std::string, ImageFailure> UrlBytes(std::string url, const DecoderL
             too_large = true;
             return false;
           }
-          late = Clock::now() > deadline;
+          late = clock.Now() > deadline;
           body.append(data, length);
           return !late;
         });
     if (too_large) return TooManyBytes("`image_url`'s body", body.size() + 1, limits);
     // A read that ran out of the time left is the timeout's (its error says only "Read").
-    if (late || (!r && Clock::now() + std::chrono::milliseconds(50) >= deadline)) break;
+    if (late || (!r && clock.Now() + std::chrono::milliseconds(50) >= deadline)) break;
     if (!r) {
       return Source(absl::StrCat("`image_url` ", Shown(url), ": ", httplib::to_string(r.error())));
     }
@@ -250,16 +252,16 @@ std::optional<std::string> ReadLabels(const InputFields& in, const DecoderLimits
 
 Decoded DecodeImage(Job job, const InputFields& in, const std::string& requested, const DecoderLimits& limits,
                     const JobFailure& fail) {
-  const auto start = std::chrono::steady_clock::now();
+  // The decode time counter: real time, the metric's.
   struct Timed {
     const DecoderLimits& limits;
-    std::chrono::steady_clock::time_point start;
+    SteadyTime start = RealClock().Now();
     ~Timed() {
       if (limits.image_stats == nullptr) return;
-      limits.image_stats->image_decode_ns += uint64_t(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+      limits.image_stats->image_decode_ns +=
+          uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(RealClock().Now() - start).count());
     }
-  } timed{limits, start};
+  } timed{limits};
   const char* field = in.has_image ? "`image`" : "`image_url`";
   if (!requested.empty() && requested != policy::kResize) {
     return fail(reason::kInvalid,

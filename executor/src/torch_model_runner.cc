@@ -1,7 +1,6 @@
 #include "qinfer/executor/torch_model_runner.h"
 
 #include <ATen/Parallel.h>
-#include <ATen/Version.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
 
@@ -12,6 +11,7 @@
 
 #include "absl/strings/str_format.h"
 #include "batch_io.h"
+#include "image_batches.h"
 #include "device_memory_impl.h"
 #include "model_backend.h"
 #include "model_files.h"
@@ -89,51 +89,13 @@ struct TorchModelRunner::Impl final : LadderModels {
     const uint64_t refused = memory->refused_allocations();
     try {
       out = model.backend->Forward(in);
-      if (images && manifest.zero_shot) return ScoreLabels(model, rows, out);
+      if (images && manifest.zero_shot) return ScoreLabels(*model.backend, model.device, manifest, rows, out);
     } catch (const std::exception& e) {
       const uint64_t now = memory->refused_allocations();
       if (now > refused && !IsOutOfMemory(e)) ThrowOutOfMemory(e, now - refused);
       throw;
     }
     return DecodeOutput(out, rows, length, manifest.task.task);
-  }
-
-  // zero_shot: the rows of an image batch that carry candidate labels get
-  // one logit a label, as the zero-shot-image-classification pipeline
-  // computes it: logit_scale * cos(image features, hypothesis features) +
-  // logit_bias, the hypotheses run through the text tower (forward) as one
-  // batch, padded as the manifest's text_padding says; the other rows keep
-  // their image features. Throws what the model throws.
-  std::vector<std::vector<float>> ScoreLabels(LoadedModel& model, const std::vector<TokenRow>& rows,
-                                              const torch::Tensor& image_out) {
-    std::vector<std::vector<float>> result = DecodeOutput(image_out, rows, 0, manifest.task.task);
-    std::vector<TokenRow> hypotheses;
-    for (const TokenRow& row : rows) {
-      if (row.label_ids == nullptr) continue;
-      for (const std::vector<int64_t>& ids : *row.label_ids) hypotheses.push_back({&ids});
-    }
-    if (hypotheses.empty()) return result;
-    const ModelManifest::ZeroShot& z = *manifest.zero_shot;
-    int64_t length = 0;
-    BatchTensors text = Collate(hypotheses, z.text_padding == "max_length" ? z.text_max_length : 0, false, &length);
-    MoveTo(text, model.device);
-    const torch::Tensor text_out = model.backend->Forward(text).to(torch::kFloat32);
-    const torch::Tensor images = image_out.to(torch::kFloat32);
-    const torch::Tensor text_unit = text_out / text_out.norm(2, -1, true);
-    int64_t next = 0;
-    for (size_t b = 0; b < rows.size(); ++b) {
-      if (rows[b].label_ids == nullptr) continue;
-      const int64_t count = int64_t(rows[b].label_ids->size());
-      const torch::Tensor image = images[int64_t(b)];
-      const torch::Tensor image_unit = image / image.norm(2, -1, true);
-      const torch::Tensor logits =
-          (torch::matmul(text_unit.narrow(0, next, count), image_unit) * z.logit_scale + z.logit_bias)
-              .to(torch::kCPU)
-              .contiguous();
-      result[b].assign(logits.data_ptr<float>(), logits.data_ptr<float>() + count);
-      next += count;
-    }
-    return result;
   }
 
   // LadderModels.
@@ -253,8 +215,8 @@ struct TorchModelRunner::Impl final : LadderModels {
     }
     if (manifest.image) {
       try {
-        const std::vector<float> pixels = ImagePixels(0);
-        const TokenRow image = ImageRow(pixels);
+        const std::vector<float> pixels = SyntheticPixels(*manifest.image, 0);
+        const TokenRow image = ImageRow(*manifest.image, pixels);
         ForwardRows(m, {image, image}, 0);
         ForwardRows(m, {image}, 0);
       } catch (const std::exception& e) {
@@ -268,22 +230,6 @@ struct TorchModelRunner::Impl final : LadderModels {
     // its own on its first batch.
     m.backend->DropCaches();
     return absl::OkStatus();
-  }
-
-  // Synthetic pixel_values for the warm-up and calibration: a smooth ramp
-  // in the normalised range, varied by `seed`.
-  std::vector<float> ImagePixels(int seed) const {
-    const ModelManifest::Image& im = *manifest.image;
-    std::vector<float> pixels(size_t(3) * im.height * im.width);
-    for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = float(int64_t(i * 7 + size_t(seed) * 31) % 255) / 127.5f - 1;
-    return pixels;
-  }
-  TokenRow ImageRow(const std::vector<float>& pixels) const {
-    TokenRow row;
-    row.pixels = &pixels;
-    row.height = manifest.image->height;
-    row.width = manifest.image->width;
-    return row;
   }
 
   // Jobs refused before anything runs (a device override it does not know,
@@ -321,44 +267,6 @@ struct TorchModelRunner::Impl final : LadderModels {
 
 TorchModelRunner::TorchModelRunner(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 TorchModelRunner::~TorchModelRunner() = default;
-
-int CudaDeviceCount() { return int(torch::cuda::device_count()); }
-
-std::string TorchVersion() { return QINFER_TORCH_VERSION; }
-
-// The CPU's flags as the kernel lists them (/proc/cpuinfo's first "flags"
-// line), for the features torch's C++ API stopped exposing (libtorch 2.11 has
-// no at::cpu::is_avx512_bf16_supported or is_amx_tile_supported; the Python
-// probes aoti_export.py uses are there in every version). The kernel lists a
-// feature only where the CPU has it and the kernel enables it, which is what
-// torch's probes check.
-static bool CpuHasFlag(const std::string& flag) {
-  static const std::string flags = [] {
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);) {
-      if (line.rfind("flags", 0) == 0) return line.substr(line.find(':') + 1) + " ";
-    }
-    return std::string();
-  }();
-  return flags.find(" " + flag + " ") != std::string::npos;
-}
-
-std::string CpuCapability() {
-  std::string name = at::get_cpu_capability();
-  if (CpuHasFlag("avx512_bf16")) name += "+avx512_bf16";
-  if (CpuHasFlag("amx_tile")) name += "+amx";
-  return name;
-}
-
-TorchThreads CurrentTorchThreads() { return {int(at::get_num_threads()), int(at::get_num_interop_threads())}; }
-
-bool ReleaseIntraOpWorkersOfThisThread() {
-  // libtorch's OpenMP runtime (the wheel's libgomp), found at run time: this
-  // module is not built with -fopenmp. omp_pause_soft is 1.
-  using PauseAll = int (*)(int);
-  static const auto pause = reinterpret_cast<PauseAll>(dlsym(RTLD_DEFAULT, "omp_pause_resource_all"));
-  return pause != nullptr && pause(1) == 0;
-}
 
 absl::StatusOr<std::unique_ptr<TorchModelRunner>> TorchModelRunner::Load(RunnerOptions options) {
   // Step 1: the files, before any device or memory is touched.
@@ -519,7 +427,7 @@ absl::StatusOr<std::vector<std::vector<float>>> TorchModelRunner::ForwardImages(
                                         std::to_string(impl_->manifest.image->height) + " x " +
                                         std::to_string(impl_->manifest.image->width));
     }
-    rows.push_back(impl_->ImageRow(p));
+    rows.push_back(ImageRow(*impl_->manifest.image, p));
   }
   return ForwardUnladdered(rows, 0);
 }
@@ -531,7 +439,7 @@ absl::StatusOr<int64_t> TorchModelRunner::MeasurePeak(int batch, int length) {
   int64_t image_peak = 0;
   if (m.image && length >= m.image->length) {
     std::vector<std::vector<float>> pixels;
-    for (int b = 0; b < batch; ++b) pixels.push_back(impl_->ImagePixels(b));
+    for (int b = 0; b < batch; ++b) pixels.push_back(SyntheticPixels(*impl_->manifest.image, b));
     impl_->memory->ReleaseCache();
     impl_->memory->ResetPeak();
     auto out = ForwardImages(pixels);

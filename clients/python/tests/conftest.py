@@ -44,9 +44,9 @@ def _free_port():
 class Service:
     """A `qinfer serve` process on MiniLM (CPU) with topics of its own."""
 
-    def __init__(self, tmp, brokers, binary, model_dir, extra="", chunk_overlap=32):
+    def __init__(self, tmp, brokers, binary, model_dir, extra="", chunk_overlap=32, device="cpu"):
         """extra: YAML sections appended to the configuration (e.g. an `output:` section); chunk_overlap:
-        admission.chunk_overlap (below the model's max_tokens)."""
+        admission.chunk_overlap (below the model's max_tokens); device: model.device."""
         run = uuid.uuid4().hex[:8]
         self.brokers = brokers
         self.binary = binary
@@ -60,7 +60,7 @@ class Service:
         with open(self.config, "w") as f:
             f.write(f"""model:
   path: {model_dir}/model.pt
-  device: cpu
+  device: {device}
 kafka:
   brokers: {brokers}
   group_id: qinfer-pytest-{run}

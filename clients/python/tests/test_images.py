@@ -112,6 +112,12 @@ def assert_scores(result, expected, what):
         assert result.label == expected[0]["label"], (what, result.scores, expected)
 
 
+def peak_rss(svc):
+    """The serve process's peak resident set (VmHWM), in bytes."""
+    with open(f"/proc/{svc.proc.pid}/status") as f:
+        return next(int(line.split()[1]) << 10 for line in f if line.startswith("VmHWM:"))
+
+
 def image_config(roots, extra=""):
     return f"""inputs:
   image_roots: [{roots}]
@@ -151,20 +157,38 @@ def test_clip_serves_image_and_text_embeddings_and_zero_shot_labels_equal_to_its
     from PIL import Image
     big = tmp / "photos" / "big.png"
     Image.new("RGB", (400, 300), (10, 200, 30)).save(big)  # 120,000 pixels: over max_image_pixels 60,000
+    # A decompression bomb: a PNG whose header claims 30,000 x 30,000 pixels (its data is a few bytes), and a
+    # real 100-megapixel JPEG by URL: both too_large on their headers, neither decoded.
+    import struct
+    import zlib
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    # 2.7 GB of pixels in 3 KB: the first rows' zeros, deflated.
+    bomb = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 30000, 30000, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(bytes(3_000_000), 9)) + chunk(b"IEND", b""))
+    huge = tmp / "photos" / "huge.jpg"
+    Image.new("L", (10000, 10000), 128).save(huge, quality=50)
     bad = [{"id": "bad-b64", "image": "this is not base64!"},
            {"id": "bad-bytes", "image": base64.b64encode(b"GIF89a but nothing after it").decode()},
            {"id": "bad-truncated", "image": base64.b64encode(paths["baseline.jpg"].read_bytes()[:700]).decode()},
            {"id": "bad-outside", "image_url": f"file://{tmp / 'ckpt-clip' / 'config.json'}"},
            {"id": "bad-labels", "image": b64(paths["one.png"]), "candidate_labels": []},
-           {"id": "big", "image": b64(big)}]
+           {"id": "big", "image": b64(big)},
+           {"id": "bomb", "image": base64.b64encode(bomb).decode()},
+           {"id": "huge", "image_url": f"file://{huge}"}]
     after = {"id": "after-bad", "image": b64(paths["alpha.png"])}
 
     svc = serve(tmp, pkg, image_config(tmp / "photos"), chunk_overlap=8)
+    ready_rss = peak_rss(svc)
     try:
         got = run_jobs(svc, bad + jobs + zero_shot + texts + [after])
-        for job in bad[:-1]:
+        for job in bad[:-3]:
             r = got[job["id"]]
             assert r.reason == "invalid", (job["id"], r)
+        assert got["bomb"].reason == "too_large" and "30000x30000" in got["bomb"].error, got["bomb"]
+        assert got["huge"].reason == "too_large" and "10000x10000" in got["huge"].error, got["huge"]
+        grew = peak_rss(svc) - ready_rss
+        assert grew < 256 << 20, f"serve's peak RSS grew by {grew} bytes over the bomb and the 100-megapixel image"
         assert "`image` is not base64" in got["bad-b64"].error
         assert "`image_url`" in got["bad-outside"].error and "outside inputs.image_roots" in got["bad-outside"].error
         assert "`candidate_labels`" in got["bad-labels"].error
@@ -197,7 +221,7 @@ def test_clip_serves_image_and_text_embeddings_and_zero_shot_labels_equal_to_its
         from qinfer_client import replay
         c = svc.client(progress=False)
         c._remember_start_offsets()
-        replay(store=svc.store, brokers=svc.brokers, topic=svc.jobs_topic, reasons=["too_large"],
+        replay(store=svc.store, brokers=svc.brokers, topic=svc.jobs_topic, reasons=["too_large"], ids=["big"],
                policy="resize")
         resized = {r.id: r for r in c.results(["big"], timeout=120, on_failure="yield")}["big"]
         c.close()
@@ -237,7 +261,8 @@ def test_vit_classify_equals_the_image_classification_pipeline_and_refuses_text(
     names = sorted(paths)
     jobs = [{"id": f"c-{n}", "image_url": f"file://{paths[n]}"} for n in names]
     text = {"id": "a-text", "text": "a photo of a cat"}
-    svc = serve(tmp, pkg, image_config(tmp / "photos"))
+    # The budgeted CPU device: the memory plan calibrates the image bucket with synthetic images.
+    svc = serve(tmp, pkg, image_config(tmp / "photos"), device="cpu-budget:256MiB")
     try:
         got = run_jobs(svc, [text] + jobs)
         # The Python client's submit_images: a file inline, one by URL, the bytes of one.
@@ -253,6 +278,10 @@ def test_vit_classify_equals_the_image_classification_pipeline_and_refuses_text(
                          ("py-bytes", "plain.bmp")]:
         assert by_client[job_id].scores == got[f"c-{name}"].scores, job_id
     assert got["a-text"].reason == "invalid" and "`text`" in got["a-text"].error, got["a-text"]
+    with open(svc.log_path) as f:
+        log = f.read()
+    assert "event=calibrating device=cpu-budget:256MiB" in log, log[-3000:]
+    assert "event=bucket bound=17 cap=" in log, "the image bucket (ViT's 16 patches and its class token)"
     pipe = pipeline("image-classification", model=str(ckpt), image_processor=vt.pil_processor(ckpt), top_k=None)
     for n in names:
         assert_scores(got[f"c-{n}"], pipe(str(paths[n])), n)
