@@ -58,6 +58,7 @@ sources=(
   "$repo/consumer/src/job_input.cc"
   "$repo/consumer/src/job_image.cc"
   "$here/image_processor_stub.cc"
+  "$repo/core/src/clock.cc"
   "$repo/core/src/job.cc"
   "$repo/core/src/json_scan.cc"
   "$repo/core/src/outcome_json.cc"
