@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "image_batches.h"
 #include "qinfer/core/job.h"
 
 namespace qinfer::executor {
@@ -26,20 +27,37 @@ std::vector<int> ProbeLengths(int max_tokens) {
   return {lengths.begin(), lengths.end()};
 }
 
+// One probe row: token ids, or an image's pixel values (a model with an
+// image tower gets a few synthetic images too).
+struct ProbeRow {
+  std::vector<int64_t> ids;
+  std::vector<float> pixels;
+  size_t length() const { return pixels.empty() ? ids.size() : 0; }
+};
+
 // Deterministic ids spread over the vocabulary; the first and the last id
 // are left out where the vocabulary allows (padding ids, and the test
-// models' fault markers sit there).
-std::vector<std::vector<int64_t>> ProbeRows(int64_t vocab, int max_tokens) {
+// models' fault markers sit there). Then, for a model with an image tower,
+// kImageRows synthetic images (their length 0: one group).
+constexpr int kImageRows = 3;
+std::vector<ProbeRow> ProbeRows(const ModelManifest& manifest) {
+  const int64_t vocab = manifest.vocab_size;
   const int64_t low = vocab > 2 ? 1 : 0;
   const int64_t span = vocab > 2 ? vocab - 2 : vocab;
-  std::vector<std::vector<int64_t>> rows;
-  for (int length : ProbeLengths(max_tokens)) {
-    for (int copy = 0; copy < kRowsPerLength && rows.size() < kMaxRows; ++copy) {
-      std::vector<int64_t> row(static_cast<size_t>(length));
-      const int64_t r = int64_t(rows.size());
-      for (int64_t p = 0; p < length; ++p) row[size_t(p)] = low + (r * 7919 + p * 104729 + 17) % span;
-      rows.push_back(std::move(row));
+  std::vector<ProbeRow> rows;
+  const size_t token_rows = kMaxRows - (manifest.image ? kImageRows : 0);
+  if (manifest.takes_tokens) {
+    for (int length : ProbeLengths(manifest.max_text_tokens)) {
+      for (int copy = 0; copy < kRowsPerLength && rows.size() < token_rows; ++copy) {
+        std::vector<int64_t> row(static_cast<size_t>(length));
+        const int64_t r = int64_t(rows.size());
+        for (int64_t p = 0; p < length; ++p) row[size_t(p)] = low + (r * 7919 + p * 104729 + 17) % span;
+        rows.push_back({std::move(row), {}});
+      }
     }
+  }
+  for (int seed = 0; manifest.image && seed < kImageRows; ++seed) {
+    rows.push_back({{}, SyntheticPixels(*manifest.image, seed)});
   }
   return rows;
 }
@@ -62,13 +80,20 @@ double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
 // The rows on the plain float32 CPU model: jobs with the `device: cpu`
 // override, each run alone by Run.
 absl::StatusOr<std::vector<std::vector<float>>> Float32Outputs(TorchModelRunner& runner,
-                                                               const std::vector<std::vector<int64_t>>& rows) {
+                                                               const std::vector<ProbeRow>& rows) {
+  const ModelManifest& manifest = runner.manifest();
   Batch batch;
-  batch.bucket_bound = runner.manifest().max_tokens;
+  batch.bucket_bound = manifest.max_tokens;
   for (size_t i = 0; i < rows.size(); ++i) {
     Job job;
     job.id = absl::StrFormat("precision-probe-%d", i);
-    job.input_ids = rows[i];
+    job.input_ids = rows[i].ids;
+    if (!rows[i].pixels.empty()) {
+      job.pixels = rows[i].pixels;
+      job.pixel_height = manifest.image->height;
+      job.pixel_width = manifest.image->width;
+      job.image_length = manifest.image->length;
+    }
     job.device = "cpu";
     batch.jobs.push_back(std::move(job));
   }
@@ -78,12 +103,30 @@ absl::StatusOr<std::vector<std::vector<float>>> Float32Outputs(TorchModelRunner&
   for (size_t i = 0; i < outcomes->size(); ++i) {
     const Outcome& o = (*outcomes)[i];
     if (!o.ok) {
-      return absl::InternalError(absl::StrFormat(
-          "precision probe: the float32 CPU model failed on a row of %d tokens: %s", rows[i].size(), o.error));
+      return absl::InternalError(absl::StrFormat("precision probe: the float32 CPU model failed on %s: %s",
+                                                 rows[i].pixels.empty()
+                                                     ? absl::StrFormat("a row of %d tokens", rows[i].ids.size())
+                                                     : std::string("a synthetic image"),
+                                                 o.error));
     }
     out.push_back(o.output);
   }
   return out;
+}
+
+// The primary's outputs of `rows` run as one batch: token ids through
+// Forward, images through ForwardImages.
+absl::StatusOr<std::vector<std::vector<float>>> Forward(TorchModelRunner& runner, const std::vector<ProbeRow>& rows) {
+  std::vector<std::vector<int64_t>> ids;
+  std::vector<std::vector<float>> pixels;
+  for (const ProbeRow& row : rows) {
+    if (row.pixels.empty()) {
+      ids.push_back(row.ids);
+    } else {
+      pixels.push_back(row.pixels);
+    }
+  }
+  return pixels.empty() ? runner.Forward(ids) : runner.ForwardImages(pixels);
 }
 
 // The primary's outputs of `group` (rows of one length, run as one batch:
@@ -91,9 +134,9 @@ absl::StatusOr<std::vector<std::vector<float>>> Float32Outputs(TorchModelRunner&
 // budgeted primary) the rows run one at a time, and a row that does not fit
 // alone comes back as nullopt, as the memory plan leaves its bucket to the
 // fallback device.
-absl::StatusOr<std::vector<std::optional<std::vector<float>>>> ReducedOutputs(
-    TorchModelRunner& runner, const std::vector<std::vector<int64_t>>& group) {
-  absl::StatusOr<std::vector<std::vector<float>>> together = runner.Forward(group);
+absl::StatusOr<std::vector<std::optional<std::vector<float>>>> ReducedOutputs(TorchModelRunner& runner,
+                                                                              const std::vector<ProbeRow>& group) {
+  absl::StatusOr<std::vector<std::vector<float>>> together = Forward(runner, group);
   if (!together.ok() && !absl::IsResourceExhausted(together.status())) return together.status();
   std::vector<std::optional<std::vector<float>>> out;
   if (together.ok()) {
@@ -103,8 +146,8 @@ absl::StatusOr<std::vector<std::optional<std::vector<float>>>> ReducedOutputs(
     for (std::vector<float>& row : *together) out.push_back(std::move(row));
     return out;
   }
-  for (const std::vector<int64_t>& row : group) {
-    absl::StatusOr<std::vector<std::vector<float>>> alone = runner.Forward({row});
+  for (const ProbeRow& row : group) {
+    absl::StatusOr<std::vector<std::vector<float>>> alone = Forward(runner, {row});
     if (!alone.ok() && !absl::IsResourceExhausted(alone.status())) return alone.status();
     out.push_back(alone.ok() && alone->size() == 1 ? std::optional((*alone)[0]) : std::nullopt);
   }
@@ -161,14 +204,14 @@ absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double 
   }
   const ModelManifest& manifest = runner.manifest();
   const TaskSpec& task = manifest.task;
-  const std::vector<std::vector<int64_t>> rows = ProbeRows(manifest.vocab_size, manifest.max_tokens);
+  const std::vector<ProbeRow> rows = ProbeRows(manifest);
   PrecisionReport report{.dtype = runner.dtype(), .scores = task.has_logits() || task.task == task::kTokens, .floor = min_cosine,
                          .bound = max_score_diff};
   const bool sigmoid = task.activation == activation::kSigmoid;
   absl::StatusOr<std::vector<std::vector<float>>> reference = Float32Outputs(runner, rows);
   if (!reference.ok()) return reference.status();
   for (size_t begin = 0, end = 0; begin < rows.size(); begin = end) {
-    while (end < rows.size() && rows[end].size() == rows[begin].size()) ++end;
+    while (end < rows.size() && rows[end].length() == rows[begin].length()) ++end;
     auto reduced = ReducedOutputs(runner, {rows.begin() + begin, rows.begin() + end});
     if (!reduced.ok()) return reduced.status();
     for (size_t i = begin; i < end; ++i) {
@@ -182,14 +225,14 @@ absl::StatusOr<PrecisionReport> CheckPrecision(TorchModelRunner& runner, double 
             CompareScores(*got, (*reference)[i], size_t(std::max(0, manifest.dim)), sigmoid, report.label_changes);
         if (report.rows++ == 0 || diff > report.max_score_diff) {
           report.max_score_diff = std::max(report.max_score_diff, diff);
-          report.worst_length = int(rows[i].size());
+          report.worst_length = int(rows[i].length());
         }
         continue;
       }
       const double cosine = Cosine(*got, (*reference)[i]);
       if (report.rows++ == 0 || cosine < report.min_cosine) {
         report.min_cosine = std::min(report.min_cosine, cosine);
-        report.worst_length = int(rows[i].size());
+        report.worst_length = int(rows[i].length());
       }
     }
   }

@@ -2,7 +2,9 @@
 // outputs (model.autocast bf16/fp16) drift from the same model in float32.
 //
 // A fixed set of synthetic rows (deterministic ids spread over the
-// vocabulary, lengths from a few tokens up to the manifest's max_tokens) runs
+// vocabulary, lengths from a few tokens up to the text tower's
+// max_text_tokens; for a model with an image tower, three synthetic images
+// too, through its image method, their worst_length 0) runs
 // once through the primary device (TorchModelRunner::Forward, the rows of
 // one length as one batch, under the runner's autocast) and once through the plain float32 CPU
 // model (a batch of jobs with the override `device: "cpu"` through Run); the
