@@ -160,7 +160,9 @@ CLI::App* AddSubmit(CLI::App& app, SubmitCli& s) {
       ->add_option("--hypothesis-template", s.options.hypothesis_template,
                    "With --candidate-labels: the text each label goes in ({} where it goes; default: the model's)")
       ->needs(images);
-  submit->add_option("-X", s.props, "librdkafka property key=value (repeatable; over the configuration's)");
+  // One key=value an -X: the file after it is the file, not another property.
+  submit->add_option("-X", s.props, "librdkafka property key=value (repeatable; over the configuration's)")
+      ->allow_extra_args(false);
   CLI::Option* text = submit->add_flag("--text", s.options.text,
                    "Lines are texts ({\"id\", \"text\"}), tokenized by the service with the model's tokenizer; "
                    "a line without a string text is reported and skipped");

@@ -321,7 +321,8 @@ TEST_F(ReplayTest, MistakesOnTheCommandLineAreRefusedByName) {
 
   auto [typo_rc, typo] = Replay(from + "--reason too-long --dry-run");
   EXPECT_EQ(typo_rc, 2) << typo;
-  EXPECT_NE(typo.find("--reason too-long: expected invalid, too_long, oom, model_error, crash or undeliverable"),
+  EXPECT_NE(typo.find("--reason too-long: expected invalid, too_long, too_large, oom, model_error, crash or "
+                       "undeliverable"),
             std::string::npos)
       << typo;
   auto [policy_rc, policy] = Replay(from + "--policy trunc --dry-run");
