@@ -1,6 +1,5 @@
 #include "model_load.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include "qinfer/core/logging.h"
@@ -99,10 +98,6 @@ absl::StatusOr<std::unique_ptr<image::ImageProcessor>> LoadImageProcessor(const 
                      manifest.image->processor_path, manifest.image->height, manifest.image->width,
                      manifest.image->length, manifest.image->method, manifest.image->checked_against);
   return std::make_unique<image::ImageProcessor>(*std::move(processor));
-}
-
-int TextTokens(const executor::ModelManifest& manifest, int max_tokens) {
-  return manifest.image && manifest.takes_tokens ? std::min(max_tokens, manifest.max_text_tokens) : max_tokens;
 }
 
 }  // namespace qinfer::app

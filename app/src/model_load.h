@@ -41,8 +41,4 @@ absl::StatusOr<std::unique_ptr<tokenizer::Tokenizer>> LoadTokenizer(const Config
 absl::StatusOr<std::unique_ptr<image::ImageProcessor>> LoadImageProcessor(const Config& config,
                                                                           const executor::ModelManifest& manifest);
 
-// The longest text of a bucket reaching `max_tokens`: a two-tower model's
-// text tower takes at most its max_text_tokens.
-int TextTokens(const executor::ModelManifest& manifest, int max_tokens);
-
 }  // namespace qinfer::app

@@ -119,7 +119,7 @@ std::optional<int> LoadModel(const Config& config, Service& s) {
   s.output = *std::move(output);
   const int threads = TokenizerThreads(config, int(std::max(1u, std::thread::hardware_concurrency())));
   for (int i = 0; i < threads; ++i) {
-    auto text_tokenizer = LoadTokenizer(config, manifest, TextTokens(manifest, s.bounds.back()));
+    auto text_tokenizer = LoadTokenizer(config, manifest, manifest.TextTokensWithin(s.bounds.back()));
     if (!text_tokenizer.ok()) return StartFailed(std::string(text_tokenizer.status().message()));
     s.tokenizers.push_back(*std::move(text_tokenizer));
   }

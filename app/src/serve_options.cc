@@ -68,8 +68,7 @@ consumer::SourceConfig SourceConfigFrom(const Config& config, const executor::Mo
   source.properties = config.kafka.consumer;
   consumer::DecoderLimits& limits = source.limits;
   limits.vocab_size = manifest.vocab_size;
-  limits.max_tokens = size_t(manifest.image && manifest.takes_tokens ? std::min(max_tokens, manifest.max_text_tokens)
-                                                                     : max_tokens);
+  limits.max_tokens = size_t(manifest.TextTokensWithin(max_tokens));
   limits.max_message_bytes = config.limits.max_message_bytes;
   limits.max_depth = config.limits.max_depth;
   limits.max_meta_bytes = config.limits.max_meta_bytes;

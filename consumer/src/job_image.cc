@@ -24,18 +24,18 @@ namespace {
 // Why an image job failed, for its record and the failure counters.
 struct ImageFailure {
   const char* reason = reason::kInvalid;  // invalid or too_large
-  const char* label = "source";           // the counter's: too_large, unsupported_format, corrupt, source
+  // The counter's: too_large, unsupported_format, corrupt (DecodeFailureLabel's), or source.
+  std::string_view label = "source";
   std::string error;
 };
 
 void Count(const DecoderLimits& limits, const ImageFailure& f) {
   if (limits.image_stats == nullptr) return;
   DecodeStats& s = *limits.image_stats;
-  const std::string_view label = f.label;
-  (label == "too_large" ? s.image_too_large
-   : label == "unsupported_format" ? s.image_unsupported
-   : label == "corrupt" ? s.image_corrupt
-                        : s.image_source)++;
+  (f.label == "too_large" ? s.image_too_large
+   : f.label == "unsupported_format" ? s.image_unsupported
+   : f.label == "corrupt" ? s.image_corrupt
+                          : s.image_source)++;
 }
 
 // A path or URL as a message quotes it: its first 256 bytes.
@@ -185,12 +185,11 @@ std::variant<std::string, ImageFailure> ImageBytes(const InputFields& in, const 
 
 // The decoder's and the processor's refusals as records.
 ImageFailure FromStatus(const absl::Status& status, const char* field, bool resized) {
-  const std::string_view label = image::DecodeFailureLabel(status);
   ImageFailure f;
-  f.label = label == "too_large" ? "too_large" : label == "unsupported_format" ? "unsupported_format" : "corrupt";
-  f.reason = label == "too_large" ? reason::kTooLarge : reason::kInvalid;
+  f.label = image::DecodeFailureLabel(status);
+  f.reason = f.label == "too_large" ? reason::kTooLarge : reason::kInvalid;
   f.error = absl::StrCat(field, ": ", status.message());
-  if (label == "too_large" && !resized) {
+  if (f.label == "too_large" && !resized) {
     absl::StrAppend(&f.error, " (replay it with --policy resize to scale it down to the bound, or raise the bound)");
   }
   return f;

@@ -383,19 +383,9 @@ class Client:
                                 "lists, nor with tokenize='local')")
             if len(pairs) != len(inputs) or not all(isinstance(p, str) for p in pairs):
                 raise ValueError(f"submit(): pairs must be {len(inputs)} strings, one per text")
-        if ids is None:
-            prefix = uuid.uuid4().hex[:12]
-            ids = [f"{prefix}-{i:07d}" for i in range(len(inputs))]
-        else:
-            ids = [str(i) for i in ids]
-            if len(ids) != len(inputs):
-                raise ValueError(f"submit(): {len(ids)} ids for {len(inputs)} inputs")
-            if len(set(ids)) != len(ids):
-                raise ValueError("submit(): ids are not unique")
-        if meta is not None and not isinstance(meta, dict):
-            meta = list(meta)
-            if len(meta) != len(inputs):
-                raise ValueError(f"submit(): {len(meta)} meta dicts for {len(inputs)} inputs")
+        prefix = uuid.uuid4().hex[:12]
+        ids = _job_ids("submit", ids, [f"{prefix}-{i:07d}" for i in range(len(inputs))])
+        meta = _metas("submit", meta, len(inputs))
         if policy is not None and policy not in ("reject", "truncate", "chunk", "long_lane"):
             raise ValueError(f"submit(): policy {policy!r}: use reject, truncate, chunk or long_lane")
         if prompt_name is not None:
@@ -404,13 +394,8 @@ class Client:
                                 "joined to the text before it is tokenized)")
             if not isinstance(prompt_name, str) or not prompt_name:
                 raise ValueError(f"submit(): prompt_name {prompt_name!r}: one of the model's prompts' names")
-        if dimensions is not None and (isinstance(dimensions, bool) or not isinstance(dimensions, int)
-                                       or dimensions <= 0):
-            raise ValueError(f"submit(): dimensions {dimensions!r}: a positive integer")
-        if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k <= 0):
-            raise ValueError(f"submit(): top_k {top_k!r}: a positive integer")
-        if encoding is not None and encoding not in ENCODINGS:
-            raise ValueError(f"submit(): encoding {encoding!r}: one of {', '.join(ENCODINGS)}")
+        shared = _shared_fields("submit", reply_to=reply_to, policy=policy, prompt_name=prompt_name,
+                                dimensions=dimensions, encoding=encoding, top_k=top_k)
 
         jobs = []
         for i, job_id in enumerate(ids):
@@ -421,21 +406,9 @@ class Client:
                     job["text_pair"] = pairs[i]
             else:
                 job["input_ids"] = token_ids[i]
-            if reply_to:
-                job["reply_to"] = reply_to
             if meta is not None:
                 job["meta"] = meta if isinstance(meta, dict) else meta[i]
-            if policy:
-                job["policy"] = policy
-            if prompt_name is not None:
-                job["prompt_name"] = prompt_name
-            if dimensions is not None:
-                job["dimensions"] = dimensions
-            if encoding is not None:
-                job["encoding"] = encoding
-            if top_k is not None:
-                job["top_k"] = top_k
-            jobs.append(job)
+            jobs.append(job | shared)
         self._publish(jobs, "submit")
         return ids
 
@@ -454,20 +427,17 @@ class Client:
         label goes; default the model's). reply_to, meta, dimensions, encoding: as submit().
         """
         images = list(images)
-        if ids is None:
-            prefix = uuid.uuid4().hex[:12]
-            ids = [str(x) if isinstance(x, (str, os.PathLike)) else f"{prefix}-{i:07d}" for i, x in enumerate(images)]
-        ids = [str(i) for i in ids]
-        if len(ids) != len(images) or len(set(ids)) != len(ids):
-            raise ValueError(f"submit_images(): {len(ids)} ids for {len(images)} images, or ids not unique")
-        if meta is not None and not isinstance(meta, dict):
-            meta = list(meta)
-            if len(meta) != len(images):
-                raise ValueError(f"submit_images(): {len(meta)} meta dicts for {len(images)} images")
+        prefix = uuid.uuid4().hex[:12]
+        ids = _job_ids("submit_images", ids, [str(x) if isinstance(x, (str, os.PathLike)) else f"{prefix}-{i:07d}"
+                                              for i, x in enumerate(images)])
+        meta = _metas("submit_images", meta, len(images))
         if candidate_labels is not None:
             candidate_labels = list(candidate_labels)
             if not candidate_labels or not all(isinstance(x, str) and x for x in candidate_labels):
                 raise ValueError("submit_images(): candidate_labels must be a non-empty list of strings")
+        shared = _shared_fields("submit_images", candidate_labels=candidate_labels,
+                                hypothesis_template=hypothesis_template, reply_to=reply_to, dimensions=dimensions,
+                                encoding=encoding)
         jobs = []
         for i, image in enumerate(images):
             job: dict[str, Any] = {"id": ids[i]}
@@ -487,19 +457,9 @@ class Client:
                     raise ValueError(f"submit_images(): image {ids[i]} is {len(data)} bytes, more than 750 KiB "
                                      "inline (Kafka's default 1 MB message): send it as_url=True")
                 job["image"] = base64.b64encode(data).decode("ascii")
-            if candidate_labels is not None:
-                job["candidate_labels"] = candidate_labels
-            if hypothesis_template is not None:
-                job["hypothesis_template"] = hypothesis_template
-            if reply_to:
-                job["reply_to"] = reply_to
             if meta is not None:
                 job["meta"] = meta if isinstance(meta, dict) else meta[i]
-            if dimensions is not None:
-                job["dimensions"] = dimensions
-            if encoding is not None:
-                job["encoding"] = encoding
-            jobs.append(job)
+            jobs.append(job | shared)
         self._publish(jobs, "submit_images")
         return ids
 
@@ -661,6 +621,42 @@ class Client:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _job_ids(what: str, ids: Sequence[str] | None, default: list[str]) -> list[str]:
+    """The jobs' ids: `ids` as strings, one per input and unique, else `default`."""
+    if ids is None:
+        return default
+    ids = [str(i) for i in ids]
+    if len(ids) != len(default):
+        raise ValueError(f"{what}(): {len(ids)} ids for {len(default)} inputs")
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{what}(): ids are not unique")
+    return ids
+
+
+def _metas(what: str, meta: dict | Sequence[dict] | None, count: int) -> dict | list[dict] | None:
+    """One meta dict for every job, or a list of one per job (checked to be `count` long)."""
+    if meta is None or isinstance(meta, dict):
+        return meta
+    meta = list(meta)
+    if len(meta) != count:
+        raise ValueError(f"{what}(): {len(meta)} meta dicts for {count} inputs")
+    return meta
+
+
+def _shared_fields(what: str, **fields) -> dict[str, Any]:
+    """The job fields every job of one call carries (those given: not None, nor an empty reply_to or policy),
+    with dimensions, top_k and encoding checked."""
+    for name in ("dimensions", "top_k"):
+        value = fields.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+            raise ValueError(f"{what}(): {name} {value!r}: a positive integer")
+    encoding = fields.get("encoding")
+    if encoding is not None and encoding not in ENCODINGS:
+        raise ValueError(f"{what}(): encoding {encoding!r}: one of {', '.join(ENCODINGS)}")
+    return {name: value for name, value in fields.items()
+            if value is not None and not (name in ("reply_to", "policy") and not value)}
 
 
 def _split_records(records: list, meta: dict | Sequence[dict] | None):

@@ -135,6 +135,12 @@ struct ModelManifest {
   };
   std::optional<ZeroShot> zero_shot;
 
+  // The longest text a bucket reaching `max_tokens` takes: a two-tower
+  // model's text tower stops at its max_text_tokens.
+  int TextTokensWithin(int max_tokens) const {
+    return image && takes_tokens && max_text_tokens < max_tokens ? max_text_tokens : max_tokens;
+  }
+
   // Reads and checks manifest.json; errors name the file and the field.
   static absl::StatusOr<ModelManifest> Load(const std::string& path);
 };
